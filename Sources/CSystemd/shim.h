@@ -1,0 +1,2 @@
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>

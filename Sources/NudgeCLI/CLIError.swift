@@ -1,0 +1,49 @@
+import NudgeCore
+import NudgeStore
+
+/// The exit codes of DESIGN §6 (sysexits).
+public enum ExitStatus: Int32, Sendable {
+  case ok = 0
+  case failure = 1
+  case usage = 64
+  case badData = 65
+  case noInput = 66
+  case unavailable = 69
+  case `internal` = 70
+  case cannotCreate = 73
+  case busy = 75
+}
+
+/// A failure shown to the person as one line on stderr, with its exit code.
+public struct CLIError: Error, Equatable {
+  public let message: String
+  public let code: ExitStatus
+
+  public init(_ message: String, code: ExitStatus) {
+    self.message = message
+    self.code = code
+  }
+
+  init(_ error: StoreError) {
+    switch error {
+    case .notNudgeDatabase(let m), .newerSchema(let m): self.init(m, code: .badData)
+    case .cannotCreate(let m): self.init(m, code: .cannotCreate)
+    case .busy(let m): self.init(m, code: .busy)
+    }
+  }
+
+  static func usage(_ error: InputError) -> CLIError { CLIError(error.message, code: .usage) }
+}
+
+/// Runs a store call, turning SQLite failures into a `CLIError`.
+func storing<T>(_ db: AppDatabase, _ body: () throws -> T) throws(CLIError) -> T {
+  do {
+    return try body()
+  } catch let error as StoreError {
+    throw CLIError(error)
+  } catch let error as CLIError {
+    throw error
+  } catch {
+    throw CLIError(StoreError.from(error, path: db.path))
+  }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import NudgeCore
+
+/// `nudge checkin`: the end-of-day check-in on today's swap.
+struct CheckinCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "checkin",
+    abstract: "End-of-day check-in: did the swap happen, how it felt, what got in the way.")
+
+  @Option(help: "Did you follow your swap? yes|no")
+  var followed: String?
+
+  @Option(help: "How you feel about it.")
+  var feel: String?
+
+  @Option(help: "What got in the way.")
+  var blocker: String?
+
+  @Flag(help: "Do not ask; save only what the flags say.")
+  var noInput = false
+
+  @Flag(help: "Print the saved entry as JSON.")
+  var json = false
+
+  func run(_ ctx: Context) throws(CLIError) {
+    var followedAnswer: Bool? = nil
+    if let followed {
+      guard let value = yesNoValue(followed) else {
+        throw CLIError("--followed '\(followed)' must be yes or no.", code: .usage)
+      }
+      followedAnswer = value
+    }
+    var feelText = try flagText(feel, "--feel")
+    var blockerText = try flagText(blocker, "--blocker")
+    let interactive = try ctx.isInteractive(
+      noInput: noInput, hasAnswers: followedAnswer != nil || feelText != nil || blockerText != nil,
+      example: "nudge checkin --followed yes --feel proud --no-input")
+    let db = try ctx.database()
+    let settings = try storing(db) { try db.settings() }
+    let (day, savedAt) = ctx.today(settings)
+    let existing = try storing(db) { try db.checkin(on: day) }
+    if interactive {
+      let style = ctx.style
+      let ask = Prompter(ctx: ctx)
+      ctx.line(style.bold("End-of-day check-in"))
+      let focus = try storing(db) { try db.review(on: day) }
+      if let commitment = focus?.commitment {
+        ctx.line("This morning: " + style.cyan(commitment))
+      }
+      if followedAnswer == nil {
+        followedAnswer = try ask.yesNo("Did you follow your swap?", current: existing?.followed)
+      }
+      if feel == nil {
+        feelText = try ask.text("How do you feel about it?", current: existing?.feel, field: "feel")
+      }
+      if blocker == nil {
+        blockerText = try ask.text(
+          followedAnswer == true ? "Anything that made it hard?" : "What got in the way?",
+          current: existing?.blocker, field: "blocker")
+      }
+    }
+    let saved = try storing(db) {
+      try db.saveCheckin(day: day, savedAt: savedAt) { entry in
+        if let followedAnswer { entry.followed = followedAnswer }
+        if interactive || feel != nil { entry.feel = feelText }
+        if interactive || blocker != nil { entry.blocker = blockerText }
+      }
+    }
+    if json {
+      ctx.line(jsonText(saved))
+      return
+    }
+    let style = ctx.style
+    ctx.line(style.green("✓") + " Check-in \(existing == nil ? "saved" : "updated").")
+    switch saved.followed {
+    case true?: ctx.line("You followed your swap today. That is how habits change.")
+    case false?: ctx.line("Noticing what got in the way is progress too. Tomorrow is a fresh try.")
+    case nil: break
+    }
+  }
+}

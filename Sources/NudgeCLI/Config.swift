@@ -1,0 +1,89 @@
+import ArgumentParser
+import NudgeCore
+
+/// `nudge config`: list, read and change settings.
+struct ConfigCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "config", abstract: "Show and change settings.",
+    subcommands: [List.self, Get.self, Set.self, Unset.self], defaultSubcommand: List.self)
+
+  /// `nudge config list`: every setting, its value and what it takes.
+  struct List: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "List every setting.")
+
+    @Flag(help: "Print the settings as JSON.")
+    var json = false
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let db = try ctx.database()
+      let settings = try storing(db) { try db.settings() }
+      if json {
+        ctx.line(jsonText(Dictionary(uniqueKeysWithValues: SettingKey.allCases.map { ($0.rawValue, settings.value($0)) })))
+        return
+      }
+      for key in SettingKey.allCases {
+        let value = settings.value(key)
+        let shown = value.isEmpty ? "(auto)" : value
+        let mark = settings.values[key] == nil ? ctx.style.dim("  default") : ""
+        ctx.line("\(ctx.style.bold(key.rawValue)) = \(shown)\(mark)")
+        ctx.line(ctx.style.dim("    \(key.allowed)"))
+      }
+    }
+  }
+
+  /// `nudge config get KEY`: one value.
+  struct Get: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Print one setting's value.")
+
+    @Argument(help: "The setting.")
+    var key: String
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let setting: SettingKey
+      do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
+      let db = try ctx.database()
+      ctx.line(try storing(db) { try db.settings() }.value(setting))
+    }
+  }
+
+  /// `nudge config set KEY VALUE`: validate and store.
+  struct Set: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Change a setting.")
+
+    @Argument(help: "The setting.")
+    var key: String
+
+    @Argument(help: "Its new value.")
+    var value: String
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let setting: SettingKey
+      let valid: String
+      do {
+        setting = try SettingKey.named(key)
+        valid = try setting.validate(value)
+      } catch {
+        throw CLIError.usage(error)
+      }
+      let db = try ctx.database()
+      try storing(db) { try db.setSetting(setting, to: valid) }
+      ctx.line("\(setting.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
+    }
+  }
+
+  /// `nudge config unset KEY`: back to the default.
+  struct Unset: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Return a setting to its default.")
+
+    @Argument(help: "The setting.")
+    var key: String
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let setting: SettingKey
+      do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
+      let db = try ctx.database()
+      try storing(db) { try db.removeSetting(setting) }
+      ctx.line("\(setting.rawValue) = \(setting.defaultValue.isEmpty ? "(auto)" : setting.defaultValue) (default)")
+    }
+  }
+}

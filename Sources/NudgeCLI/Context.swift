@@ -1,0 +1,133 @@
+import Foundation
+import NudgeCore
+import NudgeStore
+
+/// Where a command reads typed answers from.
+public protocol LineInput: AnyObject {
+  /// True when a person is typing (stdin is a terminal).
+  var isTerminal: Bool { get }
+  /// One line without its newline, or nil at end of input.
+  func readLine() -> String?
+  /// Waits up to `seconds` for a line to be ready; true when one is.
+  func waitForLine(seconds: Double) -> Bool
+}
+
+/// Where a command writes what the person sees.
+public protocol TextOutput: AnyObject {
+  /// True when stdout is a terminal.
+  var isTerminal: Bool { get }
+  func write(_ text: String)
+  func writeError(_ text: String)
+}
+
+/// Everything one command run touches of the outside world; the live one is built in `main`.
+public struct Context {
+  public var now: Date
+  public var timeZone: TimeZone
+  public var environment: [String: String]
+  public var input: any LineInput
+  public var output: any TextOutput
+  /// Opens the database only when a command needs it (`--help` never does).
+  public var openDatabase: () throws(StoreError) -> AppDatabase
+  /// A fresh identifier for a new help note.
+  public var makeID: () -> String
+
+  public init(
+    now: Date, timeZone: TimeZone, environment: [String: String], input: any LineInput,
+    output: any TextOutput, openDatabase: @escaping () throws(StoreError) -> AppDatabase,
+    makeID: @escaping () -> String
+  ) {
+    self.now = now
+    self.timeZone = timeZone
+    self.environment = environment
+    self.input = input
+    self.output = output
+    self.openDatabase = openDatabase
+    self.makeID = makeID
+  }
+
+  /// Colour and emphasis only on a terminal, never under `NO_COLOR` or `TERM=dumb`.
+  public var style: Style {
+    Style(
+      enabled: output.isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        && environment["TERM"] != "dumb")
+  }
+
+  func line(_ text: String = "") { output.write(text + "\n") }
+
+  /// The database, with store failures turned into a one-line error and exit code.
+  func database() throws(CLIError) -> AppDatabase {
+    do { return try openDatabase() } catch { throw CLIError(error) }
+  }
+}
+
+extension Context {
+  /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
+  public static func live() throws(CLIError) -> Context {
+    let env = ProcessInfo.processInfo.environment
+    var now = Date()
+    if let fixed = env["NUDGE_NOW"], !fixed.isEmpty {
+      guard let parsed = InstantFormat.parse(fixed) else {
+        throw CLIError(
+          "NUDGE_NOW='\(fixed)' is not a time: use ISO 8601 with an offset (2026-03-29T06:59:00+02:00) or @EPOCH.",
+          code: .usage)
+      }
+      now = parsed
+    }
+    return Context(
+      now: now, timeZone: zone(from: env), environment: env, input: StandardInput(),
+      output: StandardOutput(),
+      openDatabase: { () throws(StoreError) -> AppDatabase in
+        try AppDatabase.open(path: DatabaseLocation.path(environment: env))
+      },
+      makeID: { UUID().uuidString.lowercased() })
+  }
+
+  /// The zone named by `TZ` (as systemd and the C library read it), else the system's.
+  static func zone(from env: [String: String]) -> TimeZone {
+    guard var name = env["TZ"], !name.isEmpty else { return TimeZone.current }
+    if name.hasPrefix(":") { name.removeFirst() }
+    if name == "UTC" || name == "UTC0" || name == "GMT" { return TimeZone(identifier: "UTC")! }
+    return TimeZone(identifier: name) ?? TimeZone.current
+  }
+}
+
+/// Standard input, read line by line.
+final class StandardInput: LineInput {
+  let isTerminal = isatty(STDIN_FILENO) == 1
+
+  func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+
+  func waitForLine(seconds: Double) -> Bool {
+    var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+    return poll(&fds, 1, Int32(seconds * 1000)) > 0
+  }
+}
+
+/// Standard output and standard error, unbuffered so prompts show before input.
+final class StandardOutput: TextOutput {
+  let isTerminal = isatty(STDOUT_FILENO) == 1
+
+  func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+
+  func writeError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}
+
+/// ANSI emphasis that turns itself off where colour is unwanted.
+public struct Style: Sendable {
+  public let enabled: Bool
+
+  func wrap(_ code: String, _ text: String) -> String {
+    enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  func bold(_ t: String) -> String { wrap("1", t) }
+  func dim(_ t: String) -> String { wrap("2", t) }
+  func green(_ t: String) -> String { wrap("32", t) }
+  func yellow(_ t: String) -> String { wrap("33", t) }
+  func cyan(_ t: String) -> String { wrap("36", t) }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import NudgeCore
+
+/// `nudge export`: everything as one versioned JSON document.
+struct ExportCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export", abstract: "Write everything Nudge stores as versioned JSON.")
+
+  @Option(name: .shortAndLong, help: "Write to FILE (mode 0600) instead of stdout.")
+  var output: String?
+
+  func run(_ ctx: Context) throws(CLIError) {
+    let db = try ctx.database()
+    let data = try storing(db) { try db.exportDocument() }.encoded()
+    guard let output else {
+      ctx.output.write(String(decoding: data, as: UTF8.self))
+      return
+    }
+    let url = URL(fileURLWithPath: output)
+    let temp = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).tmp-\(getpid())")
+    do {
+      guard FileManager.default.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        throw CocoaError(.fileWriteUnknown)
+      }
+      if rename(temp.path, url.path) != 0 { throw CocoaError(.fileWriteUnknown) }
+    } catch {
+      unlink(temp.path)
+      throw CLIError(
+        "Cannot write \(output): \(String(cString: strerror(errno))). Choose a writable path.",
+        code: .cannotCreate)
+    }
+    ctx.output.writeError("Exported to \(output).\n")
+  }
+}
+
+/// `nudge import FILE`: merge an export, all or nothing.
+struct ImportCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Merge a 'nudge export' file: idempotent, all or nothing.",
+    discussion: "Days you already have keep whichever save is newer; notes are kept by id.")
+
+  @Argument(help: "The export file ('-' for stdin).")
+  var file: String
+
+  @Flag(help: "Print what changed as JSON.")
+  var json = false
+
+  func run(_ ctx: Context) throws(CLIError) {
+    let data: Data
+    if file == "-" {
+      data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+      guard let read = FileManager.default.contents(atPath: file) else {
+        throw CLIError("Cannot read \(file): no such readable file.", code: .noInput)
+      }
+      data = read
+    }
+    let document: ExportDocument
+    do {
+      document = try ExportDocument.decode(data)
+    } catch {
+      throw CLIError("\(file): \(error.message) Nothing was imported.", code: .badData)
+    }
+    let db = try ctx.database()
+    let summary = try storing(db) { try db.importDocument(document) }
+    if json {
+      ctx.line(
+        jsonText(["added": summary.added, "updated": summary.updated, "unchanged": summary.unchanged]))
+    } else {
+      ctx.line(
+        ctx.style.green("✓")
+          + " Imported \(file): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here.")
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import NudgeCore
+
+/// `nudge history`: the last days as a timeline.
+struct HistoryCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "history", abstract: "The last 7 days as a timeline.")
+
+  @Option(help: "How many days back, today included (1-3650).")
+  var days: Int = 7
+
+  @Flag(help: "Print the days as JSON, oldest first.")
+  var json = false
+
+  func validate() throws {
+    guard (1...3650).contains(days) else {
+      throw ValidationError("--days must be from 1 to 3650.")
+    }
+  }
+
+  func run(_ ctx: Context) throws(CLIError) {
+    let db = try ctx.database()
+    let settings = try storing(db) { try db.settings() }
+    let today = ctx.today(settings).day
+    let timeline = try storing(db) {
+      try db.history(from: today.adding(days: -(days - 1)), through: today)
+    }
+    if json {
+      ctx.line(jsonText(timeline))
+      return
+    }
+    let style = ctx.style
+    for entry in timeline.reversed() {
+      let label = entry.date == today ? "Today" : entry.date.short
+      ctx.line(style.bold(label.padding(toLength: 11, withPad: " ", startingAt: 0)) + summary(entry, style))
+    }
+  }
+
+  private func summary(_ entry: HistoryDay, _ style: Style) -> String {
+    guard entry.isDone else { return style.dim("·") }
+    var parts: [String] = []
+    if let prep = entry.prep {
+      parts.append("prep \(prep.doneCount)/\(PrepItem.allCases.count)")
+    }
+    if let review = entry.review {
+      parts.append("focus" + (review.challengeText.map { ": \($0.lowercased())" } ?? ""))
+    }
+    if let checkin = entry.checkin {
+      let how =
+        switch checkin.followed {
+        case true?: ": swap followed"
+        case false?: ": swap missed"
+        case nil: ""
+        }
+      parts.append("check-in" + how)
+    }
+    for note in entry.help {
+      parts.append("help \(clockTime(note.at)) \(note.category.rawValue)")
+    }
+    return style.green("✓ ") + parts.joined(separator: " · ")
+  }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import ArgumentParser
+import NudgeCore
+
+/// `nudge need-help`: pick what kind of craving it is, get a mini-coach, save a tagged note.
+struct NeedHelpCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "need-help",
+    abstract: "A craving right now? A one-minute mini-coach, then a note for later.")
+
+  @Option(
+    help: ArgumentHelp(
+      "What kind of craving it is.",
+      valueName: HelpCategory.allCases.map(\.rawValue).joined(separator: "|")))
+  var category: String?
+
+  @Option(help: "A note to keep with it.")
+  var note: String?
+
+  @Option(help: "Seconds of guided breathing (stress); the timer can be skipped with Enter.")
+  var breathingSeconds: Int = 120
+
+  @Flag(help: "Do not ask; save only what the flags say.")
+  var noInput = false
+
+  @Flag(help: "Print the saved note as JSON.")
+  var json = false
+
+  func validate() throws {
+    guard (5...600).contains(breathingSeconds) else {
+      throw ValidationError("--breathing-seconds must be from 5 to 600.")
+    }
+  }
+
+  func run(_ ctx: Context) throws(CLIError) {
+    var picked: HelpCategory? = nil
+    if let category {
+      guard let c = HelpCategory(rawValue: category) else {
+        let names = HelpCategory.allCases.map(\.rawValue).joined(separator: ", ")
+        throw CLIError("--category '\(category)' is not one of \(names).", code: .usage)
+      }
+      picked = c
+    }
+    var noteText = try flagText(note, "--note")
+    let interactive = try ctx.isInteractive(
+      noInput: noInput, hasAnswers: picked != nil || noteText != nil,
+      example: "nudge need-help --category stress --note 'long meeting' --no-input")
+    if !interactive && picked == nil {
+      let names = HelpCategory.allCases.map(\.rawValue).joined(separator: "|")
+      throw CLIError("--category \(names) is needed without prompts.", code: .usage)
+    }
+    let db = try ctx.database()
+    let settings = try storing(db) { try db.settings() }
+    let (day, savedAt) = ctx.today(settings)
+    var coach: String? = nil
+    if interactive {
+      let ask = Prompter(ctx: ctx)
+      ctx.line(ctx.style.bold("I need help") + ctx.style.dim("  (asking is a win)"))
+      let chosen: HelpCategory
+      if let picked {
+        chosen = picked
+      } else {
+        chosen = try ask.choose(
+          "What does this feel like?", options: HelpCategory.allCases, key: \.rawValue,
+          label: \.label)
+      }
+      picked = chosen
+      let coached = try Coach(ctx: ctx, ask: ask, breathingSeconds: breathingSeconds).run(
+        chosen, note: noteText)
+      coach = coached.coach
+      noteText = coached.note
+    }
+    let saved = HelpNote(
+      id: ctx.makeID(), day: day, category: picked!, note: noteText, coach: coach, at: savedAt)
+    try storing(db) { try db.addHelpNote(saved) }
+    if json {
+      ctx.line(jsonText(saved))
+      return
+    }
+    let week = try storing(db) { try db.helpNotes(from: day.adding(days: -6), through: day) }
+    ctx.line(ctx.style.green("✓") + " Noted (\(saved.category.label.lowercased())). Asking for help counts.")
+    if let pattern = HelpPattern.line(notes: week, today: day, latest: saved.category) {
+      ctx.line(ctx.style.dim(pattern))
+    }
+  }
+}
+
+/// The mini-coach for each kind of craving; returns what it did and the note typed.
+struct Coach {
+  let ctx: Context
+  let ask: Prompter
+  let breathingSeconds: Int
+
+  func run(_ category: HelpCategory, note: String?) throws(CLIError) -> (coach: String?, note: String?) {
+    var note = note
+    var coach: String? = nil
+    ctx.line()
+    switch category {
+    case .stress:
+      let tools = ["breathe", "journal"]
+      let tool = try ask.choose(
+        "Two minutes for you:", options: tools, key: { $0 },
+        label: { $0 == "breathe" ? "A 2-minute guided breathing timer" : "A quick journal line" })
+      if tool == "breathe" {
+        coach = breathe()
+      } else {
+        coach = "journal line"
+        if note == nil {
+          note = try ask.text("What's going on, in one line?", field: "note")
+        }
+      }
+    case .habit:
+      let swaps = ["gum", "water", "walk"]
+      let swap = try ask.choose(
+        "Try a swap for the next few minutes:", options: swaps, key: { $0 },
+        label: {
+          switch $0 {
+          case "gum": "Chew a piece of gum"
+          case "water": "Drink a glass of water"
+          default: "Take a short walk"
+          }
+        })
+      let triggers = ["time", "place", "both", "not-sure"]
+      let trigger = try ask.choose(
+        "Is it a time or place trigger?", options: triggers, key: { $0 },
+        label: {
+          switch $0 {
+          case "time": "Time: it's that time of day"
+          case "place": "Place: it's where I am"
+          case "both": "Both"
+          default: "Not sure"
+          }
+        })
+      coach = "swap: \(swap) · trigger: \(trigger)"
+    case .physical:
+      var done: [String] = []
+      for (key, label) in [
+        ("water", "Drink a glass of water"), ("protein", "Have a protein snack"),
+        ("stretch", "Stretch for a minute"),
+      ] where try ask.yesNo("  \(label)?") {
+        done.append(key)
+      }
+      let meal = try ask.text("When was your last balanced meal?", field: "last meal")
+      coach =
+        (done.isEmpty ? "none of the checklist" : done.joined(separator: ", "))
+        + (meal.map { " · last balanced meal: \($0)" } ?? "")
+    case .other:
+      if note == nil {
+        note = try ask.text("What's happening? A few words help you spot patterns.", field: "note")
+      }
+    }
+    if note == nil && category != .other {
+      note = try ask.text("A note for later?", field: "note")
+    }
+    return (coach, note)
+  }
+
+  /// Guided breathing with a visible countdown; Enter skips. Returns what was done.
+  func breathe() -> String {
+    let style = ctx.style
+    ctx.line(style.dim("Breathe with the words. Press Enter to skip at any time."))
+    let pattern: [(String, Int)] = [("Breathe in ", 4), ("Hold       ", 4), ("Breathe out", 6)]
+    var elapsed = 0
+    var skipped = false
+    timer: while elapsed < breathingSeconds {
+      for (phase, length) in pattern {
+        for tick in 0..<length {
+          guard elapsed < breathingSeconds else { break timer }
+          let left = breathingSeconds - elapsed
+          let bar = String(repeating: "●", count: tick + 1) + String(repeating: "·", count: length - tick - 1)
+          ctx.output.write(
+            "\r  \(style.cyan(phase))  \(bar)  \(left / 60):\(String(format: "%02d", left % 60)) left  ")
+          if ctx.input.waitForLine(seconds: 1) {
+            _ = ctx.input.readLine()
+            skipped = true
+            break timer
+          }
+          elapsed += 1
+        }
+      }
+    }
+    ctx.output.write("\r" + String(repeating: " ", count: 50) + "\r")
+    let spent = "\(elapsed / 60):\(String(format: "%02d", elapsed % 60))"
+    if skipped {
+      ctx.line("Stopped after \(spent). Every breath counts.")
+      return "breathing \(spent) (stopped early)"
+    }
+    ctx.line(style.green("✓") + " \(spent) of breathing done. Notice how you feel now.")
+    return "breathing \(spent)"
+  }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import NudgeCore
+
+/// `nudge`: the root command; with no subcommand it shows the today view.
+public struct Nudge: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "nudge",
+    abstract: "A calm daily loop: prep tonight, review in the morning, ask for help, check in.",
+    discussion: """
+      Environment: NUDGE_NOW fixes the current time (ISO 8601 with offset, or @EPOCH); TZ picks \
+      the time zone; NUDGE_DB overrides the database path \
+      ($XDG_DATA_HOME/nudge/nudge.sqlite3).
+      """,
+    version: "0.1.0",
+    subcommands: [
+      TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
+      NeedHelpCommand.self, HistoryCommand.self, ConfigCommand.self, ExportCommand.self,
+      ImportCommand.self,
+    ],
+    defaultSubcommand: TodayCommand.self
+  )
+
+  public init() {}
+}
+
+/// A command that runs against a `Context`; its plain `run()` only builds the live one.
+protocol ContextCommand: ParsableCommand {
+  func run(_ ctx: Context) throws(CLIError)
+}
+
+extension ContextCommand {
+  public func run() throws { try run(Context.live()) }
+}
+
+/// The process entry point: parses, runs, and turns failures into one line and an exit code.
+public enum NudgeMain {
+  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never
+  {
+    do {
+      var command = try Nudge.parseAsRoot(arguments)
+      try command.run()
+      exit(0)
+    } catch let error as CLIError {
+      FileHandle.standardError.write(Data("nudge: \(error.message)\n".utf8))
+      exit(error.code.rawValue)
+    } catch {
+      Nudge.exit(withError: error)
+    }
+  }
+}
+
+/// JSON as Nudge prints it: sorted keys, indented, one trailing newline.
+func jsonText<T: Encodable>(_ value: T) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+  let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+  return String(decoding: data, as: UTF8.self)
+}
+
+/// Parses yes/no answers given as flag values.
+func yesNoValue(_ text: String) -> Bool? {
+  switch text.lowercased() {
+  case "yes", "y", "true", "1": true
+  case "no", "n", "false", "0": false
+  default: nil
+  }
+}
+
+/// Cleans an optional flag value as free text, as a usage error when it is not.
+func flagText(_ value: String?, _ flag: String) throws(CLIError) -> String? {
+  do { return try FreeText.clean(value, field: flag) } catch { throw CLIError.usage(error) }
+}
+
+extension Day {
+  /// "Sat 21 Nov" for timelines.
+  var short: String {
+    let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    return "\(names[weekday]) \(day) \(months[month - 1])"
+  }
+
+  /// "Saturday 21 November" for headings.
+  var long: String {
+    let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    let months = [
+      "January", "February", "March", "April", "May", "June", "July", "August", "September",
+      "October", "November", "December",
+    ]
+    return "\(names[weekday]) \(day) \(months[month - 1])"
+  }
+}
+
+/// "21:30" from a saved timestamp.
+func clockTime(_ iso: String) -> String {
+  let parts = Array(iso)
+  guard parts.count >= 16 else { return iso }
+  return String(parts[11..<16])
+}

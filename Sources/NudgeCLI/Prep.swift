@@ -1,0 +1,80 @@
+import ArgumentParser
+import NudgeCore
+
+/// `nudge prep`: Prep Tonight, the checklist for tomorrow.
+struct PrepCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prep",
+    abstract: "Prep tonight (for tomorrow): a 30-second checklist.",
+    discussion: "Items: \(PrepItem.allCases.map(\.rawValue).joined(separator: ", ")).")
+
+  @Option(name: .customLong("item"), help: "An item and whether it is done: ITEM=yes|no.")
+  var items: [String] = []
+
+  @Option(help: "Anything else you prepped.")
+  var other: String?
+
+  @Flag(help: "Do not ask; save only what the flags say.")
+  var noInput = false
+
+  @Flag(help: "Print the saved entry as JSON.")
+  var json = false
+
+  func parsedItems() throws(CLIError) -> [PrepItem: Bool] {
+    var answers: [PrepItem: Bool] = [:]
+    for raw in items {
+      let parts = raw.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let item = PrepItem(rawValue: parts[0]),
+        let value = yesNoValue(parts[1])
+      else {
+        let names = PrepItem.allCases.map(\.rawValue).joined(separator: "|")
+        throw CLIError("--item '\(raw)' is not ITEM=yes|no with ITEM one of \(names).", code: .usage)
+      }
+      answers[item] = value
+    }
+    return answers
+  }
+
+  func run(_ ctx: Context) throws(CLIError) {
+    var answers = try parsedItems()
+    var otherText = try flagText(other, "--other")
+    let interactive = try ctx.isInteractive(
+      noInput: noInput, hasAnswers: !answers.isEmpty || otherText != nil,
+      example: "nudge prep --item water=yes --no-input")
+    let db = try ctx.database()
+    let settings = try storing(db) { try db.settings() }
+    let (day, savedAt) = ctx.today(settings)
+    let existing = try storing(db) { try db.prep(on: day) }
+    if interactive {
+      let ask = Prompter(ctx: ctx)
+      let style = ctx.style
+      ctx.line(style.bold("Prep tonight (for tomorrow)"))
+      ctx.line(style.dim("30 seconds now makes tomorrow easier. Enter keeps the answer in brackets."))
+      for item in PrepItem.allCases where answers[item] == nil {
+        answers[item] = try ask.yesNo("  \(item.label)?", current: existing?[item])
+      }
+      if other == nil {
+        otherText = try ask.text("  Anything else?", current: existing?.other, field: "other")
+      }
+    }
+    let saved = try storing(db) {
+      try db.savePrep(day: day, savedAt: savedAt) { entry in
+        for (item, value) in answers { entry[item] = value }
+        if interactive || other != nil { entry.other = otherText }
+      }
+    }
+    if json {
+      ctx.line(jsonText(saved))
+      return
+    }
+    let style = ctx.style
+    let done = PrepItem.allCases.filter { saved[$0] }.map(\.label)
+    let verb = existing == nil ? "saved" : "updated"
+    ctx.line(
+      style.green("✓") + " Prep \(verb) for tomorrow: \(saved.doneCount)/\(PrepItem.allCases.count) ready"
+        + (done.isEmpty ? "." : " (\(done.joined(separator: ", ")))."))
+    if saved.doneCount < PrepItem.allCases.count {
+      ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import NudgeCore
+
+/// `nudge review`: Morning Focus — last night's prep, then Why, challenge, swap, commitment.
+struct ReviewCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "review",
+    abstract: "Review your prep and set today's focus (Morning Focus).")
+
+  @Option(help: "My Why: why this matters to you.")
+  var why: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Today's challenge.",
+      valueName: Challenge.allCases.map(\.rawValue).joined(separator: "|")))
+  var challenge: String?
+
+  @Option(help: "Your own words when the challenge is 'other'.")
+  var challengeOther: String?
+
+  @Option(help: "My swap: what you will do instead.")
+  var swap: String?
+
+  @Option(help: "The commitment: \"Today I will …\".")
+  var commitTo: String?
+
+  @Option(help: "The commitment: \"… instead of …\".")
+  var commitFrom: String?
+
+  @Flag(help: "Do not ask; save only what the flags say.")
+  var noInput = false
+
+  @Flag(help: "Print the saved entry as JSON.")
+  var json = false
+
+  func run(_ ctx: Context) throws(CLIError) {
+    var picked: Challenge? = nil
+    if let challenge {
+      guard let c = Challenge(rawValue: challenge) else {
+        let names = Challenge.allCases.map(\.rawValue).joined(separator: ", ")
+        throw CLIError("--challenge '\(challenge)' is not one of \(names).", code: .usage)
+      }
+      picked = c
+    }
+    var answers = ReviewEntry(
+      day: Day(ordinal: 0), why: try flagText(why, "--why"), challenge: picked,
+      challengeOther: try flagText(challengeOther, "--challenge-other"),
+      swap: try flagText(swap, "--swap"), commitTo: try flagText(commitTo, "--commit-to"),
+      commitFrom: try flagText(commitFrom, "--commit-from"), savedAt: "")
+    let given = [
+      answers.why, answers.challengeOther, answers.swap, answers.commitTo, answers.commitFrom,
+    ].contains { $0 != nil } || picked != nil
+    let interactive = try ctx.isInteractive(
+      noInput: noInput, hasAnswers: given,
+      example: "nudge review --challenge sugary-drinks --swap 'sparkling water' --no-input")
+    let db = try ctx.database()
+    let settings = try storing(db) { try db.settings() }
+    let (day, savedAt) = ctx.today(settings)
+    let existing = try storing(db) { try db.review(on: day) }
+    if interactive {
+      let previous = try storing(db) { try db.latestReview(before: day) }
+      let lastPrep = try storing(db) { try db.prep(on: day.adding(days: -1)) }
+      try ask(ctx, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
+    }
+    let saved = try storing(db) {
+      try db.saveReview(day: day, savedAt: savedAt) { entry in
+        if let v = answers.why { entry.why = v }
+        if let v = answers.challenge {
+          entry.challenge = v
+          entry.challengeOther = v == .other ? answers.challengeOther : nil
+        }
+        if let v = answers.swap { entry.swap = v }
+        if let v = answers.commitTo { entry.commitTo = v }
+        if let v = answers.commitFrom { entry.commitFrom = v }
+      }
+    }
+    if json {
+      ctx.line(jsonText(saved))
+      return
+    }
+    let style = ctx.style
+    ctx.line(style.green("✓") + " Morning Focus \(existing == nil ? "saved" : "updated").")
+    if let commitment = saved.commitment { ctx.line("  " + style.bold(commitment)) }
+    ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
+  }
+
+  private func ask(
+    _ ctx: Context, into answers: inout ReviewEntry, existing: ReviewEntry?, lastPrep: PrepEntry?
+  ) throws(CLIError) {
+    let style = ctx.style
+    let ask = Prompter(ctx: ctx)
+    ctx.line(style.bold("Review your prep"))
+    if let lastPrep {
+      ctx.line("Last night you prepped \(lastPrep.doneCount)/\(PrepItem.allCases.count):")
+      for item in PrepItem.allCases {
+        ctx.line("  " + (lastPrep[item] ? style.green("✓") : style.dim("·")) + " \(item.label)")
+      }
+      if let other = lastPrep.other { ctx.line("  " + style.green("✓") + " \(other)") }
+    } else {
+      ctx.line(style.dim("No prep from last night. That's fine; today still counts."))
+    }
+    ctx.line()
+    ctx.line(style.bold("Morning Focus") + style.dim("  (Enter keeps the answer in brackets)"))
+    if answers.why == nil {
+      answers.why = try ask.text("1/4 My Why: why does this matter to you?", current: existing?.why, field: "why")
+    }
+    if answers.challenge == nil {
+      answers.challenge = try ask.choose(
+        "2/4 Today's challenge:", options: Challenge.allCases, key: \.rawValue, label: \.label,
+        current: existing?.challenge)
+      if answers.challenge == .other && answers.challengeOther == nil {
+        answers.challengeOther = try ask.text(
+          "    In your words:", current: existing?.challengeOther, field: "challenge")
+      }
+    }
+    if answers.swap == nil {
+      answers.swap = try ask.text(
+        "3/4 My swap: what will you do instead?", current: existing?.swap, field: "swap")
+    }
+    ctx.line("4/4 Commitment")
+    if answers.commitTo == nil {
+      answers.commitTo = try ask.text(
+        "    Today I will", current: existing?.commitTo ?? answers.swap, field: "commitment")
+    }
+    if answers.commitFrom == nil {
+      let challengeWords = answers.challenge == .other
+        ? answers.challengeOther : answers.challenge?.label.lowercased()
+      answers.commitFrom = try ask.text(
+        "    instead of", current: existing?.commitFrom ?? challengeWords, field: "commitment")
+    }
+  }
+}

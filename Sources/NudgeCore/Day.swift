@@ -1,0 +1,127 @@
+import Foundation
+
+/// A local calendar date ("2026-11-19") that an action counts for, after the rollover hour.
+public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  public init(year: Int, month: Int, day: Int) {
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// Parses the `YYYY-MM-DD` form; returns nil for anything else or a date that does not exist.
+  public init?(_ text: String) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+      (1...12).contains(m), d >= 1, d <= Day.daysIn(month: m, year: y)
+    else { return nil }
+    self.init(year: y, month: m, day: d)
+  }
+
+  public var description: String {
+    String(format: "%04d-%02d-%02d", year, month, day)
+  }
+
+  public static func < (a: Day, b: Day) -> Bool {
+    (a.year, a.month, a.day) < (b.year, b.month, b.day)
+  }
+
+  public static func isLeap(_ year: Int) -> Bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+  }
+
+  public static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  /// Days since 1970-01-01 (proleptic Gregorian), for arithmetic without a calendar.
+  public var ordinal: Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146097 + doe - 719468
+  }
+
+  public init(ordinal: Int) {
+    let z = ordinal + 719468
+    let era = (z >= 0 ? z : z - 146096) / 146097
+    let doe = z - era * 146097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+  }
+
+  public func adding(days: Int) -> Day { Day(ordinal: ordinal + days) }
+
+  /// 0 = Sunday … 6 = Saturday.
+  public var weekday: Int { ((ordinal % 7) + 7 + 4) % 7 }
+
+  public init(from decoder: any Decoder) throws {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    guard let day = Day(text) else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "'\(text)' is not a date of the form YYYY-MM-DD"))
+    }
+    self = day
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}
+
+/// The wall-clock reading of an instant in a time zone.
+public struct LocalTime: Equatable, Sendable {
+  public let date: Day
+  public let hour: Int
+  public let minute: Int
+  public let second: Int
+  /// Seconds east of UTC in effect at that instant.
+  public let utcOffset: Int
+
+  public init(_ instant: Date, in timeZone: TimeZone) {
+    let offset = timeZone.secondsFromGMT(for: instant)
+    let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
+    let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
+    let secs = local - days * 86400
+    date = Day(ordinal: days)
+    hour = secs / 3600
+    minute = secs % 3600 / 60
+    second = secs % 60
+    utcOffset = offset
+  }
+}
+
+/// Assigns actions to days: the local date after subtracting the rollover hour.
+public struct DayRule: Equatable, Sendable {
+  public static let defaultRolloverHour = 4
+  public var rolloverHour: Int
+
+  public init(rolloverHour: Int = DayRule.defaultRolloverHour) {
+    self.rolloverHour = rolloverHour
+  }
+
+  /// A save at 00:40 with the default 04:00 rollover counts for the evening before.
+  public func day(of instant: Date, in timeZone: TimeZone) -> Day {
+    let local = LocalTime(instant, in: timeZone)
+    return local.hour < rolloverHour ? local.date.adding(days: -1) : local.date
+  }
+}

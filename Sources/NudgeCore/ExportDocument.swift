@@ -1,0 +1,161 @@
+import Foundation
+
+/// The versioned JSON document of everything Nudge stores (`nudge export` / `nudge import`).
+public struct ExportDocument: Codable, Equatable, Sendable {
+  public static let formatName = "nudge-export"
+  public static let currentVersion = 1
+
+  public var format: String
+  public var version: Int
+  public var settings: [String: String]
+  public var prep: [PrepEntry]
+  public var review: [ReviewEntry]
+  public var checkin: [CheckinEntry]
+  public var help: [HelpNote]
+
+  public init(
+    settings: [String: String], prep: [PrepEntry], review: [ReviewEntry], checkin: [CheckinEntry],
+    help: [HelpNote]
+  ) {
+    self.format = Self.formatName
+    self.version = Self.currentVersion
+    self.settings = settings
+    self.prep = prep.sorted { $0.day < $1.day }
+    self.review = review.sorted { $0.day < $1.day }
+    self.checkin = checkin.sorted { $0.day < $1.day }
+    self.help = help.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+  }
+
+  /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
+  public func encoded() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    var data = (try? encoder.encode(self)) ?? Data()
+    data.append(0x0A)
+    return data
+  }
+
+  private struct Header: Decodable {
+    var format: String?
+    var version: Int?
+  }
+
+  /// Decodes and checks a document; the error says what is wrong and where.
+  public static func decode(_ data: Data) throws(InputError) -> ExportDocument {
+    guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
+      throw InputError("it is not valid JSON; pass a file written by 'nudge export'.")
+    }
+    let decoder = JSONDecoder()
+    guard let header = try? decoder.decode(Header.self, from: data), header.format == formatName
+    else {
+      throw InputError(
+        "it is not a Nudge export (expected \"format\": \"\(formatName)\" at the top level).")
+    }
+    guard let version = header.version, version >= 1 else {
+      throw InputError("\"version\" is missing or not a positive whole number.")
+    }
+    guard version <= currentVersion else {
+      throw InputError(
+        "it was written by a newer Nudge (export version \(version)); this Nudge reads version \(currentVersion). Update Nudge, then import again."
+      )
+    }
+    let document: ExportDocument
+    do {
+      document = try decoder.decode(ExportDocument.self, from: data)
+    } catch let error as DecodingError {
+      throw InputError(describe(error))
+    } catch {
+      throw InputError("it could not be read: \(error).")
+    }
+    try document.validate()
+    return document
+  }
+
+  private static func path(_ codingPath: [any CodingKey]) -> String {
+    var out = ""
+    for key in codingPath {
+      if let index = key.intValue {
+        out += "[\(index)]"
+      } else {
+        out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
+      }
+    }
+    return out.isEmpty ? "the top level" : out
+  }
+
+  private static func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .keyNotFound(let key, let context):
+      return "\(path(context.codingPath + [key])) is missing."
+    case .typeMismatch(let type, let context):
+      return "\(path(context.codingPath)) has the wrong type (expected \(type))."
+    case .valueNotFound(let type, let context):
+      return "\(path(context.codingPath)) is null (expected \(type))."
+    case .dataCorrupted(let context):
+      return "\(path(context.codingPath)): \(context.debugDescription)."
+    @unknown default:
+      return "\(error)"
+    }
+  }
+
+  /// Checks what JSON types alone cannot: timestamps, one entry a day, text, settings.
+  public func validate() throws(InputError) {
+    func unique(_ days: [Day], _ name: String) throws(InputError) {
+      var seen = Set<Day>()
+      for (index, day) in days.enumerated() where !seen.insert(day).inserted {
+        throw InputError("\(name)[\(index)].day repeats \(day); keep one entry a day.")
+      }
+    }
+    func instant(_ text: String, _ where_: String) throws(InputError) {
+      guard InstantFormat.parse(text) != nil else {
+        throw InputError(
+          "\(where_) is '\(text)', not a time like 2026-11-20T21:30:00+01:00.")
+      }
+    }
+    func text(_ value: String?, _ where_: String) throws(InputError) {
+      if let value, value != (try FreeText.clean(value, field: where_)) {
+        throw InputError("\(where_) has surrounding spaces or is empty; remove them.")
+      }
+    }
+    try unique(prep.map(\.day), "prep")
+    try unique(review.map(\.day), "review")
+    try unique(checkin.map(\.day), "checkin")
+    for (i, e) in prep.enumerated() {
+      try instant(e.savedAt, "prep[\(i)].saved_at")
+      try text(e.other, "prep[\(i)].other")
+    }
+    for (i, e) in review.enumerated() {
+      try instant(e.savedAt, "review[\(i)].saved_at")
+      for (v, k) in [
+        (e.why, "why"), (e.challengeOther, "challenge_other"), (e.swap, "swap"),
+        (e.commitTo, "commit_to"), (e.commitFrom, "commit_from"),
+      ] {
+        try text(v, "review[\(i)].\(k)")
+      }
+    }
+    for (i, e) in checkin.enumerated() {
+      try instant(e.savedAt, "checkin[\(i)].saved_at")
+      try text(e.feel, "checkin[\(i)].feel")
+      try text(e.blocker, "checkin[\(i)].blocker")
+    }
+    var ids = Set<String>()
+    for (i, n) in help.enumerated() {
+      try instant(n.at, "help[\(i)].at")
+      try text(n.note, "help[\(i)].note")
+      try text(n.coach, "help[\(i)].coach")
+      guard !n.id.isEmpty, n.id.count <= 64, n.id.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+      else { throw InputError("help[\(i)].id must be 1 to 64 visible ASCII characters.") }
+      guard ids.insert(n.id).inserted else {
+        throw InputError("help[\(i)].id repeats '\(n.id)'; each note needs its own id.")
+      }
+    }
+    for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+      do {
+        let key = try SettingKey.named(name)
+        _ = try key.validate(value)
+      } catch {
+        throw InputError("settings.\(name): \(error.message)")
+      }
+    }
+  }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// The four daily flows a person completes.
+public enum Flow: String, CaseIterable, Codable, Sendable {
+  case prep, review, checkin
+  case needHelp = "need-help"
+
+  public var title: String {
+    switch self {
+    case .prep: "Prep Tonight"
+    case .review: "Morning Focus"
+    case .checkin: "End-of-day check-in"
+    case .needHelp: "I need help"
+    }
+  }
+}
+
+/// One line of the Prep Tonight checklist.
+public enum PrepItem: String, CaseIterable, Codable, Sendable {
+  case stickyNotes = "sticky-notes"
+  case produce, water, breakfast
+
+  public var label: String {
+    switch self {
+    case .stickyNotes: "Sticky notes up"
+    case .produce: "Produce prepped"
+    case .water: "Water ready"
+    case .breakfast: "Breakfast/snack prepped"
+    }
+  }
+}
+
+/// What was prepared on an evening for the next day.
+public struct PrepEntry: Codable, Equatable, Sendable {
+  public var day: Day
+  public var stickyNotes: Bool
+  public var produce: Bool
+  public var water: Bool
+  public var breakfast: Bool
+  public var other: String?
+  /// When it was last saved, ISO 8601 with the offset then in effect.
+  public var savedAt: String
+
+  enum CodingKeys: String, CodingKey {
+    case day, produce, water, breakfast, other
+    case stickyNotes = "sticky_notes"
+    case savedAt = "saved_at"
+  }
+
+  public init(
+    day: Day, stickyNotes: Bool = false, produce: Bool = false, water: Bool = false,
+    breakfast: Bool = false, other: String? = nil, savedAt: String
+  ) {
+    self.day = day
+    self.stickyNotes = stickyNotes
+    self.produce = produce
+    self.water = water
+    self.breakfast = breakfast
+    self.other = other
+    self.savedAt = savedAt
+  }
+
+  public subscript(item: PrepItem) -> Bool {
+    get {
+      switch item {
+      case .stickyNotes: stickyNotes
+      case .produce: produce
+      case .water: water
+      case .breakfast: breakfast
+      }
+    }
+    set {
+      switch item {
+      case .stickyNotes: stickyNotes = newValue
+      case .produce: produce = newValue
+      case .water: water = newValue
+      case .breakfast: breakfast = newValue
+      }
+    }
+  }
+
+  public var doneCount: Int { PrepItem.allCases.filter { self[$0] }.count }
+}
+
+/// The challenge picked in the Morning Focus.
+public enum Challenge: String, CaseIterable, Codable, Sendable {
+  case skippingMeals = "skipping-meals"
+  case lateNightSnacking = "late-night-snacking"
+  case sugaryDrinks = "sugary-drinks"
+  case onTheGo = "on-the-go"
+  case emotionalEating = "emotional-eating"
+  case other
+
+  public var label: String {
+    switch self {
+    case .skippingMeals: "Skipping meals"
+    case .lateNightSnacking: "Late-night snacking"
+    case .sugaryDrinks: "Sugary drinks"
+    case .onTheGo: "Eating on the go"
+    case .emotionalEating: "Emotional eating"
+    case .other: "Other"
+    }
+  }
+}
+
+/// The Morning Focus: my why, today's challenge, my swap and the commitment.
+public struct ReviewEntry: Codable, Equatable, Sendable {
+  public var day: Day
+  public var why: String?
+  public var challenge: Challenge?
+  public var challengeOther: String?
+  public var swap: String?
+  public var commitTo: String?
+  public var commitFrom: String?
+  public var savedAt: String
+
+  enum CodingKeys: String, CodingKey {
+    case day, why, challenge, swap
+    case challengeOther = "challenge_other"
+    case commitTo = "commit_to"
+    case commitFrom = "commit_from"
+    case savedAt = "saved_at"
+  }
+
+  public init(
+    day: Day, why: String? = nil, challenge: Challenge? = nil, challengeOther: String? = nil,
+    swap: String? = nil, commitTo: String? = nil, commitFrom: String? = nil, savedAt: String
+  ) {
+    self.day = day
+    self.why = why
+    self.challenge = challenge
+    self.challengeOther = challengeOther
+    self.swap = swap
+    self.commitTo = commitTo
+    self.commitFrom = commitFrom
+    self.savedAt = savedAt
+  }
+
+  /// The challenge as the person named it ("Other" shows their own words).
+  public var challengeText: String? {
+    guard let challenge else { return nil }
+    if challenge == .other, let challengeOther, !challengeOther.isEmpty { return challengeOther }
+    return challenge.label
+  }
+
+  /// "Today I will … instead of …", when both halves are known.
+  public var commitment: String? {
+    switch (commitTo, commitFrom) {
+    case (let to?, let from?): "Today I will \(to) instead of \(from)."
+    case (let to?, nil): "Today I will \(to)."
+    default: nil
+    }
+  }
+}
+
+/// The end-of-day check-in.
+public struct CheckinEntry: Codable, Equatable, Sendable {
+  public var day: Day
+  public var followed: Bool?
+  public var feel: String?
+  public var blocker: String?
+  public var savedAt: String
+
+  enum CodingKeys: String, CodingKey {
+    case day, followed, feel, blocker
+    case savedAt = "saved_at"
+  }
+
+  public init(
+    day: Day, followed: Bool? = nil, feel: String? = nil, blocker: String? = nil, savedAt: String
+  ) {
+    self.day = day
+    self.followed = followed
+    self.feel = feel
+    self.blocker = blocker
+    self.savedAt = savedAt
+  }
+}
+
+/// What kind of craving a help request was about.
+public enum HelpCategory: String, CaseIterable, Codable, Sendable {
+  case stress, habit, physical, other
+
+  public var label: String {
+    switch self {
+    case .stress: "Stress / emotional"
+    case .habit: "Habit / automatic"
+    case .physical: "Physical / biological"
+    case .other: "Other / not sure"
+    }
+  }
+}
+
+/// A tagged note captured by the I-need-help flow; several a day are kept.
+public struct HelpNote: Codable, Equatable, Sendable {
+  /// Stable identity, so that importing the same note twice keeps one.
+  public var id: String
+  public var day: Day
+  public var category: HelpCategory
+  public var note: String?
+  /// What the mini-coach did ("breathing 2:00", "swap: water · trigger: place").
+  public var coach: String?
+  public var at: String
+
+  public init(
+    id: String, day: Day, category: HelpCategory, note: String?, coach: String? = nil, at: String
+  ) {
+    self.id = id
+    self.day = day
+    self.category = category
+    self.note = note
+    self.coach = coach
+    self.at = at
+  }
+}
+
+/// Checks on free text typed by a person or passed as a flag.
+public enum FreeText {
+  public static let maxLength = 1000
+
+  /// Trims, turns empty into nil, and refuses control characters or over-long text.
+  public static func clean(_ text: String?, field: String) throws(InputError) -> String? {
+    guard let text else { return nil }
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.isEmpty { return nil }
+    if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      throw InputError("\(field) contains a control character; type plain text on one line.")
+    }
+    if trimmed.count > maxLength {
+      throw InputError("\(field) is longer than \(maxLength) characters; shorten it.")
+    }
+    return trimmed
+  }
+}
+
+/// Bad input from a person: a sentence that says what to do instead.
+public struct InputError: Error, Equatable, Sendable {
+  public let message: String
+  public init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,78 @@
+/// Everything recorded for one day, as the timeline and `history --json` show it.
+public struct HistoryDay: Codable, Equatable, Sendable {
+  public var date: Day
+  public var prep: PrepEntry?
+  public var review: ReviewEntry?
+  public var checkin: CheckinEntry?
+  public var help: [HelpNote]
+
+  public init(
+    date: Day, prep: PrepEntry? = nil, review: ReviewEntry? = nil, checkin: CheckinEntry? = nil,
+    help: [HelpNote] = []
+  ) {
+    self.date = date
+    self.prep = prep
+    self.review = review
+    self.checkin = checkin
+    self.help = help
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case date, prep, review, checkin, help
+  }
+
+  /// Writes `null` for a flow not done that day, so every key is always present.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(date, forKey: .date)
+    try c.encode(prep, forKey: .prep)
+    try c.encode(review, forKey: .review)
+    try c.encode(checkin, forKey: .checkin)
+    try c.encode(help, forKey: .help)
+  }
+
+  /// A day is done when any flow was completed on it.
+  public var isDone: Bool { prep != nil || review != nil || checkin != nil || !help.isEmpty }
+}
+
+/// Lays out history entries as one `HistoryDay` per day of a range, oldest first.
+public enum Timeline {
+  public static func days(
+    endingOn last: Day, count: Int, prep: [PrepEntry], review: [ReviewEntry],
+    checkin: [CheckinEntry], help: [HelpNote]
+  ) -> [HistoryDay] {
+    guard count > 0 else { return [] }
+    let first = last.adding(days: -(count - 1))
+    var byDay: [Day: HistoryDay] = [:]
+    for offset in 0..<count {
+      let day = first.adding(days: offset)
+      byDay[day] = HistoryDay(date: day)
+    }
+    for e in prep where byDay[e.day] != nil { byDay[e.day]!.prep = e }
+    for e in review where byDay[e.day] != nil { byDay[e.day]!.review = e }
+    for e in checkin where byDay[e.day] != nil { byDay[e.day]!.checkin = e }
+    for n in help.sorted(by: { $0.at < $1.at }) where byDay[n.day] != nil { byDay[n.day]!.help.append(n) }
+    return (0..<count).map { byDay[first.adding(days: $0)]! }
+  }
+}
+
+/// The line that ends the I-need-help flow: what the last 7 days of captures have in common.
+public enum HelpPattern {
+  public static func line(notes: [HelpNote], today: Day, latest: HelpCategory?) -> String? {
+    let week = notes.filter { $0.day > today.adding(days: -7) && $0.day <= today }
+    guard !week.isEmpty else { return nil }
+    if week.count == 1 {
+      return "This is your first capture this week. Noticing is the first step."
+    }
+    var counts: [HelpCategory: Int] = [:]
+    for n in week { counts[n.category, default: 0] += 1 }
+    let top = counts.values.max()!
+    let leaders = HelpCategory.allCases.filter { counts[$0] == top }
+    let leader = latest.flatMap { leaders.contains($0) ? $0 : nil } ?? leaders[0]
+    let name = leader == .other ? "other / not sure" : leader.rawValue
+    if top == week.count {
+      return "All \(week.count) of your captures this week were \(name)."
+    }
+    return "\(top) of your \(week.count) captures this week were \(name)."
+  }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Reading and writing instants as the scriptable interface spells them.
+public enum InstantFormat {
+  /// Parses ISO 8601 with an explicit offset (`2026-03-29T06:59:00+02:00`, `…Z`) or `@EPOCH`.
+  public static func parse(_ text: String) -> Date? {
+    if text.hasPrefix("@") {
+      let digits = text.dropFirst()
+      guard !digits.isEmpty, let seconds = Int64(digits) else { return nil }
+      return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+    let chars = Array(text.utf8)
+    func number(_ from: Int, _ count: Int) -> Int? {
+      guard from + count <= chars.count else { return nil }
+      var value = 0
+      for c in chars[from..<from + count] {
+        guard c >= 48 && c <= 57 else { return nil }
+        value = value * 10 + Int(c - 48)
+      }
+      return value
+    }
+    guard chars.count >= 20, let y = number(0, 4), chars[4] == 45, let mo = number(5, 2),
+      chars[7] == 45, let d = number(8, 2), chars[10] == 84 || chars[10] == 32,
+      let h = number(11, 2), chars[13] == 58, let mi = number(14, 2), chars[16] == 58,
+      let s = number(17, 2), let day = Day(String(format: "%04d-%02d-%02d", y, mo, d)),
+      h < 24, mi < 60, s < 60
+    else { return nil }
+    var rest = chars[19...]
+    if rest.first == 46 {  // fractional seconds are accepted and dropped
+      rest = rest.dropFirst()
+      guard let firstNonDigit = rest.firstIndex(where: { $0 < 48 || $0 > 57 }),
+        firstNonDigit > rest.startIndex
+      else { return nil }
+      rest = rest[firstNonDigit...]
+    }
+    let offset: Int
+    if Array(rest) == [90] {
+      offset = 0
+    } else {
+      let o = Array(rest)
+      guard o.count == 6, o[0] == 43 || o[0] == 45, o[3] == 58 else { return nil }
+      let oh = (Int(o[1]) - 48) * 10 + Int(o[2]) - 48
+      let om = (Int(o[4]) - 48) * 10 + Int(o[5]) - 48
+      guard o[1...2].allSatisfy({ $0 >= 48 && $0 <= 57 }), o[4...5].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+        oh < 24, om < 60
+      else { return nil }
+      offset = (o[0] == 45 ? -1 : 1) * (oh * 3600 + om * 60)
+    }
+    let seconds = day.ordinal * 86400 + h * 3600 + mi * 60 + s - offset
+    return Date(timeIntervalSince1970: TimeInterval(seconds))
+  }
+
+  /// Formats as `2026-11-20T00:40:00+01:00` in the given zone.
+  public static func format(_ instant: Date, in timeZone: TimeZone) -> String {
+    let t = LocalTime(instant, in: timeZone)
+    let sign = t.utcOffset < 0 ? "-" : "+"
+    let off = abs(t.utcOffset)
+    return t.date.description
+      + String(format: "T%02d:%02d:%02d", t.hour, t.minute, t.second) + sign
+      + String(format: "%02d:%02d", off / 3600, off % 3600 / 60)
+  }
+}

@@ -1,0 +1,177 @@
+/// A reminder slot: when Nudge reminds, and which flow the reminder opens.
+public enum Slot: String, CaseIterable, Codable, Sendable {
+  case morning, midday, evening
+}
+
+/// A setting a person can change with `nudge config set KEY VALUE`.
+public enum SettingKey: String, CaseIterable, Sendable {
+  case rolloverHour = "rollover-hour"
+  case celebrations
+  case terminal
+  case stalenessMorning = "staleness.morning"
+  case stalenessMidday = "staleness.midday"
+  case stalenessEvening = "staleness.evening"
+
+  public var defaultValue: String {
+    switch self {
+    case .rolloverHour: "4"
+    case .celebrations: "on"
+    case .terminal: ""
+    case .stalenessMorning, .stalenessMidday, .stalenessEvening: "4h"
+    }
+  }
+
+  /// What the setting means and which values it takes, for `config list` and errors.
+  public var allowed: String {
+    switch self {
+    case .rolloverHour: "an hour from 0 to 12 at which a new day starts"
+    case .celebrations: "on or off"
+    case .terminal:
+      "a command that runs a program given after it, e.g. 'xterm -e' or 'tmux new-window' (empty: auto-detect)"
+    case .stalenessMorning, .stalenessMidday, .stalenessEvening:
+      "a duration from 1m to 24h such as 4h, 90m or 2h30m, after which a late reminder is skipped"
+    }
+  }
+
+  public static func named(_ name: String) throws(InputError) -> SettingKey {
+    guard let key = SettingKey(rawValue: name) else {
+      let keys = allCases.map(\.rawValue).joined(separator: ", ")
+      throw InputError("'\(name)' is not a setting; the settings are \(keys).")
+    }
+    return key
+  }
+
+  /// Checks a value and returns it in its canonical spelling.
+  public func validate(_ raw: String) throws(InputError) -> String {
+    let value = raw.trimmingCharacters(in: .whitespaces)
+    let bad = InputError("'\(raw)' is not a valid \(rawValue): use \(allowed).")
+    switch self {
+    case .rolloverHour:
+      guard let hour = Int(value), (0...12).contains(hour), value.allSatisfy(\.isNumber) else {
+        throw bad
+      }
+      return String(hour)
+    case .celebrations:
+      switch value.lowercased() {
+      case "on", "yes", "true", "1": return "on"
+      case "off", "no", "false", "0": return "off"
+      default: throw bad
+      }
+    case .terminal:
+      if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        throw bad
+      }
+      guard (try? CommandLineWords.split(value)) != nil else { throw bad }
+      return value
+    case .stalenessMorning, .stalenessMidday, .stalenessEvening:
+      guard let seconds = Duration.parseSeconds(value), (60...86400).contains(seconds) else {
+        throw bad
+      }
+      return Duration.format(seconds: seconds)
+    }
+  }
+}
+
+/// The settings in force: stored values over defaults, already validated.
+public struct Settings: Equatable, Sendable {
+  public var values: [SettingKey: String]
+
+  public init(stored: [String: String] = [:]) {
+    var values: [SettingKey: String] = [:]
+    for key in SettingKey.allCases {
+      if let raw = stored[key.rawValue], let valid = try? key.validate(raw) {
+        values[key] = valid
+      }
+    }
+    self.values = values
+  }
+
+  public func value(_ key: SettingKey) -> String { values[key] ?? key.defaultValue }
+
+  public var rolloverHour: Int { Int(value(.rolloverHour)) ?? DayRule.defaultRolloverHour }
+  public var celebrationsOn: Bool { value(.celebrations) == "on" }
+  public var dayRule: DayRule { DayRule(rolloverHour: rolloverHour) }
+
+  public func stalenessSeconds(for slot: Slot) -> Int {
+    let key: SettingKey =
+      switch slot {
+      case .morning: .stalenessMorning
+      case .midday: .stalenessMidday
+      case .evening: .stalenessEvening
+      }
+    return Duration.parseSeconds(value(key)) ?? 4 * 3600
+  }
+}
+
+/// Durations written as `4h`, `90m`, `2h30m`, `45s`.
+public enum Duration {
+  public static func parseSeconds(_ text: String) -> Int? {
+    guard !text.isEmpty else { return nil }
+    var total = 0
+    var number = ""
+    var sawUnit = false
+    for ch in text {
+      if ch.isASCII && ch.isNumber {
+        number.append(ch)
+      } else {
+        guard let n = Int(number), n <= 100_000 else { return nil }
+        switch ch {
+        case "h": total += n * 3600
+        case "m": total += n * 60
+        case "s": total += n
+        default: return nil
+        }
+        number = ""
+        sawUnit = true
+      }
+    }
+    guard number.isEmpty, sawUnit else { return nil }
+    return total
+  }
+
+  public static func format(seconds: Int) -> String {
+    let h = seconds / 3600
+    let m = seconds % 3600 / 60
+    let s = seconds % 60
+    var out = ""
+    if h > 0 { out += "\(h)h" }
+    if m > 0 { out += "\(m)m" }
+    if s > 0 || out.isEmpty { out += "\(s)s" }
+    return out
+  }
+}
+
+/// Splits a configured command line into argv words, honouring quotes; never runs a shell.
+public enum CommandLineWords {
+  public static func split(_ line: String) throws(InputError) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var inWord = false
+    var quote: Character? = nil
+    var escaped = false
+    for ch in line {
+      if escaped {
+        current.append(ch)
+        escaped = false
+      } else if ch == "\\" && quote != "'" {
+        escaped = true
+        inWord = true
+      } else if let q = quote {
+        if ch == q { quote = nil } else { current.append(ch) }
+      } else if ch == "'" || ch == "\"" {
+        quote = ch
+        inWord = true
+      } else if ch == " " || ch == "\t" {
+        if inWord { words.append(current) }
+        current = ""
+        inWord = false
+      } else {
+        current.append(ch)
+        inWord = true
+      }
+    }
+    if quote != nil || escaped { throw InputError("unbalanced quote or trailing backslash") }
+    if inWord { words.append(current) }
+    return words
+  }
+}

@@ -1,0 +1,382 @@
+import Foundation
+import GRDB
+import NudgeCore
+
+/// Nudge's SQLite database: migrations and the named reads and writes the commands use.
+public final class AppDatabase: Sendable {
+  /// The schema version this binary writes (`PRAGMA user_version`).
+  public static let schemaVersion = 1
+
+  private let writer: any DatabaseWriter
+  /// The file this database lives in (":memory:" for tests).
+  public let path: String
+
+  /// Wraps an open connection and brings its schema up to date.
+  public init(_ writer: any DatabaseWriter, path: String = ":memory:") throws {
+    self.writer = writer
+    self.path = path
+    try Self.migrator.migrate(writer)
+  }
+
+  private static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          PRAGMA application_id = \(DatabaseFileHeader.applicationID);
+          CREATE TABLE prep (
+            day TEXT PRIMARY KEY NOT NULL,
+            sticky_notes BOOLEAN NOT NULL,
+            produce BOOLEAN NOT NULL,
+            water BOOLEAN NOT NULL,
+            breakfast BOOLEAN NOT NULL,
+            other TEXT,
+            saved_at TEXT NOT NULL
+          );
+          CREATE TABLE review (
+            day TEXT PRIMARY KEY NOT NULL,
+            why TEXT, challenge TEXT, challenge_other TEXT, swap TEXT,
+            commit_to TEXT, commit_from TEXT,
+            saved_at TEXT NOT NULL
+          );
+          CREATE TABLE checkin (
+            day TEXT PRIMARY KEY NOT NULL,
+            followed BOOLEAN, feel TEXT, blocker TEXT,
+            saved_at TEXT NOT NULL
+          );
+          CREATE TABLE help_note (
+            id TEXT PRIMARY KEY NOT NULL,
+            day TEXT NOT NULL,
+            category TEXT NOT NULL,
+            note TEXT, coach TEXT,
+            at TEXT NOT NULL
+          );
+          CREATE INDEX help_note_day ON help_note(day);
+          CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+          PRAGMA user_version = 1;
+          """)
+    }
+    return migrator
+  }
+
+  private static func configuration() -> Configuration {
+    var config = Configuration()
+    config.busyMode = .timeout(10)
+    config.label = "nudge"
+    return config
+  }
+
+  /// An empty in-memory database, for tests.
+  public static func inMemory() throws -> AppDatabase {
+    try AppDatabase(DatabaseQueue(configuration: configuration()))
+  }
+
+  /// Opens (or atomically creates) the database file at `path`, refusing files that are not
+  /// Nudge's or are newer, and never writing to a file it refused.
+  public static func open(path: String) throws(StoreError) -> AppDatabase {
+    let url = URL(fileURLWithPath: path)
+    try ensureDirectory(url.deletingLastPathComponent().path)
+    if !FileManager.default.fileExists(atPath: path) {
+      try create(path: path)
+    }
+    try DatabaseFileHeader.check(path: path, knownVersion: schemaVersion)
+    do {
+      let pool = try DatabasePool(path: path, configuration: configuration())
+      if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+        throw StoreError.newerSchema(
+          "\(path) was written by a newer Nudge. Update Nudge; the file was left untouched.")
+      }
+      return try AppDatabase(pool, path: path)
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw StoreError(error, path: path)
+    }
+  }
+
+  private static func ensureDirectory(_ dir: String) throws(StoreError) {
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
+      if isDir.boolValue { return }
+      throw .cannotCreate("\(dir) is a file, not a directory: move it away or set NUDGE_DB.")
+    }
+    let parent = URL(fileURLWithPath: dir).deletingLastPathComponent().path
+    if parent != dir { try ensureDirectory(parent) }
+    if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+      let reason = String(cString: strerror(errno))
+      throw .cannotCreate(
+        "Cannot create the data directory \(dir): \(reason). Fix its parent's permissions or set NUDGE_DB to a writable path."
+      )
+    }
+  }
+
+  /// Builds the schema in a private file, then links it into place, so that a racing process
+  /// sees either no file or a complete database, never an empty one.
+  private static func create(path: String) throws(StoreError) {
+    let temp = path + ".creating-\(getpid())"
+    defer {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temp + suffix) }
+    }
+    do {
+      let fd = Glibc.open(temp, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+      guard fd >= 0 else {
+        let reason = String(cString: strerror(errno))
+        throw StoreError.cannotCreate(
+          "Cannot create the database at \(path): \(reason). Fix the directory's permissions or set NUDGE_DB to a writable path."
+        )
+      }
+      close(fd)
+      let queue = try DatabaseQueue(path: temp, configuration: configuration())
+      try migrator.migrate(queue)
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+      }
+      try queue.close()
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw StoreError(error, path: path)
+    }
+    if link(temp, path) != 0 && errno != EEXIST {
+      let reason = String(cString: strerror(errno))
+      throw .cannotCreate(
+        "Cannot create the database at \(path): \(reason). Fix the directory's permissions or set NUDGE_DB to a writable path."
+      )
+    }
+  }
+
+  // MARK: - Flows
+
+  /// Saves the day's prep, merging `update` into what was saved earlier that day.
+  @discardableResult
+  public func savePrep(day: Day, savedAt: String, _ update: (inout PrepEntry) -> Void) throws
+    -> PrepEntry
+  {
+    try upsert(day: day) { (existing: PrepEntry?) in
+      var entry = existing ?? PrepEntry(day: day, savedAt: savedAt)
+      update(&entry)
+      entry.savedAt = savedAt
+      return entry
+    }
+  }
+
+  /// Saves the day's Morning Focus, merging `update` into what was saved earlier that day.
+  @discardableResult
+  public func saveReview(day: Day, savedAt: String, _ update: (inout ReviewEntry) -> Void) throws
+    -> ReviewEntry
+  {
+    try upsert(day: day) { (existing: ReviewEntry?) in
+      var entry = existing ?? ReviewEntry(day: day, savedAt: savedAt)
+      update(&entry)
+      entry.savedAt = savedAt
+      return entry
+    }
+  }
+
+  /// Saves the day's check-in, merging `update` into what was saved earlier that day.
+  @discardableResult
+  public func saveCheckin(day: Day, savedAt: String, _ update: (inout CheckinEntry) -> Void)
+    throws -> CheckinEntry
+  {
+    try upsert(day: day) { (existing: CheckinEntry?) in
+      var entry = existing ?? CheckinEntry(day: day, savedAt: savedAt)
+      update(&entry)
+      entry.savedAt = savedAt
+      return entry
+    }
+  }
+
+  private func upsert<Entry: FetchableRecord & PersistableRecord>(
+    day: Day, _ make: (Entry?) -> Entry
+  ) throws -> Entry {
+    try writer.write { db in
+      let entry = make(try Entry.fetchOne(db, key: day))
+      try entry.save(db)
+      return entry
+    }
+  }
+
+  /// Adds a tagged I-need-help note.
+  public func addHelpNote(_ note: HelpNote) throws {
+    try writer.write { db in try note.insert(db) }
+  }
+
+  // MARK: - Reads
+
+  public func prep(on day: Day) throws -> PrepEntry? {
+    try writer.read { db in try PrepEntry.fetchOne(db, key: day) }
+  }
+
+  public func review(on day: Day) throws -> ReviewEntry? {
+    try writer.read { db in try ReviewEntry.fetchOne(db, key: day) }
+  }
+
+  public func checkin(on day: Day) throws -> CheckinEntry? {
+    try writer.read { db in try CheckinEntry.fetchOne(db, key: day) }
+  }
+
+  /// The most recent Morning Focus before `day`, to offer its Why and swap again.
+  public func latestReview(before day: Day) throws -> ReviewEntry? {
+    try writer.read { db in
+      try ReviewEntry.filter(Column("day") < day).order(Column("day").desc).fetchOne(db)
+    }
+  }
+
+  /// Every entry whose day lies in `days`, laid out as a timeline.
+  public func history(from first: Day, through last: Day) throws -> [HistoryDay] {
+    try writer.read { db in
+      let range = Column("day") >= first && Column("day") <= last
+      return Timeline.days(
+        endingOn: last, count: last.ordinal - first.ordinal + 1,
+        prep: try PrepEntry.filter(range).fetchAll(db),
+        review: try ReviewEntry.filter(range).fetchAll(db),
+        checkin: try CheckinEntry.filter(range).fetchAll(db),
+        help: try HelpNote.filter(range).fetchAll(db))
+    }
+  }
+
+  public func helpNotes(from first: Day, through last: Day) throws -> [HelpNote] {
+    try writer.read { db in
+      try HelpNote.filter(Column("day") >= first && Column("day") <= last).order(Column("at"))
+        .fetchAll(db)
+    }
+  }
+
+  /// Days on which any flow was completed.
+  public func doneDays() throws -> Set<Day> {
+    try writer.read { db in
+      let days = try String.fetchAll(
+        db,
+        sql: """
+          SELECT day FROM prep UNION SELECT day FROM review
+          UNION SELECT day FROM checkin UNION SELECT day FROM help_note
+          """)
+      return Set(days.compactMap(Day.init))
+    }
+  }
+
+  // MARK: - Settings
+
+  public func storedSettings() throws -> [String: String] {
+    try writer.read { db in
+      Dictionary(
+        uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) })
+    }
+  }
+
+  public func settings() throws -> Settings { Settings(stored: try storedSettings()) }
+
+  public func setSetting(_ key: SettingKey, to value: String) throws {
+    try writer.write { db in try SettingRow(key: key.rawValue, value: value).save(db) }
+  }
+
+  public func removeSetting(_ key: SettingKey) throws {
+    _ = try writer.write { db in try SettingRow.deleteOne(db, key: key.rawValue) }
+  }
+
+  // MARK: - Export and import
+
+  public func exportDocument() throws -> ExportDocument {
+    try writer.read { db in
+      ExportDocument(
+        settings: Dictionary(
+          uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) }),
+        prep: try PrepEntry.fetchAll(db), review: try ReviewEntry.fetchAll(db),
+        checkin: try CheckinEntry.fetchAll(db), help: try HelpNote.fetchAll(db))
+    }
+  }
+
+  /// How an import changed the database.
+  public struct ImportSummary: Equatable, Sendable {
+    public var added = 0
+    public var updated = 0
+    public var unchanged = 0
+  }
+
+  /// Merges a checked document in one transaction: entries new to a day are added, a newer
+  /// save of a day replaces an older one, notes are kept by id, local settings win.
+  public func importDocument(_ document: ExportDocument) throws -> ImportSummary {
+    try writer.write { db in
+      var summary = ImportSummary()
+      func merge<Entry: FetchableRecord & PersistableRecord & Equatable>(
+        _ entries: [Entry], day: (Entry) -> Day, savedAt: (Entry) -> String
+      ) throws {
+        for entry in entries {
+          guard let existing = try Entry.fetchOne(db, key: day(entry)) else {
+            try entry.insert(db)
+            summary.added += 1
+            continue
+          }
+          let incoming = InstantFormat.parse(savedAt(entry)) ?? .distantPast
+          let local = InstantFormat.parse(savedAt(existing)) ?? .distantPast
+          if existing != entry && incoming > local {
+            try entry.update(db)
+            summary.updated += 1
+          } else {
+            summary.unchanged += 1
+          }
+        }
+      }
+      try merge(document.prep, day: \.day, savedAt: \.savedAt)
+      try merge(document.review, day: \.day, savedAt: \.savedAt)
+      try merge(document.checkin, day: \.day, savedAt: \.savedAt)
+      for note in document.help {
+        if try note.exists(db) {
+          summary.unchanged += 1
+        } else {
+          try note.insert(db)
+          summary.added += 1
+        }
+      }
+      for (key, value) in document.settings {
+        if try SettingRow.exists(db, key: key) { continue }
+        try SettingRow(key: key, value: value).insert(db)
+      }
+      return summary
+    }
+  }
+
+  /// `PRAGMA integrity_check`: "ok" or the problems SQLite found.
+  public func integrityCheck() throws -> String {
+    try writer.read { db in
+      try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")
+    }
+  }
+}
+
+extension StoreError {
+  /// Maps an SQLite failure to what the person can do about it.
+  init(_ error: any Error, path: String) {
+    guard let db = error as? DatabaseError else {
+      self = .cannotCreate("Cannot use the database at \(path): \(error).")
+      return
+    }
+    let keep = "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
+    switch db.resultCode {
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+      self = .busy(
+        "The database at \(path) is busy: another nudge is writing. Try again in a moment.")
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+      self = .notNudgeDatabase("\(path) is damaged or not a database. \(keep)")
+    case .SQLITE_FULL:
+      self = .cannotCreate(
+        "The disk holding \(path) is full: free some space and try again; nothing was saved.")
+    case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+      self = .cannotCreate(
+        "Cannot write the database at \(path) (\(db.message ?? "read-only")): fix the permissions of the file and its directory, or set NUDGE_DB."
+      )
+    default:
+      self = .cannotCreate(
+        "The database at \(path) failed: \(db.message ?? "\(db.resultCode)"). Nothing was changed; try again."
+      )
+    }
+  }
+}
+
+extension StoreError {
+  /// Maps any failure of a read or write to a `StoreError`.
+  public static func from(_ error: any Error, path: String) -> StoreError {
+    if let error = error as? StoreError { return error }
+    return StoreError(error, path: path)
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Where the database lives: `NUDGE_DB`, else `$XDG_DATA_HOME/nudge/nudge.sqlite3`,
+/// else `~/.local/share/nudge/nudge.sqlite3`.
+public enum DatabaseLocation {
+  public static func path(environment: [String: String]) -> String {
+    if let explicit = environment["NUDGE_DB"], !explicit.isEmpty { return explicit }
+    let dataHome: String
+    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+      dataHome = xdg
+    } else {
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      dataHome = home + "/.local/share"
+    }
+    return dataHome + "/nudge/nudge.sqlite3"
+  }
+}
+
+/// What the first 100 bytes of a database file say, read before SQLite touches it.
+public struct DatabaseFileHeader: Equatable, Sendable {
+  public static let applicationID: UInt32 = 0x4E55_4447  // "NUDG"
+
+  public let pageSize: Int
+  public let pageCount: Int
+  public let countIsValid: Bool
+  public let userVersion: Int
+  public let applicationID: UInt32
+
+  /// Parses the SQLite header; nil when the bytes are not one.
+  public init?(_ bytes: [UInt8]) {
+    let magic = Array("SQLite format 3\0".utf8)
+    guard bytes.count >= 100, Array(bytes[0..<16]) == magic else { return nil }
+    func u32(_ at: Int) -> UInt32 {
+      bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+    let rawPageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+    pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+    pageCount = Int(u32(28))
+    countIsValid = u32(24) == u32(92) && pageCount > 0
+    userVersion = Int(Int32(bitPattern: u32(60)))
+    applicationID = u32(68)
+  }
+
+  /// Refuses files Nudge must not open: not SQLite, another program's, newer, or truncated.
+  public static func check(path: String, knownVersion: Int) throws(StoreError) {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw .cannotCreate(
+        "Cannot read the database at \(path): check its permissions, or set NUDGE_DB to another file.")
+    }
+    defer { try? handle.close() }
+    let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let keep = "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
+    if size == 0 {
+      throw .notNudgeDatabase("\(path) is empty (0 bytes), not a Nudge database. \(keep)")
+    }
+    guard let header = DatabaseFileHeader(bytes) else {
+      throw .notNudgeDatabase("\(path) is not a SQLite database. \(keep)")
+    }
+    guard header.applicationID == applicationID else {
+      throw .notNudgeDatabase(
+        "\(path) is a SQLite database of another program, not Nudge's. \(keep)")
+    }
+    if header.userVersion > knownVersion {
+      throw .newerSchema(
+        "\(path) was written by a newer Nudge (schema \(header.userVersion); this one knows \(knownVersion)). Update Nudge; the file was left untouched."
+      )
+    }
+    let walSize =
+      (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    if header.countIsValid, walSize == 0, header.pageCount * header.pageSize > size {
+      throw .notNudgeDatabase(
+        "\(path) is truncated (\(size) of \(header.pageCount * header.pageSize) bytes). Restore it from a backup or 'nudge export'; \(keep)"
+      )
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import GRDB
+import NudgeCore
+
+extension Day: DatabaseValueConvertible {
+  public var databaseValue: DatabaseValue { description.databaseValue }
+
+  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Day? {
+    String.fromDatabaseValue(dbValue).flatMap(Day.init)
+  }
+}
+
+extension Challenge: DatabaseValueConvertible {}
+extension HelpCategory: DatabaseValueConvertible {}
+
+extension PrepEntry: FetchableRecord, PersistableRecord {
+  public static let databaseTableName = "prep"
+}
+
+extension ReviewEntry: FetchableRecord, PersistableRecord {
+  public static let databaseTableName = "review"
+}
+
+extension CheckinEntry: FetchableRecord, PersistableRecord {
+  public static let databaseTableName = "checkin"
+}
+
+extension HelpNote: FetchableRecord, PersistableRecord {
+  public static let databaseTableName = "help_note"
+}
+
+/// One stored setting (`nudge config`).
+struct SettingRow: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "setting"
+  var key: String
+  var value: String
+}

@@ -1,0 +1,3 @@
+import NudgeCLI
+
+NudgeMain.main()
