@@ -35,7 +35,9 @@ let package = Package(
     ),
     .executableTarget(name: "nudge", dependencies: ["NudgeCLI"]),
     .testTarget(name: "NudgeCoreTests", dependencies: ["NudgeCore"]),
-    .testTarget(name: "NudgeStoreTests", dependencies: ["NudgeStore"]),
+    .testTarget(
+      name: "NudgeStoreTests",
+      dependencies: ["NudgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "NudgeCLITests", dependencies: ["NudgeCLI", "nudge"]),
   ]
 )

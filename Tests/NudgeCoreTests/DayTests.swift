@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import NudgeCore
+
+@Suite struct DayTests {
+  @Test(arguments: [
+    ("2026-11-20T00:40:00+01:00", "Europe/Berlin", "2026-11-19"),
+    ("2026-11-20T03:59:59+01:00", "Europe/Berlin", "2026-11-19"),
+    ("2026-11-20T04:00:00+01:00", "Europe/Berlin", "2026-11-20"),
+    ("2026-11-20T23:59:00+01:00", "Europe/Berlin", "2026-11-20"),
+    // the same instant is another day somewhere else
+    ("2026-11-20T03:30:00Z", "America/New_York", "2026-11-19"),
+    ("2026-11-20T03:30:00Z", "Asia/Tokyo", "2026-11-20"),
+    // DST: spring forward in Berlin (02:00 -> 03:00), 03:30 local is still before 04:00
+    ("2026-03-29T03:30:00+02:00", "Europe/Berlin", "2026-03-28"),
+    ("2026-03-29T04:00:00+02:00", "Europe/Berlin", "2026-03-29"),
+    // DST: fall back, 02:30 happens twice and both count for the day before
+    ("2026-10-25T02:30:00+02:00", "Europe/Berlin", "2026-10-24"),
+    ("2026-10-25T02:30:00+01:00", "Europe/Berlin", "2026-10-24"),
+  ])
+  func assignsDaysWithTheRolloverHour(instant: String, zone: String, expected: String) throws {
+    let at = try #require(InstantFormat.parse(instant))
+    let day = DayRule().day(of: at, in: TimeZone(identifier: zone)!)
+    #expect(day.description == expected)
+  }
+
+  @Test func rolloverHourZeroUsesTheCalendarDate() throws {
+    let at = try #require(InstantFormat.parse("2026-11-20T00:40:00+01:00"))
+    #expect(DayRule(rolloverHour: 0).day(of: at, in: TimeZone(identifier: "Europe/Berlin")!).description == "2026-11-20")
+  }
+
+  @Test func ordinalRoundTripsAcrossCenturies() {
+    for ordinal in stride(from: -800_000, through: 800_000, by: 997) {
+      #expect(Day(ordinal: ordinal).ordinal == ordinal)
+    }
+    #expect(Day("1970-01-01")!.ordinal == 0)
+    #expect(Day("2000-03-01")!.adding(days: -1).description == "2000-02-29")
+    #expect(Day("2100-03-01")!.adding(days: -1).description == "2100-02-28")
+    #expect(Day("2026-11-21")!.weekday == 6)
+  }
+
+  @Test(arguments: ["2026-02-29", "2026-13-01", "2026-1-01", "20261101", "", "2026-11-2x", "٢٠٢٦-11-01"])
+  func refusesMalformedDays(text: String) {
+    #expect(Day(text) == nil)
+  }
+
+  @Test(arguments: [
+    ("@0", 0), ("@1774760340", 1_774_760_340), ("2026-03-29T06:59:00+02:00", 1_774_760_340),
+    ("2026-03-29T04:59:00Z", 1_774_760_340), ("2026-03-29T04:59:00.250Z", 1_774_760_340),
+    ("2026-03-28T23:59:00-05:00", 1_774_760_340),
+  ])
+  func parsesInstants(text: String, epoch: Int) {
+    #expect(InstantFormat.parse(text).map { Int($0.timeIntervalSince1970) } == epoch)
+  }
+
+  @Test(arguments: [
+    "2026-03-29T06:59:00", "2026-03-29 06:59", "@", "@12x", "2026-02-30T00:00:00Z",
+    "2026-03-29T24:00:00Z", "2026-03-29T06:59:00+2:00", "tomorrow",
+  ])
+  func refusesInstantsWithoutAnOffset(text: String) {
+    #expect(InstantFormat.parse(text) == nil)
+  }
+
+  @Test func formatsWithTheOffsetInEffect() throws {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    #expect(InstantFormat.format(Date(timeIntervalSince1970: 1_774_760_340), in: berlin) == "2026-03-29T06:59:00+02:00")
+    #expect(InstantFormat.format(Date(timeIntervalSince1970: 1_795_000_000), in: berlin) == "2026-11-18T12:06:40+01:00")
+    let kolkata = TimeZone(identifier: "Asia/Kolkata")!
+    #expect(InstantFormat.format(Date(timeIntervalSince1970: 0), in: kolkata) == "1970-01-01T05:30:00+05:30")
+  }
+
+  @Test(arguments: [
+    (7, "morning"), (17, "morning"), (18, "evening"), (23, "evening"), (1, "evening"), (4, "morning"),
+  ])
+  func todayViewPhaseFollowsTheClock(hour: Int, phase: String) throws {
+    let at = try #require(InstantFormat.parse(String(format: "2026-11-20T%02d:00:00Z", hour)))
+    let local = LocalTime(at, in: TimeZone(identifier: "UTC")!)
+    #expect(DayPhase.of(local, rolloverHour: 4).rawValue == phase)
+  }
+}

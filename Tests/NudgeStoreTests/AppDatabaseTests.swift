@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import NudgeCore
+import Testing
+
+@testable import NudgeStore
+
+@Suite struct AppDatabaseTests {
+  let day = Day("2026-11-19")!
+
+  @Test func savingAgainTheSameDayUpdatesInsteadOfDuplicating() throws {
+    // Given an empty database
+    let db = try AppDatabase.inMemory()
+    // When prep is saved twice on one day with different items
+    try db.savePrep(day: day, savedAt: "2026-11-19T21:30:00+01:00") { $0.water = true }
+    try db.savePrep(day: day, savedAt: "2026-11-20T00:40:00+01:00") { $0.produce = true }
+    // Then one entry holds both answers and the later timestamp
+    let entry = try #require(try db.prep(on: day))
+    #expect(entry.water && entry.produce && !entry.breakfast)
+    #expect(entry.savedAt == "2026-11-20T00:40:00+01:00")
+    #expect(try db.exportDocument().prep.count == 1)
+  }
+
+  @Test func doneDaysUnionAllFlows() throws {
+    let db = try AppDatabase.inMemory()
+    try db.savePrep(day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }
+    try db.saveCheckin(day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") { $0.followed = true }
+    try db.addHelpNote(HelpNote(id: "a", day: day.adding(days: 3), category: .habit, note: nil, at: "2026-11-22T12:00:00Z"))
+    #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])
+  }
+
+  @Test func importIsIdempotentAndNewerSaveWins() throws {
+    let source = try AppDatabase.inMemory()
+    try source.saveReview(day: day, savedAt: "2026-11-19T08:00:00Z") { $0.swap = "water" }
+    try source.addHelpNote(HelpNote(id: "n1", day: day, category: .stress, note: "meeting", at: "2026-11-19T12:00:00Z"))
+    try source.setSetting(.rolloverHour, to: "3")
+    let document = try source.exportDocument()
+
+    let target = try AppDatabase.inMemory()
+    try target.saveReview(day: day, savedAt: "2026-11-19T07:00:00Z") { $0.swap = "tea" }
+    #expect(try target.importDocument(document) == .init(added: 1, updated: 1, unchanged: 0))
+    #expect(try target.importDocument(document) == .init(added: 0, updated: 0, unchanged: 2))
+    #expect(try target.review(on: day)?.swap == "water")
+    #expect(try target.exportDocument() == document)
+
+    // An older save does not replace a newer one.
+    var older = document
+    older.review[0].swap = "juice"
+    older.review[0].savedAt = "2026-11-19T06:00:00Z"
+    _ = try target.importDocument(older)
+    #expect(try target.review(on: day)?.swap == "water")
+  }
+
+  @Test func importIsAllOrNothing() throws {
+    // Given a database whose help-note insert fails, as a full disk would midway
+    let queue = try DatabaseQueue()
+    let db = try AppDatabase(queue)
+    try queue.write {
+      try $0.execute(sql: "CREATE TRIGGER fail BEFORE INSERT ON help_note BEGIN SELECT RAISE(ABORT, 'boom'); END")
+    }
+    var document = ExportDocument(settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])
+    document.prep = [PrepEntry(day: day, savedAt: "2026-11-19T21:00:00Z")]
+    document.help = [HelpNote(id: "n", day: day, category: .other, note: nil, at: "2026-11-19T12:00:00Z")]
+    // When the import fails on its last step
+    #expect(throws: (any Error).self) { try db.importDocument(document) }
+    // Then the steps before it were rolled back too
+    #expect(try db.prep(on: day) == nil)
+    #expect(try db.storedSettings().isEmpty)
+  }
+}
+
+@Suite struct DatabaseFileTests {
+  func tempDir() -> String {
+    let dir = NSTemporaryDirectory() + "nudge-store-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  func mode(_ path: String) throws -> Int {
+    (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+  }
+
+  @Test func createsPrivateDirectoryAndFileThenReopens() throws {
+    let path = tempDir() + "/data/nudge/nudge.sqlite3"
+    let db = try AppDatabase.open(path: path)
+    try db.savePrep(day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") { $0.water = true }
+    #expect(try mode(path) == 0o600)
+    #expect(try mode((path as NSString).deletingLastPathComponent) == 0o700)
+    let again = try AppDatabase.open(path: path)
+    #expect(try again.prep(on: Day("2026-11-19")!)?.water == true)
+    #expect(try again.integrityCheck() == "ok")
+  }
+
+  func expectRefusedUnchanged(_ bytes: Data, kind: (StoreError) -> Bool) throws {
+    let path = tempDir() + "/nudge.sqlite3"
+    FileManager.default.createFile(atPath: path, contents: bytes)
+    #expect {
+      _ = try AppDatabase.open(path: path)
+    } throws: { error in
+      (error as? StoreError).map(kind) ?? false
+    }
+    #expect(FileManager.default.contents(atPath: path) == bytes)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  @Test func refusesGarbageEmptyAndForeignFilesWithoutTouchingThem() throws {
+    func notNudge(_ e: StoreError) -> Bool { if case .notNudgeDatabase = e { true } else { false } }
+    try expectRefusedUnchanged(Data("hello, this is not a database\n".utf8), kind: notNudge)
+    try expectRefusedUnchanged(Data(), kind: notNudge)
+    try expectRefusedUnchanged(Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }), kind: notNudge)
+
+    // another program's SQLite database
+    let foreign = tempDir() + "/other.sqlite3"
+    let queue = try GRDBQueue.make(path: foreign, sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+    _ = queue
+    try expectRefusedUnchanged(try Data(contentsOf: URL(fileURLWithPath: foreign)), kind: notNudge)
+  }
+
+  @Test func refusesTruncatedDatabase() throws {
+    let path = tempDir() + "/nudge.sqlite3"
+    let db = try AppDatabase.open(path: path)
+    for i in 0..<300 {
+      try db.addHelpNote(HelpNote(id: "n\(i)", day: Day("2026-01-01")!.adding(days: i), category: .other, note: String(repeating: "x", count: 200), at: "2026-01-01T12:00:00Z"))
+    }
+    let full = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(full.count > 16384)
+    try expectRefusedUnchanged(full.prefix(full.count / 2), kind: { if case .notNudgeDatabase = $0 { true } else { false } })
+  }
+
+  @Test func refusesNewerSchemaWithoutTouchingIt() throws {
+    let path = tempDir() + "/nudge.sqlite3"
+    _ = try AppDatabase.open(path: path)
+    _ = try GRDBQueue.make(path: path, sql: "PRAGMA user_version = 99")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    try expectRefusedUnchanged(bytes, kind: { if case .newerSchema = $0 { true } else { false } })
+  }
+
+  @Test func readOnlyDirectoryIsACannotCreateError() throws {
+    guard getuid() != 0 else { return }  // root ignores permissions; covered by the CLI suite
+    let dir = tempDir()
+    chmod(dir, 0o500)
+    defer { chmod(dir, 0o700) }
+    #expect(throws: StoreError.self) { try AppDatabase.open(path: dir + "/sub/nudge.sqlite3") }
+  }
+}
