@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// Bad databases and bad imports: a clear error, the right exit code, nothing lost.
+@Suite struct DataSafetyTests {
+  @Test func garbageDatabaseIsRefusedAndLeftByteForByte() throws {
+    let nudge = Nudge()
+    let path = nudge.home + "/garbage.sqlite3"
+    let bytes = Data("definitely not sqlite\n".utf8) + Data((0..<5000).map { UInt8($0 % 251) })
+    FileManager.default.createFile(atPath: path, contents: bytes)
+    for args in [["history"], ["prep", "--item", "water=yes", "--no-input"], []] {
+      let result = try nudge.run(args, env: ["NUDGE_DB": path])
+      #expect(result.status == 65)
+      #expect(result.stderr.contains("not a SQLite database"))
+      #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+    #expect(FileManager.default.contents(atPath: path) == bytes)
+  }
+
+  @Test func newerDatabaseIsRefusedAndLeftUnchanged() throws {
+    let nudge = Nudge()
+    try nudge("prep", "--item", "water=yes", "--no-input")
+    let path = nudge.databasePath
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    bytes[63] = 9  // user_version (big-endian at offset 60) = 9
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let result = try nudge("history")
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("newer Nudge"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+  }
+
+  @Test func exportImportRoundTripsAndImportIsIdempotent() throws {
+    let nudge = Nudge()
+    try nudge("prep", "--item", "water=yes", "--other", "oats soaking", "--no-input", now: "2026-11-19T21:30:00+01:00")
+    try nudge("review", "--challenge", "other", "--challenge-other", "office cake", "--swap", "tea", "--no-input")
+    try nudge("need-help", "--category", "physical", "--note", "hungry", "--no-input")
+    try nudge("config", "set", "celebrations", "off")
+    let file = nudge.home + "/export.json"
+    #expect(try nudge("export", "--output", file).status == 0)
+    let exported = try String(contentsOfFile: file, encoding: .utf8)
+
+    let other = Nudge()
+    let first = try other("import", file, "--json")
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("\"added\" : 3"))
+    let second = try other("import", file, "--json")
+    #expect(second.stdout.contains("\"added\" : 0"))
+    #expect(second.stdout.contains("\"unchanged\" : 3"))
+    #expect(try other("export").stdout == exported)
+  }
+
+  @Test func brokenImportsChangeNothingAndSayWhere() throws {
+    let nudge = Nudge()
+    try nudge("prep", "--item", "water=yes", "--no-input")
+    let before = try nudge("export").stdout
+    let cases: [(String, String)] = [
+      ("{ not json", "not valid JSON"),
+      (#"{"format": "something-else", "version": 1}"#, "not a Nudge export"),
+      (#"{"format": "nudge-export", "version": 7, "settings": {}, "prep": [], "review": [], "checkin": [], "help": []}"#, "newer Nudge"),
+      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [{"day": "2026-02-30", "sticky_notes": true, "produce": true, "water": true, "breakfast": true, "saved_at": "2026-02-28T21:00:00Z"}], "review": [], "checkin": [], "help": []}"#, "prep[0].day"),
+      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": [], "checkin": [], "help": [{"id": "a", "day": "2026-11-01", "category": "boredom", "at": "2026-11-01T10:00:00Z"}]}"#, "help[0].category"),
+      (#"{"format": "nudge-export", "version": 1, "settings": {"rollover-hour": "77"}, "prep": [], "review": [], "checkin": [], "help": []}"#, "settings.rollover-hour"),
+      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": [], "checkin": [{"day": "2026-11-01", "saved_at": "yesterday"}], "help": []}"#, "checkin[0].saved_at"),
+      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": []}"#, "checkin is missing"),
+    ]
+    for (index, (text, expected)) in cases.enumerated() {
+      let file = nudge.home + "/bad\(index).json"
+      try text.write(toFile: file, atomically: true, encoding: .utf8)
+      let result = try nudge("import", file)
+      #expect(result.status == 65, "\(expected): \(result.stderr)")
+      #expect(result.stderr.contains(expected), "\(result.stderr)")
+      #expect(result.stderr.contains("Nothing was imported"))
+    }
+    #expect(try nudge("import", nudge.home + "/missing.json").status == 66)
+    #expect(try nudge("export").stdout == before)
+  }
+
+  @Test func eightProcessesCreatingTheDatabaseAtOnceAllSucceed() throws {
+    let nudge = Nudge()
+    var processes: [Process] = []
+    for i in 0..<8 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: Nudge.binary)
+      process.arguments = ["need-help", "--category", "other", "--note", "n\(i)", "--no-input"]
+      process.environment = nudge.environment
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      processes.append(process)
+    }
+    for p in processes { try p.run() }
+    for p in processes { p.waitUntilExit() }
+    #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: 8))
+    let history = try nudge.json("history", "--days", "1")
+    let notes = ((history as? [[String: Any]])?.first?["help"] as? [Any]) ?? []
+    #expect(notes.count == 8)
+  }
+
+  @Test func unwritableDataDirectoryIsCannotCreate() throws {
+    let nudge = Nudge()
+    let blocker = nudge.home + "/file"
+    FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+    let result = try nudge("history", env: ["NUDGE_DB": blocker + "/nudge/nudge.sqlite3"])
+    #expect(result.status == 73)
+    #expect(result.stderr.contains("NUDGE_DB"))
+  }
+}

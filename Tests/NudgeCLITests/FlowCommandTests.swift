@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// The real binary, a temporary XDG_DATA_HOME and NUDGE_NOW.
+@Suite struct FlowCommandTests {
+  func days(_ value: Any) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
+
+  func day(_ history: Any, _ date: String) -> [String: Any]? {
+    days(history).first { $0["date"] as? String == date }
+  }
+
+  @Test func prepAfterMidnightCountsForTheEveningBeforeAndUpdatesInPlace() throws {
+    let nudge = Nudge()
+    let first = try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-20T00:40:00+01:00")
+    #expect(first.status == 0, "\(first.stderr)")
+    try nudge("prep", "--item", "produce=yes", "--other", "cut carrots", "--no-input", now: "2026-11-20T01:10:00+01:00")
+    let history = try nudge.json("history", now: "2026-11-21T09:00:00+01:00")
+    let prep = try #require(day(history, "2026-11-19")?["prep"] as? [String: Any])
+    #expect(prep["water"] as? Bool == true)
+    #expect(prep["produce"] as? Bool == true)
+    #expect(prep["other"] as? String == "cut carrots")
+    #expect(prep["saved_at"] as? String == "2026-11-20T01:10:00+01:00")
+    #expect(day(history, "2026-11-20")?["prep"] is NSNull)
+    let exported = try #require(try JSONSerialization.jsonObject(with: Data(try nudge("export").stdout.utf8)) as? [String: Any])
+    #expect((exported["prep"] as? [Any])?.count == 1)
+  }
+
+  @Test func everyFlowSavesWhatTheFlagsSay() throws {
+    let nudge = Nudge()
+    #expect(try nudge("review", "--why", "energy", "--challenge", "sugary-drinks", "--swap", "sparkling water", "--commit-to", "drink sparkling water", "--commit-from", "soda", "--no-input").status == 0)
+    #expect(try nudge("checkin", "--followed", "yes", "--feel", "proud", "--no-input", now: "2026-11-20T22:00:00+01:00").status == 0)
+    let help = try nudge("need-help", "--category", "stress", "--note", "long meeting", "--no-input", now: "2026-11-20T12:00:00+01:00")
+    #expect(help.stdout.contains("first capture"))
+    try nudge("need-help", "--category", "stress", "--no-input", now: "2026-11-20T15:00:00+01:00")
+    let third = try nudge("need-help", "--category", "habit", "--no-input", now: "2026-11-20T16:00:00+01:00")
+    #expect(third.stdout.contains("2 of your 3 captures this week were stress."))
+    let today = try #require(day(try nudge.json("history", "--days", "1"), "2026-11-20"))
+    let review = try #require(today["review"] as? [String: Any])
+    #expect(review["challenge"] as? String == "sugary-drinks")
+    #expect(review["commit_to"] as? String == "drink sparkling water")
+    #expect((today["checkin"] as? [String: Any])?["followed"] as? Bool == true)
+    let notes = try #require(today["help"] as? [[String: Any]])
+    #expect(notes.map { $0["category"] as? String } == ["stress", "stress", "habit"])
+    #expect(notes[0]["note"] as? String == "long meeting")
+    #expect(notes[0]["at"] as? String == "2026-11-20T12:00:00+01:00")
+  }
+
+  @Test func neverPromptsWithoutATerminal() throws {
+    let nudge = Nudge()
+    for flow in ["prep", "review", "checkin", "need-help"] {
+      let result = try nudge(flow, stdin: "y\ny\n")
+      #expect(result.status == 64)
+      #expect(result.stderr.contains("--no-input"), "\(flow): \(result.stderr)")
+      #expect(result.stdout.isEmpty)
+    }
+    #expect(!FileManager.default.fileExists(atPath: nudge.databasePath))
+  }
+
+  @Test func badFlagValuesAreUsageErrors() throws {
+    let nudge = Nudge()
+    let cases: [[String]] = [
+      ["prep", "--item", "water=maybe", "--no-input"],
+      ["prep", "--item", "coffee=yes", "--no-input"],
+      ["review", "--challenge", "chocolate", "--no-input"],
+      ["checkin", "--followed", "kinda", "--no-input"],
+      ["need-help", "--category", "boredom", "--no-input"],
+      ["need-help", "--note", "x", "--no-input"],
+      ["prep", "--other", "a\u{1B}[2Jb", "--no-input"],
+      ["history", "--days", "0"],
+      ["frobnicate"],
+    ]
+    for args in cases {
+      let result = try nudge.run(args)
+      #expect(result.status == 64, "\(args): \(result.stderr)")
+      #expect(!result.stderr.isEmpty)
+    }
+    let result = try nudge("prep", "--no-input", env: ["NUDGE_NOW": "yesterday"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("NUDGE_NOW"))
+  }
+
+  @Test func todayViewFollowsThePhaseOfTheDay() throws {
+    let nudge = Nudge()
+    try nudge("prep", "--item", "water=yes", "--item", "produce=yes", "--no-input", now: "2026-11-19T21:30:00+01:00")
+    let morning = try nudge(now: "2026-11-20T07:00:00+01:00")
+    #expect(morning.stdout.contains("Good morning · Friday 20 November"))
+    #expect(morning.stdout.contains("Last night's prep: 2/4"))
+    #expect(morning.stdout.contains("nudge review"))
+    #expect(morning.stdout.contains("Streak: 1 day · today pending"))
+    let evening = try nudge(now: "2026-11-20T19:00:00+01:00")
+    #expect(evening.stdout.contains("Good evening"))
+    #expect(evening.stdout.contains("nudge checkin"))
+    #expect(evening.stdout.contains("nudge prep"))
+    #expect(!evening.stdout.contains("\u{1B}["), "no colour when piped")
+  }
+
+  @Test func configValidatesAndPersists() throws {
+    let nudge = Nudge()
+    #expect(try nudge("config", "set", "rollover-hour", "2").status == 0)
+    #expect(try nudge("config", "get", "rollover-hour").stdout == "2\n")
+    let bad = try nudge("config", "set", "staleness.morning", "forever")
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("a duration from 1m to 24h"))
+    #expect(try nudge("config", "set", "colour", "on").status == 64)
+    // with rollover at 02:00, 02:30 is already the new day
+    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-20T02:30:00+01:00")
+    let history = try nudge.json("history", "--days", "2", now: "2026-11-20T12:00:00+01:00")
+    #expect(day(history, "2026-11-20")?["prep"] is [String: Any])
+    #expect(try nudge("config", "unset", "rollover-hour").status == 0)
+    #expect(try nudge("config", "get", "rollover-hour").stdout == "4\n")
+  }
+}
