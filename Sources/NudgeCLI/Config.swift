@@ -18,7 +18,10 @@ struct ConfigCommand: ParsableCommand {
       let db = try ctx.database()
       let settings = try storing(db) { try db.settings() }
       if json {
-        ctx.line(jsonText(Dictionary(uniqueKeysWithValues: SettingKey.allCases.map { ($0.rawValue, settings.value($0)) })))
+        ctx.line(
+          jsonText(
+            Dictionary(
+              uniqueKeysWithValues: SettingKey.allCases.map { ($0.rawValue, settings.value($0)) })))
         return
       }
       for key in SettingKey.allCases {
@@ -83,7 +86,9 @@ struct ConfigCommand: ParsableCommand {
       do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
       let db = try ctx.database()
       try storing(db) { try db.removeSetting(setting) }
-      ctx.line("\(setting.rawValue) = \(setting.defaultValue.isEmpty ? "(auto)" : setting.defaultValue) (default)")
+      ctx.line(
+        "\(setting.rawValue) = \(setting.defaultValue.isEmpty ? "(auto)" : setting.defaultValue) (default)"
+      )
     }
   }
 }

@@ -21,7 +21,10 @@ struct ExportCommand: ContextCommand {
     let temp = url.deletingLastPathComponent().appendingPathComponent(
       ".\(url.lastPathComponent).tmp-\(getpid())")
     do {
-      guard FileManager.default.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+      guard
+        FileManager.default.createFile(
+          atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600])
+      else {
         throw CocoaError(.fileWriteUnknown)
       }
       if rename(temp.path, url.path) != 0 { throw CocoaError(.fileWriteUnknown) }
@@ -68,11 +71,14 @@ struct ImportCommand: ContextCommand {
     let summary = try storing(db) { try db.importDocument(document) }
     if json {
       ctx.line(
-        jsonText(["added": summary.added, "updated": summary.updated, "unchanged": summary.unchanged]))
+        jsonText([
+          "added": summary.added, "updated": summary.updated, "unchanged": summary.unchanged,
+        ]))
     } else {
       ctx.line(
         ctx.style.green("✓")
-          + " Imported \(file): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here.")
+          + " Imported \(file): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
+      )
     }
   }
 }

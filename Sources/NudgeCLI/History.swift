@@ -32,7 +32,9 @@ struct HistoryCommand: ContextCommand {
     let style = ctx.style
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
-      ctx.line(style.bold(label.padding(toLength: 11, withPad: " ", startingAt: 0)) + summary(entry, style))
+      ctx.line(
+        style.bold(label.padding(toLength: 11, withPad: " ", startingAt: 0)) + summary(entry, style)
+      )
     }
   }
 

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import NudgeCore
 
 /// `nudge need-help`: pick what kind of craving it is, get a mini-coach, save a tagged note.
@@ -78,7 +78,9 @@ struct NeedHelpCommand: ContextCommand {
       return
     }
     let week = try storing(db) { try db.helpNotes(from: day.adding(days: -6), through: day) }
-    ctx.line(ctx.style.green("✓") + " Noted (\(saved.category.label.lowercased())). Asking for help counts.")
+    ctx.line(
+      ctx.style.green("✓")
+        + " Noted (\(saved.category.label.lowercased())). Asking for help counts.")
     if let pattern = HelpPattern.line(notes: week, today: day, latest: saved.category) {
       ctx.line(ctx.style.dim(pattern))
     }
@@ -91,7 +93,9 @@ struct Coach {
   let ask: Prompter
   let breathingSeconds: Int
 
-  func run(_ category: HelpCategory, note: String?) throws(CLIError) -> (coach: String?, note: String?) {
+  func run(_ category: HelpCategory, note: String?) throws(CLIError) -> (
+    coach: String?, note: String?
+  ) {
     var note = note
     var coach: String? = nil
     ctx.line()
@@ -167,9 +171,12 @@ struct Coach {
         for tick in 0..<length {
           guard elapsed < breathingSeconds else { break timer }
           let left = breathingSeconds - elapsed
-          let bar = String(repeating: "●", count: tick + 1) + String(repeating: "·", count: length - tick - 1)
+          let bar =
+            String(repeating: "●", count: tick + 1)
+            + String(repeating: "·", count: length - tick - 1)
           ctx.output.write(
-            "\r  \(style.cyan(phase))  \(bar)  \(left / 60):\(String(format: "%02d", left % 60)) left  ")
+            "\r  \(style.cyan(phase))  \(bar)  \(left / 60):\(String(format: "%02d", left % 60)) left  "
+          )
           if ctx.input.waitForLine(seconds: 1) {
             _ = ctx.input.readLine()
             skipped = true

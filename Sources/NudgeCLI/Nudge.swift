@@ -35,8 +35,7 @@ extension ContextCommand {
 
 /// The process entry point: parses, runs, and turns failures into one line and an exit code.
 public enum NudgeMain {
-  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never
-  {
+  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     do {
       var command = try Nudge.parseAsRoot(arguments)
       try command.run()

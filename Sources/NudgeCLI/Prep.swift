@@ -28,7 +28,8 @@ struct PrepCommand: ContextCommand {
         let value = yesNoValue(parts[1])
       else {
         let names = PrepItem.allCases.map(\.rawValue).joined(separator: "|")
-        throw CLIError("--item '\(raw)' is not ITEM=yes|no with ITEM one of \(names).", code: .usage)
+        throw CLIError(
+          "--item '\(raw)' is not ITEM=yes|no with ITEM one of \(names).", code: .usage)
       }
       answers[item] = value
     }
@@ -49,7 +50,8 @@ struct PrepCommand: ContextCommand {
       let ask = Prompter(ctx: ctx)
       let style = ctx.style
       ctx.line(style.bold("Prep tonight (for tomorrow)"))
-      ctx.line(style.dim("30 seconds now makes tomorrow easier. Enter keeps the answer in brackets."))
+      ctx.line(
+        style.dim("30 seconds now makes tomorrow easier. Enter keeps the answer in brackets."))
       for item in PrepItem.allCases where answers[item] == nil {
         answers[item] = try ask.yesNo("  \(item.label)?", current: existing?[item])
       }
@@ -71,7 +73,8 @@ struct PrepCommand: ContextCommand {
     let done = PrepItem.allCases.filter { saved[$0] }.map(\.label)
     let verb = existing == nil ? "saved" : "updated"
     ctx.line(
-      style.green("✓") + " Prep \(verb) for tomorrow: \(saved.doneCount)/\(PrepItem.allCases.count) ready"
+      style.green("✓")
+        + " Prep \(verb) for tomorrow: \(saved.doneCount)/\(PrepItem.allCases.count) ready"
         + (done.isEmpty ? "." : " (\(done.joined(separator: ", ")))."))
     if saved.doneCount < PrepItem.allCases.count {
       ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))

@@ -48,9 +48,10 @@ struct ReviewCommand: ContextCommand {
       challengeOther: try flagText(challengeOther, "--challenge-other"),
       swap: try flagText(swap, "--swap"), commitTo: try flagText(commitTo, "--commit-to"),
       commitFrom: try flagText(commitFrom, "--commit-from"), savedAt: "")
-    let given = [
-      answers.why, answers.challengeOther, answers.swap, answers.commitTo, answers.commitFrom,
-    ].contains { $0 != nil } || picked != nil
+    let given =
+      [
+        answers.why, answers.challengeOther, answers.swap, answers.commitTo, answers.commitFrom,
+      ].contains { $0 != nil } || picked != nil
     let interactive = try ctx.isInteractive(
       noInput: noInput, hasAnswers: given,
       example: "nudge review --challenge sugary-drinks --swap 'sparkling water' --no-input")
@@ -103,7 +104,8 @@ struct ReviewCommand: ContextCommand {
     ctx.line()
     ctx.line(style.bold("Morning Focus") + style.dim("  (Enter keeps the answer in brackets)"))
     if answers.why == nil {
-      answers.why = try ask.text("1/4 My Why: why does this matter to you?", current: existing?.why, field: "why")
+      answers.why = try ask.text(
+        "1/4 My Why: why does this matter to you?", current: existing?.why, field: "why")
     }
     if answers.challenge == nil {
       answers.challenge = try ask.choose(
@@ -124,7 +126,8 @@ struct ReviewCommand: ContextCommand {
         "    Today I will", current: existing?.commitTo ?? answers.swap, field: "commitment")
     }
     if answers.commitFrom == nil {
-      let challengeWords = answers.challenge == .other
+      let challengeWords =
+        answers.challenge == .other
         ? answers.challengeOther : answers.challenge?.label.lowercased()
       answers.commitFrom = try ask.text(
         "    instead of", current: existing?.commitFrom ?? challengeWords, field: "commitment")

@@ -33,7 +33,8 @@ struct TodayCommand: ContextCommand {
         ctx.line(style.dim("No prep from last night."))
       }
       if let review = now.review {
-        ctx.line(style.green("✓") + " Morning Focus done" + (review.commitment.map { ": \($0)" } ?? "."))
+        ctx.line(
+          style.green("✓") + " Morning Focus done" + (review.commitment.map { ": \($0)" } ?? "."))
       } else {
         ctx.line("→ Morning Focus: " + style.cyan("nudge review"))
       }
@@ -42,12 +43,15 @@ struct TodayCommand: ContextCommand {
         ctx.line("Today's focus: \(commitment)")
       }
       if let checkin = now.checkin {
-        ctx.line(style.green("✓") + " Check-in done" + (checkin.followed == true ? ": swap followed." : "."))
+        ctx.line(
+          style.green("✓") + " Check-in done"
+            + (checkin.followed == true ? ": swap followed." : "."))
       } else {
         ctx.line("→ End-of-day check-in: " + style.cyan("nudge checkin"))
       }
       if let prep = now.prep {
-        ctx.line(style.green("✓") + " Prepped for tomorrow: \(prep.doneCount)/\(PrepItem.allCases.count)")
+        ctx.line(
+          style.green("✓") + " Prepped for tomorrow: \(prep.doneCount)/\(PrepItem.allCases.count)")
       } else {
         ctx.line("→ Prep tonight (for tomorrow): " + style.cyan("nudge prep"))
       }

@@ -106,15 +106,15 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         throw InputError("\(name)[\(index)].day repeats \(day); keep one entry a day.")
       }
     }
-    func instant(_ text: String, _ where_: String) throws(InputError) {
+    func instant(_ text: String, _ location: String) throws(InputError) {
       guard InstantFormat.parse(text) != nil else {
         throw InputError(
-          "\(where_) is '\(text)', not a time like 2026-11-20T21:30:00+01:00.")
+          "\(location) is '\(text)', not a time like 2026-11-20T21:30:00+01:00.")
       }
     }
-    func text(_ value: String?, _ where_: String) throws(InputError) {
-      if let value, value != (try FreeText.clean(value, field: where_)) {
-        throw InputError("\(where_) has surrounding spaces or is empty; remove them.")
+    func text(_ value: String?, _ location: String) throws(InputError) {
+      if let value, value != (try FreeText.clean(value, field: location)) {
+        throw InputError("\(location) has surrounding spaces or is empty; remove them.")
       }
     }
     try unique(prep.map(\.day), "prep")

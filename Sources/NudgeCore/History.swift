@@ -51,7 +51,9 @@ public enum Timeline {
     for e in prep where byDay[e.day] != nil { byDay[e.day]!.prep = e }
     for e in review where byDay[e.day] != nil { byDay[e.day]!.review = e }
     for e in checkin where byDay[e.day] != nil { byDay[e.day]!.checkin = e }
-    for n in help.sorted(by: { $0.at < $1.at }) where byDay[n.day] != nil { byDay[n.day]!.help.append(n) }
+    for n in help.sorted(by: { $0.at < $1.at }) where byDay[n.day] != nil {
+      byDay[n.day]!.help.append(n)
+    }
     return (0..<count).map { byDay[first.adding(days: $0)]! }
   }
 }

@@ -41,7 +41,8 @@ public enum InstantFormat {
       guard o.count == 6, o[0] == 43 || o[0] == 45, o[3] == 58 else { return nil }
       let oh = (Int(o[1]) - 48) * 10 + Int(o[2]) - 48
       let om = (Int(o[4]) - 48) * 10 + Int(o[5]) - 48
-      guard o[1...2].allSatisfy({ $0 >= 48 && $0 <= 57 }), o[4...5].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+      guard o[1...2].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+        o[4...5].allSatisfy({ $0 >= 48 && $0 <= 57 }),
         oh < 24, om < 60
       else { return nil }
       offset = (o[0] == 45 ? -1 : 1) * (oh * 3600 + om * 60)

@@ -28,7 +28,7 @@ public enum Journal {
     ]
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) { lines.append("\(key)=\(value)") }
     let buffers = lines.map { strdup($0)! }
-    defer { buffers.forEach { free($0) } }
+    defer { for buffer in buffers { free(buffer) } }
     var vectors = buffers.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0)) }
     return sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0
   }

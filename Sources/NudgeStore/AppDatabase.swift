@@ -351,7 +351,8 @@ extension StoreError {
       self = .cannotCreate("Cannot use the database at \(path): \(error).")
       return
     }
-    let keep = "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
+    let keep =
+      "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
     switch db.resultCode {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       self = .busy(

@@ -45,12 +45,14 @@ public struct DatabaseFileHeader: Equatable, Sendable {
   public static func check(path: String, knownVersion: Int) throws(StoreError) {
     guard let handle = FileHandle(forReadingAtPath: path) else {
       throw .cannotCreate(
-        "Cannot read the database at \(path): check its permissions, or set NUDGE_DB to another file.")
+        "Cannot read the database at \(path): check its permissions, or set NUDGE_DB to another file."
+      )
     }
     defer { try? handle.close() }
     let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    let keep = "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
+    let keep =
+      "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
     if size == 0 {
       throw .notNudgeDatabase("\(path) is empty (0 bytes), not a Nudge database. \(keep)")
     }

@@ -32,8 +32,12 @@ import Testing
 
   @Test func exportImportRoundTripsAndImportIsIdempotent() throws {
     let nudge = Nudge()
-    try nudge("prep", "--item", "water=yes", "--other", "oats soaking", "--no-input", now: "2026-11-19T21:30:00+01:00")
-    try nudge("review", "--challenge", "other", "--challenge-other", "office cake", "--swap", "tea", "--no-input")
+    try nudge(
+      "prep", "--item", "water=yes", "--other", "oats soaking", "--no-input",
+      now: "2026-11-19T21:30:00+01:00")
+    try nudge(
+      "review", "--challenge", "other", "--challenge-other", "office cake", "--swap", "tea",
+      "--no-input")
     try nudge("need-help", "--category", "physical", "--note", "hungry", "--no-input")
     try nudge("config", "set", "celebrations", "off")
     let file = nudge.home + "/export.json"
@@ -57,12 +61,30 @@ import Testing
     let cases: [(String, String)] = [
       ("{ not json", "not valid JSON"),
       (#"{"format": "something-else", "version": 1}"#, "not a Nudge export"),
-      (#"{"format": "nudge-export", "version": 7, "settings": {}, "prep": [], "review": [], "checkin": [], "help": []}"#, "newer Nudge"),
-      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [{"day": "2026-02-30", "sticky_notes": true, "produce": true, "water": true, "breakfast": true, "saved_at": "2026-02-28T21:00:00Z"}], "review": [], "checkin": [], "help": []}"#, "prep[0].day"),
-      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": [], "checkin": [], "help": [{"id": "a", "day": "2026-11-01", "category": "boredom", "at": "2026-11-01T10:00:00Z"}]}"#, "help[0].category"),
-      (#"{"format": "nudge-export", "version": 1, "settings": {"rollover-hour": "77"}, "prep": [], "review": [], "checkin": [], "help": []}"#, "settings.rollover-hour"),
-      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": [], "checkin": [{"day": "2026-11-01", "saved_at": "yesterday"}], "help": []}"#, "checkin[0].saved_at"),
-      (#"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": []}"#, "checkin is missing"),
+      (
+        #"{"format": "nudge-export", "version": 7, "settings": {}, "prep": [], "review": [], "checkin": [], "help": []}"#,
+        "newer Nudge"
+      ),
+      (
+        #"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [{"day": "2026-02-30", "sticky_notes": true, "produce": true, "water": true, "breakfast": true, "saved_at": "2026-02-28T21:00:00Z"}], "review": [], "checkin": [], "help": []}"#,
+        "prep[0].day"
+      ),
+      (
+        #"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": [], "checkin": [], "help": [{"id": "a", "day": "2026-11-01", "category": "boredom", "at": "2026-11-01T10:00:00Z"}]}"#,
+        "help[0].category"
+      ),
+      (
+        #"{"format": "nudge-export", "version": 1, "settings": {"rollover-hour": "77"}, "prep": [], "review": [], "checkin": [], "help": []}"#,
+        "settings.rollover-hour"
+      ),
+      (
+        #"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": [], "checkin": [{"day": "2026-11-01", "saved_at": "yesterday"}], "help": []}"#,
+        "checkin[0].saved_at"
+      ),
+      (
+        #"{"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": []}"#,
+        "checkin is missing"
+      ),
     ]
     for (index, (text, expected)) in cases.enumerated() {
       let file = nudge.home + "/bad\(index).json"

@@ -11,9 +11,12 @@ import Testing
 
   @Test func prepAfterMidnightCountsForTheEveningBeforeAndUpdatesInPlace() throws {
     let nudge = Nudge()
-    let first = try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-20T00:40:00+01:00")
+    let first = try nudge(
+      "prep", "--item", "water=yes", "--no-input", now: "2026-11-20T00:40:00+01:00")
     #expect(first.status == 0, "\(first.stderr)")
-    try nudge("prep", "--item", "produce=yes", "--other", "cut carrots", "--no-input", now: "2026-11-20T01:10:00+01:00")
+    try nudge(
+      "prep", "--item", "produce=yes", "--other", "cut carrots", "--no-input",
+      now: "2026-11-20T01:10:00+01:00")
     let history = try nudge.json("history", now: "2026-11-21T09:00:00+01:00")
     let prep = try #require(day(history, "2026-11-19")?["prep"] as? [String: Any])
     #expect(prep["water"] as? Bool == true)
@@ -21,18 +24,31 @@ import Testing
     #expect(prep["other"] as? String == "cut carrots")
     #expect(prep["saved_at"] as? String == "2026-11-20T01:10:00+01:00")
     #expect(day(history, "2026-11-20")?["prep"] is NSNull)
-    let exported = try #require(try JSONSerialization.jsonObject(with: Data(try nudge("export").stdout.utf8)) as? [String: Any])
+    let exported = try #require(
+      try JSONSerialization.jsonObject(with: Data(try nudge("export").stdout.utf8))
+        as? [String: Any])
     #expect((exported["prep"] as? [Any])?.count == 1)
   }
 
   @Test func everyFlowSavesWhatTheFlagsSay() throws {
     let nudge = Nudge()
-    #expect(try nudge("review", "--why", "energy", "--challenge", "sugary-drinks", "--swap", "sparkling water", "--commit-to", "drink sparkling water", "--commit-from", "soda", "--no-input").status == 0)
-    #expect(try nudge("checkin", "--followed", "yes", "--feel", "proud", "--no-input", now: "2026-11-20T22:00:00+01:00").status == 0)
-    let help = try nudge("need-help", "--category", "stress", "--note", "long meeting", "--no-input", now: "2026-11-20T12:00:00+01:00")
+    #expect(
+      try nudge(
+        "review", "--why", "energy", "--challenge", "sugary-drinks", "--swap", "sparkling water",
+        "--commit-to", "drink sparkling water", "--commit-from", "soda", "--no-input"
+      ).status == 0)
+    #expect(
+      try nudge(
+        "checkin", "--followed", "yes", "--feel", "proud", "--no-input",
+        now: "2026-11-20T22:00:00+01:00"
+      ).status == 0)
+    let help = try nudge(
+      "need-help", "--category", "stress", "--note", "long meeting", "--no-input",
+      now: "2026-11-20T12:00:00+01:00")
     #expect(help.stdout.contains("first capture"))
     try nudge("need-help", "--category", "stress", "--no-input", now: "2026-11-20T15:00:00+01:00")
-    let third = try nudge("need-help", "--category", "habit", "--no-input", now: "2026-11-20T16:00:00+01:00")
+    let third = try nudge(
+      "need-help", "--category", "habit", "--no-input", now: "2026-11-20T16:00:00+01:00")
     #expect(third.stdout.contains("2 of your 3 captures this week were stress."))
     let today = try #require(day(try nudge.json("history", "--days", "1"), "2026-11-20"))
     let review = try #require(today["review"] as? [String: Any])
@@ -81,7 +97,9 @@ import Testing
 
   @Test func todayViewFollowsThePhaseOfTheDay() throws {
     let nudge = Nudge()
-    try nudge("prep", "--item", "water=yes", "--item", "produce=yes", "--no-input", now: "2026-11-19T21:30:00+01:00")
+    try nudge(
+      "prep", "--item", "water=yes", "--item", "produce=yes", "--no-input",
+      now: "2026-11-19T21:30:00+01:00")
     let morning = try nudge(now: "2026-11-20T07:00:00+01:00")
     #expect(morning.stdout.contains("Good morning · Friday 20 November"))
     #expect(morning.stdout.contains("Last night's prep: 2/4"))

@@ -27,7 +27,9 @@ import Testing
 
   @Test func rolloverHourZeroUsesTheCalendarDate() throws {
     let at = try #require(InstantFormat.parse("2026-11-20T00:40:00+01:00"))
-    #expect(DayRule(rolloverHour: 0).day(of: at, in: TimeZone(identifier: "Europe/Berlin")!).description == "2026-11-20")
+    #expect(
+      DayRule(rolloverHour: 0).day(of: at, in: TimeZone(identifier: "Europe/Berlin")!).description
+        == "2026-11-20")
   }
 
   @Test func ordinalRoundTripsAcrossCenturies() {
@@ -40,7 +42,9 @@ import Testing
     #expect(Day("2026-11-21")!.weekday == 6)
   }
 
-  @Test(arguments: ["2026-02-29", "2026-13-01", "2026-1-01", "20261101", "", "2026-11-2x", "٢٠٢٦-11-01"])
+  @Test(arguments: [
+    "2026-02-29", "2026-13-01", "2026-1-01", "20261101", "", "2026-11-2x", "٢٠٢٦-11-01",
+  ])
   func refusesMalformedDays(text: String) {
     #expect(Day(text) == nil)
   }
@@ -64,14 +68,21 @@ import Testing
 
   @Test func formatsWithTheOffsetInEffect() throws {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
-    #expect(InstantFormat.format(Date(timeIntervalSince1970: 1_774_760_340), in: berlin) == "2026-03-29T06:59:00+02:00")
-    #expect(InstantFormat.format(Date(timeIntervalSince1970: 1_795_000_000), in: berlin) == "2026-11-18T12:06:40+01:00")
+    #expect(
+      InstantFormat.format(Date(timeIntervalSince1970: 1_774_760_340), in: berlin)
+        == "2026-03-29T06:59:00+02:00")
+    #expect(
+      InstantFormat.format(Date(timeIntervalSince1970: 1_795_000_000), in: berlin)
+        == "2026-11-18T12:06:40+01:00")
     let kolkata = TimeZone(identifier: "Asia/Kolkata")!
-    #expect(InstantFormat.format(Date(timeIntervalSince1970: 0), in: kolkata) == "1970-01-01T05:30:00+05:30")
+    #expect(
+      InstantFormat.format(Date(timeIntervalSince1970: 0), in: kolkata)
+        == "1970-01-01T05:30:00+05:30")
   }
 
   @Test(arguments: [
-    (7, "morning"), (17, "morning"), (18, "evening"), (23, "evening"), (1, "evening"), (4, "morning"),
+    (7, "morning"), (17, "morning"), (18, "evening"), (23, "evening"), (1, "evening"),
+    (4, "morning"),
   ])
   func todayViewPhaseFollowsTheClock(hour: Int, phase: String) throws {
     let at = try #require(InstantFormat.parse(String(format: "2026-11-20T%02d:00:00Z", hour)))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NudgeCore
@@ -36,7 +37,10 @@ import Testing
   }
 
   @Test func splitsCommandLinesWithoutAShell() throws {
-    #expect(try CommandLineWords.split(#"tmux new-window -n "nudge flow" 'a b' c\ d"#) == ["tmux", "new-window", "-n", "nudge flow", "a b", "c d"])
+    #expect(
+      try CommandLineWords.split(#"tmux new-window -n "nudge flow" 'a b' c\ d"#) == [
+        "tmux", "new-window", "-n", "nudge flow", "a b", "c d",
+      ])
     #expect(throws: InputError.self) { try CommandLineWords.split("a \"b") }
   }
 
@@ -44,13 +48,16 @@ import Testing
     #expect(try FreeText.clean("  water  ", field: "x") == "water")
     #expect(try FreeText.clean("   ", field: "x") == nil)
     #expect(throws: InputError.self) { try FreeText.clean("a\u{1B}[31mb", field: "x") }
-    #expect(throws: InputError.self) { try FreeText.clean(String(repeating: "a", count: 1001), field: "x") }
+    #expect(throws: InputError.self) {
+      try FreeText.clean(String(repeating: "a", count: 1001), field: "x")
+    }
   }
 }
 
 @Suite struct HelpPatternTests {
   func note(_ day: String, _ category: HelpCategory) -> HelpNote {
-    HelpNote(id: UUID().uuidString, day: Day(day)!, category: category, note: nil, at: day + "T12:00:00Z")
+    HelpNote(
+      id: UUID().uuidString, day: Day(day)!, category: category, note: nil, at: day + "T12:00:00Z")
   }
 
   @Test func namesTheMostFrequentCategoryOfTheWeek() {
@@ -59,12 +66,15 @@ import Testing
       note("2026-11-15", .stress), note("2026-11-16", .stress), note("2026-11-18", .habit),
       note("2026-11-19", .stress), note("2026-11-20", .physical), note("2026-11-21", .stress),
     ]
-    #expect(HelpPattern.line(notes: notes, today: Day("2026-11-21")!, latest: .stress) == "4 of your 6 captures this week were stress.")
+    #expect(
+      HelpPattern.line(notes: notes, today: Day("2026-11-21")!, latest: .stress)
+        == "4 of your 6 captures this week were stress.")
   }
 
   @Test func firstCaptureIsEncouraged() {
-    #expect(HelpPattern.line(notes: [note("2026-11-21", .other)], today: Day("2026-11-21")!, latest: .other)?.contains("first capture") == true)
+    #expect(
+      HelpPattern.line(
+        notes: [note("2026-11-21", .other)], today: Day("2026-11-21")!, latest: .other)?.contains(
+          "first capture") == true)
   }
 }
-
-import Foundation

@@ -10,7 +10,10 @@ import Testing
   }
 
   @Test func emptyHistoryHasNoStreak() {
-    #expect(evaluate([]) == StreakSummary(current: 0, longest: 0, todayDone: false, frozen: [], freezesHeld: 0, weekDone: 0))
+    #expect(
+      evaluate([])
+        == StreakSummary(
+          current: 0, longest: 0, todayDone: false, frozen: [], freezesHeld: 0, weekDone: 0))
   }
 
   @Test func todayPendingNeverBreaksTheStreak() {

@@ -24,15 +24,20 @@ import Testing
   @Test func doneDaysUnionAllFlows() throws {
     let db = try AppDatabase.inMemory()
     try db.savePrep(day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }
-    try db.saveCheckin(day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") { $0.followed = true }
-    try db.addHelpNote(HelpNote(id: "a", day: day.adding(days: 3), category: .habit, note: nil, at: "2026-11-22T12:00:00Z"))
+    try db.saveCheckin(day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") {
+      $0.followed = true
+    }
+    try db.addHelpNote(
+      HelpNote(
+        id: "a", day: day.adding(days: 3), category: .habit, note: nil, at: "2026-11-22T12:00:00Z"))
     #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])
   }
 
   @Test func importIsIdempotentAndNewerSaveWins() throws {
     let source = try AppDatabase.inMemory()
     try source.saveReview(day: day, savedAt: "2026-11-19T08:00:00Z") { $0.swap = "water" }
-    try source.addHelpNote(HelpNote(id: "n1", day: day, category: .stress, note: "meeting", at: "2026-11-19T12:00:00Z"))
+    try source.addHelpNote(
+      HelpNote(id: "n1", day: day, category: .stress, note: "meeting", at: "2026-11-19T12:00:00Z"))
     try source.setSetting(.rolloverHour, to: "3")
     let document = try source.exportDocument()
 
@@ -56,11 +61,16 @@ import Testing
     let queue = try DatabaseQueue()
     let db = try AppDatabase(queue)
     try queue.write {
-      try $0.execute(sql: "CREATE TRIGGER fail BEFORE INSERT ON help_note BEGIN SELECT RAISE(ABORT, 'boom'); END")
+      try $0.execute(
+        sql: "CREATE TRIGGER fail BEFORE INSERT ON help_note BEGIN SELECT RAISE(ABORT, 'boom'); END"
+      )
     }
-    var document = ExportDocument(settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])
+    var document = ExportDocument(
+      settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])
     document.prep = [PrepEntry(day: day, savedAt: "2026-11-19T21:00:00Z")]
-    document.help = [HelpNote(id: "n", day: day, category: .other, note: nil, at: "2026-11-19T12:00:00Z")]
+    document.help = [
+      HelpNote(id: "n", day: day, category: .other, note: nil, at: "2026-11-19T12:00:00Z")
+    ]
     // When the import fails on its last step
     #expect(throws: (any Error).self) { try db.importDocument(document) }
     // Then the steps before it were rolled back too
@@ -107,11 +117,13 @@ import Testing
     func notNudge(_ e: StoreError) -> Bool { if case .notNudgeDatabase = e { true } else { false } }
     try expectRefusedUnchanged(Data("hello, this is not a database\n".utf8), kind: notNudge)
     try expectRefusedUnchanged(Data(), kind: notNudge)
-    try expectRefusedUnchanged(Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }), kind: notNudge)
+    try expectRefusedUnchanged(
+      Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }), kind: notNudge)
 
     // another program's SQLite database
     let foreign = tempDir() + "/other.sqlite3"
-    let queue = try GRDBQueue.make(path: foreign, sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+    let queue = try GRDBQueue.make(
+      path: foreign, sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
     _ = queue
     try expectRefusedUnchanged(try Data(contentsOf: URL(fileURLWithPath: foreign)), kind: notNudge)
   }
@@ -120,11 +132,15 @@ import Testing
     let path = tempDir() + "/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
     for i in 0..<300 {
-      try db.addHelpNote(HelpNote(id: "n\(i)", day: Day("2026-01-01")!.adding(days: i), category: .other, note: String(repeating: "x", count: 200), at: "2026-01-01T12:00:00Z"))
+      try db.addHelpNote(
+        HelpNote(
+          id: "n\(i)", day: Day("2026-01-01")!.adding(days: i), category: .other,
+          note: String(repeating: "x", count: 200), at: "2026-01-01T12:00:00Z"))
     }
     let full = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(full.count > 16384)
-    try expectRefusedUnchanged(full.prefix(full.count / 2), kind: { if case .notNudgeDatabase = $0 { true } else { false } })
+    try expectRefusedUnchanged(
+      full.prefix(full.count / 2), kind: { if case .notNudgeDatabase = $0 { true } else { false } })
   }
 
   @Test func refusesNewerSchemaWithoutTouchingIt() throws {

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Drives every interactive flow in a real terminal (tmux), as a person would, and checks what
+# the screen showed and what was saved. Prints "N passed, N failed"; exits non-zero on failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NUDGE=${NUDGE_BIN:-$PWD/.build/debug/nudge}
+work=$(mktemp -d)
+socket="nudge-e2e-$$"
+trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+export XDG_DATA_HOME="$work/data" TZ=Europe/Berlin
+passed=0 failed=0
+
+check() {  # check NAME CONDITION-COMMAND…
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
+  else failed=$((failed + 1)); echo "FAIL $name"; echo "--- screen:"; cat "$work/screen"; fi
+}
+
+# start NOW ARGS…: runs nudge in a fresh 100x40 tmux pane with NUDGE_NOW fixed
+start() {
+  local now=$1; shift
+  tmux -L "$socket" kill-session -t flow 2>/dev/null || true
+  tmux -L "$socket" new-session -d -s flow -x 100 -y 40 \
+    "env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=$now '$NUDGE' $*; echo '[exit '\$?']'; sleep 600"
+  wait_for ""
+}
+
+screen() { tmux -L "$socket" capture-pane -p -t flow > "$work/screen"; }
+
+# wait_for TEXT: until the pane shows TEXT (5 s at most)
+wait_for() {
+  for _ in $(seq 50); do
+    screen
+    grep -qF -- "$1" "$work/screen" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# answer PROMPT TEXT: waits for the prompt, then types the answer and Enter
+answer() {
+  wait_for "$1" || { echo "prompt not shown: $1"; return 1; }
+  tmux -L "$socket" send-keys -t flow -l -- "$2"
+  tmux -L "$socket" send-keys -t flow Enter
+  sleep 0.15
+}
+
+saved() {  # saved PYTHON-EXPR: evaluates EXPR with h = history --json
+  "$NUDGE" history --json --days 3 > "$work/history.json"
+  python3 -c "import json,sys; h={d['date']: d for d in json.load(open('$work/history.json'))}; sys.exit(0 if ($1) else 1)"
+}
+
+# Prep Tonight
+start 2026-11-19T21:30:00+01:00 prep
+answer "Sticky notes up?" y
+answer "Produce prepped?" n
+answer "Water ready?" y
+answer "Breakfast/snack prepped?" yes
+answer "Anything else?" "oats soaking"
+wait_for "[exit 0]" || true
+check "prep shows the checklist and confirms" grep -q "Prep saved for tomorrow: 3/4 ready" "$work/screen"
+check "prep saved what was typed" saved "h['2026-11-19']['prep']['water'] and not h['2026-11-19']['prep']['produce'] and h['2026-11-19']['prep']['other'] == 'oats soaking'"
+
+# Morning Focus
+start 2026-11-20T07:05:00+01:00 review
+answer "My Why" "energy for my kids"
+answer "Choose 1-6" 3
+answer "My swap" "sparkling water"
+answer "Today I will" "drink sparkling water"
+answer "instead of" "soda"
+wait_for "[exit 0]" || true
+check "review shows last night's prep first" grep -q "Last night you prepped 3/4" "$work/screen"
+check "review states the commitment" grep -q "Today I will drink sparkling water instead of soda." "$work/screen"
+check "review saved the focus" saved "h['2026-11-20']['review']['challenge'] == 'sugary-drinks' and h['2026-11-20']['review']['why'] == 'energy for my kids'"
+
+# I need help: stress, breathing timer skipped with Enter
+start 2026-11-20T15:00:00+01:00 need-help
+answer "Choose 1-4" 1
+answer "Choose 1-2" 1
+wait_for "left" && sleep 1.2
+screen
+check "breathing timer shows a countdown" grep -qE "Breathe (in|out)|Hold" "$work/screen"
+tmux -L "$socket" send-keys -t flow Enter
+answer "A note for later?" "long meeting"
+wait_for "[exit 0]" || true
+check "need-help ends with the pattern line" grep -q "first capture this week" "$work/screen"
+check "need-help saved a tagged note" saved "h['2026-11-20']['help'][0]['category'] == 'stress' and h['2026-11-20']['help'][0]['note'] == 'long meeting'"
+
+# I need help: habit coach
+start 2026-11-20T16:00:00+01:00 need-help
+answer "Choose 1-4" habit
+answer "Choose 1-3" 2
+answer "Choose 1-4" 2
+answer "A note for later?" ""
+wait_for "[exit 0]" || true
+check "habit coach asks about the trigger" grep -q "time or place trigger" "$work/screen"
+check "pattern line counts the week" grep -q "1 of your 2 captures this week were habit." "$work/screen"
+
+# End-of-day check-in
+start 2026-11-20T21:00:00+01:00 checkin
+answer "Did you follow your swap?" y
+answer "How do you feel about it?" "proud"
+answer "Anything that made it hard?" ""
+wait_for "[exit 0]" || true
+check "check-in recalls the morning's commitment" grep -q "This morning: Today I will drink sparkling water" "$work/screen"
+check "check-in saved" saved "h['2026-11-20']['checkin']['followed'] is True and h['2026-11-20']['checkin']['feel'] == 'proud'"
+
+# Ctrl-D at a prompt saves nothing
+start 2026-11-21T21:00:00+01:00 checkin
+wait_for "Did you follow your swap?"
+tmux -L "$socket" send-keys -t flow C-d
+wait_for "[exit" || true
+check "Ctrl-D cancels without saving" saved "h['2026-11-21']['checkin'] is None"
+
+# Today view in the evening shows the streak and what is left
+start 2026-11-20T21:10:00+01:00 ""
+wait_for "[exit 0]" || true
+check "today view shows the streak line" grep -q "Streak: 2 days · today done" "$work/screen"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
