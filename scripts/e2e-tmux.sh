@@ -117,5 +117,29 @@ start 2026-11-20T21:10:00+01:00 ""
 wait_for "[exit 0]" || true
 check "today view shows the streak line" grep -q "Streak: 2 days · today done" "$work/screen"
 
+# Celebrations in a real terminal: the animation ends in one line and restores the cursor
+start 2026-11-20T21:20:00+01:00 celebrate --tier confetti
+sleep 0.4; screen
+check "confetti animates before the final line" grep -qE "[*•◆▲●~]" "$work/screen"
+wait_for "[exit 0]" || true
+check "the animation leaves one clean line" grep -qE "^🎉 " "$work/screen"
+check "no confetti is left on the screen" bash -c "! grep -qE '[•◆▲]' '$work/screen'"
+check "the cursor is visible again" test "$(tmux -L "$socket" display -p -t flow '#{cursor_flag}')" = 1
+
+start 2026-11-20T21:20:00+01:00 celebrate --tier fireworks
+sleep 0.4
+tmux -L "$socket" send-keys -t flow C-c
+wait_for "[exit 130]" || true
+check "Ctrl-C during the animation exits 130" grep -qF "[exit 130]" "$work/screen"
+check "Ctrl-C restores the cursor" test "$(tmux -L "$socket" display -p -t flow '#{cursor_flag}')" = 1
+
+start 2026-11-20T21:20:00+01:00 achievements
+wait_for "[exit 0]" || true
+check "achievements lists earned ones with dates" grep -qE "First prep +2026-11-19" "$work/screen"
+
+start 2026-11-20T21:20:00+01:00 streak
+wait_for "[exit 0]" || true
+check "streak shows the heatmap" grep -qE "Fri .*█" "$work/screen"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

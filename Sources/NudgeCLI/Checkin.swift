@@ -19,6 +19,9 @@ struct CheckinCommand: ContextCommand {
   @Flag(help: "Do not ask; save only what the flags say.")
   var noInput = false
 
+  @Flag(help: "Print one line instead of the celebration animation.")
+  var noAnimation = false
+
   @Flag(help: "Print the saved entry as JSON.")
   var json = false
 
@@ -59,13 +62,14 @@ struct CheckinCommand: ContextCommand {
           current: existing?.blocker, field: "blocker")
       }
     }
-    let saved = try storing(db) {
+    let result = try storing(db) {
       try db.saveCheckin(day: day, savedAt: savedAt) { entry in
         if let followedAnswer { entry.followed = followedAnswer }
         if interactive || feel != nil { entry.feel = feelText }
         if interactive || blocker != nil { entry.blocker = blockerText }
       }
     }
+    let saved = result.entry
     if json {
       ctx.line(jsonText(saved))
       return
@@ -77,5 +81,6 @@ struct CheckinCommand: ContextCommand {
     case false?: ctx.line("Noticing what got in the way is progress too. Tomorrow is a fresh try.")
     case nil: break
     }
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
   }
 }

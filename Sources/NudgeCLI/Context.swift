@@ -31,12 +31,19 @@ public struct Context {
   public var openDatabase: () throws(StoreError) -> AppDatabase
   /// A fresh identifier for a new help note.
   public var makeID: () -> String
+  /// Seeds the reward draw: `NUDGE_SEED`, else random per run.
+  public var rewardSeed: UInt64
+  /// Waits between animation frames.
+  public var pause: (Double) -> Void
 
   public init(
     now: Date, timeZone: TimeZone, environment: [String: String], input: any LineInput,
     output: any TextOutput, openDatabase: @escaping () throws(StoreError) -> AppDatabase,
-    makeID: @escaping () -> String
+    makeID: @escaping () -> String, rewardSeed: UInt64 = 0,
+    pause: @escaping (Double) -> Void = { _ in }
   ) {
+    self.rewardSeed = rewardSeed
+    self.pause = pause
     self.now = now
     self.timeZone = timeZone
     self.environment = environment
@@ -74,13 +81,23 @@ extension Context {
       }
       now = parsed
     }
+    var seed = UInt64.random(in: 0...UInt64.max)
+    if let fixed = env["NUDGE_SEED"], !fixed.isEmpty {
+      guard let parsed = UInt64(fixed) else {
+        throw CLIError(
+          "NUDGE_SEED='\(fixed)' is not a whole number from 0 to 18446744073709551615.",
+          code: .usage)
+      }
+      seed = parsed
+    }
     return Context(
       now: now, timeZone: zone(from: env), environment: env, input: StandardInput(),
       output: StandardOutput(),
       openDatabase: { () throws(StoreError) -> AppDatabase in
         try AppDatabase.open(path: DatabaseLocation.path(environment: env))
       },
-      makeID: { UUID().uuidString.lowercased() })
+      makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
+      pause: { usleep(UInt32($0 * 1_000_000)) })
   }
 
   /// The zone named by `TZ` (as systemd and the C library read it), else the system's.

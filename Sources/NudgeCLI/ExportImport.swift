@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NudgeCore
+import NudgeStore
 
 /// `nudge export`: everything as one versioned JSON document.
 struct ExportCommand: ContextCommand {
@@ -80,5 +81,25 @@ struct ImportCommand: ContextCommand {
           + " Imported \(file): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
       )
     }
+  }
+}
+
+/// The JSON `nudge import --json` prints.
+struct ImportReport: Encodable {
+  var added: Int
+  var updated: Int
+  var unchanged: Int
+  var newAchievements: [Achievement]
+
+  enum CodingKeys: String, CodingKey {
+    case added, updated, unchanged
+    case newAchievements = "new_achievements"
+  }
+
+  init(_ s: AppDatabase.ImportSummary) {
+    added = s.added
+    updated = s.updated
+    unchanged = s.unchanged
+    newAchievements = s.newAchievements
   }
 }

@@ -23,6 +23,9 @@ struct NeedHelpCommand: ContextCommand {
   @Flag(help: "Do not ask; save only what the flags say.")
   var noInput = false
 
+  @Flag(help: "Print one line instead of the celebration animation.")
+  var noAnimation = false
+
   @Flag(help: "Print the saved note as JSON.")
   var json = false
 
@@ -72,7 +75,7 @@ struct NeedHelpCommand: ContextCommand {
     }
     let saved = HelpNote(
       id: ctx.makeID(), day: day, category: picked!, note: noteText, coach: coach, at: savedAt)
-    try storing(db) { try db.addHelpNote(saved) }
+    let result = try storing(db) { try db.addHelpNote(saved) }
     if json {
       ctx.line(jsonText(saved))
       return
@@ -84,6 +87,7 @@ struct NeedHelpCommand: ContextCommand {
     if let pattern = HelpPattern.line(notes: week, today: day, latest: saved.category) {
       ctx.line(ctx.style.dim(pattern))
     }
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
   }
 }
 

@@ -15,8 +15,8 @@ public struct Nudge: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
-      NeedHelpCommand.self, HistoryCommand.self, ConfigCommand.self, ExportCommand.self,
-      ImportCommand.self,
+      NeedHelpCommand.self, StreakCommand.self, AchievementsCommand.self, CelebrateCommand.self,
+      HistoryCommand.self, ConfigCommand.self, ExportCommand.self, ImportCommand.self,
     ],
     defaultSubcommand: TodayCommand.self
   )

@@ -17,6 +17,9 @@ struct PrepCommand: ContextCommand {
   @Flag(help: "Do not ask; save only what the flags say.")
   var noInput = false
 
+  @Flag(help: "Print one line instead of the celebration animation.")
+  var noAnimation = false
+
   @Flag(help: "Print the saved entry as JSON.")
   var json = false
 
@@ -59,12 +62,13 @@ struct PrepCommand: ContextCommand {
         otherText = try ask.text("  Anything else?", current: existing?.other, field: "other")
       }
     }
-    let saved = try storing(db) {
+    let result = try storing(db) {
       try db.savePrep(day: day, savedAt: savedAt) { entry in
         for (item, value) in answers { entry[item] = value }
         if interactive || other != nil { entry.other = otherText }
       }
     }
+    let saved = result.entry
     if json {
       ctx.line(jsonText(saved))
       return
@@ -79,5 +83,6 @@ struct PrepCommand: ContextCommand {
     if saved.doneCount < PrepItem.allCases.count {
       ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
     }
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
   }
 }

@@ -31,6 +31,9 @@ struct ReviewCommand: ContextCommand {
   @Flag(help: "Do not ask; save only what the flags say.")
   var noInput = false
 
+  @Flag(help: "Print one line instead of the celebration animation.")
+  var noAnimation = false
+
   @Flag(help: "Print the saved entry as JSON.")
   var json = false
 
@@ -64,7 +67,7 @@ struct ReviewCommand: ContextCommand {
       let lastPrep = try storing(db) { try db.prep(on: day.adding(days: -1)) }
       try ask(ctx, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
     }
-    let saved = try storing(db) {
+    let result = try storing(db) {
       try db.saveReview(day: day, savedAt: savedAt) { entry in
         if let v = answers.why { entry.why = v }
         if let v = answers.challenge {
@@ -76,6 +79,7 @@ struct ReviewCommand: ContextCommand {
         if let v = answers.commitFrom { entry.commitFrom = v }
       }
     }
+    let saved = result.entry
     if json {
       ctx.line(jsonText(saved))
       return
@@ -84,6 +88,7 @@ struct ReviewCommand: ContextCommand {
     ctx.line(style.green("✓") + " Morning Focus \(existing == nil ? "saved" : "updated").")
     if let commitment = saved.commitment { ctx.line("  " + style.bold(commitment)) }
     ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
   }
 
   private func ask(

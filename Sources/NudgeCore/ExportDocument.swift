@@ -12,10 +12,16 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public var review: [ReviewEntry]
   public var checkin: [CheckinEntry]
   public var help: [HelpNote]
+  /// Earned achievements; absent in documents from before achievements existed.
+  public var achievements: [EarnedAchievement]
+
+  enum CodingKeys: String, CodingKey {
+    case format, version, settings, prep, review, checkin, help, achievements
+  }
 
   public init(
     settings: [String: String], prep: [PrepEntry], review: [ReviewEntry], checkin: [CheckinEntry],
-    help: [HelpNote]
+    help: [HelpNote], achievements: [EarnedAchievement] = []
   ) {
     self.format = Self.formatName
     self.version = Self.currentVersion
@@ -24,6 +30,19 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     self.review = review.sorted { $0.day < $1.day }
     self.checkin = checkin.sorted { $0.day < $1.day }
     self.help = help.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+    self.achievements = achievements.sorted { $0.key.rawValue < $1.key.rawValue }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    format = try c.decode(String.self, forKey: .format)
+    version = try c.decode(Int.self, forKey: .version)
+    settings = try c.decode([String: String].self, forKey: .settings)
+    prep = try c.decode([PrepEntry].self, forKey: .prep)
+    review = try c.decode([ReviewEntry].self, forKey: .review)
+    checkin = try c.decode([CheckinEntry].self, forKey: .checkin)
+    help = try c.decode([HelpNote].self, forKey: .help)
+    achievements = try c.decodeIfPresent([EarnedAchievement].self, forKey: .achievements) ?? []
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
@@ -148,6 +167,10 @@ public struct ExportDocument: Codable, Equatable, Sendable {
       guard ids.insert(n.id).inserted else {
         throw InputError("help[\(i)].id repeats '\(n.id)'; each note needs its own id.")
       }
+    }
+    var keys = Set<Achievement>()
+    for (i, a) in achievements.enumerated() where !keys.insert(a.key).inserted {
+      throw InputError("achievements[\(i)].key repeats '\(a.key.rawValue)'; keep one.")
     }
     for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
       do {

@@ -31,45 +31,56 @@ public enum StreakRule {
   /// keeps the streak alive without adding to its length.
   public static func evaluate(doneDays: Set<Day>, today: Day) -> StreakSummary {
     let weekDone = (0..<7).filter { doneDays.contains(today.adding(days: -$0)) }.count
-    guard let first = doneDays.filter({ $0 <= today }).min() else {
-      return StreakSummary(
-        current: 0, longest: 0, todayDone: false, frozen: [], freezesHeld: 0, weekDone: 0)
-    }
+    let walk = Walk(doneDays: doneDays, through: today)
+    return StreakSummary(
+      current: walk.run, longest: walk.longest, todayDone: doneDays.contains(today),
+      frozen: walk.frozen, freezesHeld: walk.freezes, weekDone: weekDone)
+  }
+
+  /// The streak length on each done day, oldest first, as history stands.
+  public static func runs(doneDays: Set<Day>) -> [(Day, Int)] {
+    guard let last = doneDays.max() else { return [] }
+    var out: [(Day, Int)] = []
+    _ = Walk(doneDays: doneDays, through: last) { out.append(($0, $1)) }
+    return out
+  }
+
+  /// One pass over the days from the first done day through `last`.
+  struct Walk {
     var run = 0
     var longest = 0
-    var sinceFreeze = 0
     var freezes = 0
     var frozen: [Day] = []
-    var ordinal = first.ordinal
-    let last = today.ordinal
-    while ordinal <= last {
-      let day = Day(ordinal: ordinal)
-      if doneDays.contains(day) {
-        run += 1
-        sinceFreeze += 1
-        if sinceFreeze == daysPerFreeze {
-          freezes = min(maxFreezes, freezes + 1)
+
+    init(doneDays: Set<Day>, through last: Day, onDone: (Day, Int) -> Void = { _, _ in }) {
+      guard let first = doneDays.lazy.filter({ $0 <= last }).min() else { return }
+      var sinceFreeze = 0
+      var ordinal = first.ordinal
+      let lastOrdinal = last.ordinal
+      while ordinal <= lastOrdinal {
+        let day = Day(ordinal: ordinal)
+        if doneDays.contains(day) {
+          run += 1
+          sinceFreeze += 1
+          if sinceFreeze == daysPerFreeze {
+            freezes = min(maxFreezes, freezes + 1)
+            sinceFreeze = 0
+          }
+          longest = max(longest, run)
+          onDone(day, run)
+        } else if ordinal != lastOrdinal {  // today pending never breaks a streak
+          let singleGap =
+            ordinal + 1 == lastOrdinal || doneDays.contains(Day(ordinal: ordinal + 1))
+          if run > 0 && singleGap && freezes > 0 {
+            freezes -= 1
+            frozen.append(day)
+          } else {
+            run = 0
+          }
           sinceFreeze = 0
         }
-        longest = max(longest, run)
-      } else if ordinal == last {
-        break  // today is pending: it never breaks a streak
-      } else {
-        let next = Day(ordinal: ordinal + 1)
-        let singleGap = ordinal + 1 == last || doneDays.contains(next)
-        if run > 0 && singleGap && freezes > 0 {
-          freezes -= 1
-          frozen.append(day)
-          sinceFreeze = 0
-        } else {
-          run = 0
-          sinceFreeze = 0
-        }
+        ordinal += 1
       }
-      ordinal += 1
     }
-    return StreakSummary(
-      current: run, longest: longest, todayDone: doneDays.contains(today), frozen: frozen,
-      freezesHeld: freezes, weekDone: weekDone)
   }
 }

@@ -5,7 +5,7 @@ import NudgeCore
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
-  public static let schemaVersion = 1
+  public static let schemaVersion = 2
 
   private let writer: any DatabaseWriter
   /// The file this database lives in (":memory:" for tests).
@@ -55,6 +55,15 @@ public final class AppDatabase: Sendable {
           CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
           PRAGMA user_version = 1;
           """)
+    }
+    migrator.registerMigration("v2") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE achievement (key TEXT PRIMARY KEY NOT NULL, earned_on TEXT NOT NULL);
+          CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+          PRAGMA user_version = 2;
+          """)
+      try Self.awardAchievements(db)
     }
     return migrator
   }
@@ -147,10 +156,16 @@ public final class AppDatabase: Sendable {
 
   // MARK: - Flows
 
+  /// What a flow's save changed: the entry as stored and the achievements it newly earned.
+  public struct Saved<Entry: Sendable>: Sendable {
+    public var entry: Entry
+    public var newAchievements: [Achievement]
+  }
+
   /// Saves the day's prep, merging `update` into what was saved earlier that day.
   @discardableResult
   public func savePrep(day: Day, savedAt: String, _ update: (inout PrepEntry) -> Void) throws
-    -> PrepEntry
+    -> Saved<PrepEntry>
   {
     try upsert(day: day) { (existing: PrepEntry?) in
       var entry = existing ?? PrepEntry(day: day, savedAt: savedAt)
@@ -163,7 +178,7 @@ public final class AppDatabase: Sendable {
   /// Saves the day's Morning Focus, merging `update` into what was saved earlier that day.
   @discardableResult
   public func saveReview(day: Day, savedAt: String, _ update: (inout ReviewEntry) -> Void) throws
-    -> ReviewEntry
+    -> Saved<ReviewEntry>
   {
     try upsert(day: day) { (existing: ReviewEntry?) in
       var entry = existing ?? ReviewEntry(day: day, savedAt: savedAt)
@@ -176,7 +191,7 @@ public final class AppDatabase: Sendable {
   /// Saves the day's check-in, merging `update` into what was saved earlier that day.
   @discardableResult
   public func saveCheckin(day: Day, savedAt: String, _ update: (inout CheckinEntry) -> Void)
-    throws -> CheckinEntry
+    throws -> Saved<CheckinEntry>
   {
     try upsert(day: day) { (existing: CheckinEntry?) in
       var entry = existing ?? CheckinEntry(day: day, savedAt: savedAt)
@@ -186,19 +201,85 @@ public final class AppDatabase: Sendable {
     }
   }
 
-  private func upsert<Entry: FetchableRecord & PersistableRecord>(
+  private func upsert<Entry: FetchableRecord & PersistableRecord & Sendable>(
     day: Day, _ make: (Entry?) -> Entry
-  ) throws -> Entry {
+  ) throws -> Saved<Entry> {
     try writer.write { db in
       let entry = make(try Entry.fetchOne(db, key: day))
       try entry.save(db)
-      return entry
+      return Saved(entry: entry, newAchievements: try Self.awardAchievements(db))
     }
   }
 
   /// Adds a tagged I-need-help note.
-  public func addHelpNote(_ note: HelpNote) throws {
-    try writer.write { db in try note.insert(db) }
+  @discardableResult
+  public func addHelpNote(_ note: HelpNote) throws -> Saved<HelpNote> {
+    try writer.write { db in
+      try note.insert(db)
+      return Saved(entry: note, newAchievements: try Self.awardAchievements(db))
+    }
+  }
+
+  // MARK: - Achievements and rewards
+
+  static func historyFacts(_ db: Database) throws -> HistoryFacts {
+    func days(_ sql: String) throws -> Set<Day> {
+      Set(try String.fetchAll(db, sql: sql).compactMap(Day.init))
+    }
+    return HistoryFacts(
+      prepDays: try days("SELECT day FROM prep"),
+      reviewDays: try days("SELECT day FROM review"),
+      checkinDays: try days("SELECT day FROM checkin"),
+      helpDays: try days("SELECT DISTINCT day FROM help_note"),
+      followedDays: try days("SELECT day FROM checkin WHERE followed"))
+  }
+
+  /// Recomputes achievements from history and stores each once, keeping the earliest day;
+  /// returns the ones earned for the first time.
+  @discardableResult
+  static func awardAchievements(_ db: Database) throws -> [Achievement] {
+    let computed = AchievementRule.evaluate(try historyFacts(db))
+    let stored = Dictionary(
+      uniqueKeysWithValues: try EarnedAchievement.fetchAll(db).map { ($0.key, $0.earnedOn) })
+    var new: [Achievement] = []
+    for achievement in Achievement.allCases {
+      guard let day = computed[achievement] else { continue }
+      if let old = stored[achievement] {
+        if day < old { try EarnedAchievement(key: achievement, earnedOn: day).update(db) }
+      } else {
+        try EarnedAchievement(key: achievement, earnedOn: day).insert(db)
+        new.append(achievement)
+      }
+    }
+    return new
+  }
+
+  /// Earned achievements and their days.
+  public func achievements() throws -> [Achievement: Day] {
+    try writer.read { db in
+      Dictionary(
+        uniqueKeysWithValues: try EarnedAchievement.fetchAll(db).map { ($0.key, $0.earnedOn) })
+    }
+  }
+
+  /// Everything achievements are decided from.
+  public func historyFacts() throws -> HistoryFacts {
+    try writer.read { db in try Self.historyFacts(db) }
+  }
+
+  /// Draws the next celebration with the last message and the number of draws so far, and
+  /// remembers what it drew, in one transaction.
+  public func drawCelebration(
+    _ draw: (_ previousMessage: String?, _ drawIndex: UInt64) -> Celebration
+  ) throws -> Celebration {
+    try writer.write { db in
+      let last = try StateRow.fetchOne(db, key: "reward.last-message")?.value
+      let count = try StateRow.fetchOne(db, key: "reward.draws").flatMap { UInt64($0.value) } ?? 0
+      let celebration = draw(last, count)
+      try StateRow(key: "reward.last-message", value: celebration.message).save(db)
+      try StateRow(key: "reward.draws", value: String(count + 1)).save(db)
+      return celebration
+    }
   }
 
   // MARK: - Reads
@@ -282,7 +363,8 @@ public final class AppDatabase: Sendable {
         settings: Dictionary(
           uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) }),
         prep: try PrepEntry.fetchAll(db), review: try ReviewEntry.fetchAll(db),
-        checkin: try CheckinEntry.fetchAll(db), help: try HelpNote.fetchAll(db))
+        checkin: try CheckinEntry.fetchAll(db), help: try HelpNote.fetchAll(db),
+        achievements: try EarnedAchievement.fetchAll(db))
     }
   }
 
@@ -291,6 +373,7 @@ public final class AppDatabase: Sendable {
     public var added = 0
     public var updated = 0
     public var unchanged = 0
+    public var newAchievements: [Achievement] = []
   }
 
   /// Merges a checked document in one transaction: entries new to a day are added, a newer
@@ -331,6 +414,18 @@ public final class AppDatabase: Sendable {
       for (key, value) in document.settings {
         if try SettingRow.exists(db, key: key) { continue }
         try SettingRow(key: key, value: value).insert(db)
+      }
+      for earned in document.achievements {
+        if let old = try EarnedAchievement.fetchOne(db, key: earned.key.rawValue) {
+          if earned.earnedOn < old.earnedOn { try earned.update(db) }
+        } else {
+          try earned.insert(db)
+          summary.newAchievements.append(earned.key)
+        }
+      }
+      let awarded = try Self.awardAchievements(db)
+      summary.newAchievements = Achievement.allCases.filter {
+        summary.newAchievements.contains($0) || awarded.contains($0)
       }
       return summary
     }

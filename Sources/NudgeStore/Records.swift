@@ -28,9 +28,22 @@ extension HelpNote: FetchableRecord, PersistableRecord {
   public static let databaseTableName = "help_note"
 }
 
+extension Achievement: DatabaseValueConvertible {}
+
+extension EarnedAchievement: FetchableRecord, PersistableRecord {
+  public static let databaseTableName = "achievement"
+}
+
 /// One stored setting (`nudge config`).
 struct SettingRow: Codable, FetchableRecord, PersistableRecord {
   static let databaseTableName = "setting"
+  var key: String
+  var value: String
+}
+
+/// Internal bookkeeping that is not a setting (the last reward message, the draw count).
+struct StateRow: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "state"
   var key: String
   var value: String
 }

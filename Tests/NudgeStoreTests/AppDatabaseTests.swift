@@ -43,8 +43,12 @@ import Testing
 
     let target = try AppDatabase.inMemory()
     try target.saveReview(day: day, savedAt: "2026-11-19T07:00:00Z") { $0.swap = "tea" }
-    #expect(try target.importDocument(document) == .init(added: 1, updated: 1, unchanged: 0))
-    #expect(try target.importDocument(document) == .init(added: 0, updated: 0, unchanged: 2))
+    let first = try target.importDocument(document)
+    #expect((first.added, first.updated, first.unchanged) == (1, 1, 0))
+    #expect(first.newAchievements == [.firstHelp])  // first-review was already earned here
+    let second = try target.importDocument(document)
+    #expect((second.added, second.updated, second.unchanged) == (0, 0, 2))
+    #expect(second.newAchievements.isEmpty)
     #expect(try target.review(on: day)?.swap == "water")
     #expect(try target.exportDocument() == document)
 

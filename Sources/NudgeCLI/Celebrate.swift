@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import NudgeCore
+import NudgeStore
+
+/// Plays a celebration in the terminal: an ANSI animation sized by tier, or one plain line
+/// when stdout is not a terminal, `TERM=dumb`, or animation is off.
+struct CelebrationView {
+  let ctx: Context
+  let animate: Bool
+
+  init(ctx: Context, noAnimation: Bool) {
+    self.ctx = ctx
+    animate =
+      !noAnimation && ctx.output.isTerminal && ctx.environment["TERM"] != "dumb"
+  }
+
+  static func symbol(_ tier: CelebrationTier) -> String {
+    switch tier {
+    case .quiet: "✓"
+    case .spark: "✦"
+    case .confetti: "🎉"
+    case .fireworks: "🎆"
+    }
+  }
+
+  /// The whole celebration as one line.
+  static func line(_ c: Celebration) -> String {
+    let titles = c.achievements.map(\.title).joined(separator: ", ")
+    let earned =
+      c.achievements.isEmpty
+      ? "" : " New achievement\(c.achievements.count > 1 ? "s" : ""): \(titles)."
+    return "\(symbol(c.tier)) \(c.message)\(earned)"
+  }
+
+  func play(_ celebration: Celebration, seed: UInt64) {
+    let style = ctx.style
+    guard animate, celebration.tier != .quiet else {
+      ctx.line(color(celebration.tier, Self.line(celebration), style))
+      return
+    }
+    let (rows, frames) =
+      switch celebration.tier {
+      case .spark: (1, 8)
+      case .confetti: (4, 10)
+      default: (7, 12)
+      }
+    TerminalGuard.hideCursor(ctx.output)
+    defer { TerminalGuard.showCursor(ctx.output) }
+    var rng = SplitMix64(seed: seed)
+    ctx.output.write(String(repeating: "\n", count: rows))
+    for frame in 0..<frames {
+      var canvas = ""
+      canvas += "\u{1B}[\(rows)A"
+      for row in 0..<rows {
+        canvas += "\r\u{1B}[2K"
+        canvas += drawRow(
+          celebration.tier, row: row, rows: rows, frame: frame, frames: frames, rng: &rng,
+          style: style)
+        canvas += "\n"
+      }
+      ctx.output.write(canvas)
+      ctx.pause(0.1)
+    }
+    var clear = "\u{1B}[\(rows)A"
+    for _ in 0..<rows { clear += "\r\u{1B}[2K\n" }
+    clear += "\u{1B}[\(rows)A"
+    ctx.output.write(clear)
+    ctx.line(color(celebration.tier, style.bold(Self.line(celebration)), style))
+  }
+
+  private func color(_ tier: CelebrationTier, _ text: String, _ style: Style) -> String {
+    switch tier {
+    case .quiet, .spark: style.green(text)
+    case .confetti: style.yellow(text)
+    case .fireworks: style.cyan(text)
+    }
+  }
+
+  private func drawRow(
+    _ tier: CelebrationTier, row: Int, rows: Int, frame: Int, frames: Int,
+    rng: inout SplitMix64, style: Style
+  ) -> String {
+    let width = 40
+    let palette = ["31", "32", "33", "34", "35", "36"]
+    func paint(_ s: String) -> String {
+      style.wrap(palette[Int.random(in: 0..<palette.count, using: &rng)], s)
+    }
+    switch tier {
+    case .spark:
+      let n = min(frame + 1, 6)
+      return (0..<n).map { i in paint(i % 2 == 0 ? "✦" : "✧") }.joined(separator: " ")
+    case .confetti:
+      let pieces = ["*", "•", "◆", "▲", "●", "~"]
+      var line = Array(repeating: " ", count: width)
+      for _ in 0..<6 where (row + frame) % 2 == 0 || Bool.random(using: &rng) {
+        line[Int.random(in: 0..<width, using: &rng)] = paint(
+          pieces[Int.random(in: 0..<pieces.count, using: &rng)])
+      }
+      return line.joined()
+    default:
+      let center = rows / 2
+      let radius = Double(frame) * 1.8
+      var line = Array(repeating: " ", count: width)
+      for x in 0..<width {
+        let dx = Double(x - width / 2) / 2
+        let dy = Double(row - center)
+        let distance = (dx * dx + dy * dy).squareRoot()
+        if abs(distance - radius) < 0.7 && Int.random(in: 0..<3, using: &rng) > 0 {
+          line[x] = paint(frame < frames - 3 ? "✺" : "·")
+        } else if frame < 3 && row >= center && x == width / 2 && rows - row <= frame + 2 {
+          line[x] = paint("|")
+        }
+      }
+      return line.joined()
+    }
+  }
+}
+
+/// Restores the cursor and colours even when the animation is interrupted by Ctrl-C.
+enum TerminalGuard {
+  static func hideCursor(_ output: any TextOutput) {
+    signal(SIGINT) { _ in
+      let restore = "\u{1B}[0m\u{1B}[?25h\n"
+      _ = restore.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+      _exit(130)
+    }
+    output.write("\u{1B}[?25l")
+  }
+
+  static func showCursor(_ output: any TextOutput) {
+    output.write("\u{1B}[0m\u{1B}[?25h")
+    signal(SIGINT, SIG_DFL)
+  }
+}
+
+extension Context {
+  /// Draws the reward for a completed flow, remembers it, and plays it.
+  func celebrate(_ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool)
+    throws(CLIError)
+  {
+    let settings = try storing(db) { try db.settings() }
+    var drawn: UInt64 = 0
+    let celebration = try storing(db) {
+      try db.drawCelebration { previous, index in
+        drawn = index
+        var rng = SplitMix64(seed: rewardSeed &+ index &* 0x9E37_79B9_7F4A_7C15)
+        return RewardPicker.draw(
+          using: &rng, newAchievements: newAchievements, celebrationsOn: settings.celebrationsOn,
+          previousMessage: previous)
+      }
+    }
+    CelebrationView(ctx: self, noAnimation: noAnimation).play(
+      celebration, seed: rewardSeed ^ drawn)
+  }
+}
+
+/// `nudge celebrate [KEY]`: replays a celebration (the notification's deep link uses it).
+struct CelebrateCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "celebrate", abstract: "Replay a celebration, or an earned achievement's.")
+
+  @Argument(help: "An earned achievement's key (see 'nudge achievements').")
+  var key: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The size of the celebration.",
+      valueName: CelebrationTier.allCases.map(\.rawValue).joined(separator: "|")))
+  var tier: String?
+
+  @Flag(help: "Print one line instead of the animation.")
+  var noAnimation = false
+
+  func run(_ ctx: Context) throws(CLIError) {
+    var achievement: Achievement? = nil
+    if let key {
+      guard let a = Achievement(rawValue: key) else {
+        let keys = Achievement.allCases.map(\.rawValue).joined(separator: ", ")
+        throw CLIError("'\(key)' is not an achievement; the keys are \(keys).", code: .usage)
+      }
+      achievement = a
+    }
+    var chosenTier: CelebrationTier? = nil
+    if let tier {
+      guard let t = CelebrationTier(rawValue: tier) else {
+        throw CLIError(
+          "--tier '\(tier)' is not one of quiet, spark, confetti, fireworks.", code: .usage)
+      }
+      chosenTier = t
+    }
+    if let achievement {
+      let db = try ctx.database()
+      guard let day = try storing(db, { try db.achievements() })[achievement] else {
+        ctx.line("\(achievement.title) is not earned yet: \(achievement.requirement)")
+        throw CLIError(
+          "'\(achievement.rawValue)' is locked; nothing to replay yet.", code: .failure)
+      }
+      ctx.line(ctx.style.dim("Earned on \(day.long) \(day.year)."))
+    }
+    var rng = SplitMix64(seed: ctx.rewardSeed)
+    var celebration = RewardPicker.draw(
+      using: &rng, newAchievements: achievement.map { [$0] } ?? [])
+    if let chosenTier {
+      celebration.tier = chosenTier
+      celebration.message =
+        chosenTier.messages[Int.random(in: 0..<chosenTier.messages.count, using: &rng)]
+    }
+    CelebrationView(ctx: ctx, noAnimation: noAnimation).play(celebration, seed: ctx.rewardSeed)
+  }
+}

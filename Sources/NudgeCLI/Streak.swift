@@ -1,0 +1,141 @@
+import ArgumentParser
+import NudgeCore
+
+/// `nudge streak`: current and longest streak, freezes, the week ring and a 12-week heatmap.
+struct StreakCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "streak", abstract: "Your streak, this week's ring and a 12-week heatmap.")
+
+  @Flag(help: "Print the streak as JSON.")
+  var json = false
+
+  /// The stable JSON shape of DESIGN §7.
+  struct Report: Encodable {
+    struct Week: Encodable {
+      var done: Int
+      var of = 7
+    }
+    var current: Int
+    var longest: Int
+    var todayDone: Bool
+    var frozen: [Day]
+    var freezesHeld: Int
+    var week: Week
+
+    enum CodingKeys: String, CodingKey {
+      case current, longest, frozen, week
+      case todayDone = "today_done"
+      case freezesHeld = "freezes_held"
+    }
+  }
+
+  func run(_ ctx: Context) throws(CLIError) {
+    let db = try ctx.database()
+    let settings = try storing(db) { try db.settings() }
+    let today = ctx.today(settings).day
+    let done = try storing(db) { try db.doneDays() }
+    let s = StreakRule.evaluate(doneDays: done, today: today)
+    if json {
+      ctx.line(
+        jsonText(
+          Report(
+            current: s.current, longest: s.longest, todayDone: s.todayDone, frozen: s.frozen,
+            freezesHeld: s.freezesHeld, week: .init(done: s.weekDone))))
+      return
+    }
+    let style = ctx.style
+    let days = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
+    ctx.line(
+      style.bold("🔥 Current streak: \(days(s.current))")
+        + (s.todayDone ? style.green("  today done") : style.yellow("  today pending")))
+    ctx.line("   Longest streak: \(days(s.longest))")
+    let freezes = String(repeating: "❄ ", count: s.freezesHeld)
+    ctx.line(
+      "   Freezes held: \(s.freezesHeld)/\(StreakRule.maxFreezes) \(freezes)"
+        + style.dim("(one for every 7 days in a row; covers a single missed day)"))
+    if !s.frozen.isEmpty {
+      ctx.line("   Frozen days: " + s.frozen.suffix(5).map(\.description).joined(separator: ", "))
+    }
+    let ring = (0..<7).reversed().map { done.contains(today.adding(days: -$0)) }
+    ctx.line(
+      "   This week: " + ring.map { $0 ? style.green("●") : style.dim("○") }.joined()
+        + " \(s.weekDone)/7")
+    ctx.line()
+    let weeks = Heatmap.weeks(12, today: today, doneDays: done, frozen: Set(s.frozen))
+    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    for (d, name) in names.enumerated() {
+      let cells = weeks.map { week in
+        switch week[d] {
+        case .done: style.green("█")
+        case .frozen: style.cyan("▒")
+        case .missed: style.dim("░")
+        case .future: " "
+        }
+      }
+      ctx.line("   \(style.dim(name)) " + cells.joined(separator: " "))
+    }
+    ctx.line(
+      "       " + style.dim("12 weeks ago") + String(repeating: " ", count: 4)
+        + style.dim("this week")
+        + style.dim("   █ done ▒ frozen ░ missed"))
+  }
+}
+
+/// `nudge achievements`: earned with dates, locked with what they take.
+struct AchievementsCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "achievements", abstract: "Earned achievements with dates, and what the rest take."
+  )
+
+  @Flag(help: "Print every achievement as JSON.")
+  var json = false
+
+  struct Row: Encodable {
+    var key: String
+    var title: String
+    var earnedOn: Day?
+
+    enum CodingKeys: String, CodingKey {
+      case key, title
+      case earnedOn = "earned_on"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(key, forKey: .key)
+      try c.encode(title, forKey: .title)
+      try c.encode(earnedOn, forKey: .earnedOn)
+    }
+  }
+
+  func run(_ ctx: Context) throws(CLIError) {
+    let db = try ctx.database()
+    let earned = try storing(db) { try db.achievements() }
+    if json {
+      ctx.line(
+        jsonText(
+          Achievement.allCases.map { Row(key: $0.rawValue, title: $0.title, earnedOn: earned[$0]) })
+      )
+      return
+    }
+    let style = ctx.style
+    let got = Achievement.allCases.filter { earned[$0] != nil }
+    ctx.line(style.bold("Earned (\(got.count) of \(Achievement.allCases.count))"))
+    if got.isEmpty { ctx.line(style.dim("  None yet. Finish any flow to earn your first.")) }
+    for a in got.sorted(by: { earned[$0]! < earned[$1]! }) {
+      ctx.line(
+        "  🏆 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(earned[a]!.description))"
+      )
+    }
+    let locked = Achievement.allCases.filter { earned[$0] == nil }
+    if !locked.isEmpty {
+      ctx.line()
+      ctx.line(style.bold("Locked"))
+      for a in locked {
+        ctx.line(
+          "  🔒 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(a.requirement))"
+        )
+      }
+    }
+  }
+}

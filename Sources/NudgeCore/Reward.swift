@@ -1,0 +1,116 @@
+/// How big a celebration is.
+public enum CelebrationTier: String, CaseIterable, Codable, Sendable {
+  case quiet, spark, confetti, fireworks
+
+  /// Weights in percent (DESIGN §2: about 50/30/15/5).
+  public var weight: Int {
+    switch self {
+    case .quiet: 50
+    case .spark: 30
+    case .confetti: 15
+    case .fireworks: 5
+    }
+  }
+
+  public var messages: [String] {
+    switch self {
+    case .quiet:
+      ["Done.", "Saved. Nice and steady.", "Logged.", "One more small step.", "That counts."]
+    case .spark:
+      [
+        "Nice work!", "That's the habit forming.", "Small steps, real change.",
+        "You showed up today.", "Another brick in the wall of habit.",
+      ]
+    case .confetti:
+      [
+        "Look at you go!", "That's how it's done!", "Your future self says thanks!",
+        "Consistency looks good on you!",
+      ]
+    case .fireworks:
+      [
+        "Outstanding!", "You are on fire!", "Big day. Enjoy it!", "This is what change feels like!",
+      ]
+    }
+  }
+}
+
+/// A drawn celebration: its tier, its message and the achievements it announces.
+public struct Celebration: Equatable, Sendable {
+  public var tier: CelebrationTier
+  public var message: String
+  public var achievements: [Achievement]
+
+  public init(tier: CelebrationTier, message: String, achievements: [Achievement] = []) {
+    self.tier = tier
+    self.message = message
+    self.achievements = achievements
+  }
+}
+
+/// SplitMix64: a tiny seedable generator, so `NUDGE_SEED` makes rewards reproducible.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+
+  public init(seed: UInt64) { state = seed }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Draws the variable reward for a completed flow.
+public enum RewardPicker {
+  /// A new achievement always gets fireworks with its title; celebrations off gives quiet
+  /// (still naming the achievement); otherwise the tier is drawn by weight. The message never
+  /// repeats `previousMessage`.
+  public static func draw<R: RandomNumberGenerator>(
+    using rng: inout R, newAchievements: [Achievement] = [], celebrationsOn: Bool = true,
+    previousMessage: String? = nil
+  ) -> Celebration {
+    let tier: CelebrationTier
+    if !celebrationsOn {
+      tier = .quiet
+    } else if !newAchievements.isEmpty {
+      tier = .fireworks
+    } else {
+      var roll = Int.random(in: 0..<100, using: &rng)
+      tier =
+        CelebrationTier.allCases.first { t in
+          roll -= t.weight
+          return roll < 0
+        } ?? .quiet
+    }
+    let messages = tier.messages
+    var index = Int.random(in: 0..<messages.count, using: &rng)
+    if messages[index] == previousMessage { index = (index + 1) % messages.count }
+    return Celebration(tier: tier, message: messages[index], achievements: newAchievements)
+  }
+}
+
+/// The 12-week heatmap of `nudge streak`: one column a week (Monday first), oldest first.
+public enum Heatmap {
+  /// What one cell shows.
+  public enum Cell: Equatable, Sendable {
+    case done, frozen, missed, future
+  }
+
+  public static func weeks(
+    _ count: Int, today: Day, doneDays: Set<Day>, frozen: Set<Day>
+  ) -> [[Cell]] {
+    let mondayOffset = (today.weekday + 6) % 7
+    let thisMonday = today.adding(days: -mondayOffset)
+    return (0..<count).map { w in
+      let monday = thisMonday.adding(days: -7 * (count - 1 - w))
+      return (0..<7).map { d in
+        let day = monday.adding(days: d)
+        if day > today { return .future }
+        if doneDays.contains(day) { return .done }
+        return frozen.contains(day) ? .frozen : .missed
+      }
+    }
+  }
+}
