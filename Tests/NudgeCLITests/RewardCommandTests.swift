@@ -10,12 +10,15 @@ import Testing
   @Test func savesAt0040And0359CountForTheEveningBefore() throws {
     let nudge = Nudge()
     try nudge("need-help", "--category", "other", "--no-input", now: "2026-11-18T20:00:00+01:00")
-    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-20T00:40:00+01:00")  // 19th
-    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-21T03:59:00+01:00")  // 20th
+    // 19th
+    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-20T00:40:00+01:00")
+    // 20th
+    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-21T03:59:00+01:00")
     let s = try streak(nudge, at: "2026-11-21T04:00:00+01:00")
     #expect(s["current"] as? Int == 3)
     #expect(s["today_done"] as? Bool == false)
-    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-21T04:00:00+01:00")  // 21st
+    // 21st
+    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-21T04:00:00+01:00")
     let after = try streak(nudge, at: "2026-11-21T05:00:00+01:00")
     #expect(after["current"] as? Int == 4)
     #expect(after["today_done"] as? Bool == true)
@@ -51,7 +54,8 @@ import Testing
     let nudge = Nudge()
     // Berlin, DST starts 2026-03-29 02:00 -> 03:00
     try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-03-28T23:30:00+01:00")
-    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-03-29T03:30:00+02:00")  // still the 28th
+    // still the 28th
+    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-03-29T03:30:00+02:00")
     try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-03-29T21:00:00+02:00")
     // then a flight to New York: 22:00 local on the 30th is 04:00 on the 31st in Berlin
     let ny = ["TZ": "America/New_York"]
