@@ -35,6 +35,8 @@ public struct Context {
   public var rewardSeed: UInt64
   /// Waits between animation frames.
   public var pause: (Double) -> Void
+  /// The system's time zone files.
+  var zones = ZoneDirectory()
 
   public init(
     now: Date, timeZone: TimeZone, environment: [String: String], input: any LineInput,

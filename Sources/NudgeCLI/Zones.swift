@@ -1,0 +1,60 @@
+import Foundation
+import NudgeCore
+
+/// Loads time zones the way the C library does: `TZ`, else `/etc/localtime`, from the
+/// system's zone files; the only place that reads them.
+final class ZoneDirectory: @unchecked Sendable {
+  static let root = "/usr/share/zoneinfo/"
+  private var cache: [String: ZoneRules?] = [:]
+
+  /// A named zone ("Europe/Berlin"), or nil when it is not installed.
+  func zone(named name: String) -> ZoneRules? {
+    if let hit = cache[name] { return hit }
+    var rules: ZoneRules? = nil
+    if name == "UTC" && !FileManager.default.fileExists(atPath: Self.root + "UTC") {
+      rules = .utc
+    } else if CalendarSpec.isZoneNameSafe(name),
+      let data = FileManager.default.contents(atPath: Self.root + name)
+    {
+      rules = ZoneRules(tzif: [UInt8](data), name: name)
+    }
+    cache[name] = rules
+    return rules
+  }
+
+  func exists(_ name: String) -> Bool { zone(named: name) != nil }
+
+  /// The local zone for a `TZ` value (nil: unset).
+  func local(tz: String?) -> ZoneRules {
+    guard var name = tz else {
+      if let data = FileManager.default.contents(atPath: "/etc/localtime"),
+        let rules = ZoneRules(tzif: [UInt8](data), name: "localtime")
+      {
+        return rules
+      }
+      return .utc
+    }
+    if name.isEmpty { return .utc }
+    if name.hasPrefix(":") { name.removeFirst() }
+    if name.hasPrefix("/") {
+      if let data = FileManager.default.contents(atPath: name),
+        let rules = ZoneRules(tzif: [UInt8](data), name: name)
+      {
+        return rules
+      }
+      return .utc
+    }
+    if let rules = zone(named: name) { return rules }
+    return ZoneRules(posix: name) ?? .utc
+  }
+}
+
+extension ZoneRules {
+  /// `2026-03-29T07:00:00+02:00` for an instant in this zone.
+  func iso(_ t: Int) -> String {
+    let offset = localType(at: t).offset
+    return InstantFormat.format(
+      Date(timeIntervalSince1970: TimeInterval(t)),
+      in: TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!)
+  }
+}

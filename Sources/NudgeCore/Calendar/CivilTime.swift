@@ -1,0 +1,127 @@
+/// A C `struct tm`: fields that may be out of range until normalised, `year` as a full year,
+/// `month` from 0.
+struct BrokenDownTime: Equatable {
+  var year: Int
+  var month: Int
+  var day: Int
+  var hour: Int
+  var minute: Int
+  var second: Int
+  /// -1 unknown, 0 standard, 1 daylight saving.
+  var isDST: Int = -1
+
+  /// The fields read as if they were UTC: seconds since the epoch, normalising overflow.
+  var naiveSeconds: Int {
+    let y = year + floorDiv(month, 12)
+    let m = month - 12 * floorDiv(month, 12)
+    let days = Day(year: y, month: m + 1, day: 1).ordinal + day - 1
+    return days * 86400 + hour * 3600 + minute * 60 + second
+  }
+
+  init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, isDST: Int = -1) {
+    self.year = year
+    self.month = month
+    self.day = day
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+    self.isDST = isDST
+  }
+
+  init(naive seconds: Int, isDST: Int) {
+    let days = floorDiv(seconds, 86400)
+    let rest = seconds - days * 86400
+    let date = Day(ordinal: days)
+    self.init(
+      year: date.year, month: date.month - 1, day: date.day, hour: rest / 3600,
+      minute: rest % 3600 / 60, second: rest % 60, isDST: isDST)
+  }
+}
+
+func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+/// The C library's conversions in one zone: `localtime_r`, and `mktime` as glibc 2.36 does it,
+/// including its remembered offset guess, which decides ambiguous local times.
+struct CivilClock {
+  let zone: ZoneRules
+  let utc: Bool
+  /// glibc's static `localtime_offset`: t minus local seconds of the last result.
+  var guess = 0
+
+  init(zone: ZoneRules, utc: Bool) {
+    self.zone = zone
+    self.utc = utc
+  }
+
+  func localtime(_ t: Int) -> BrokenDownTime {
+    if utc { return BrokenDownTime(naive: t, isDST: 0) }
+    let type = zone.localType(at: t)
+    return BrokenDownTime(naive: t + type.offset, isDST: type.isDST ? 1 : 0)
+  }
+
+  /// Normalises `tm` and returns its instant; nil where glibc returns -1.
+  mutating func mktime(_ tm: inout BrokenDownTime) -> Int? {
+    if utc {
+      let t = tm.naiveSeconds
+      tm = BrokenDownTime(naive: t, isDST: 0)
+      return t
+    }
+    let isdst = tm.isDST
+    let requestedSecond = tm.second
+    var clamped = tm
+    clamped.second = min(max(tm.second, 0), 59)
+    let wanted = clamped.naiveSeconds
+    let t0 = wanted + guess
+    var t = t0
+    var t1 = t0
+    var t2 = t0
+    var dst2 = 0
+    var remaining = 6
+    var found = localtime(t)
+    var matched = true
+    while true {
+      found = localtime(t)
+      let dt = wanted - found.naiveSeconds
+      if dt == 0 { break }
+      if t == t1 && t != t2
+        && (isdst < 0 ? dst2 <= (found.isDST != 0 ? 1 : 0) : (isdst != 0) != (found.isDST != 0))
+      {
+        matched = false
+        break
+      }
+      remaining -= 1
+      if remaining == 0 { return nil }
+      t1 = t2
+      t2 = t
+      t += dt
+      dst2 = found.isDST != 0 ? 1 : 0
+    }
+    if matched && isdst >= 0 && (isdst != 0) != (found.isDST != 0) {
+      let stride = 601_200
+      let bound = 536_454_000 / 2 + stride
+      var delta = stride
+      var located = false
+      search: while delta < bound {
+        for direction in [-1, 1] {
+          let ot = t + delta * direction
+          let other = localtime(ot)
+          if (other.isDST != 0) == (isdst != 0) {
+            t = ot + (wanted - other.naiveSeconds)
+            found = localtime(t)
+            located = true
+            break search
+          }
+        }
+        delta += stride
+      }
+      if !located { return nil }
+    }
+    guess = t - t0 + guess
+    if requestedSecond != clamped.second {
+      t += requestedSecond - clamped.second
+      found = localtime(t)
+    }
+    tm = found
+    return t
+  }
+}

@@ -1,0 +1,231 @@
+// MARK: - Next elapse, as systemd 252's find_next() on top of glibc's mktime.
+
+extension CalendarSpec {
+  /// What stepping an expression forward gave.
+  public enum Elapse: Equatable, Sendable {
+    /// The next elapse, in microseconds since the epoch.
+    case at(Int)
+    /// It never elapses again ("Next elapse: never").
+    case never
+    /// systemd's own calculation gives up here (its 1000-iteration safety valve, usually at a
+    /// DST change); systemd-analyze fails the same way.
+    case unresolvable
+  }
+
+  /// The first elapse strictly after `after` (microseconds since the epoch), computed in the
+  /// spec's own zone (`zoneFor`) or in `localZone`.
+  public func elapse(
+    afterMicroseconds after: Int, localZone: ZoneRules, zoneFor: (String) -> ZoneRules?
+  ) -> Elapse {
+    var zone = localZone
+    if let timezone, !utc {
+      zone = zoneFor(timezone) ?? .utc
+    }
+    var clock = CivilClock(zone: zone, utc: utc)
+    let usec = after + 1
+    let seconds = floorDiv(usec, Self.usecPerSec)
+    var tm = clock.localtime(seconds)
+    var tmUsec = usec - seconds * Self.usecPerSec
+    switch findNext(&tm, &tmUsec, &clock) {
+    case .never: return .never
+    case .unresolvable: return .unresolvable
+    case .at: break
+    }
+    guard let t = clock.mktime(&tm) else { return .unresolvable }
+    return .at(t * Self.usecPerSec + tmUsec)
+  }
+
+  /// The first elapse after `after` in whole seconds; nil when there is none to be had.
+  public func nextElapse(after: Int, localZone: ZoneRules, zoneFor: (String) -> ZoneRules?)
+    -> Int?
+  {
+    if case .at(let usec) = elapse(
+      afterMicroseconds: after * Self.usecPerSec, localZone: localZone, zoneFor: zoneFor)
+    {
+      return floorDiv(usec, Self.usecPerSec)
+    }
+    return nil
+  }
+
+  private func findEndOfMonth(_ tm: BrokenDownTime, _ day: Int, _ clock: inout CivilClock) -> Int {
+    var t = tm
+    t.month += 1
+    t.day = 1 - day
+    guard clock.mktime(&t) != nil, t.month == tm.month else { return -1 }
+    return t.day
+  }
+
+  /// The earliest value of `chain` at or after `value`; nil when none.
+  private func matching(
+    _ chain: Chain, isDay: Bool, _ tm: BrokenDownTime, _ value: Int, _ clock: inout CivilClock
+  ) -> Int? {
+    guard let chain else { return value }
+    let eom = endOfMonth && isDay
+    var best: Int? = nil
+    for c in chain {
+      var start = c.start
+      var stop = c.stop
+      if eom {
+        start = findEndOfMonth(tm, c.start, &clock)
+        stop = findEndOfMonth(tm, c.stop, &clock)
+        if stop > 0 { swap(&start, &stop) }
+      }
+      if start >= value {
+        if best == nil || start < best! { best = start }
+      } else if c.step > 0 {
+        let k = start + c.step * ((value - start + c.step - 1) / c.step)
+        if (best == nil || k < best!) && (stop < 0 || k <= stop) { best = k }
+      }
+    }
+    return best
+  }
+
+  /// systemd's tm_within_bounds(): 1 in bounds, 0 normalised forward (tm updated), nil when
+  /// out of range or normalisation went backwards.
+  private func withinBounds(_ tm: inout BrokenDownTime, _ clock: inout CivilClock) -> Int? {
+    if tm.year > Self.maxYear { return nil }
+    var t = tm
+    guard clock.mktime(&t) != nil else { return nil }
+    var cmp: Int
+    func compare(_ a: Int, _ b: Int) -> Int { a < b ? -1 : (a > b ? 1 : 0) }
+    if (cmp = compare(t.year, tm.year), cmp).1 != 0 {
+      t.month = 0
+    } else if (cmp = compare(t.month, tm.month), cmp).1 != 0 {
+      t.day = 1
+    } else if (cmp = compare(t.day, tm.day), cmp).1 != 0 {
+      t.hour = 0
+    } else if (cmp = compare(t.hour, tm.hour), cmp).1 != 0 {
+      t.minute = 0
+    } else if (cmp = compare(t.minute, tm.minute), cmp).1 != 0 {
+      t.second = 0
+    } else {
+      cmp = compare(t.second, tm.second)
+    }
+    if cmp < 0 { return nil }
+    if cmp > 0 { tm = t }
+    return cmp == 0 ? 1 : 0
+  }
+
+  private func matchesWeekday(_ tm: BrokenDownTime, _ clock: inout CivilClock) -> Bool {
+    if weekdays < 0 || weekdays >= Self.allWeekdays { return true }
+    var t = tm
+    guard clock.mktime(&t) != nil else { return false }
+    let date = Day(year: t.year, month: t.month + 1, day: t.day)
+    let k = (date.weekday + 6) % 7
+    return weekdays & (1 << k) != 0
+  }
+
+  static func compareFields(_ a: BrokenDownTime, _ b: BrokenDownTime) -> Int {
+    let l = [a.year, a.month, a.day, a.hour, a.minute, a.second]
+    let r = [b.year, b.month, b.day, b.hour, b.minute, b.second]
+    for (x, y) in zip(l, r) where x != y { return x < y ? -1 : 1 }
+    return 0
+  }
+
+  private func findNext(
+    _ tm: inout BrokenDownTime, _ usec: inout Int, _ clock: inout CivilClock
+  ) -> Elapse {
+    var c = tm
+    var tmUsec = usec
+    var invalidateDST = false
+    for _ in 0..<1000 {
+      _ = clock.mktime(&c)
+      if !invalidateDST { c.isDST = dst }
+
+      guard let y = matching(year, isDay: false, c, c.year, &clock) else { return .never }
+      if y != c.year {
+        c.year = y
+        (c.month, c.day, c.hour, c.minute, c.second, tmUsec) = (0, 1, 0, 0, 0, 0)
+      }
+      guard let r0 = withinBounds(&c, &clock), r0 > 0 else { return .never }
+
+      let m = matching(month, isDay: false, c, c.month + 1, &clock)
+      if let m, m != c.month + 1 {
+        c.month = m - 1
+        (c.day, c.hour, c.minute, c.second, tmUsec) = (1, 0, 0, 0, 0)
+      }
+      var r = m == nil ? nil : withinBounds(&c, &clock)
+      if r == nil {
+        c.year += 1
+        (c.month, c.day, c.hour, c.minute, c.second, tmUsec) = (0, 1, 0, 0, 0, 0)
+        continue
+      }
+      if r == 0 { continue }
+
+      let d = matching(day, isDay: true, c, c.day, &clock)
+      if let d, d != c.day {
+        c.day = d
+        (c.hour, c.minute, c.second, tmUsec) = (0, 0, 0, 0)
+      }
+      r = d == nil ? nil : withinBounds(&c, &clock)
+      if r == nil {
+        c.month += 1
+        (c.day, c.hour, c.minute, c.second, tmUsec) = (1, 0, 0, 0, 0)
+        continue
+      }
+      if r == 0 { continue }
+
+      if !matchesWeekday(c, &clock) {
+        c.day += 1
+        (c.hour, c.minute, c.second, tmUsec) = (0, 0, 0, 0)
+        continue
+      }
+
+      let h = matching(hour, isDay: false, c, c.hour, &clock)
+      if let h, h != c.hour {
+        c.hour = h
+        (c.minute, c.second, tmUsec) = (0, 0, 0)
+      }
+      r = h == nil ? nil : withinBounds(&c, &clock)
+      if r == nil {
+        c.day += 1
+        (c.hour, c.minute, c.second, tmUsec) = (0, 0, 0, 0)
+        continue
+      }
+      if r == 0 { continue }
+
+      let mi = matching(minute, isDay: false, c, c.minute, &clock)
+      if let mi, mi != c.minute {
+        c.minute = mi
+        (c.second, tmUsec) = (0, 0)
+      }
+      r = mi == nil ? nil : withinBounds(&c, &clock)
+      if r == nil {
+        c.hour += 1
+        (c.minute, c.second, tmUsec) = (0, 0, 0)
+        continue
+      }
+      if r == 0 { continue }
+
+      let combined = c.second * Self.usecPerSec + tmUsec
+      let s = matching(microsecond, isDay: false, c, combined, &clock)
+      if let s {
+        tmUsec = s % Self.usecPerSec
+        c.second = s / Self.usecPerSec
+      } else {
+        tmUsec = combined % Self.usecPerSec
+        c.second = combined / Self.usecPerSec
+      }
+      r = s == nil ? nil : withinBounds(&c, &clock)
+      if r == nil {
+        c.minute += 1
+        (c.second, tmUsec) = (0, 0)
+        continue
+      }
+      if r == 0 { continue }
+
+      var order = Self.compareFields(tm, c)
+      if order == 0 { order = usec < tmUsec + 1 ? -1 : (usec > tmUsec + 1 ? 1 : 0) }
+      if order >= 0 {
+        // stuck: advance and let mktime settle the DST change (systemd 252.39)
+        invalidateDST = true
+        c.hour += 1
+        continue
+      }
+      tm = c
+      usec = tmUsec
+      return .at(0)
+    }
+    return .unresolvable
+  }
+}

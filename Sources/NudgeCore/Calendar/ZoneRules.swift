@@ -1,0 +1,267 @@
+/// A time zone as the C library sees it: TZif transitions plus the POSIX TZ rule beyond them.
+/// Built from bytes at the edge (the zone file), so that everything computed from it is pure.
+public struct ZoneRules: Sendable, Equatable {
+  /// One kind of local time: its offset east of UTC, DST flag and abbreviation.
+  public struct LocalType: Sendable, Equatable {
+    public var offset: Int
+    public var isDST: Bool
+    public var abbreviation: String
+  }
+
+  public var name: String
+  var transitions: [Int] = []
+  var transitionTypes: [Int] = []
+  var types: [LocalType]
+  var rule: PosixTZ?
+
+  /// UTC, for `TZ` unset without `/etc/localtime`, or `UTC` specs.
+  public static let utc = ZoneRules(
+    name: "UTC", types: [LocalType(offset: 0, isDST: false, abbreviation: "UTC")])
+
+  init(name: String, types: [LocalType], rule: PosixTZ? = nil) {
+    self.name = name
+    self.types = types
+    self.rule = rule
+  }
+
+  /// Parses a TZif file (versions 1–4); nil when the bytes are not one.
+  public init?(tzif bytes: [UInt8], name: String) {
+    guard bytes.count >= 44, bytes[0..<4].elementsEqual("TZif".utf8) else { return nil }
+    func u32(_ at: Int) -> Int {
+      Int(Int32(bitPattern: bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) }))
+    }
+    func i64(_ at: Int) -> Int {
+      Int(Int64(bitPattern: bytes[at..<at + 8].reduce(0) { $0 << 8 | UInt64($1) }))
+    }
+    func counts(_ at: Int) -> [Int] { (0..<6).map { u32(at + 20 + 4 * $0) } }
+    var header = 0
+    var c = counts(0)
+    var timeSize = 4
+    if bytes[4] >= 0x32 {  // version 2+: skip the 32-bit block, read the 64-bit one
+      let v1 = c[3] * 5 + c[4] * 6 + c[5] + c[2] * 8 + c[1] + c[0]
+      header = 44 + v1
+      guard bytes.count >= header + 44, bytes[header..<header + 4].elementsEqual("TZif".utf8)
+      else { return nil }
+      c = counts(header)
+      timeSize = 8
+    }
+    let (isut, isstd, leap, timecnt, typecnt, charcnt) = (c[0], c[1], c[2], c[3], c[4], c[5])
+    var p = header + 44
+    let end =
+      p + timecnt * (timeSize + 1) + typecnt * 6 + charcnt + leap * (timeSize + 4) + isstd + isut
+    guard typecnt > 0, bytes.count >= end else { return nil }
+    transitions = (0..<timecnt).map { timeSize == 8 ? i64(p + 8 * $0) : u32(p + 4 * $0) }
+    p += timecnt * timeSize
+    transitionTypes = (0..<timecnt).map { Int(bytes[p + $0]) }
+    p += timecnt
+    let typeStart = p
+    let chars = typeStart + typecnt * 6
+    types = (0..<typecnt).map { i in
+      let at = typeStart + 6 * i
+      var nameEnd = chars + Int(bytes[at + 5])
+      let nameStart = nameEnd
+      while nameEnd < chars + charcnt && bytes[nameEnd] != 0 { nameEnd += 1 }
+      return LocalType(
+        offset: u32(at), isDST: bytes[at + 4] != 0,
+        abbreviation: String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))
+    }
+    guard transitionTypes.allSatisfy({ $0 < typecnt }) else { return nil }
+    self.name = name
+    if timeSize == 8, end < bytes.count, bytes[end] == 0x0A,
+      let close = bytes[(end + 1)...].firstIndex(of: 0x0A), close > end + 1
+    {
+      rule = PosixTZ(String(decoding: bytes[(end + 1)..<close], as: UTF8.self))
+    }
+  }
+
+  /// A zone given only as a POSIX TZ string (`TZ=CET-1CEST,M3.5.0,M10.5.0/3`).
+  public init?(posix text: String) {
+    guard let rule = PosixTZ(text) else { return nil }
+    self.name = text
+    self.rule = rule
+    self.types = [LocalType(offset: rule.stdOffset, isDST: false, abbreviation: rule.stdName)]
+  }
+
+  /// The local time type in effect at `t` (seconds since the epoch), as glibc's localtime.
+  public func localType(at t: Int) -> LocalType {
+    if transitions.isEmpty || t < transitions[0] {
+      if transitions.isEmpty, let rule { return rule.localType(at: t) }
+      return types.first { !$0.isDST } ?? types[0]
+    }
+    if t >= transitions[transitions.count - 1] {
+      if let rule { return rule.localType(at: t) }
+      return types[transitionTypes[transitions.count - 1]]
+    }
+    var lo = 0
+    var hi = transitions.count - 1
+    while lo + 1 < hi {
+      let mid = (lo + hi) / 2
+      if transitions[mid] <= t { lo = mid } else { hi = mid }
+    }
+    return types[transitionTypes[lo]]
+  }
+
+  /// glibc's `tzname[0]` and `tzname[1]` after `tzset()`: the latest standard and DST names.
+  public var tzNames: (standard: String, daylight: String) {
+    var names: [String?] = [nil, nil]
+    for i in stride(from: transitions.count - 1, through: 0, by: -1) {
+      let type = types[transitionTypes[i]]
+      let k = type.isDST ? 1 : 0
+      if names[k] == nil {
+        names[k] = type.abbreviation
+        if names[1 - k] != nil { break }
+      }
+    }
+    if transitions.isEmpty, let rule { return (rule.stdName, rule.dstName ?? rule.stdName) }
+    let standard = names[0] ?? types[0].abbreviation
+    return (standard, names[1] ?? standard)
+  }
+}
+
+/// A POSIX TZ rule such as `CET-1CEST,M3.5.0,M10.5.0/3`.
+struct PosixTZ: Sendable, Equatable {
+  enum DateRule: Sendable, Equatable {
+    case julianNoLeap(Int)
+    case zeroBased(Int)
+    case monthWeekDay(month: Int, week: Int, weekday: Int)
+  }
+
+  var stdName: String
+  var stdOffset: Int
+  var dstName: String?
+  var dstOffset: Int
+  var start: (DateRule, Int)?
+  var end: (DateRule, Int)?
+
+  static func == (a: PosixTZ, b: PosixTZ) -> Bool {
+    a.stdName == b.stdName && a.stdOffset == b.stdOffset && a.dstName == b.dstName
+      && a.dstOffset == b.dstOffset && a.start?.0 == b.start?.0 && a.start?.1 == b.start?.1
+      && a.end?.0 == b.end?.0 && a.end?.1 == b.end?.1
+  }
+
+  init?(_ text: String) {
+    var s = Substring(text)
+    func name() -> String? {
+      if s.first == "<" {
+        guard let close = s.firstIndex(of: ">") else { return nil }
+        let n = String(s[s.index(after: s.startIndex)..<close])
+        s = s[s.index(after: close)...]
+        return n.isEmpty ? nil : n
+      }
+      let n = s.prefix { $0.isLetter }
+      guard n.count >= 3 else { return nil }
+      s = s.dropFirst(n.count)
+      return String(n)
+    }
+    func time() -> Int? {  // [+-]hh[:mm[:ss]] in seconds
+      var sign = 1
+      if s.first == "+" || s.first == "-" {
+        sign = s.first == "-" ? -1 : 1
+        s = s.dropFirst()
+      }
+      var parts: [Int] = []
+      while parts.count < 3 {
+        let digits = s.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let v = Int(digits) else { return parts.isEmpty ? nil : nil }
+        parts.append(v)
+        s = s.dropFirst(digits.count)
+        if s.first == ":" { s = s.dropFirst() } else { break }
+      }
+      while parts.count < 3 { parts.append(0) }
+      return sign * (parts[0] * 3600 + parts[1] * 60 + parts[2])
+    }
+    func date() -> DateRule? {
+      if s.first == "J" {
+        s = s.dropFirst()
+        let d = s.prefix { $0.isNumber }
+        s = s.dropFirst(d.count)
+        return Int(d).map { .julianNoLeap($0) }
+      }
+      if s.first == "M" {
+        s = s.dropFirst()
+        var v: [Int] = []
+        for i in 0..<3 {
+          let d = s.prefix { $0.isNumber }
+          guard let n = Int(d) else { return nil }
+          v.append(n)
+          s = s.dropFirst(d.count)
+          if i < 2 {
+            guard s.first == "." else { return nil }
+            s = s.dropFirst()
+          }
+        }
+        return .monthWeekDay(month: v[0], week: v[1], weekday: v[2])
+      }
+      let d = s.prefix { $0.isNumber }
+      s = s.dropFirst(d.count)
+      return Int(d).map { .zeroBased($0) }
+    }
+    guard let std = name(), let off = time() else { return nil }
+    stdName = std
+    stdOffset = -off
+    dstOffset = stdOffset + 3600
+    if s.isEmpty { return }
+    guard let dst = name() else { return nil }
+    dstName = dst
+    if let first = s.first, first != "," {
+      guard let o = time() else { return nil }
+      dstOffset = -o
+    }
+    if s.isEmpty {
+      // no rule: glibc falls back to the US rules of POSIX
+      start = (.monthWeekDay(month: 3, week: 2, weekday: 0), 7200)
+      end = (.monthWeekDay(month: 11, week: 1, weekday: 0), 7200)
+      return
+    }
+    guard s.first == "," else { return nil }
+    s = s.dropFirst()
+    guard let a = date() else { return nil }
+    var aTime = 7200
+    if s.first == "/" {
+      s = s.dropFirst()
+      guard let t = time() else { return nil }
+      aTime = t
+    }
+    guard s.first == "," else { return nil }
+    s = s.dropFirst()
+    guard let b = date() else { return nil }
+    var bTime = 7200
+    if s.first == "/" {
+      s = s.dropFirst()
+      guard let t = time() else { return nil }
+      bTime = t
+    }
+    guard s.isEmpty else { return nil }
+    start = (a, aTime)
+    end = (b, bTime)
+  }
+
+  /// Seconds since the epoch of local midnight of the rule's date in `year` (as UTC fields).
+  static func dayStart(_ rule: DateRule, year: Int) -> Int {
+    let jan1 = Day(year: year, month: 1, day: 1).ordinal
+    switch rule {
+    case .julianNoLeap(let n):
+      let leapShift = Day.isLeap(year) && n >= 60 ? 1 : 0
+      return (jan1 + n - 1 + leapShift) * 86400
+    case .zeroBased(let n):
+      return (jan1 + n) * 86400
+    case .monthWeekDay(let m, let w, let d):
+      let first = Day(year: year, month: m, day: 1)
+      var day = 1 + (d - first.weekday + 7) % 7 + (w - 1) * 7
+      let length = Day.daysIn(month: m, year: year)
+      while day > length { day -= 7 }
+      return (first.ordinal + day - 1) * 86400
+    }
+  }
+
+  func localType(at t: Int) -> ZoneRules.LocalType {
+    let standard = ZoneRules.LocalType(offset: stdOffset, isDST: false, abbreviation: stdName)
+    guard let dstName, let start, let end else { return standard }
+    let year = Day(ordinal: t >= 0 ? t / 86400 : (t - 86399) / 86400).year
+    let change0 = Self.dayStart(start.0, year: year) + start.1 - stdOffset
+    let change1 = Self.dayStart(end.0, year: year) + end.1 - dstOffset
+    let isDST = change0 > change1 ? (t < change1 || t >= change0) : (t >= change0 && t < change1)
+    return isDST
+      ? ZoneRules.LocalType(offset: dstOffset, isDST: true, abbreviation: dstName) : standard
+  }
+}
