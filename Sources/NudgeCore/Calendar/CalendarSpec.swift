@@ -414,8 +414,10 @@ extension CalendarSpec {
       throws(ParseError)
     {
       guard let chain else { return }
-      let to = eom ? to - 3 : to
+      var to = to
       for c in chain {
+        // systemd 252 takes 3 off the bound again for each further '~' item
+        if eom { to -= 3 }
         let bad = ParseError(message: "the \(what) is out of range or its repetition never fits")
         if c.start < from || c.start > to { throw bad }
         if c.step > to - from { throw bad }
