@@ -10,6 +10,8 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
   ],
   targets: [
     // Pure rules: days, flows, history, config, export format. No I/O.
@@ -24,13 +26,19 @@ let package = Package(
     .systemLibrary(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     // The only target that imports C modules: desktop notifications, journald.
-    .target(name: "NudgeDesktop", dependencies: ["NudgeCore", "CLibnotify", "CSystemd"]),
+    .target(
+      name: "NudgeDesktop",
+      dependencies: [
+        "NudgeCore", "CLibnotify", "CSystemd", .product(name: "Logging", package: "swift-log"),
+      ]),
     // Commands, prompts and terminal rendering, run against an injected context.
     .target(
       name: "NudgeCLI",
       dependencies: [
         "NudgeCore", "NudgeStore", "NudgeDesktop",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
     .executableTarget(name: "nudge", dependencies: ["NudgeCLI"]),

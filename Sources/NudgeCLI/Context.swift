@@ -37,6 +37,9 @@ public struct Context {
   public var pause: (Double) -> Void
   /// The system's time zone files.
   var zones = ZoneDirectory()
+  /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
+  /// fixed start at the pace of the monotonic clock.
+  public var clock: () -> Date
 
   public init(
     now: Date, timeZone: TimeZone, environment: [String: String], input: any LineInput,
@@ -46,6 +49,8 @@ public struct Context {
   ) {
     self.rewardSeed = rewardSeed
     self.pause = pause
+    let start = now
+    self.clock = { start }
     self.now = now
     self.timeZone = timeZone
     self.environment = environment
@@ -92,7 +97,7 @@ extension Context {
       }
       seed = parsed
     }
-    return Context(
+    var context = Context(
       now: now, timeZone: zone(from: env), environment: env, input: StandardInput(),
       output: StandardOutput(),
       openDatabase: { () throws(StoreError) -> AppDatabase in
@@ -100,6 +105,16 @@ extension Context {
       },
       makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
       pause: { usleep(UInt32($0 * 1_000_000)) })
+    if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
+      let fixed = now
+      let started = DispatchTime.now().uptimeNanoseconds
+      context.clock = {
+        fixed.addingTimeInterval(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+      }
+    } else {
+      context.clock = { Date() }
+    }
+    return context
   }
 
   /// The zone named by `TZ` (as systemd and the C library read it), else the system's.

@@ -16,7 +16,8 @@ public struct Nudge: ParsableCommand {
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
       NeedHelpCommand.self, StreakCommand.self, AchievementsCommand.self, CelebrateCommand.self,
-      HistoryCommand.self, ScheduleCommand.self, ConfigCommand.self, ExportCommand.self,
+      HistoryCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
+      InstallCommand.self, UninstallCommand.self, DaemonCommand.self, ConfigCommand.self, ExportCommand.self,
       ImportCommand.self,
     ],
     defaultSubcommand: TodayCommand.self

@@ -1,13 +1,127 @@
 import ArgumentParser
 import Foundation
 import NudgeCore
+import NudgeStore
 
 /// `nudge schedule`: reminder times as systemd calendar expressions.
 struct ScheduleCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "schedule",
     abstract: "Show and change reminder times (systemd calendar expressions).",
-    subcommands: [Normalize.self, Preview.self])
+    subcommands: [List.self, Set.self, On.self, Off.self, Normalize.self, Preview.self],
+    defaultSubcommand: List.self)
+
+  /// `nudge schedule`: each slot's time, state and next reminder.
+  struct List: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Show each reminder slot.")
+
+    @Flag(help: "Print the schedule as JSON.")
+    var json = false
+
+    struct Row: Encodable {
+      var slot: Slot
+      var expression: String
+      var enabled: Bool
+      var next: String?
+
+      func encode(to encoder: any Encoder) throws {
+        enum Keys: String, CodingKey { case slot, expression, enabled, next }
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(slot, forKey: .slot)
+        try c.encode(expression, forKey: .expression)
+        try c.encode(enabled, forKey: .enabled)
+        try c.encode(next, forKey: .next)
+      }
+    }
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let db = try ctx.database()
+      let local = ctx.zones.local(tz: ctx.environment["TZ"])
+      let firing = SlotFiring(ctx: ctx, db: db, local: local)
+      let now = Int(ctx.now.timeIntervalSince1970.rounded(.down))
+      let rows = try storing(db) { try db.schedules() }.map { schedule throws(CLIError) -> (Row, Int?) in
+        let next = schedule.enabled ? firing.next(try firing.spec(schedule), after: now) : nil
+        return (
+          Row(slot: schedule.slot, expression: schedule.expression, enabled: schedule.enabled, next: next.map { local.iso($0) }),
+          next
+        )
+      }
+      if json {
+        ctx.line(jsonText(rows.map(\.0)))
+        return
+      }
+      let style = ctx.style
+      for (row, next) in rows {
+        let state = row.enabled ? style.green("on ") : style.dim("off")
+        var line = "\(style.bold(row.slot.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))) \(state)  \(row.expression.padding(toLength: 24, withPad: " ", startingAt: 0))"
+        if let next {
+          line += " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
+        }
+        ctx.line(line)
+      }
+    }
+
+    static func friendly(_ t: Int, _ zone: ZoneRules) -> String {
+      let local = BrokenDown(t + zone.localType(at: t).offset)
+      return "\(local.day.short) \(String(format: "%02d:%02d", local.hour, local.minute))"
+    }
+
+    static func until(_ seconds: Int) -> String {
+      let minutes = (seconds + 59) / 60
+      if minutes < 60 { return "\(minutes)m" }
+      let hours = minutes / 60
+      if hours < 48 { return "\(hours)h \(minutes % 60)m" }
+      return "\(hours / 24)d \(hours % 24)h"
+    }
+  }
+
+  /// `nudge schedule set SLOT EXPR`.
+  struct Set: ContextCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Change a slot's time: '12:15', 'Mon..Fri 07:00', any systemd calendar expression.")
+
+    @Argument(help: "morning, midday or evening.")
+    var slot: String
+
+    @Argument(help: "A calendar expression.")
+    var expression: String
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let target = try parseSlot(slot)
+      let local = ctx.zones.local(tz: ctx.environment["TZ"])
+      let spec = try ctx.parseCalendar(expression, local: local)
+      let db = try ctx.database()
+      try change(ctx, db, target) { $0.expression = spec.normalized }
+    }
+  }
+
+  /// `nudge schedule on SLOT`.
+  struct On: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder on.")
+
+    @Argument(help: "morning, midday or evening.")
+    var slot: String
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let target = try parseSlot(slot)
+      let db = try ctx.database()
+      try change(ctx, db, target) { $0.enabled = true }
+    }
+  }
+
+  /// `nudge schedule off SLOT`.
+  struct Off: ContextCommand {
+    static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder off.")
+
+    @Argument(help: "morning, midday or evening.")
+    var slot: String
+
+    func run(_ ctx: Context) throws(CLIError) {
+      let target = try parseSlot(slot)
+      let db = try ctx.database()
+      try change(ctx, db, target) { $0.enabled = false }
+    }
+  }
 
   /// `nudge schedule normalize EXPR`: systemd's normalised form.
   struct Normalize: ContextCommand {
@@ -83,6 +197,43 @@ struct ScheduleCommand: ParsableCommand {
       }
       ctx.output.write(out)
     }
+  }
+}
+
+func parseSlot(_ name: String) throws(CLIError) -> Slot {
+  guard let slot = Slot(rawValue: name) else {
+    throw CLIError("'\(name)' is not a slot: use morning, midday or evening.", code: .usage)
+  }
+  return slot
+}
+
+/// Saves a slot's changed schedule, updates installed units, and shows the result.
+func change(
+  _ ctx: Context, _ db: AppDatabase, _ slot: Slot, _ edit: (inout SlotSchedule) -> Void
+) throws(CLIError) {
+  var all = try storing(db) { try db.schedules() }
+  let index = all.firstIndex { $0.slot == slot }!
+  edit(&all[index])
+  let updated = all[index]
+  try storing(db) { try db.saveSchedule(updated) }
+  try UserUnits(ctx: ctx, dryRun: false).update(all)
+  var list = ScheduleCommand.List()
+  list.json = false
+  try list.run(ctx)
+}
+
+/// Local wall-clock fields of naive seconds.
+struct BrokenDown {
+  let day: Day
+  let hour: Int
+  let minute: Int
+
+  init(_ naive: Int) {
+    let days = naive >= 0 ? naive / 86400 : (naive - 86399) / 86400
+    day = Day(ordinal: days)
+    let rest = naive - days * 86400
+    hour = rest / 3600
+    minute = rest % 3600 / 60
   }
 }
 

@@ -64,10 +64,10 @@ public enum SettingKey: String, CaseIterable, Sendable {
       guard (try? CommandLineWords.split(value)) != nil else { throw bad }
       return value
     case .stalenessMorning, .stalenessMidday, .stalenessEvening:
-      guard let seconds = Duration.parseSeconds(value), (60...86400).contains(seconds) else {
+      guard let seconds = DurationText.parseSeconds(value), (60...86400).contains(seconds) else {
         throw bad
       }
-      return Duration.format(seconds: seconds)
+      return DurationText.format(seconds: seconds)
     }
   }
 }
@@ -99,12 +99,12 @@ public struct Settings: Equatable, Sendable {
       case .midday: .stalenessMidday
       case .evening: .stalenessEvening
       }
-    return Duration.parseSeconds(value(key)) ?? 4 * 3600
+    return DurationText.parseSeconds(value(key)) ?? 4 * 3600
   }
 }
 
 /// Durations written as `4h`, `90m`, `2h30m`, `45s`.
-public enum Duration {
+public enum DurationText {
   public static func parseSeconds(_ text: String) -> Int? {
     guard !text.isEmpty else { return nil }
     var total = 0

@@ -5,7 +5,7 @@ import NudgeCore
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
-  public static let schemaVersion = 2
+  public static let schemaVersion = 3
 
   private let writer: any DatabaseWriter
   /// The file this database lives in (":memory:" for tests).
@@ -64,6 +64,22 @@ public final class AppDatabase: Sendable {
           PRAGMA user_version = 2;
           """)
       try Self.awardAchievements(db)
+    }
+    migrator.registerMigration("v3") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE slot_schedule (
+            slot TEXT PRIMARY KEY NOT NULL, expression TEXT NOT NULL, enabled BOOLEAN NOT NULL
+          );
+          CREATE TABLE reminder_claim (
+            slot TEXT NOT NULL, elapse INTEGER NOT NULL, PRIMARY KEY (slot, elapse)
+          );
+          CREATE TABLE reminder_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            slot TEXT NOT NULL, elapse INTEGER, outcome TEXT NOT NULL, at TEXT NOT NULL
+          );
+          PRAGMA user_version = 3;
+          """)
     }
     return migrator
   }
@@ -428,6 +444,78 @@ public final class AppDatabase: Sendable {
         summary.newAchievements.contains($0) || awarded.contains($0)
       }
       return summary
+    }
+  }
+
+  // MARK: - Reminders
+
+  /// Each slot's schedule, defaults for slots never changed.
+  public func schedules() throws -> [SlotSchedule] {
+    try writer.read { db in
+      let stored = try SlotSchedule.fetchAll(db)
+      return Slot.allCases.map { slot in
+        stored.first { $0.slot == slot } ?? .defaults(slot)
+      }
+    }
+  }
+
+  public func saveSchedule(_ schedule: SlotSchedule) throws {
+    try writer.write { db in try schedule.save(db) }
+  }
+
+  /// Claims (slot, elapse) for one reminder and logs its outcome, atomically. A second claim of
+  /// the same pair is refused by the UNIQUE key (not a check-then-insert), logs `duplicate`
+  /// and returns false.
+  public func claimFiring(slot: Slot, elapse: Int, outcome: ReminderOutcome, at: String) throws
+    -> Bool
+  {
+    try writer.write { db in
+      do {
+        try db.execute(
+          sql: "INSERT INTO reminder_claim (slot, elapse) VALUES (?, ?)",
+          arguments: [slot.rawValue, elapse])
+      } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+        try ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at).insert(db)
+        return false
+      }
+      try ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at).insert(db)
+      return true
+    }
+  }
+
+  /// Whether (slot, elapse) has been handled already.
+  public func isClaimed(slot: Slot, elapse: Int) throws -> Bool {
+    try writer.read { db in
+      try Bool.fetchOne(
+        db, sql: "SELECT EXISTS (SELECT 1 FROM reminder_claim WHERE slot = ? AND elapse = ?)",
+        arguments: [slot.rawValue, elapse]) ?? false
+    }
+  }
+
+  /// Logs what happened to a reminder (clicked, done, snoozed…).
+  public func logReminder(_ entry: ReminderLogEntry) throws {
+    try writer.write { db in try entry.insert(db) }
+  }
+
+  /// The reminder log, newest last.
+  public func reminderLog(limit: Int) throws -> [ReminderLogEntry] {
+    try writer.read { db in
+      try ReminderLogEntry.order(Column("id").desc).limit(limit).fetchAll(db).reversed()
+    }
+  }
+
+  /// Whether `flow` was completed on `day`.
+  public func isDone(_ flow: Flow, on day: Day) throws -> Bool {
+    try writer.read { db in
+      let table =
+        switch flow {
+        case .prep: "prep"
+        case .review: "review"
+        case .checkin: "checkin"
+        case .needHelp: "help_note"
+        }
+      return try Bool.fetchOne(
+        db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", arguments: [day]) ?? false
     }
   }
 

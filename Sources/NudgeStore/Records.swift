@@ -47,3 +47,27 @@ struct StateRow: Codable, FetchableRecord, PersistableRecord {
   var key: String
   var value: String
 }
+
+extension Slot: DatabaseValueConvertible {}
+extension ReminderOutcome: DatabaseValueConvertible {}
+
+extension SlotSchedule: FetchableRecord, PersistableRecord {
+  public static let databaseTableName = "slot_schedule"
+}
+
+/// One line of the reminder log (`nudge log`).
+public struct ReminderLogEntry: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
+  public static let databaseTableName = "reminder_log"
+  public var slot: Slot
+  /// The elapse (seconds since the epoch) the firing was for; nil for a demo.
+  public var elapse: Int?
+  public var outcome: ReminderOutcome
+  public var at: String
+
+  public init(slot: Slot, elapse: Int?, outcome: ReminderOutcome, at: String) {
+    self.slot = slot
+    self.elapse = elapse
+    self.outcome = outcome
+    self.at = at
+  }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import NudgeCore
+import NudgeStore
+
+/// The user's systemd unit directory and the systemctl calls that manage Nudge's timers.
+struct UserUnits {
+  let ctx: Context
+  let dryRun: Bool
+
+  var directory: String {
+    let env = ctx.environment
+    let config =
+      env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? (env["HOME"] ?? NSHomeDirectory()) + "/.config"
+    return config + "/systemd/user"
+  }
+
+  var isInstalled: Bool {
+    FileManager.default.fileExists(atPath: directory + "/" + UnitFiles.serviceName)
+  }
+
+  /// A systemd user manager listens on `$XDG_RUNTIME_DIR/systemd/private`.
+  var hasUserManager: Bool {
+    guard let runtime = ctx.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+    return FileManager.default.fileExists(atPath: runtime + "/systemd/private")
+  }
+
+  static var binaryPath: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+  }
+
+  func write(_ relative: String, _ text: String) throws(CLIError) {
+    let path = directory + "/" + relative
+    if dryRun {
+      ctx.line("# file \(path)")
+      ctx.output.write(text)
+      ctx.line()
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw CLIError("Cannot write \(path): \(error.localizedDescription).", code: .cannotCreate)
+    }
+  }
+
+  func remove(_ relative: String) {
+    let path = directory + "/" + relative
+    if dryRun {
+      if FileManager.default.fileExists(atPath: path) { ctx.line("# remove \(path)") }
+      return
+    }
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  /// Runs `systemctl --user ARGS` (no shell); prints it instead on a dry run.
+  func systemctl(_ args: [String]) throws(CLIError) {
+    let line = (["systemctl", "--user"] + args).joined(separator: " ")
+    if dryRun {
+      ctx.line("# run \(line)")
+      return
+    }
+    if !hasUserManager { return }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["systemctl", "--user"] + args
+    do { try process.run() } catch {
+      throw CLIError("Cannot run \(line): \(error.localizedDescription).", code: .unavailable)
+    }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw CLIError("'\(line)' failed (exit \(process.terminationStatus)).", code: .unavailable)
+    }
+  }
+
+  /// Writes every unit and drop-in, reloads systemd and enables the timers of enabled slots.
+  func install(_ schedules: [SlotSchedule]) throws(CLIError) {
+    for (path, text) in UnitFiles.render(binary: Self.binaryPath, schedules: schedules) {
+      try write(path, text)
+    }
+    for schedule in schedules where UnitFiles.dropIn(schedule) == nil {
+      remove(UnitFiles.dropInPath(schedule.slot))
+    }
+    try activate(schedules)
+  }
+
+  func activate(_ schedules: [SlotSchedule]) throws(CLIError) {
+    try systemctl(["daemon-reload"])
+    let on = schedules.filter(\.enabled).map { UnitFiles.timerName($0.slot) }
+    let off = schedules.filter { !$0.enabled }.map { UnitFiles.timerName($0.slot) }
+    if !on.isEmpty { try systemctl(["enable", "--now"] + on) }
+    if !off.isEmpty { try systemctl(["disable", "--now"] + off) }
+  }
+
+  /// After `schedule set/on/off`: rewrite the slot's drop-in and reload, when installed.
+  func update(_ schedules: [SlotSchedule]) throws(CLIError) {
+    guard isInstalled else { return }
+    for schedule in schedules {
+      if let dropIn = UnitFiles.dropIn(schedule) {
+        try write(UnitFiles.dropInPath(schedule.slot), dropIn)
+      } else {
+        remove(UnitFiles.dropInPath(schedule.slot))
+      }
+    }
+    try activate(schedules)
+    if !hasUserManager { noUserManagerNote() }
+  }
+
+  func noUserManagerNote() {
+    ctx.output.writeError(
+      "nudge: no systemd user instance is running here, so the timers were not started; run 'nudge daemon' to get reminders.\n"
+    )
+  }
+}
+
+/// `nudge install`: the systemd user units (and, later, the nudge:// handler).
+struct InstallCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "install", abstract: "Install the reminder timers as systemd user units.")
+
+  @Flag(help: "Print every file and command instead of writing or running them.")
+  var dryRun = false
+
+  func run(_ ctx: Context) throws(CLIError) {
+    let db = try ctx.database()
+    let schedules = try storing(db) { try db.schedules() }
+    let units = UserUnits(ctx: ctx, dryRun: dryRun)
+    try units.install(schedules)
+    if dryRun { return }
+    ctx.line("Installed the reminder units in \(units.directory).")
+    if !units.hasUserManager {
+      throw CLIError(
+        "no systemd user instance is running here, so the timers are written but not started; run 'nudge daemon' to get reminders.",
+        code: .unavailable)
+    }
+  }
+}
+
+/// `nudge uninstall`: reverses `nudge install`.
+struct UninstallCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "uninstall", abstract: "Stop and remove the reminder timers. Your data stays.")
+
+  @Flag(help: "Print every file and command instead of removing or running them.")
+  var dryRun = false
+
+  func run(_ ctx: Context) throws(CLIError) {
+    let units = UserUnits(ctx: ctx, dryRun: dryRun)
+    try units.systemctl(["disable", "--now"] + Slot.allCases.map(UnitFiles.timerName))
+    for slot in Slot.allCases {
+      units.remove(UnitFiles.dropInPath(slot))
+      units.remove(UnitFiles.dropInPath(slot).replacingOccurrences(of: "/schedule.conf", with: ""))
+      units.remove(UnitFiles.timerName(slot))
+    }
+    units.remove(UnitFiles.serviceName)
+    try units.systemctl(["daemon-reload"])
+    if !dryRun {
+      ctx.line("Removed the reminder units from \(units.directory). Your data is untouched.")
+    }
+  }
+}

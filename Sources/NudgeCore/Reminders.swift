@@ -1,0 +1,102 @@
+/// What each reminder slot says and opens (DESIGN §3, §4).
+extension Slot {
+  /// The time a slot starts with, as a calendar expression.
+  public var defaultExpression: String {
+    switch self {
+    case .morning: "*-*-* 07:00:00"
+    case .midday: "*-*-* 12:30:00"
+    case .evening: "*-*-* 21:30:00"
+    }
+  }
+
+  public var enabledByDefault: Bool { self != .midday }
+
+  /// The flow the reminder opens, whose completion today makes the reminder unnecessary.
+  public var flow: Flow {
+    switch self {
+    case .morning: .review
+    case .midday: .needHelp
+    case .evening: .prep
+    }
+  }
+
+  public var title: String {
+    switch self {
+    case .morning: "Review your prep"
+    case .midday: "I need help?"
+    case .evening: "Prep tonight (for tomorrow)"
+    }
+  }
+
+  public var body: String {
+    switch self {
+    case .morning: "Glance at your Why + Swap before the day gets busy."
+    case .midday: "Need a quick assist? Open the mini-coach."
+    case .evening: "30 seconds now makes tomorrow easier."
+    }
+  }
+
+  public var deepLink: String { "nudge://\(flow.rawValue)" }
+}
+
+/// A slot's schedule: its calendar expression (normalised) and whether it is on.
+public struct SlotSchedule: Equatable, Sendable, Codable {
+  public var slot: Slot
+  public var expression: String
+  public var enabled: Bool
+
+  public init(slot: Slot, expression: String, enabled: Bool) {
+    self.slot = slot
+    self.expression = expression
+    self.enabled = enabled
+  }
+
+  public static func defaults(_ slot: Slot) -> SlotSchedule {
+    SlotSchedule(slot: slot, expression: slot.defaultExpression, enabled: slot.enabledByDefault)
+  }
+}
+
+/// What a reminder firing did; every one is logged.
+public enum ReminderOutcome: String, Codable, Sendable, CaseIterable {
+  case shown, clicked, done, snoozed, dismissed, undelivered, demo
+  case skippedDone = "skipped-done"
+  case skippedStale = "skipped-stale"
+  case duplicate
+}
+
+/// The rules of a scheduled firing (DESIGN §3), as pure functions of the clock.
+public enum FiringRule {
+  /// What a firing at `now` should do with the slot's latest elapse.
+  public enum Decision: Equatable, Sendable {
+    case fire(elapse: Int)
+    case skipDone(elapse: Int)
+    case skipStale(elapse: Int)
+    /// No elapse at or before now that could matter.
+    case nothingDue
+  }
+
+  /// The latest elapse at or before `now` (seconds), looking back up to `lookback` seconds.
+  /// `next(after)` is the expression's strict next elapse.
+  public static func latestElapse(
+    atOrBefore now: Int, lookback: Int, next: (Int) -> Int?
+  ) -> Int? {
+    var span = 3600
+    while true {
+      let from = now - span
+      if var t = next(from - 1), t <= now {
+        while let n = next(t), n <= now { t = n }
+        return t
+      }
+      if span >= lookback { return nil }
+      span = min(lookback, span * 4)
+    }
+  }
+
+  /// Stale after the window; skipped when the slot's flow is already done today.
+  public static func decide(latest: Int?, now: Int, window: Int, flowDoneToday: Bool) -> Decision {
+    guard let latest else { return .nothingDue }
+    if now > latest + window { return .skipStale(elapse: latest) }
+    if flowDoneToday { return .skipDone(elapse: latest) }
+    return .fire(elapse: latest)
+  }
+}

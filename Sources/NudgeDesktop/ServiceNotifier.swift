@@ -1,0 +1,47 @@
+import CSystemd
+import Foundation
+import Logging
+
+/// Tells systemd about a service's state through `sd_notify` (READY=1, WATCHDOG=1, STATUS=…).
+public enum ServiceNotifier {
+  /// Sends a notification; a no-op when `NOTIFY_SOCKET` is not set.
+  @discardableResult
+  public static func notify(_ state: String) -> Bool {
+    sd_notify(0, state) > 0
+  }
+
+  /// How often the watchdog wants a ping (half its timeout), when one is configured.
+  public static var watchdogInterval: Duration? {
+    var usec: UInt64 = 0
+    guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
+    return .microseconds(Int64(usec / 2))
+  }
+}
+
+/// A swift-log handler that writes to the systemd journal with priorities and fields.
+public struct JournalLogHandler: LogHandler {
+  public var metadata: Logger.Metadata = [:]
+  public var logLevel: Logger.Level = .info
+  let label: String
+
+  public init(label: String) { self.label = label }
+
+  public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  public func log(event: LogEvent) {
+    let priority: Journal.Priority =
+      switch event.level {
+      case .critical, .error: .error
+      case .warning: .warning
+      default: .info
+      }
+    var fields: [String: String] = [:]
+    for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
+      fields["NUDGE_" + key.uppercased().replacingOccurrences(of: "-", with: "_")] = "\(value)"
+    }
+    Journal.send("\(event.message)", priority: priority, fields: fields)
+  }
+}
