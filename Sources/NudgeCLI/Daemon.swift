@@ -22,7 +22,8 @@ struct DaemonCommand: AsyncParsableCommand {
     let service = ReminderScheduler(ctx: ctx, logger: logger, exitAfter: exitAfter)
     let group = ServiceGroup(
       configuration: .init(
-        services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint],
+        services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+        gracefulShutdownSignals: [.sigterm, .sigint],
         logger: logger))
     try await group.run()
   }

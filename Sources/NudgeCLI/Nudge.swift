@@ -37,10 +37,16 @@ extension ContextCommand {
 
 /// The process entry point: parses, runs, and turns failures into one line and an exit code.
 public enum NudgeMain {
-  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async
+    -> Never
+  {
     do {
       var command = try Nudge.parseAsRoot(arguments)
-      try command.run()
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
       exit(0)
     } catch let error as CLIError {
       FileHandle.standardError.write(Data("nudge: \(error.message)\n".utf8))

@@ -1,3 +1,3 @@
 import NudgeCLI
 
-NudgeMain.main()
+await NudgeMain.main()
