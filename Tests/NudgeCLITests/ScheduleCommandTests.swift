@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// The schedule, the firing rules and the units, through the real binary.
+@Suite struct ScheduleCommandTests {
+  func log(_ nudge: Nudge) throws -> [[String: Any]] {
+    try #require(try nudge.json("log", "--limit", "500") as? [[String: Any]])
+  }
+
+  @Test func twentyRacingFiringsGiveOneReminderAndNineteenDuplicates() throws {
+    let nudge = Nudge()
+    try nudge("schedule")  // create the database first, as an installed system has one
+    var processes: [Process] = []
+    for _ in 0..<20 {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: Nudge.binary)
+      p.arguments = ["notify", "morning", "--scheduled"]
+      var env = nudge.environment
+      env["NUDGE_NOW"] = "2026-11-24T07:00:10+01:00"
+      p.environment = env
+      p.standardOutput = FileHandle.nullDevice
+      p.standardError = FileHandle.nullDevice
+      processes.append(p)
+    }
+    for p in processes { try p.run() }
+    for p in processes { p.waitUntilExit() }
+    let outcomes = try log(nudge).map { $0["outcome"] as? String ?? "" }
+    #expect(outcomes.filter { $0 == "undelivered" || $0 == "shown" }.count == 1)
+    #expect(outcomes.filter { $0 == "duplicate" }.count == 19)
+    #expect(Set(try log(nudge).compactMap { $0["elapse"] as? String }) == ["2026-11-24T07:00:00+01:00"])
+  }
+
+  @Test func lateWakeInsideTheWindowFiresOnceOutsideIsStaleDoneIsSkipped() throws {
+    let nudge = Nudge()
+    // a laptop waking at 10:30 still gets the 07:00 reminder, once
+    let late = try nudge("notify", "morning", "--scheduled", "--json", now: "2026-11-24T10:30:00+01:00")
+    #expect(late.stdout.contains("\"outcome\" : \"undelivered\""))
+    let again = try nudge("notify", "morning", "--scheduled", "--json", now: "2026-11-24T10:31:00+01:00")
+    #expect(again.stdout.contains("\"outcome\" : \"duplicate\""))
+    // waking at 13:00 the next day: 07:00 + 4h has passed
+    let stale = try nudge("notify", "morning", "--scheduled", "--json", now: "2026-11-25T13:00:00+01:00")
+    #expect(stale.stdout.contains("\"outcome\" : \"skipped-stale\""))
+    #expect(stale.status == 0)
+    // the morning flow already done: the reminder is not needed
+    try nudge("review", "--swap", "tea", "--no-input", now: "2026-11-26T06:30:00+01:00")
+    let done = try nudge("notify", "morning", "--scheduled", "--json", now: "2026-11-26T07:00:05+01:00")
+    #expect(done.stdout.contains("\"outcome\" : \"skipped-done\""))
+    // a shorter staleness window from config
+    try nudge("config", "set", "staleness.evening", "30m")
+    let short = try nudge("notify", "evening", "--scheduled", "--json", now: "2026-11-26T22:01:00+01:00")
+    #expect(short.stdout.contains("\"outcome\" : \"skipped-stale\""))
+    let outcomes = try log(nudge).map { $0["outcome"] as? String ?? "" }
+    #expect(outcomes == ["undelivered", "duplicate", "skipped-stale", "skipped-done", "skipped-stale"])
+  }
+
+  @Test func scheduleSetValidatesBeforeWriting() throws {
+    let nudge = Nudge()
+    #expect(try nudge("schedule", "set", "midday", "12:15").status == 0)
+    let bad = try nudge("schedule", "set", "morning", "Mon..Fry 07:00")
+    #expect(bad.status == 65)
+    #expect(bad.stderr.contains("'Fry 07:00' is not a weekday"))
+    #expect(try nudge("schedule", "set", "noon", "12:00").status == 64)
+    try nudge("schedule", "on", "midday")
+    let schedule = try #require(try nudge.json("schedule", now: "2026-11-21T05:00:00+01:00") as? [[String: Any]])
+    let rows = Dictionary(uniqueKeysWithValues: schedule.map { ($0["slot"] as! String, $0) })
+    #expect(rows["morning"]?["expression"] as? String == "*-*-* 07:00:00")
+    #expect(rows["midday"]?["expression"] as? String == "*-*-* 12:15:00")
+    #expect(rows["midday"]?["enabled"] as? Bool == true)
+    #expect(rows["midday"]?["next"] as? String == "2026-11-21T12:15:00+01:00")
+    #expect(rows["evening"]?["next"] as? String == "2026-11-21T21:30:00+01:00")
+  }
+
+  @Test func installedUnitsPassSystemdAnalyzeVerify() throws {
+    var nudge = Nudge()
+    let config = nudge.home + "/config"
+    nudge.environment["XDG_CONFIG_HOME"] = config
+    try nudge("schedule", "set", "morning", "Mon..Fri 07:00")
+    let dry = try nudge("install", "--dry-run")
+    #expect(dry.status == 0)
+    for needle in ["nudge-notify@.service", "nudge-morning.timer", "OnCalendar=Mon..Fri *-*-* 07:00:00", "# run systemctl --user daemon-reload", "# run systemctl --user enable --now nudge-morning.timer nudge-evening.timer", "# run systemctl --user disable --now nudge-midday.timer"] {
+      #expect(dry.stdout.contains(needle), "\(needle)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: config + "/systemd"))
+    let installed = try nudge("install")
+    #expect(installed.status == 69)  // no systemd user instance on this machine
+    #expect(installed.stderr.contains("nudge daemon"))
+    let dir = config + "/systemd/user"
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+    #expect(files.contains("nudge-notify@.service") && files.contains("nudge-evening.timer"))
+    let runtime = nudge.home + "/runtime"
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+    let verify = Process()
+    verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+    verify.arguments = ["verify", "--user", "--man=no"] + ["nudge-notify@.service", "nudge-morning.timer", "nudge-midday.timer", "nudge-evening.timer"].map { dir + "/" + $0 }
+    verify.environment = ["XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config, "HOME": nudge.home, "PATH": "/usr/bin:/bin"]
+    let errors = Pipe()
+    verify.standardError = errors
+    try verify.run()
+    verify.waitUntilExit()
+    let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(verify.terminationStatus == 0, "\(complaints)")
+    let dropIn = try String(contentsOfFile: dir + "/nudge-morning.timer.d/schedule.conf", encoding: .utf8)
+    #expect(dropIn.contains("OnCalendar=\nOnCalendar=Mon..Fri *-*-* 07:00:00"))
+    // back to the default time: the drop-in goes
+    try nudge("schedule", "set", "morning", "07:00")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/nudge-morning.timer.d/schedule.conf"))
+    #expect(try nudge("uninstall").status == 0)
+    #expect(!FileManager.default.fileExists(atPath: dir + "/nudge-notify@.service"))
+  }
+
+  @Test func daemonFiresAFiveSecondSlotWithinASecondOfEachElapse() throws {
+    let nudge = Nudge()
+    var env = nudge.environment
+    env.removeValue(forKey: "NUDGE_NOW")
+    for args in [["schedule", "set", "midday", "*:*:0/5"], ["schedule", "on", "midday"], ["schedule", "off", "morning"], ["schedule", "off", "evening"]] {
+      #expect(try nudge.run(args, env: ["NUDGE_NOW": ""]).status == 0)
+    }
+    let daemon = Process()
+    daemon.executableURL = URL(fileURLWithPath: Nudge.binary)
+    daemon.arguments = ["daemon", "--exit-after", "11"]
+    env["NUDGE_NOW"] = ""
+    daemon.environment = env
+    daemon.standardOutput = FileHandle.nullDevice
+    daemon.standardError = FileHandle.nullDevice
+    try daemon.run()
+    daemon.waitUntilExit()
+    #expect(daemon.terminationStatus == 0)
+    let fired = try nudge.run(["log", "--json"], env: ["NUDGE_NOW": ""])
+    let entries = try #require(try JSONSerialization.jsonObject(with: Data(fired.stdout.utf8)) as? [[String: Any]])
+    let shown = entries.filter { $0["slot"] as? String == "midday" && $0["outcome"] as? String == "undelivered" }
+    #expect(shown.count >= 2)
+    for entry in shown {
+      let elapse = try #require(InstantParse.seconds(entry["elapse"] as? String))
+      let at = try #require(InstantParse.seconds(entry["at"] as? String))
+      #expect(elapse % 5 == 0)
+      #expect(at - elapse >= 0 && at - elapse <= 1, "\(entry)")
+    }
+  }
+}
+
+enum InstantParse {
+  static func seconds(_ text: String?) -> Int? {
+    guard let text else { return nil }
+    let f = ISO8601DateFormatter()
+    return f.date(from: text).map { Int($0.timeIntervalSince1970) }
+  }
+}
