@@ -16,14 +16,7 @@ struct CheckinCommand: ContextCommand {
   @Option(help: "What got in the way.")
   var blocker: String?
 
-  @Flag(help: "Do not ask; save only what the flags say.")
-  var noInput = false
-
-  @Flag(help: "Print one line instead of the celebration animation.")
-  var noAnimation = false
-
-  @Flag(help: "Print the saved entry as JSON.")
-  var json = false
+  @OptionGroup var options: FlowOptions
 
   func run(_ ctx: Context) throws(CLIError) {
     var followedAnswer: Bool? = nil
@@ -36,7 +29,8 @@ struct CheckinCommand: ContextCommand {
     var feelText = try flagText(feel, "--feel")
     var blockerText = try flagText(blocker, "--blocker")
     let interactive = try ctx.isInteractive(
-      noInput: noInput, hasAnswers: followedAnswer != nil || feelText != nil || blockerText != nil,
+      noInput: options.noInput,
+      hasAnswers: followedAnswer != nil || feelText != nil || blockerText != nil,
       example: "nudge checkin --followed yes --feel proud --no-input")
     let db = try ctx.database()
     let settings = try storing(db) { try db.settings() }
@@ -70,7 +64,7 @@ struct CheckinCommand: ContextCommand {
       }
     }
     let saved = result.entry
-    if json {
+    if options.json {
       ctx.line(jsonText(saved))
       return
     }
@@ -81,6 +75,6 @@ struct CheckinCommand: ContextCommand {
     case false?: ctx.line("Noticing what got in the way is progress too. Tomorrow is a fresh try.")
     case nil: break
     }
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
   }
 }

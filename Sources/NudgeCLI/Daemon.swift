@@ -100,7 +100,9 @@ struct ReminderScheduler: Service, @unchecked Sendable {
     guard claimed else { return }
     switch decision {
     case .fire(let elapse):
-      logger.info("reminder \(slot.rawValue) for \(firing.local.iso(elapse))", metadata: ["slot": "\(slot.rawValue)"])
+      logger.info(
+        "reminder \(slot.rawValue) for \(firing.local.iso(elapse))",
+        metadata: ["slot": "\(slot.rawValue)"])
       printFallback(ctx, slot: slot, streak: 0)
     case .skipDone(let elapse):
       logger.info("skipped \(slot.rawValue) for \(firing.local.iso(elapse)): already done today")

@@ -20,14 +20,7 @@ struct NeedHelpCommand: ContextCommand {
   @Option(help: "Seconds of guided breathing (stress); the timer can be skipped with Enter.")
   var breathingSeconds: Int = 120
 
-  @Flag(help: "Do not ask; save only what the flags say.")
-  var noInput = false
-
-  @Flag(help: "Print one line instead of the celebration animation.")
-  var noAnimation = false
-
-  @Flag(help: "Print the saved note as JSON.")
-  var json = false
+  @OptionGroup var options: FlowOptions
 
   func validate() throws {
     guard (5...600).contains(breathingSeconds) else {
@@ -46,7 +39,7 @@ struct NeedHelpCommand: ContextCommand {
     }
     var noteText = try flagText(note, "--note")
     let interactive = try ctx.isInteractive(
-      noInput: noInput, hasAnswers: picked != nil || noteText != nil,
+      noInput: options.noInput, hasAnswers: picked != nil || noteText != nil,
       example: "nudge need-help --category stress --note 'long meeting' --no-input")
     if !interactive && picked == nil {
       let names = HelpCategory.allCases.map(\.rawValue).joined(separator: "|")
@@ -76,7 +69,7 @@ struct NeedHelpCommand: ContextCommand {
     let saved = HelpNote(
       id: ctx.makeID(), day: day, category: picked!, note: noteText, coach: coach, at: savedAt)
     let result = try storing(db) { try db.addHelpNote(saved) }
-    if json {
+    if options.json {
       ctx.line(jsonText(saved))
       return
     }
@@ -87,7 +80,7 @@ struct NeedHelpCommand: ContextCommand {
     if let pattern = HelpPattern.line(notes: week, today: day, latest: saved.category) {
       ctx.line(ctx.style.dim(pattern))
     }
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
   }
 }
 

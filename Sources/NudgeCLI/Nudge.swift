@@ -17,7 +17,8 @@ public struct Nudge: ParsableCommand {
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
       NeedHelpCommand.self, StreakCommand.self, AchievementsCommand.self, CelebrateCommand.self,
       HistoryCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
-      InstallCommand.self, UninstallCommand.self, DaemonCommand.self, ConfigCommand.self, ExportCommand.self,
+      InstallCommand.self, UninstallCommand.self, DaemonCommand.self, ConfigCommand.self,
+      ExportCommand.self,
       ImportCommand.self,
     ],
     defaultSubcommand: TodayCommand.self
@@ -105,4 +106,16 @@ func clockTime(_ iso: String) -> String {
   let parts = Array(iso)
   guard parts.count >= 16 else { return iso }
   return String(parts[11..<16])
+}
+
+/// The flags every flow takes.
+struct FlowOptions: ParsableArguments {
+  @Flag(help: "Do not ask; save only what the flags say.")
+  var noInput = false
+
+  @Flag(help: "Print one line instead of the celebration animation.")
+  var noAnimation = false
+
+  @Flag(help: "Print the saved entry as JSON.")
+  var json = false
 }

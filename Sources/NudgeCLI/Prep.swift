@@ -14,14 +14,7 @@ struct PrepCommand: ContextCommand {
   @Option(help: "Anything else you prepped.")
   var other: String?
 
-  @Flag(help: "Do not ask; save only what the flags say.")
-  var noInput = false
-
-  @Flag(help: "Print one line instead of the celebration animation.")
-  var noAnimation = false
-
-  @Flag(help: "Print the saved entry as JSON.")
-  var json = false
+  @OptionGroup var options: FlowOptions
 
   func parsedItems() throws(CLIError) -> [PrepItem: Bool] {
     var answers: [PrepItem: Bool] = [:]
@@ -43,7 +36,7 @@ struct PrepCommand: ContextCommand {
     var answers = try parsedItems()
     var otherText = try flagText(other, "--other")
     let interactive = try ctx.isInteractive(
-      noInput: noInput, hasAnswers: !answers.isEmpty || otherText != nil,
+      noInput: options.noInput, hasAnswers: !answers.isEmpty || otherText != nil,
       example: "nudge prep --item water=yes --no-input")
     let db = try ctx.database()
     let settings = try storing(db) { try db.settings() }
@@ -69,7 +62,7 @@ struct PrepCommand: ContextCommand {
       }
     }
     let saved = result.entry
-    if json {
+    if options.json {
       ctx.line(jsonText(saved))
       return
     }
@@ -83,6 +76,6 @@ struct PrepCommand: ContextCommand {
     if saved.doneCount < PrepItem.allCases.count {
       ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
     }
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
   }
 }

@@ -74,7 +74,8 @@ struct NotifyCommand: ContextCommand {
   @Argument(help: "morning, midday, evening, or demo.")
   var slot: String
 
-  @Flag(help: "Apply the schedule's rules: latest elapse, once per elapse, skip when done or stale.")
+  @Flag(
+    help: "Apply the schedule's rules: latest elapse, once per elapse, skip when done or stale.")
   var scheduled = false
 
   @Flag(help: "Print what happened as JSON.")
@@ -96,7 +97,8 @@ struct NotifyCommand: ContextCommand {
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
     var elapse: Int? = nil
     if scheduled {
-      let (decision, claimed) = try SlotFiring(ctx: ctx, db: db, local: local).decide(target, now: ctx.now)
+      let (decision, claimed) = try SlotFiring(ctx: ctx, db: db, local: local).decide(
+        target, now: ctx.now)
       let report: (String, Int?)
       switch decision {
       case .nothingDue: report = ("nothing-due", nil)
@@ -106,7 +108,9 @@ struct NotifyCommand: ContextCommand {
       }
       elapse = report.1
       if json {
-        ctx.line(jsonText(NotifyReport(slot: target, elapse: report.1.map { local.iso($0) }, outcome: report.0)))
+        ctx.line(
+          jsonText(
+            NotifyReport(slot: target, elapse: report.1.map { local.iso($0) }, outcome: report.0)))
       } else if report.0 != "undelivered" {
         let when = report.1.map { " (elapse \(local.iso($0)))" } ?? ""
         ctx.line("\(target.rawValue): \(report.0)\(when)")
@@ -114,7 +118,9 @@ struct NotifyCommand: ContextCommand {
       guard report.0 == "undelivered" else { return }
     } else {
       try storing(db) {
-        try db.logReminder(ReminderLogEntry(slot: target, elapse: nil, outcome: isDemo ? .demo : .undelivered, at: at))
+        try db.logReminder(
+          ReminderLogEntry(
+            slot: target, elapse: nil, outcome: isDemo ? .demo : .undelivered, at: at))
       }
     }
     _ = elapse

@@ -28,14 +28,7 @@ struct ReviewCommand: ContextCommand {
   @Option(help: "The commitment: \"… instead of …\".")
   var commitFrom: String?
 
-  @Flag(help: "Do not ask; save only what the flags say.")
-  var noInput = false
-
-  @Flag(help: "Print one line instead of the celebration animation.")
-  var noAnimation = false
-
-  @Flag(help: "Print the saved entry as JSON.")
-  var json = false
+  @OptionGroup var options: FlowOptions
 
   func run(_ ctx: Context) throws(CLIError) {
     var picked: Challenge? = nil
@@ -56,7 +49,7 @@ struct ReviewCommand: ContextCommand {
         answers.why, answers.challengeOther, answers.swap, answers.commitTo, answers.commitFrom,
       ].contains { $0 != nil } || picked != nil
     let interactive = try ctx.isInteractive(
-      noInput: noInput, hasAnswers: given,
+      noInput: options.noInput, hasAnswers: given,
       example: "nudge review --challenge sugary-drinks --swap 'sparkling water' --no-input")
     let db = try ctx.database()
     let settings = try storing(db) { try db.settings() }
@@ -80,7 +73,7 @@ struct ReviewCommand: ContextCommand {
       }
     }
     let saved = result.entry
-    if json {
+    if options.json {
       ctx.line(jsonText(saved))
       return
     }
@@ -88,7 +81,7 @@ struct ReviewCommand: ContextCommand {
     ctx.line(style.green("✓") + " Morning Focus \(existing == nil ? "saved" : "updated").")
     if let commitment = saved.commitment { ctx.line("  " + style.bold(commitment)) }
     ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: noAnimation)
+    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
   }
 
   private func ask(

@@ -39,10 +39,13 @@ struct ScheduleCommand: ParsableCommand {
       let local = ctx.zones.local(tz: ctx.environment["TZ"])
       let firing = SlotFiring(ctx: ctx, db: db, local: local)
       let now = Int(ctx.now.timeIntervalSince1970.rounded(.down))
-      let rows = try storing(db) { try db.schedules() }.map { schedule throws(CLIError) -> (Row, Int?) in
+      let rows = try storing(db) { try db.schedules() }.map {
+        schedule throws(CLIError) -> (Row, Int?) in
         let next = schedule.enabled ? firing.next(try firing.spec(schedule), after: now) : nil
         return (
-          Row(slot: schedule.slot, expression: schedule.expression, enabled: schedule.enabled, next: next.map { local.iso($0) }),
+          Row(
+            slot: schedule.slot, expression: schedule.expression, enabled: schedule.enabled,
+            next: next.map { local.iso($0) }),
           next
         )
       }
@@ -53,9 +56,11 @@ struct ScheduleCommand: ParsableCommand {
       let style = ctx.style
       for (row, next) in rows {
         let state = row.enabled ? style.green("on ") : style.dim("off")
-        var line = "\(style.bold(row.slot.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))) \(state)  \(row.expression.padding(toLength: 24, withPad: " ", startingAt: 0))"
+        var line =
+          "\(style.bold(row.slot.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))) \(state)  \(row.expression.padding(toLength: 24, withPad: " ", startingAt: 0))"
         if let next {
-          line += " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
+          line +=
+            " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
         }
         ctx.line(line)
       }

@@ -42,7 +42,9 @@ public enum UnitFiles {
   public static func dropInPath(_ slot: Slot) -> String { "\(timerName(slot)).d/schedule.conf" }
 
   /// Every file to write, relative to the user unit directory, for the binary at `binary`.
-  public static func render(binary: String, schedules: [SlotSchedule]) -> [(path: String, text: String)] {
+  public static func render(binary: String, schedules: [SlotSchedule]) -> [(
+    path: String, text: String
+  )] {
     let quoted = binary.contains(" ") ? "\"\(binary)\"" : binary
     var files = [(serviceName, serviceTemplate.replacingOccurrences(of: "@NUDGE@", with: quoted))]
     for schedule in schedules {
@@ -61,6 +63,7 @@ public enum UnitFiles {
   /// The drop-in text for a non-default time, or nil at the default.
   public static func dropIn(_ schedule: SlotSchedule) -> String? {
     guard schedule.expression != schedule.slot.defaultExpression else { return nil }
-    return "# written by 'nudge schedule set \(schedule.slot.rawValue)'\n[Timer]\nOnCalendar=\nOnCalendar=\(schedule.expression)\n"
+    return
+      "# written by 'nudge schedule set \(schedule.slot.rawValue)'\n[Timer]\nOnCalendar=\nOnCalendar=\(schedule.expression)\n"
   }
 }

@@ -45,7 +45,8 @@ enum TestZones {
     let spec = try CalendarSpec.parse(input, localZone: local, zoneExists: TestZones.exists)
     #expect(spec.normalized == expected)
     // normalising is idempotent
-    let again = try CalendarSpec.parse(spec.normalized, localZone: local, zoneExists: TestZones.exists)
+    let again = try CalendarSpec.parse(
+      spec.normalized, localZone: local, zoneExists: TestZones.exists)
     #expect(again.normalized == expected)
   }
 
@@ -73,8 +74,11 @@ enum TestZones {
 
   @Test func skipsNonexistentLocalTimeAndFiresRepeatedOnceInBerlin() throws {
     let berlin = try #require(TestZones.named("Europe/Berlin"))
-    let spec = try CalendarSpec.parse("*-*-* 02:30", localZone: berlin, zoneExists: TestZones.exists)
-    func next(_ t: Int) -> Int? { spec.nextElapse(after: t, localZone: berlin, zoneFor: TestZones.named) }
+    let spec = try CalendarSpec.parse(
+      "*-*-* 02:30", localZone: berlin, zoneExists: TestZones.exists)
+    func next(_ t: Int) -> Int? {
+      spec.nextElapse(after: t, localZone: berlin, zoneFor: TestZones.named)
+    }
     // 2026-03-28 12:00 UTC: the next day has no 02:30 (clocks jump 02:00 → 03:00)
     let spring = try #require(next(1_774_699_200))
     #expect(spring == 1_774_830_600)  // 2026-03-30 02:30 CEST = 00:30 UTC
@@ -88,20 +92,34 @@ enum TestZones {
     let spec = try CalendarSpec.parse("07:00", localZone: .utc, zoneExists: { _ in false })
     let next = { (t: Int) in spec.nextElapse(after: t, localZone: .utc, zoneFor: { _ in nil }) }
     let day = 1_795_651_200  // 2026-11-26 00:00 UTC
-    let latest = FiringRule.latestElapse(atOrBefore: day + 9 * 3600, lookback: 86400 * 400, next: next)
+    let latest = FiringRule.latestElapse(
+      atOrBefore: day + 9 * 3600, lookback: 86400 * 400, next: next)
     #expect(latest == day + 7 * 3600)
-    #expect(FiringRule.latestElapse(atOrBefore: day + 7 * 3600, lookback: 86400, next: next) == day + 7 * 3600)
-    #expect(FiringRule.decide(latest: latest, now: day + 9 * 3600, window: 4 * 3600, flowDoneToday: false) == .fire(elapse: day + 7 * 3600))
-    #expect(FiringRule.decide(latest: latest, now: day + 11 * 3600 + 1, window: 4 * 3600, flowDoneToday: false) == .skipStale(elapse: day + 7 * 3600))
-    #expect(FiringRule.decide(latest: latest, now: day + 8 * 3600, window: 4 * 3600, flowDoneToday: true) == .skipDone(elapse: day + 7 * 3600))
-    #expect(FiringRule.decide(latest: nil, now: day, window: 60, flowDoneToday: false) == .nothingDue)
+    #expect(
+      FiringRule.latestElapse(atOrBefore: day + 7 * 3600, lookback: 86400, next: next) == day + 7
+        * 3600)
+    #expect(
+      FiringRule.decide(latest: latest, now: day + 9 * 3600, window: 4 * 3600, flowDoneToday: false)
+        == .fire(elapse: day + 7 * 3600))
+    #expect(
+      FiringRule.decide(
+        latest: latest, now: day + 11 * 3600 + 1, window: 4 * 3600, flowDoneToday: false)
+        == .skipStale(elapse: day + 7 * 3600))
+    #expect(
+      FiringRule.decide(latest: latest, now: day + 8 * 3600, window: 4 * 3600, flowDoneToday: true)
+        == .skipDone(elapse: day + 7 * 3600))
+    #expect(
+      FiringRule.decide(latest: nil, now: day, window: 60, flowDoneToday: false) == .nothingDue)
   }
 
   @Test func unitTemplatesMatchTheFilesInTheRepository() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent()
-    let service = try String(contentsOf: root.appendingPathComponent("units/nudge-notify@.service"), encoding: .utf8)
-    let timer = try String(contentsOf: root.appendingPathComponent("units/nudge-slot.timer"), encoding: .utf8)
+      .deletingLastPathComponent()
+    let service = try String(
+      contentsOf: root.appendingPathComponent("units/nudge-notify@.service"), encoding: .utf8)
+    let timer = try String(
+      contentsOf: root.appendingPathComponent("units/nudge-slot.timer"), encoding: .utf8)
     #expect(service == UnitFiles.serviceTemplate)
     #expect(timer == UnitFiles.timerTemplate)
   }

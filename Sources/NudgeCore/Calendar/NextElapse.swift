@@ -86,20 +86,22 @@ extension CalendarSpec {
     if tm.year > Self.maxYear { return nil }
     var t = tm
     guard clock.mktime(&t) != nil else { return nil }
-    var cmp: Int
-    func compare(_ a: Int, _ b: Int) -> Int { a < b ? -1 : (a > b ? 1 : 0) }
-    if (cmp = compare(t.year, tm.year), cmp).1 != 0 {
-      t.month = 0
-    } else if (cmp = compare(t.month, tm.month), cmp).1 != 0 {
-      t.day = 1
-    } else if (cmp = compare(t.day, tm.day), cmp).1 != 0 {
-      t.hour = 0
-    } else if (cmp = compare(t.hour, tm.hour), cmp).1 != 0 {
-      t.minute = 0
-    } else if (cmp = compare(t.minute, tm.minute), cmp).1 != 0 {
-      t.second = 0
-    } else {
-      cmp = compare(t.second, tm.second)
+    let pairs = [
+      (t.year, tm.year), (t.month, tm.month), (t.day, tm.day), (t.hour, tm.hour),
+      (t.minute, tm.minute), (t.second, tm.second),
+    ]
+    var cmp = 0
+    if let level = pairs.firstIndex(where: { $0.0 != $0.1 }) {
+      cmp = pairs[level].0 < pairs[level].1 ? -1 : 1
+      // a higher field moved: restart the next lower one, as systemd does
+      switch level {
+      case 0: t.month = 0
+      case 1: t.day = 1
+      case 2: t.hour = 0
+      case 3: t.minute = 0
+      case 4: t.second = 0
+      default: break
+      }
     }
     if cmp < 0 { return nil }
     if cmp > 0 { tm = t }
