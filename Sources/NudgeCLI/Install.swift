@@ -77,8 +77,60 @@ struct UserUnits {
     }
   }
 
+  var applicationsDirectory: String {
+    let env = ctx.environment
+    let data =
+      env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+    return data + "/applications"
+  }
+
+  var mimeappsPath: String {
+    URL(fileURLWithPath: directory).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("mimeapps.list").path
+  }
+
+  /// Writes the nudge:// handler and makes it the default for `x-scheme-handler/nudge`.
+  func installLinkHandler() throws(CLIError) {
+    let desktop = applicationsDirectory + "/" + LinkHandlerFile.name
+    let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
+    for (path, text) in [
+      (desktop, LinkHandlerFile.render(binary: Self.binaryPath)),
+      (mimeappsPath, LinkHandlerFile.registering(in: current)),
+    ] {
+      if dryRun {
+        ctx.line("# file \(path)")
+        ctx.output.write(text)
+        ctx.line()
+        continue
+      }
+      do {
+        try FileManager.default.createDirectory(
+          atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+      } catch {
+        throw CLIError("Cannot write \(path): \(error.localizedDescription).", code: .cannotCreate)
+      }
+    }
+  }
+
+  func removeLinkHandler() {
+    let desktop = applicationsDirectory + "/" + LinkHandlerFile.name
+    if dryRun {
+      ctx.line("# remove \(desktop)")
+      return
+    }
+    try? FileManager.default.removeItem(atPath: desktop)
+    if let current = try? String(contentsOfFile: mimeappsPath, encoding: .utf8) {
+      let kept = current.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.hasPrefix("x-scheme-handler/nudge=") }.joined(separator: "\n")
+      try? Data(kept.utf8).write(to: URL(fileURLWithPath: mimeappsPath), options: .atomic)
+    }
+  }
+
   /// Writes every unit and drop-in, reloads systemd and enables the timers of enabled slots.
   func install(_ schedules: [SlotSchedule]) throws(CLIError) {
+    try installLinkHandler()
     for (path, text) in UnitFiles.render(binary: Self.binaryPath, schedules: schedules) {
       try write(path, text)
     }
@@ -157,6 +209,7 @@ struct UninstallCommand: ContextCommand {
       units.remove(UnitFiles.timerName(slot))
     }
     units.remove(UnitFiles.serviceName)
+    units.removeLinkHandler()
     try units.systemctl(["daemon-reload"])
     if !dryRun {
       ctx.line("Removed the reminder units from \(units.directory). Your data is untouched.")

@@ -67,3 +67,41 @@ public enum UnitFiles {
       "# written by 'nudge schedule set \(schedule.slot.rawValue)'\n[Timer]\nOnCalendar=\nOnCalendar=\(schedule.expression)\n"
   }
 }
+
+/// The `x-scheme-handler/nudge` desktop entry (`deeplinks/nudge.desktop`).
+public enum LinkHandlerFile {
+  public static let name = "nudge.desktop"
+
+  public static let template = """
+    [Desktop Entry]
+    Type=Application
+    Name=Nudge
+    Comment=Open the flow a Nudge reminder links to
+    Exec=@NUDGE@ open %u
+    Terminal=false
+    NoDisplay=true
+    MimeType=x-scheme-handler/nudge;
+    Categories=Utility;
+
+    """
+
+  public static func render(binary: String) -> String {
+    template.replacingOccurrences(
+      of: "@NUDGE@", with: binary.contains(" ") ? "\"\(binary)\"" : binary)
+  }
+
+  /// `mimeapps.list` with Nudge as the default handler, other lines kept.
+  public static func registering(in mimeapps: String) -> String {
+    let entry = "x-scheme-handler/nudge=\(name)"
+    var lines = mimeapps.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines.removeAll { $0.hasPrefix("x-scheme-handler/nudge=") }
+    if let header = lines.firstIndex(of: "[Default Applications]") {
+      lines.insert(entry, at: header + 1)
+    } else {
+      if let last = lines.last, last.isEmpty { lines.removeLast() }
+      if !lines.isEmpty { lines.append("") }
+      lines.append(contentsOf: ["[Default Applications]", entry])
+    }
+    return lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n"
+  }
+}

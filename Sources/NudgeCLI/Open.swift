@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import NudgeCore
+
+/// `nudge open URL`: the deep-link entry point (the x-scheme-handler runs it).
+struct OpenCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "open",
+    abstract: "Open a nudge:// link: run its flow here, or in a new terminal when there is none.")
+
+  @Argument(
+    parsing: .allUnrecognized,
+    help: "A nudge:// link, e.g. nudge://review or nudge://need-help?category=stress.")
+  var words: [String] = []
+
+  func run(_ ctx: Context) throws(CLIError) {
+    guard words.count == 1, let url = words.first else {
+      throw CLIError(
+        "refusing the link: give exactly one nudge:// link as one argument. Nothing was opened.",
+        code: .badData)
+    }
+    let link: DeepLink
+    do { link = try DeepLink.parse(url) } catch {
+      throw CLIError(
+        "refusing the link: \(error.message). Nothing was opened.", code: .badData)
+    }
+    if ctx.input.isTerminal {
+      do {
+        var command = try Nudge.parseAsRoot(link.arguments)
+        try command.run()
+      } catch let error as CLIError {
+        throw error
+      } catch {
+        throw CLIError("\(error)", code: .internal)
+      }
+      return
+    }
+    try TerminalLauncher(ctx: ctx).open(url)
+  }
+}
+
+/// Starts a terminal emulator running `nudge open URL`, without a shell: the configured
+/// `terminal` command, else `$TERMINAL`, `x-terminal-emulator`, then terminals known by name.
+struct TerminalLauncher {
+  let ctx: Context
+
+  static let known: [(String, [String])] = [
+    ("x-terminal-emulator", ["-e"]), ("gnome-terminal", ["--"]), ("konsole", ["-e"]),
+    ("xfce4-terminal", ["-x"]), ("alacritty", ["-e"]), ("kitty", []), ("foot", []),
+    ("wezterm", ["start", "--"]), ("xterm", ["-e"]),
+  ]
+
+  func which(_ name: String) -> String? {
+    if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
+    let path = ctx.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    for dir in path.split(separator: ":") {
+      let candidate = "\(dir)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// The argv that starts a terminal running `program`, or nil when no terminal is found.
+  func command(running program: [String]) throws(CLIError) -> [String]? {
+    let db = try? ctx.openDatabase()
+    let configured = (try? db?.settings())??.value(.terminal) ?? ""
+    if !configured.isEmpty, let words = try? CommandLineWords.split(configured), !words.isEmpty {
+      return words + program
+    }
+    if let terminal = ctx.environment["TERMINAL"], !terminal.isEmpty,
+      let words = try? CommandLineWords.split(terminal), let first = words.first,
+      which(first) != nil
+    {
+      return words + ["-e"] + program
+    }
+    for (name, flags) in Self.known where which(name) != nil {
+      return [name] + flags + program
+    }
+    return nil
+  }
+
+  func open(_ url: String) throws(CLIError) {
+    let program = [UserUnits.binaryPath, "open", url]
+    guard let argv = try command(running: program) else {
+      throw CLIError(
+        "no terminal emulator found: set one with 'nudge config set terminal \"xterm -e\"' or $TERMINAL, or run 'nudge open \(url)' in a terminal.",
+        code: .unavailable)
+    }
+    guard let executable = which(argv[0]) else {
+      throw CLIError(
+        "the terminal command '\(argv[0])' was not found; fix it with 'nudge config set terminal …'.",
+        code: .unavailable)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = Array(argv.dropFirst())
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch {
+      throw CLIError("cannot start \(argv[0]): \(error.localizedDescription).", code: .unavailable)
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/// A `nudge://` link, parsed strictly: the link grammar of `deeplinks/GRAMMAR.md`.
+public enum DeepLink: Equatable, Sendable {
+  case prep, review, checkin
+  case needHelp(HelpCategory?)
+  case today, streak, achievements
+  case celebrate(Achievement?)
+
+  public static let maxLength = 256
+
+  /// Parses a link; the error says what is wrong with it.
+  public static func parse(_ text: String) throws(InputError) -> DeepLink {
+    guard !text.isEmpty else { throw InputError("the link is empty") }
+    guard text.utf8.count <= maxLength else {
+      throw InputError("the link is longer than \(maxLength) characters")
+    }
+    guard !text.hasPrefix("-") else { throw InputError("a link cannot start with '-'") }
+    for scalar in text.unicodeScalars {
+      guard scalar.isASCII, scalar.value >= 0x21, scalar.value != 0x7F else {
+        throw InputError("the link contains a space, control or non-ASCII character")
+      }
+    }
+    let prefix = "nudge://"
+    guard text.hasPrefix(prefix) else {
+      throw InputError("only nudge:// links are handled (e.g. nudge://review)")
+    }
+    let rest = text.dropFirst(prefix.count)
+    let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    var host = String(parts[0])
+    if host.hasSuffix("/") { host.removeLast() }
+    var query: [(String, String)] = []
+    if parts.count == 2 {
+      for pair in parts[1].split(separator: "&", omittingEmptySubsequences: false) {
+        let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard kv.count == 2, !kv[0].isEmpty, !kv[1].isEmpty else {
+          throw InputError("the query part '\(pair)' is not key=value")
+        }
+        query.append((String(kv[0]), String(kv[1])))
+      }
+      guard !query.isEmpty else { throw InputError("the query is empty") }
+    }
+    func only(_ key: String?) throws(InputError) -> String? {
+      for (k, _) in query where k != key {
+        throw InputError("'\(k)' is not a parameter of nudge://\(host)")
+      }
+      guard query.count <= 1 else { throw InputError("a parameter is given twice") }
+      return query.first?.1
+    }
+    switch host {
+    case "prep":
+      _ = try only(nil)
+      return .prep
+    case "review":
+      _ = try only(nil)
+      return .review
+    case "checkin":
+      _ = try only(nil)
+      return .checkin
+    case "today":
+      _ = try only(nil)
+      return .today
+    case "streak":
+      _ = try only(nil)
+      return .streak
+    case "achievements":
+      _ = try only(nil)
+      return .achievements
+    case "need-help":
+      guard let value = try only("category") else { return .needHelp(nil) }
+      guard let category = HelpCategory(rawValue: value) else {
+        throw InputError("category must be stress, habit, physical or other")
+      }
+      return .needHelp(category)
+    case "celebrate":
+      guard let value = try only("achievement") else { return .celebrate(nil) }
+      guard let achievement = Achievement(rawValue: value) else {
+        throw InputError("'\(value)' is not an achievement key")
+      }
+      return .celebrate(achievement)
+    default:
+      throw InputError(
+        "'\(host)' is not a Nudge link; use prep, review, checkin, need-help, today, streak, achievements or celebrate"
+      )
+    }
+  }
+
+  /// The `nudge` arguments that run this link's flow.
+  public var arguments: [String] {
+    switch self {
+    case .prep: ["prep"]
+    case .review: ["review"]
+    case .checkin: ["checkin"]
+    case .needHelp(let category):
+      ["need-help"] + (category.map { ["--category", $0.rawValue] } ?? [])
+    case .today: ["today"]
+    case .streak: ["streak"]
+    case .achievements: ["achievements"]
+    case .celebrate(let achievement): ["celebrate"] + (achievement.map { [$0.rawValue] } ?? [])
+    }
+  }
+}

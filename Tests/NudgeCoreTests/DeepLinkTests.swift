@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import NudgeCore
+
+@Suite struct DeepLinkTests {
+  @Test(arguments: [
+    ("nudge://prep", DeepLink.prep, ["prep"]),
+    ("nudge://review", .review, ["review"]),
+    ("nudge://review/", .review, ["review"]),
+    ("nudge://checkin", .checkin, ["checkin"]),
+    ("nudge://need-help", .needHelp(nil), ["need-help"]),
+    (
+      "nudge://need-help?category=stress", .needHelp(.stress),
+      ["need-help", "--category", "stress"]
+    ),
+    ("nudge://need-help?category=other", .needHelp(.other), ["need-help", "--category", "other"]),
+    ("nudge://today", .today, ["today"]),
+    ("nudge://streak", .streak, ["streak"]),
+    ("nudge://achievements", .achievements, ["achievements"]),
+    ("nudge://celebrate", .celebrate(nil), ["celebrate"]),
+    ("nudge://celebrate?achievement=streak-7", .celebrate(.streak7), ["celebrate", "streak-7"]),
+  ])
+  func routesEveryLinkOfTheGrammar(text: String, link: DeepLink, arguments: [String]) throws {
+    #expect(try DeepLink.parse(text) == link)
+    #expect(link.arguments == arguments)
+  }
+
+  static let hostile: [String] = {
+    var links = [
+      "", "nudge:", "nudge://", "http://review", "NUDGE://review", "nudge://Review",
+      "nudge://review?x=1", "nudge://review?", "nudge://need-help?category=",
+      "nudge://need-help?category",
+      "nudge://need-help?category=stress&category=habit", "nudge://need-help?category=Stress",
+      "nudge://need-help?category=stress;rm -rf ~", "nudge://need-help?category=$(id)",
+      "nudge://need-help?category=`id`", "nudge://prep;id", "nudge://prep|id", "nudge://prep&&id",
+      "-nudge://review", "--help", "+nudge://review", "nudge://prep%00", "nudge://prep%0a",
+      "nudge://prep\n", "nudge://prep\u{0}", "nudge://prep\u{202E}", "nudge://pr\u{200B}ep",
+      "nudge://../../etc/passwd", "nudge://review/..", "nudge://celebrate?achievement=../x",
+      "nudge://celebrate?achievement=first-prep&x=1", "nudge://celebrate?achievement=nope",
+      "nudge://review#frag x", "nudge://user@review", "nudge://review:80", "file:///etc/passwd",
+      "javascript:alert(1)", "nudge://prep\t", " nudge://prep", "nudge://prép",
+      "nudge://" + String(repeating: "a", count: 300),
+      "nudge://need-help?category=" + String(repeating: "s", count: 65_536),
+    ]
+    for c in 0..<32 { links.append("nudge://prep" + String(UnicodeScalar(UInt8(c)))) }
+    return links
+  }()
+
+  @Test(arguments: hostile)
+  func refusesHostileLinks(text: String) {
+    #expect(throws: InputError.self) { try DeepLink.parse(text) }
+  }
+}
