@@ -1,1 +1,2 @@
 #include <libnotify/notify.h>
+#include <gio/gio.h>

@@ -1,5 +1,6 @@
 import Foundation
 import NudgeCore
+import NudgeDesktop
 import NudgeStore
 
 /// Where a command reads typed answers from.
@@ -37,6 +38,8 @@ public struct Context {
   public var pause: (Double) -> Void
   /// The system's time zone files.
   var zones = ZoneDirectory()
+  /// Posts desktop notifications (libnotify in a live run).
+  public var notifier: any NotifierEdge = NoNotifier()
   /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
   /// fixed start at the pace of the monotonic clock.
   public var clock: () -> Date
@@ -105,6 +108,7 @@ extension Context {
       },
       makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
       pause: { usleep(UInt32($0 * 1_000_000)) })
+    context.notifier = LiveNotifier(LibnotifyNotifier(environment: env))
     if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
       let fixed = now
       let started = DispatchTime.now().uptimeNanoseconds
@@ -164,4 +168,38 @@ public struct Style: Sendable {
   func green(_ t: String) -> String { wrap("32", t) }
   func yellow(_ t: String) -> String { wrap("33", t) }
   func cyan(_ t: String) -> String { wrap("36", t) }
+}
+
+/// The notifier as commands see it: posting, and a quick check before claiming a reminder.
+public protocol NotifierEdge: Notifier {
+  /// Why nothing can be shown right now (no bus, no server, no actions), or nil.
+  func unavailableReason() -> String?
+}
+
+/// libnotify, live.
+struct LiveNotifier: NotifierEdge {
+  let notifier: LibnotifyNotifier
+
+  init(_ notifier: LibnotifyNotifier) { self.notifier = notifier }
+
+  func unavailableReason() -> String? {
+    switch notifier.probe() {
+    case .failure(let error): return error.message
+    case .success(let info):
+      return info.capabilities.contains("actions")
+        ? nil : LibnotifyNotifier.ProbeError.noActions(info.name).message
+    }
+  }
+
+  func post(_ notification: DesktopNotification, waitSeconds: Double) -> NotificationOutcome {
+    notifier.post(notification, waitSeconds: waitSeconds)
+  }
+}
+
+/// Test double that fails by default: no notification can be shown.
+struct NoNotifier: NotifierEdge {
+  func unavailableReason() -> String? { "no notifier in this context" }
+  func post(_ notification: DesktopNotification, waitSeconds: Double) -> NotificationOutcome {
+    .undelivered("no notifier in this context")
+  }
 }

@@ -45,6 +45,7 @@ struct ReminderScheduler: Service, @unchecked Sendable {
   let ctx: Context
   let logger: Logger
   let exitAfter: Double?
+  let spawned = SpawnedFirings()
 
   func run() async throws {
     let db: AppDatabase
@@ -87,6 +88,8 @@ struct ReminderScheduler: Service, @unchecked Sendable {
     logger.info("nudge daemon stopped")
   }
 
+  /// Runs `nudge notify SLOT --scheduled` (the same command the timers run) for a due,
+  /// unclaimed elapse; the child claims it, posts and waits for the click.
   private func fireIfDue(_ slot: Slot, firing: SlotFiring, db: AppDatabase, now: Date) throws {
     let schedule = try db.schedules().first { $0.slot == slot }!
     let spec = try firing.spec(schedule)
@@ -94,22 +97,30 @@ struct ReminderScheduler: Service, @unchecked Sendable {
     guard
       let latest = FiringRule.latestElapse(
         atOrBefore: seconds, lookback: 400 * 86400, next: { firing.next(spec, after: $0) }),
-      !(try db.isClaimed(slot: slot, elapse: latest))
+      !(try db.isClaimed(slot: slot, elapse: latest)),
+      spawned.claim(slot, latest)
     else { return }
-    let (decision, claimed) = try firing.decide(slot, now: now)
-    guard claimed else { return }
-    switch decision {
-    case .fire(let elapse):
-      logger.info(
-        "reminder \(slot.rawValue) for \(firing.local.iso(elapse))",
-        metadata: ["slot": "\(slot.rawValue)"])
-      printFallback(ctx, slot: slot, streak: 0)
-    case .skipDone(let elapse):
-      logger.info("skipped \(slot.rawValue) for \(firing.local.iso(elapse)): already done today")
-    case .skipStale(let elapse):
-      logger.info("skipped \(slot.rawValue) for \(firing.local.iso(elapse)): stale")
-    case .nothingDue: break
-    }
+    logger.info(
+      "firing \(slot.rawValue) for \(firing.local.iso(latest))",
+      metadata: ["slot": "\(slot.rawValue)"])
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: UserUnits.binaryPath)
+    child.arguments = ["notify", slot.rawValue, "--scheduled"]
+    var env = ctx.environment
+    env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
+    child.environment = env
+    child.standardInput = FileHandle.nullDevice
+    try child.run()
+  }
+}
+
+/// The (slot, elapse) pairs this daemon has already started a firing for.
+final class SpawnedFirings: @unchecked Sendable {
+  private var seen: Set<String> = []
+
+  /// True the first time a pair is seen.
+  func claim(_ slot: Slot, _ elapse: Int) -> Bool {
+    seen.insert("\(slot.rawValue)@\(elapse)").inserted
   }
 }
 

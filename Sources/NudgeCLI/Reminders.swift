@@ -21,7 +21,9 @@ struct SlotFiring {
 
   /// Decides and records what a firing at `now` does; returns the decision and whether this
   /// process won the (slot, elapse) claim.
-  func decide(_ slot: Slot, now: Date) throws(CLIError) -> (FiringRule.Decision, claimed: Bool) {
+  func decide(_ slot: Slot, now: Date, deliverable: Bool = false) throws(CLIError) -> (
+    FiringRule.Decision, claimed: Bool
+  ) {
     let schedule = try storing(db) { try db.schedules() }.first { $0.slot == slot }!
     let spec = try spec(schedule)
     let settings = try storing(db) { try db.settings() }
@@ -48,7 +50,8 @@ struct SlotFiring {
       }
     case .fire(let elapse):
       claimed = try storing(db) {
-        try db.claimFiring(slot: slot, elapse: elapse, outcome: .undelivered, at: at)
+        try db.claimFiring(
+          slot: slot, elapse: elapse, outcome: deliverable ? .shown : .undelivered, at: at)
       }
     }
     return (decision, claimed)
@@ -71,63 +74,165 @@ struct NotifyCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "notify", abstract: "Post the reminder for a slot (what the timers run).")
 
-  @Argument(help: "morning, midday, evening, or demo.")
+  @Argument(help: "morning, midday, evening, or demo (the reminder for this time of day, now).")
   var slot: String
 
   @Flag(
     help: "Apply the schedule's rules: latest elapse, once per elapse, skip when done or stale.")
   var scheduled = false
 
+  @Option(help: "Seconds to wait for a click before leaving the notification on screen.")
+  var wait: Double = 600
+
+  @Option(help: .hidden)
+  var snoozeSeconds: Double = 900
+
   @Flag(help: "Print what happened as JSON.")
   var json = false
 
   func run(_ ctx: Context) throws(CLIError) {
     let isDemo = slot == "demo"
-    guard let target = isDemo ? Slot.morning : Slot(rawValue: slot) else {
-      throw CLIError("'\(slot)' is not a slot: use morning, midday, evening or demo.", code: .usage)
+    let db = try ctx.database()
+    let settings = try storing(db) { try db.settings() }
+    var target: Slot
+    if isDemo {
+      let phase = DayPhase.of(
+        LocalTime(ctx.now, in: ctx.timeZone), rolloverHour: settings.rolloverHour)
+      target = phase == .morning ? .morning : .evening
+    } else {
+      guard let named = Slot(rawValue: slot) else {
+        throw CLIError(
+          "'\(slot)' is not a slot: use morning, midday, evening or demo.", code: .usage)
+      }
+      target = named
     }
     if isDemo && scheduled {
       throw CLIError("'demo' posts now; it takes no --scheduled.", code: .usage)
     }
-    let db = try ctx.database()
     let local = ctx.zones.local(tz: ctx.environment["TZ"])
-    let settings = try storing(db) { try db.settings() }
-    let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
-    let streak = StreakRule.evaluate(doneDays: try storing(db) { try db.doneDays() }, today: today)
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    let problem = ctx.notifier.unavailableReason()
     var elapse: Int? = nil
     if scheduled {
       let (decision, claimed) = try SlotFiring(ctx: ctx, db: db, local: local).decide(
-        target, now: ctx.now)
-      let report: (String, Int?)
+        target, now: ctx.now, deliverable: problem == nil)
+      let outcome: String
       switch decision {
-      case .nothingDue: report = ("nothing-due", nil)
-      case .skipDone(let e): report = (claimed ? "skipped-done" : "duplicate", e)
-      case .skipStale(let e): report = (claimed ? "skipped-stale" : "duplicate", e)
-      case .fire(let e): report = (claimed ? "undelivered" : "duplicate", e)
+      case .nothingDue: outcome = "nothing-due"
+      case .skipDone(let e): (outcome, elapse) = (claimed ? "skipped-done" : "duplicate", e)
+      case .skipStale(let e): (outcome, elapse) = (claimed ? "skipped-stale" : "duplicate", e)
+      case .fire(let e):
+        (outcome, elapse) = (claimed ? (problem == nil ? "shown" : "undelivered") : "duplicate", e)
       }
-      elapse = report.1
-      if json {
-        ctx.line(
-          jsonText(
-            NotifyReport(slot: target, elapse: report.1.map { local.iso($0) }, outcome: report.0)))
-      } else if report.0 != "undelivered" {
-        let when = report.1.map { " (elapse \(local.iso($0)))" } ?? ""
-        ctx.line("\(target.rawValue): \(report.0)\(when)")
+      guard outcome == "shown" || outcome == "undelivered" else {
+        report(ctx, target, elapse.map { local.iso($0) }, outcome)
+        return
       }
-      guard report.0 == "undelivered" else { return }
     } else {
+      let first: ReminderOutcome = problem != nil ? .undelivered : (isDemo ? .demo : .shown)
       try storing(db) {
-        try db.logReminder(
-          ReminderLogEntry(
-            slot: target, elapse: nil, outcome: isDemo ? .demo : .undelivered, at: at))
+        try db.logReminder(ReminderLogEntry(slot: target, elapse: nil, outcome: first, at: at))
       }
     }
-    _ = elapse
-    if !json { printFallback(ctx, slot: target, streak: streak.current) }
-    throw CLIError(
-      "no desktop notification could be shown yet; the reminder was printed above. Run the command it names.",
-      code: .unavailable)
+    if let problem {
+      if !json { printFallback(ctx, slot: target, streak: currentStreak(ctx, db, settings)) }
+      report(ctx, target, elapse.map { local.iso($0) }, "undelivered")
+      throw CLIError(
+        "\(problem); the reminder was printed instead. Run the command it names.",
+        code: .unavailable)
+    }
+    let final = try ReminderSession(
+      ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait, snoozeSeconds: snoozeSeconds
+    ).run()
+    report(ctx, target, elapse.map { local.iso($0) }, final)
+  }
+
+  func report(_ ctx: Context, _ slot: Slot, _ elapse: String?, _ outcome: String) {
+    if json {
+      ctx.line(jsonText(NotifyReport(slot: slot, elapse: elapse, outcome: outcome)))
+    } else {
+      ctx.line("\(slot.rawValue): \(outcome)" + (elapse.map { " (elapse \($0))" } ?? ""))
+    }
+  }
+}
+
+func currentStreak(_ ctx: Context, _ db: AppDatabase, _ settings: Settings) -> Int {
+  let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
+  return StreakRule.evaluate(doneDays: (try? db.doneDays()) ?? [], today: today).current
+}
+
+/// One posted reminder and what its buttons do: open the flow, log "All prepped" and
+/// celebrate, or snooze and post again.
+struct ReminderSession {
+  let ctx: Context
+  let db: AppDatabase
+  let slot: Slot
+  let elapse: Int?
+  let wait: Double
+  let snoozeSeconds: Double
+
+  func log(_ outcome: ReminderOutcome) {
+    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
+    try? db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
+  }
+
+  /// Posts until a click, a dismissal or the wait bound; returns the last outcome's name.
+  func run() throws(CLIError) -> String {
+    let settings = try storing(db) { try db.settings() }
+    while true {
+      let note = DesktopNotification.reminder(slot, streak: currentStreak(ctx, db, settings))
+      switch ctx.notifier.post(note, waitSeconds: wait) {
+      case .undelivered(let reason):
+        log(.undelivered)
+        printFallback(ctx, slot: slot, streak: currentStreak(ctx, db, settings))
+        throw CLIError("\(reason); the reminder was printed instead.", code: .unavailable)
+      case .timedOut:
+        return "shown"
+      case .closed:
+        log(.dismissed)
+        return "dismissed"
+      case .action("snooze"):
+        log(.snoozed)
+        ctx.pause(snoozeSeconds)
+        continue
+      case .action("done") where slot == .evening:
+        try allPrepped(settings)
+        return "done"
+      case .action:
+        log(.clicked)
+        try TerminalLauncher(ctx: ctx).open(slot.deepLink)
+        return "clicked"
+      }
+    }
+  }
+
+  /// "All prepped": saves the whole checklist, evaluates rewards, posts a celebration.
+  func allPrepped(_ settings: Settings) throws(CLIError) {
+    let now = ctx.clock()
+    let day = settings.dayRule.day(of: now, in: ctx.timeZone)
+    let saved = try storing(db) {
+      try db.savePrep(day: day, savedAt: InstantFormat.format(now, in: ctx.timeZone)) { entry in
+        for item in PrepItem.allCases { entry[item] = true }
+      }
+    }
+    log(.done)
+    var drawnSeed: UInt64 = 0
+    let celebration = try storing(db) {
+      try db.drawCelebration { previous, index in
+        drawnSeed = ctx.rewardSeed &+ index
+        var rng = SplitMix64(seed: drawnSeed)
+        return RewardPicker.draw(
+          using: &rng, newAchievements: saved.newAchievements,
+          celebrationsOn: settings.celebrationsOn, previousMessage: previous)
+      }
+    }
+    let note = DesktopNotification.celebration(celebration)
+    if case .action = ctx.notifier.post(note, waitSeconds: min(wait, 120)) {
+      let link =
+        celebration.achievements.first.map { "nudge://celebrate?achievement=\($0.rawValue)" }
+        ?? "nudge://celebrate"
+      try TerminalLauncher(ctx: ctx).open(link)
+    }
   }
 }
 
