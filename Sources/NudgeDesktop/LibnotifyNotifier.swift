@@ -148,7 +148,11 @@ public final class LibnotifyNotifier: Notifier {
     if !state.timedOut { g_source_remove(timer) }
     g_main_loop_unref(loop)
     state.loop = nil
-    if let action = state.action { return .action(action) }
+    if let action = state.action {
+      // the click is handled: take the notification off the screen (bounded by the probe above)
+      notify_notification_close(note, nil)
+      return .action(action)
+    }
     if state.closed { return .closed }
     return .timedOut
   }

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Desktop notifications end to end, headless but real: Xvfb, a private D-Bus session, the dunst
+# notification server, tmux as the terminal a click opens. Prints "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+NUDGE=${NUDGE_BIN:-$PWD/.build/debug/nudge}
+work=$(mktemp -d)
+artifacts=${ARTIFACTS:-$PWD/artifacts}
+mkdir -p "$artifacts"
+display=:$((90 + RANDOM % 9))
+socket="nudge-notify-$$"
+Xvfb "$display" -screen 0 1024x768x24 >/dev/null 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null; tmux -L "$socket" kill-server 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+export DISPLAY=$display TZ=Europe/Berlin
+sleep 1
+passed=0 failed=0
+check() {
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
+  else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+
+# session NAME ACTION SCRIPT: runs SCRIPT inside a new D-Bus session with dunst, clicks mapped to
+# ACTION by a dunst rule; SCRIPT sees $NUDGE, $DATA, $CASE.
+session() {
+  local name=$1 action=$2 script=$3
+  local dir="$work/$name"
+  mkdir -p "$dir"
+  cat > "$dir/dunstrc" <<RC
+[global]
+    font = DejaVu Sans Mono 10
+    offset = 10x40
+[nudge]
+    appname = nudge
+    action_name = $action
+RC
+  cat > "$dir/case.sh" <<CASE
+dunst -config "$dir/dunstrc" >/dev/null 2>&1 &
+for i in \$(seq 50); do
+  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true && break
+  sleep 0.1
+done
+$script
+kill %1 2>/dev/null
+CASE
+  DATA="$dir/data" CASE="$dir" NUDGE="$NUDGE" SOCKET="$socket" XDG_DATA_HOME="$dir/data" \
+    timeout 120 dbus-run-session -- bash "$dir/case.sh" > "$dir/log" 2>&1
+}
+
+# wait_displayed N: until dunst shows N notifications (5 s)
+cat > "$work/lib.sh" <<'LIB'
+wait_displayed() { for i in $(seq 50); do [ "$(dunstctl count displayed)" = "$1" ] && return 0; sleep 0.1; done; return 1; }
+LIB
+
+tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "sleep 600"
+
+# 1. The demo reminder is displayed; a screenshot of what a person sees.
+session demo open '
+. '"$work"'/lib.sh
+"$NUDGE" notify demo --wait 6 --json > "$CASE/out.json" &
+wait_displayed 1 && echo displayed=1
+import -window root "$CASE/shot.png"
+dunstctl close-all
+wait %2
+"$NUDGE" log --json > "$CASE/log.json"
+'
+check "demo: dunst displays one notification" grep -q "displayed=1" "$work/demo/log"
+check "demo: logged as demo, then dismissed" python3 -c "import json,sys; l=json.load(open('$work/demo/log.json')); sys.exit(0 if [e['outcome'] for e in l]==['demo','dismissed'] else 1)"
+cp "$work/demo/shot.png" "$artifacts/notification-demo.png" 2>/dev/null
+check "demo: screenshot taken" test -s "$artifacts/notification-demo.png"
+
+# 2. Clicking "open" on the morning reminder opens Morning Focus in the terminal (tmux), and
+#    answering it saves the entry.
+XDG_DATA_HOME="$work/open/data" "$NUDGE" config set terminal \
+  "tmux -L $socket new-window -t flow -n clicked -e XDG_DATA_HOME=$work/open/data -e TZ=Europe/Berlin -e NUDGE_NOW=2026-11-23T07:01:00+01:00" >/dev/null
+session open open '
+. '"$work"'/lib.sh
+NUDGE_NOW=2026-11-23T07:00:05+01:00 "$NUDGE" notify morning --scheduled --wait 10 --json > "$CASE/out.json" &
+wait_displayed 1 && dunstctl action 0
+wait %2
+'
+sleep 1
+pane() { tmux -L "$socket" capture-pane -p -t flow:clicked 2>/dev/null; }
+for i in $(seq 50); do pane | grep -q "My Why" && break; sleep 0.1; done
+check "open: the click lands in Morning Focus" bash -c "tmux -L $socket capture-pane -p -t flow:clicked | grep -q 'Review your prep'"
+for answer in "energy" "3" "water" "drink water" "soda"; do
+  tmux -L "$socket" send-keys -t flow:clicked -l -- "$answer"; tmux -L "$socket" send-keys -t flow:clicked Enter; sleep 0.3
+done
+sleep 1
+check "open: logged shown then clicked" grep -q '"outcome" : "clicked"' "$work/open/out.json"
+check "open: the answers were saved" bash -c "XDG_DATA_HOME=$work/open/data NUDGE_NOW=2026-11-23T09:00:00+01:00 $NUDGE history --json --days 1 | grep -q '\"swap\" : \"water\"'"
+
+# 3. "All prepped" on the evening reminder saves the checklist and posts a celebration.
+session done done '
+. '"$work"'/lib.sh
+NUDGE_NOW=2026-11-23T21:30:02+01:00 "$NUDGE" notify evening --scheduled --wait 10 --json > "$CASE/out.json" &
+wait_displayed 1 && dunstctl action 0
+sleep 1.5
+dunstctl history > "$CASE/history.json"
+dunstctl count displayed > "$CASE/count"
+import -window root "$CASE/shot.png"
+dunstctl close-all
+wait %2
+'
+check "done: the evening entry is saved, all four items" bash -c "XDG_DATA_HOME=$work/done/data NUDGE_NOW=2026-11-23T22:00:00+01:00 $NUDGE history --json --days 1 | python3 -c \"import json,sys; p=json.load(sys.stdin)[0]['prep']; sys.exit(0 if p and all(p[k] for k in ('sticky_notes','produce','water','breakfast')) else 1)\""
+check "done: a celebration notification is displayed" grep -qx "1" "$work/done/count"
+cp "$work/done/shot.png" "$artifacts/notification-celebration.png" 2>/dev/null
+
+# 4. Snooze re-posts the reminder.
+session snooze snooze '
+. '"$work"'/lib.sh
+"$NUDGE" notify evening --wait 4 --snooze-seconds 1 --json > "$CASE/out.json" &
+wait_displayed 1 && dunstctl action 0
+sleep 0.5; wait_displayed 0 || true
+wait_displayed 1 && echo reposted=1
+dunstctl close-all
+wait %2
+"$NUDGE" log --json > "$CASE/log.json"
+'
+check "snooze: the reminder is posted again" grep -q "reposted=1" "$work/snooze/log"
+check "snooze: logged snoozed then dismissed" python3 -c "import json,sys; l=[e['outcome'] for e in json.load(open('$work/snooze/log.json'))]; sys.exit(0 if l==['shown','snoozed','dismissed'] else 1)"
+
+# 5. No notification server: exit 69 within 3 s, the reminder printed.
+mkdir -p "$work/noserver/services"
+sed "s|<servicedir>.*</servicedir>||; s|<standard_session_servicedirs */>|<servicedir>$work/noserver/services</servicedir>|" \
+  /usr/share/dbus-1/session.conf > "$work/noserver/session.conf"
+start=$(date +%s%N)
+XDG_DATA_HOME="$work/noserver/data" timeout 30 dbus-run-session --config-file="$work/noserver/session.conf" -- \
+  "$NUDGE" notify demo > "$work/noserver/out" 2> "$work/noserver/err"
+status=$?
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "no server: exit $status after ${elapsed} ms"
+check "no server: exit 69" test "$status" = 69
+check "no server: returns within 3 s" test "$elapsed" -lt 3000
+check "no server: the reminder and its command are printed" grep -q "Run: nudge" "$work/noserver/out"
+check "no server: logged undelivered" bash -c "XDG_DATA_HOME=$work/noserver/data $NUDGE log --json | grep -q undelivered"
+
+# 6. No session bus at all.
+start=$(date +%s%N)
+env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR="$work/none" XDG_DATA_HOME="$work/nobus/data" "$NUDGE" notify demo > "$work/nobus.out" 2>&1
+status=$?
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+check "no session bus: exit 69 quickly" test "$status" = 69 -a "$elapsed" -lt 3000
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
