@@ -71,6 +71,16 @@ check "demo: logged as demo, then dismissed" python3 -c "import json,sys; l=json
 cp "$work/demo/shot.png" "$artifacts/notification-demo.png" 2>/dev/null
 check "demo: screenshot taken" test -s "$artifacts/notification-demo.png"
 
+# 1b. doctor sees the server and its actions; install registers the nudge:// handler.
+session doctor open '
+XDG_CONFIG_HOME="$CASE/config" "$NUDGE" install > /dev/null 2>&1
+XDG_CONFIG_HOME="$CASE/config" "$NUDGE" doctor --json > "$CASE/doctor.json"
+desktop-file-validate "$DATA/applications/nudge.desktop" && echo desktop-valid=1
+'
+check "doctor: dunst with actions" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor/doctor.json'))}; s=c['notification server']; sys.exit(0 if s['ok'] and s['detail'].startswith('dunst') and 'actions' in s['detail'] else 1)"
+check "doctor: handler registered, database ok" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor/doctor.json'))}; sys.exit(0 if c['nudge:// handler']['ok'] and c['database']['ok'] else 1)"
+check "install: the handler passes desktop-file-validate" grep -q "desktop-valid=1" "$work/doctor/log"
+
 # 2. Clicking "open" on the morning reminder opens Morning Focus in the terminal (tmux), and
 #    answering it saves the entry.
 XDG_DATA_HOME="$work/open/data" "$NUDGE" config set terminal \

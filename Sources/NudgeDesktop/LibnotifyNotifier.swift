@@ -17,7 +17,7 @@ public final class LibnotifyNotifier: Notifier {
   }
 
   /// A session bus we may use without GLib auto-launching a new one.
-  var hasSessionBus: Bool {
+  public var hasSessionBus: Bool {
     if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
     if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
       return FileManager.default.fileExists(atPath: runtime + "/bus")
