@@ -147,6 +147,17 @@ check "no server: returns within 3 s" test "$elapsed" -lt 3000
 check "no server: the reminder and its command are printed" grep -q "Run: nudge" "$work/noserver/out"
 check "no server: logged undelivered" bash -c "XDG_DATA_HOME=$work/noserver/data $NUDGE log --json | grep -q undelivered"
 
+# 5b. A server that owns the name but never answers (dunst stopped with SIGSTOP).
+session frozen open '
+kill -STOP %1
+start=$(date +%s%N)
+"$NUDGE" notify demo > "$CASE/out" 2>&1
+echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+kill -CONT %1
+'
+grep -o "status=.*" "$work/frozen/log"
+check "frozen server: exit 69 within 3 s" bash -c "grep -qE 'status=69 ms=([0-9]{1,3}|[12][0-9]{3})$' '$work/frozen/log'"
+
 # 6. No session bus at all.
 start=$(date +%s%N)
 env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR="$work/none" XDG_DATA_HOME="$work/nobus/data" "$NUDGE" notify demo > "$work/nobus.out" 2>&1

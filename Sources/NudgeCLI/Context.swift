@@ -108,7 +108,8 @@ extension Context {
       },
       makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
       pause: { usleep(UInt32($0 * 1_000_000)) })
-    context.notifier = LiveNotifier(LibnotifyNotifier(environment: env))
+    let libnotify = LibnotifyNotifier(environment: env)
+    context.notifier = LiveNotifier(libnotify)
     if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
       let fixed = now
       let started = DispatchTime.now().uptimeNanoseconds

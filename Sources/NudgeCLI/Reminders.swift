@@ -111,6 +111,24 @@ struct NotifyCommand: ContextCommand {
     }
     let local = ctx.zones.local(tz: ctx.environment["TZ"])
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    if let live = ctx.notifier as? LiveNotifier {
+      // a server that stops answering mid-call: print the reminder, log it, leave with 69
+      let path = db.path
+      let fallback = "Nudge · \(target.title): \(target.body) Run: nudge \(target.flow.rawValue)\n"
+      let (slotToLog, zone) = (target, ctx.timeZone)
+      live.notifier.onHang = {
+        FileHandle.standardOutput.write(Data(fallback.utf8))
+        if let store = try? AppDatabase.open(path: path) {
+          try? store.logReminder(
+            ReminderLogEntry(
+              slot: slotToLog, elapse: nil, outcome: .undelivered,
+              at: InstantFormat.format(Date(), in: zone)))
+        }
+        FileHandle.standardError.write(
+          Data("nudge: the notification server did not answer within 3 seconds.\n".utf8))
+        _exit(69)
+      }
+    }
     let problem = ctx.notifier.unavailableReason()
     var elapse: Int? = nil
     if scheduled {
