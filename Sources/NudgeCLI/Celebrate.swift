@@ -135,10 +135,11 @@ enum TerminalGuard {
 }
 
 extension Context {
-  /// Draws the reward for a completed flow, remembers it, and plays it.
-  func celebrate(_ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool)
-    throws(CLIError)
-  {
+  /// Draws the reward for a completed flow and remembers it (the seed is `NUDGE_SEED` mixed
+  /// with the number of draws so far); returns it with the seed its animation uses.
+  func drawReward(_ db: AppDatabase, newAchievements: [Achievement]) throws(CLIError) -> (
+    Celebration, seed: UInt64
+  ) {
     let settings = try storing(db) { try db.settings() }
     var drawn: UInt64 = 0
     let celebration = try storing(db) {
@@ -150,8 +151,15 @@ extension Context {
           previousMessage: previous)
       }
     }
-    CelebrationView(ctx: self, noAnimation: noAnimation).play(
-      celebration, seed: rewardSeed ^ drawn)
+    return (celebration, rewardSeed ^ drawn)
+  }
+
+  /// Draws the reward for a completed flow, remembers it, and plays it.
+  func celebrate(_ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool)
+    throws(CLIError)
+  {
+    let (celebration, seed) = try drawReward(db, newAchievements: newAchievements)
+    CelebrationView(ctx: self, noAnimation: noAnimation).play(celebration, seed: seed)
   }
 }
 

@@ -32,7 +32,11 @@ struct UserUnits {
   }
 
   func write(_ relative: String, _ text: String) throws(CLIError) {
-    let path = directory + "/" + relative
+    try writeFile(directory + "/" + relative, text)
+  }
+
+  /// Writes a file atomically, creating its directory; prints it instead on a dry run.
+  func writeFile(_ path: String, _ text: String) throws(CLIError) {
     if dryRun {
       ctx.line("# file \(path)")
       ctx.output.write(text)
@@ -94,24 +98,8 @@ struct UserUnits {
   func installLinkHandler() throws(CLIError) {
     let desktop = applicationsDirectory + "/" + LinkHandlerFile.name
     let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
-    for (path, text) in [
-      (desktop, LinkHandlerFile.render(binary: Self.binaryPath)),
-      (mimeappsPath, LinkHandlerFile.registering(in: current)),
-    ] {
-      if dryRun {
-        ctx.line("# file \(path)")
-        ctx.output.write(text)
-        ctx.line()
-        continue
-      }
-      do {
-        try FileManager.default.createDirectory(
-          atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-      } catch {
-        throw CLIError("Cannot write \(path): \(error.localizedDescription).", code: .cannotCreate)
-      }
-    }
+    try writeFile(desktop, LinkHandlerFile.render(binary: Self.binaryPath))
+    try writeFile(mimeappsPath, LinkHandlerFile.registering(in: current))
   }
 
   func removeLinkHandler() {

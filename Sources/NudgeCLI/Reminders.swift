@@ -234,16 +234,7 @@ struct ReminderSession {
       }
     }
     log(.done)
-    var drawnSeed: UInt64 = 0
-    let celebration = try storing(db) {
-      try db.drawCelebration { previous, index in
-        drawnSeed = ctx.rewardSeed &+ index
-        var rng = SplitMix64(seed: drawnSeed)
-        return RewardPicker.draw(
-          using: &rng, newAchievements: saved.newAchievements,
-          celebrationsOn: settings.celebrationsOn, previousMessage: previous)
-      }
-    }
+    let (celebration, _) = try ctx.drawReward(db, newAchievements: saved.newAchievements)
     let note = DesktopNotification.celebration(celebration)
     if case .action = ctx.notifier.post(note, waitSeconds: min(wait, 120)) {
       let link =
