@@ -65,8 +65,8 @@ struct ReminderScheduler: Service, @unchecked Sendable {
       do {
         let firing = SlotFiring(ctx: ctx, db: db, local: local)
         for schedule in try db.schedules() where schedule.enabled {
-          try fireIfDue(schedule.slot, firing: firing, db: db, now: now)
           let spec = try firing.spec(schedule)
+          try fireIfDue(schedule.slot, spec: spec, firing: firing, db: db, now: now)
           if let next = firing.next(spec, after: Int(now.timeIntervalSince1970.rounded(.down))) {
             wake = min(wake, next)
           }
@@ -90,9 +90,9 @@ struct ReminderScheduler: Service, @unchecked Sendable {
 
   /// Runs `nudge notify SLOT --scheduled` (the same command the timers run) for a due,
   /// unclaimed elapse; the child claims it, posts and waits for the click.
-  private func fireIfDue(_ slot: Slot, firing: SlotFiring, db: AppDatabase, now: Date) throws {
-    let schedule = try db.schedules().first { $0.slot == slot }!
-    let spec = try firing.spec(schedule)
+  private func fireIfDue(
+    _ slot: Slot, spec: CalendarSpec, firing: SlotFiring, db: AppDatabase, now: Date
+  ) throws {
     let seconds = Int(now.timeIntervalSince1970.rounded(.down))
     guard
       let latest = FiringRule.latestElapse(

@@ -121,3 +121,15 @@ struct FlowOptions: ParsableArguments {
   @Flag(help: "Print the saved entry as JSON.")
   var json = false
 }
+
+/// An optional that is written as JSON `null` when absent, so every documented key is always
+/// present (synthesised `Encodable` would leave the key out).
+@propertyWrapper
+struct NullWhenAbsent<Value: Encodable>: Encodable {
+  var wrappedValue: Value?
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+  }
+}

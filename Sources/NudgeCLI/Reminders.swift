@@ -58,11 +58,15 @@ struct SlotFiring {
   }
 }
 
+/// The reminder as one line of text, with the command that opens its flow.
+func fallbackText(_ slot: Slot, streak: Int) -> String {
+  let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
+  return "Nudge · \(slot.title): \(slot.body)\(streakText) Run: nudge \(slot.flow.rawValue)"
+}
+
 /// The reminder printed where no notification can be shown: the terminal and the journal.
 func printFallback(_ ctx: Context, slot: Slot, streak: Int) {
-  let command = "nudge \(slot.flow.rawValue)"
-  let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
-  let text = "Nudge · \(slot.title): \(slot.body)\(streakText) Run: \(command)"
+  let text = fallbackText(slot, streak: streak)
   ctx.line(text)
   if Journal.stderrIsJournal(environment: ctx.environment) {
     Journal.send(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
@@ -114,7 +118,7 @@ struct NotifyCommand: ContextCommand {
     if let live = ctx.notifier as? LiveNotifier {
       // a server that stops answering mid-call: print the reminder, log it, leave with 69
       let path = db.path
-      let fallback = "Nudge · \(target.title): \(target.body) Run: nudge \(target.flow.rawValue)\n"
+      let fallback = fallbackText(target, streak: currentStreak(ctx, db, settings)) + "\n"
       let (slotToLog, zone) = (target, ctx.timeZone)
       live.notifier.onHang = {
         FileHandle.standardOutput.write(Data(fallback.utf8))
@@ -248,7 +252,7 @@ struct ReminderSession {
 /// What `nudge notify --json` prints.
 struct NotifyReport: Encodable {
   var slot: Slot
-  var elapse: String?
+  @NullWhenAbsent var elapse: String?
   var outcome: String
 }
 
@@ -265,18 +269,9 @@ struct LogCommand: ContextCommand {
 
   struct Row: Encodable {
     var slot: Slot
-    var elapse: String?
+    @NullWhenAbsent var elapse: String?
     var outcome: ReminderOutcome
     var at: String
-
-    func encode(to encoder: any Encoder) throws {
-      enum Keys: String, CodingKey { case slot, elapse, outcome, at }
-      var c = encoder.container(keyedBy: Keys.self)
-      try c.encode(slot, forKey: .slot)
-      try c.encode(elapse, forKey: .elapse)
-      try c.encode(outcome, forKey: .outcome)
-      try c.encode(at, forKey: .at)
-    }
   }
 
   func run(_ ctx: Context) throws(CLIError) {

@@ -22,16 +22,7 @@ struct ScheduleCommand: ParsableCommand {
       var slot: Slot
       var expression: String
       var enabled: Bool
-      var next: String?
-
-      func encode(to encoder: any Encoder) throws {
-        enum Keys: String, CodingKey { case slot, expression, enabled, next }
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(slot, forKey: .slot)
-        try c.encode(expression, forKey: .expression)
-        try c.encode(enabled, forKey: .enabled)
-        try c.encode(next, forKey: .next)
-      }
+      @NullWhenAbsent var next: String?
     }
 
     func run(_ ctx: Context) throws(CLIError) {

@@ -93,18 +93,11 @@ struct AchievementsCommand: ContextCommand {
   struct Row: Encodable {
     var key: String
     var title: String
-    var earnedOn: Day?
+    @NullWhenAbsent var earnedOn: Day?
 
     enum CodingKeys: String, CodingKey {
       case key, title
       case earnedOn = "earned_on"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      try c.encode(key, forKey: .key)
-      try c.encode(title, forKey: .title)
-      try c.encode(earnedOn, forKey: .earnedOn)
     }
   }
 

@@ -44,7 +44,7 @@ public final class LibnotifyNotifier: Notifier {
   /// Asks the server directly (1.2-second bound a call, 2.9 in all) for its name and
   /// capabilities.
   public func probe() -> Result<ServerInfo, ProbeError> {
-    guard hasSessionBus else { return .failure(.noSessionBus) }
+    guard hasSessionBus else { return .failure(.noSessionBus()) }
     return bounded { unboundedProbe() }
   }
 
@@ -104,8 +104,6 @@ public final class LibnotifyNotifier: Notifier {
         "the notification server \(m) cannot show buttons (no 'actions' capability)"
       }
     }
-
-    static var noSessionBus: ProbeError { .noSessionBus() }
   }
 
   public func post(_ notification: DesktopNotification, waitSeconds: Double) -> NotificationOutcome

@@ -507,9 +507,6 @@ extension CalendarSpec {
     let s = String(v)
     return String(repeating: "0", count: max(0, 6 - s.count)) + s
   }
-
-  /// The zone the expression is evaluated in: its own, or the local one.
-  public var zoneName: String? { utc ? "UTC" : timezone }
 }
 
 extension CalendarSpec {
