@@ -124,9 +124,13 @@ struct FlowOptions: ParsableArguments {
 
 /// An optional that is written as JSON `null` when absent, so every documented key is always
 /// present (synthesised `Encodable` would leave the key out).
+// swift-format-ignore: UseSynthesizedInitializer
 @propertyWrapper
 struct NullWhenAbsent<Value: Encodable>: Encodable {
   var wrappedValue: Value?
+
+  // spelled out: property-wrapper initialisation needs it
+  init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
