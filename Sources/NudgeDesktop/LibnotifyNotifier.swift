@@ -154,6 +154,16 @@ public final class LibnotifyNotifier: Notifier {
     }
     let loop = g_main_loop_new(nil, 0)
     state.loop = loop
+    // a server that exits (or restarts) takes the notification with it: stop waiting then
+    let watch = g_bus_watch_name(
+      G_BUS_TYPE_SESSION, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
+      { _, _, data in
+        guard let data else { return }
+        let state = Unmanaged<PostState>.fromOpaque(data).takeUnretainedValue()
+        state.serverGone = true
+        if let loop = state.loop { g_main_loop_quit(loop) }
+      }, userData, nil)
+    defer { g_bus_unwatch_name(watch) }
     let timer = g_timeout_add(
       UInt32(max(1, waitSeconds * 1000)),
       { data in
@@ -173,6 +183,9 @@ public final class LibnotifyNotifier: Notifier {
       return .action(action)
     }
     if state.closed { return .closed }
+    if state.serverGone {
+      return .undelivered("the notification server went away before the reminder was answered")
+    }
     return .timedOut
   }
 }
@@ -182,5 +195,6 @@ final class PostState {
   var action: String?
   var closed = false
   var timedOut = false
+  var serverGone = false
   var loop: OpaquePointer?
 }

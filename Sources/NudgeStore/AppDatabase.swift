@@ -15,12 +15,38 @@ public final class AppDatabase: Sendable {
   public init(_ writer: any DatabaseWriter, path: String = ":memory:") throws {
     self.writer = writer
     self.path = path
-    try Self.migrator.migrate(writer)
+    try Self.migrate(writer)
   }
 
-  private static var migrator: DatabaseMigrator {
-    var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1") { db in
+  /// Brings the schema up to date in a single immediate write transaction, so a file is at
+  /// its old version or the current one, never in between, whatever stops the process; a
+  /// file from a newer Nudge is refused untouched.
+  public static func migrate(_ writer: any DatabaseWriter, upTo target: Int = schemaVersion)
+    throws
+  {
+    let current = try writer.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+    if current == target { return }
+    try writer.writeWithoutTransaction { db in
+      try db.inTransaction(.immediate) {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if version > schemaVersion {
+          throw StoreError.newerSchema(
+            "the database was written by a newer Nudge (schema \(version)). Update Nudge; the file was left untouched."
+          )
+        }
+        for (number, step) in migrations.enumerated() where number + 1 > version {
+          guard number + 1 <= target else { break }
+          try step(db)
+          try db.execute(sql: "PRAGMA user_version = \(number + 1)")
+        }
+        return .commit
+      }
+    }
+  }
+
+  /// Each schema version's changes from the one before, in order (index 0 builds version 1).
+  private static let migrations: [@Sendable (Database) throws -> Void] = [
+    { db in
       try db.execute(
         sql: """
           PRAGMA application_id = \(DatabaseFileHeader.applicationID);
@@ -53,19 +79,17 @@ public final class AppDatabase: Sendable {
           );
           CREATE INDEX help_note_day ON help_note(day);
           CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-          PRAGMA user_version = 1;
           """)
-    }
-    migrator.registerMigration("v2") { db in
+    },
+    { db in
       try db.execute(
         sql: """
           CREATE TABLE achievement (key TEXT PRIMARY KEY NOT NULL, earned_on TEXT NOT NULL);
           CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-          PRAGMA user_version = 2;
           """)
-      try Self.awardAchievements(db)
-    }
-    migrator.registerMigration("v3") { db in
+      try awardAchievements(db)
+    },
+    { db in
       try db.execute(
         sql: """
           CREATE TABLE slot_schedule (
@@ -78,11 +102,9 @@ public final class AppDatabase: Sendable {
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             slot TEXT NOT NULL, elapse INTEGER, outcome TEXT NOT NULL, at TEXT NOT NULL
           );
-          PRAGMA user_version = 3;
           """)
-    }
-    return migrator
-  }
+    },
+  ]
 
   private static func configuration() -> Configuration {
     var config = Configuration()
@@ -107,10 +129,6 @@ public final class AppDatabase: Sendable {
     try DatabaseFileHeader.check(path: path, knownVersion: schemaVersion)
     do {
       let pool = try DatabasePool(path: path, configuration: configuration())
-      if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
-        throw StoreError.newerSchema(
-          "\(path) was written by a newer Nudge. Update Nudge; the file was left untouched.")
-      }
       return try AppDatabase(pool, path: path)
     } catch let error as StoreError {
       throw error
@@ -152,7 +170,7 @@ public final class AppDatabase: Sendable {
       }
       close(fd)
       let queue = try DatabaseQueue(path: temp, configuration: configuration())
-      try migrator.migrate(queue)
+      try migrate(queue)
       try queue.writeWithoutTransaction { db in
         try db.execute(sql: "PRAGMA journal_mode = WAL")
       }
