@@ -156,6 +156,7 @@ public final class AppDatabase: Sendable {
   /// Builds the schema in a private file, then links it into place, so that a racing process
   /// sees either no file or a complete database, never an empty one.
   private static func create(path: String) throws(StoreError) {
+    removeAbandonedTempFiles(of: path)
     let temp = path + ".creating-\(getpid())"
     defer {
       for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temp + suffix) }
@@ -185,6 +186,21 @@ public final class AppDatabase: Sendable {
       throw .cannotCreate(
         "Cannot create the database at \(path): \(reason). Fix the directory's permissions or set NUDGE_DB to a writable path."
       )
+    }
+  }
+
+  /// Deletes the private files of creators that were killed before linking theirs into place
+  /// (`PATH.creating-PID` whose process is gone).
+  private static func removeAbandonedTempFiles(of path: String) {
+    let url = URL(fileURLWithPath: path)
+    let prefix = url.lastPathComponent + ".creating-"
+    let dir = url.deletingLastPathComponent().path
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    where name.hasPrefix(prefix) {
+      let rest = name.dropFirst(prefix.count)
+      let digits = rest.prefix { $0.isNumber }
+      guard let pid = pid_t(digits), kill(pid, 0) != 0, errno == ESRCH else { continue }
+      unlink(dir + "/" + name)
     }
   }
 

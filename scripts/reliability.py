@@ -1,0 +1,812 @@
+#!/usr/bin/env python3
+"""Nudge's reliability and security suite: nothing lost, no hang, no way in.
+
+Runs the real `nudge` binary against real SQLite files, a real notification server (dunst under
+Xvfb in a private D-Bus session), real kills (SIGKILL at random moments and, through strace's
+fault injection, at every write of a save and of a migration), a real full disk (a small tmpfs),
+a real read-only directory (a read-only bind mount), libFuzzer, strace and libfaketime. Prints
+one row per case: runs, failures, data lost. Exit status 1 when any case failed or lost data.
+
+    python3 scripts/reliability.py .build/debug/nudge [--only NAME] [--seed N] [--keep]
+"""
+
+import argparse
+import concurrent.futures
+import datetime as dt
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+
+
+class Case:
+    """One row of the table: how often something was tried, how often it went wrong."""
+
+    def __init__(self, name):
+        self.name = name
+        self.runs = 0
+        self.failures = 0
+        self.lost = 0
+        self.problems = []
+        self.started = time.monotonic()
+        self.seconds = 0.0
+
+    def check(self, ok, problem):
+        """Counts one run; a failed one is remembered with what went wrong."""
+        self.runs += 1
+        if not ok:
+            self.failures += 1
+            if len(self.problems) < 8:
+                self.problems.append(problem)
+        return ok
+
+    def fail(self, problem):
+        return self.check(False, problem)
+
+    def lose(self, count, problem):
+        """Records acknowledged data that is gone."""
+        if count:
+            self.lost += count
+            if len(self.problems) < 8:
+                self.problems.append("LOST: " + problem)
+
+
+class World:
+    """A private home for one case: data and config directories, the environment nudge sees."""
+
+    def __init__(self, suite, name, tz="Europe/Berlin"):
+        self.suite = suite
+        self.dir = tempfile.mkdtemp(prefix=f"{name}-", dir=suite.work)
+        self.data = os.path.join(self.dir, "data")
+        self.db = os.path.join(self.data, "nudge", "nudge.sqlite3")
+        self.env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": self.dir,
+            "XDG_DATA_HOME": self.data,
+            "XDG_CONFIG_HOME": os.path.join(self.dir, "config"),
+            "TZ": tz,
+            "LANG": "C.UTF-8",
+            "NUDGE_SEED": "7",
+            "NO_COLOR": "1",
+        }
+
+    def run(self, *args, now=None, env=None, timeout=60, stdin=subprocess.DEVNULL):
+        """Runs nudge to completion."""
+        return subprocess.run(
+            [self.suite.nudge, *args],
+            env=self.environment(now, env),
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def start(self, *args, now=None, env=None, prefix=()):
+        """Starts nudge in the background."""
+        return subprocess.Popen(
+            [*prefix, self.suite.nudge, *args],
+            env=self.environment(now, env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    def environment(self, now, extra):
+        env = dict(self.env)
+        if now:
+            env["NUDGE_NOW"] = now
+        env.update(extra or {})
+        return env
+
+    def query(self, sql, *params):
+        """Reads the database file directly (a second, independent reader)."""
+        con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=30)
+        try:
+            return con.execute(sql, params).fetchall()
+        finally:
+            con.close()
+
+    def integrity(self):
+        if not os.path.exists(self.db):
+            return "ok"
+        return self.query("PRAGMA integrity_check")[0][0]
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def one_line_error(result):
+    """A refusal is exactly one `nudge: …` line on stderr."""
+    lines = [l for l in result.stderr.splitlines() if l.strip()]
+    return len(lines) == 1 and lines[0].startswith("nudge: ")
+
+
+def iso(day, clock="21:30:00", offset="+01:00"):
+    return f"{day.isoformat()}T{clock}{offset}"
+
+
+def kill_at_random(world, args, now, longest, rng):
+    """Starts a command and SIGKILLs it after a random delay up to `longest` seconds; returns
+    (killed, result code)."""
+    proc = world.start(*args, now=now)
+    time.sleep(rng.uniform(0, longest))
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+        return True, proc.returncode
+    proc.wait()
+    return False, proc.returncode
+
+
+def recomputed_matches(world, now):
+    """Streak and achievements as stored equal those of a fresh database rebuilt from the
+    entries alone (the export without its achievements, imported into an empty file)."""
+    exported = world.run("export", now=now)
+    if exported.returncode != 0:
+        return False, "export failed: " + exported.stderr.strip()
+    doc = json.loads(exported.stdout)
+    doc.pop("achievements", None)
+    fresh = World(world.suite, "recompute")
+    path = os.path.join(fresh.dir, "entries.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    imported = fresh.run("import", path, now=now)
+    if imported.returncode != 0:
+        return False, "import into a fresh database failed: " + imported.stderr.strip()
+    for command in (["achievements", "--json"], ["streak", "--json"]):
+        a, b = world.run(*command, now=now), fresh.run(*command, now=now)
+        if a.returncode != 0 or a.stdout != b.stdout:
+            return False, f"{' '.join(command)} differs from a recomputation"
+    shutil.rmtree(fresh.dir, ignore_errors=True)
+    return True, ""
+
+
+def export_document(days, first, tag):
+    """An import document with prep and review entries on `days` consecutive days."""
+    prep, review = [], []
+    for i in range(days):
+        day = (first + dt.timedelta(days=i)).isoformat()
+        saved = f"{day}T20:30:00+00:00"
+        prep.append(
+            {"day": day, "sticky_notes": True, "produce": i % 2 == 0, "water": True,
+             "breakfast": False, "saved_at": saved}
+        )
+        review.append({"day": day, "why": f"why {tag} {i}", "swap": "tea", "saved_at": saved})
+    return {"format": "nudge-export", "version": 1, "settings": {}, "prep": prep,
+            "review": review, "checkin": [], "help": [], "achievements": []}
+
+
+# MARK: - 1. Crash safety
+
+
+def case_crash_random(suite):
+    """SIGKILL at random moments of flows, imports and `done` clicks; after each kill the file
+    is intact, every acknowledged write is there, and achievements equal a recomputation."""
+    case = Case("kill -9 at random moments (flows, import, done)")
+    rng = random.Random(suite.seed)
+    world = World(suite, "crash")
+    desktop = suite.desktop()
+    desktop.start_dunst(action="done")
+    world.env.update(desktop.env)
+    acked = {"prep": set(), "review": set(), "checkin": set(), "note": set()}
+    first = dt.date(2024, 1, 1)
+    docs = []
+    for j in range(12):
+        path = os.path.join(world.dir, f"import-{j}.json")
+        with open(path, "w") as f:
+            json.dump(export_document(10, dt.date(2023, 1, 1) + dt.timedelta(days=12 * j), j), f)
+        docs.append((path, dt.date(2023, 1, 1) + dt.timedelta(days=12 * j)))
+    kills, i, target, committed = 0, 0, suite.kills, 0
+    killed_ops = {}
+    last_day = first
+    while kills < target and i < target * 4:
+        day = first + dt.timedelta(days=i)
+        last_day = day
+        op = rng.choice(["prep", "review", "checkin", "note", "import", "done"])
+        if op == "prep":
+            killed, code = kill_at_random(
+                world, ["prep", "--item", "water=yes", "--item", "produce=yes", "--no-input",
+                        "--no-animation"], iso(day), 0.06, rng)
+            key = ("prep", day.isoformat())
+        elif op == "review":
+            killed, code = kill_at_random(
+                world, ["review", "--why", f"w{i}", "--swap", "tea", "--no-input",
+                        "--no-animation"], iso(day, "08:00:00"), 0.06, rng)
+            key = ("review", day.isoformat())
+        elif op == "checkin":
+            killed, code = kill_at_random(
+                world, ["checkin", "--followed", "yes", "--no-input", "--no-animation"],
+                iso(day, "13:00:00"), 0.06, rng)
+            key = ("checkin", day.isoformat())
+        elif op == "note":
+            killed, code = kill_at_random(
+                world, ["need-help", "--category", "habit", "--note", f"note-{i}", "--no-input",
+                        "--no-animation"], iso(day, "15:00:00"), 0.06, rng)
+            key = ("note", f"note-{i}")
+        elif op == "import":
+            path, start = docs[i % len(docs)]
+            killed, code = kill_at_random(world, ["import", path], iso(day), 0.12, rng)
+            key = ("import", start)
+        else:
+            killed, code = kill_done_click(world, desktop, day, rng)
+            key = ("prep-done", day.isoformat())
+        i += 1
+        kills += killed
+        if killed:
+            killed_ops[op] = killed_ops.get(op, 0) + 1
+        if not killed and code == 0:
+            if key[0] == "import":
+                for n in range(10):
+                    acked["prep"].add((key[1] + dt.timedelta(days=n)).isoformat())
+                    acked["review"].add((key[1] + dt.timedelta(days=n)).isoformat())
+            elif key[0] == "prep-done":
+                acked["prep"].add(key[1])
+            else:
+                acked[key[0]].add(key[1])
+        elif not killed and code not in (0,):
+            case.fail(f"{op} on {day} exited {code} without being killed")
+            continue
+        if not killed:
+            continue
+        verdict = world.integrity()
+        ok = verdict == "ok"
+        missing = 0
+        if ok and os.path.exists(world.db):
+            have = {
+                "prep": {r[0] for r in world.query("SELECT day FROM prep")},
+                "review": {r[0] for r in world.query("SELECT day FROM review")},
+                "checkin": {r[0] for r in world.query("SELECT day FROM checkin")},
+                "note": {r[0] for r in world.query("SELECT note FROM help_note")},
+            }
+            missing = sum(len(acked[k] - have[k]) for k in acked)
+            kind = {"prep-done": "prep"}.get(key[0], key[0])
+            if kind in have and key[1] in have[kind]:
+                committed += 1
+            case.lose(missing, f"{missing} acknowledged entries missing after killing {op}")
+        same, why = (True, "")
+        if ok and os.path.exists(world.db) and kills % suite.recompute_every == 0:
+            same, why = recomputed_matches(world, iso(last_day + dt.timedelta(days=1)))
+        case.check(ok and same and missing == 0,
+                   f"after killing {op}: integrity {verdict!r} {why}")
+    same, why = recomputed_matches(world, iso(last_day + dt.timedelta(days=1)))
+    case.check(same, "final: " + why)
+    litter = [n for n in os.listdir(os.path.dirname(world.db)) if ".creating-" in n]
+    case.check(not litter, f"abandoned temporary files left behind: {litter}")
+    if kills < target:
+        case.fail(f"only {kills} kills landed in {i} attempts")
+    kinds = " ".join(f"{k} {v}" for k, v in sorted(killed_ops.items()))
+    case.note = (f"{kills} kills ({kinds}; {committed} after their commit), "
+                 f"{sum(len(v) for v in acked.values())} acknowledged entries")
+    desktop.stop()
+    return case
+
+
+def kill_done_click(world, desktop, day, rng):
+    """Posts the evening reminder, clicks its `done` button, kills nudge while it saves."""
+    proc = world.start("notify", "evening", "--wait", "20", now=iso(day))
+    if not desktop.wait_displayed(1, 10):
+        proc.kill()
+        proc.wait()
+        return False, -1
+    desktop.click()
+    time.sleep(rng.uniform(0, 0.05))
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+        desktop.close_all()
+        return True, proc.returncode
+    proc.wait()
+    desktop.close_all()
+    return False, proc.returncode
+
+
+def write_syscalls(suite, world, args, now, calls):
+    """How many times a command makes each of `calls` (strace -c on an unkilled run)."""
+    out = os.path.join(world.dir, "count.txt")
+    env = world.environment(now, None)
+    subprocess.run(["strace", "-f", "-qq", "-c", "-U", "name,calls", "-e", "trace=" + ",".join(calls),
+                    "-o", out, suite.nudge, *args], env=env, capture_output=True, timeout=60)
+    counts = {}
+    for line in open(out):
+        parts = line.split()
+        if len(parts) == 2 and parts[0] in calls and parts[1].isdigit():
+            counts[parts[0]] = int(parts[1])
+    return counts
+
+
+def kill_at_write(suite, world, args, now, call, n):
+    """Runs a command under strace, which SIGKILLs it at its n-th `call`."""
+    env = world.environment(now, None)
+    result = subprocess.run(
+        ["strace", "-f", "-qq", "-o", "/dev/null", "-e", f"trace={call}",
+         "-e", f"inject={call}:signal=KILL:when={n}", suite.nudge, *args],
+        env=env, capture_output=True, text=True, timeout=60)
+    return result.returncode
+
+
+WRITE_CALLS = ["pwrite64", "write", "fdatasync", "fsync", "ftruncate", "unlink", "link",
+               "openat", "rename"]
+
+
+def case_crash_each_write(suite):
+    """A save killed at each of its writes, syncs, truncations and file operations in turn:
+    every time the file is intact and holds all earlier saves, and the next save works."""
+    case = Case("kill -9 at every write syscall of a save")
+    world = World(suite, "each-write")
+    first = dt.date(2025, 3, 1)
+    for i in range(3):
+        world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                  now=iso(first + dt.timedelta(days=i)))
+    args = ["review", "--why", "w", "--swap", "tea", "--no-input", "--no-animation"]
+    day = first + dt.timedelta(days=3)
+    probe = World(suite, "each-write-probe")
+    shutil.copytree(world.data, probe.data)
+    counts = write_syscalls(suite, probe, args, iso(day, "08:00:00"), WRITE_CALLS)
+    for call, count in sorted(counts.items()):
+        for n in range(1, count + 1):
+            trial = World(suite, "each-write-trial")
+            shutil.copytree(world.data, trial.data)
+            kill_at_write(suite, trial, args, iso(day, "08:00:00"), call, n)
+            verdict = trial.integrity()
+            preps = {r[0] for r in trial.query("SELECT day FROM prep")}
+            case.lose(3 - len(preps), f"earlier preps gone after a kill at {call} #{n}")
+            again = trial.run(*args, now=iso(day, "08:00:00"))
+            reviews = trial.query("SELECT count(*) FROM review")[0][0]
+            case.check(verdict == "ok" and again.returncode == 0 and reviews == 1,
+                       f"kill at {call} #{n}: integrity {verdict!r}, retry exit "
+                       f"{again.returncode} {again.stderr.strip()}")
+            shutil.rmtree(trial.dir, ignore_errors=True)
+    case.note = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    return case
+
+
+# MARK: - 2. Concurrency
+
+
+def case_concurrency(suite):
+    """A firing plus 4 writers × 500 saves at once: no busy error, exact counts."""
+    case = Case(f"concurrency: firing + 4 CLIs x {suite.writes} writes")
+    world = World(suite, "concurrency")
+    world.run("schedule", now="2026-11-20T06:00:00+01:00")
+    errors = []
+
+    def writer(w):
+        bad = 0
+        for k in range(suite.writes):
+            r = world.run("need-help", "--category", "other", "--note", f"w{w}-{k}",
+                          "--no-input", "--no-animation", now="2026-11-20T12:00:00+01:00")
+            if r.returncode != 0 or r.stderr.strip():
+                bad += 1
+                errors.append(f"writer {w} save {k}: exit {r.returncode} {r.stderr.strip()}")
+        return bad
+
+    def firings():
+        outcomes = []
+        for d in range(suite.writes // 10):
+            day = dt.date(2026, 1, 1) + dt.timedelta(days=d)
+            r = world.run("notify", "morning", "--scheduled", "--json",
+                          now=iso(day, "07:00:05"))
+            outcomes.append(r.returncode)
+            if r.returncode not in (0, 69) or "locked" in r.stderr or "busy" in r.stderr:
+                errors.append(f"firing {day}: exit {r.returncode} {r.stderr.strip()}")
+        return outcomes
+
+    with concurrent.futures.ThreadPoolExecutor(5) as pool:
+        fire = pool.submit(firings)
+        bad = sum(pool.map(writer, range(4)))
+        fired = fire.result()
+    notes = world.query("SELECT count(*) FROM help_note")[0][0]
+    claims = world.query("SELECT count(*) FROM reminder_claim")[0][0]
+    case.check(bad == 0 and not errors, "; ".join(errors[:3]))
+    case.check(notes == 4 * suite.writes, f"{notes} notes, expected {4 * suite.writes}")
+    case.lose(max(0, 4 * suite.writes - notes), "notes")
+    case.check(claims == len(fired), f"{claims} claims for {len(fired)} firings")
+    case.runs = 4 * suite.writes + len(fired)
+    case.note = f"{notes} notes, {claims} firings claimed"
+    return case
+
+
+def case_fresh_creators(suite):
+    """8 processes creating the same new database at the same moment all succeed."""
+    case = Case("concurrency: 8 processes create one new database")
+    for round_ in range(suite.creator_rounds):
+        world = World(suite, "create")
+        procs = [world.start("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                             now=iso(dt.date(2026, 1, 1) + dt.timedelta(days=k)))
+                 for k in range(8)]
+        results = [(p.wait(), p.stderr.read()) for p in procs]
+        preps = world.query("SELECT count(*) FROM prep")[0][0]
+        fails = [f"exit {c}: {e.strip()}" for c, e in results if c != 0]
+        case.check(not fails and preps == 8 and world.integrity() == "ok",
+                   f"round {round_}: {fails[:2]} preps={preps}")
+        case.lose(8 - preps if not fails else 0, "creator saves")
+        shutil.rmtree(world.dir, ignore_errors=True)
+    return case
+
+
+def case_reader_holds(suite):
+    """A reader holding a transaction open (and a writer holding the lock for 3 s) does not
+    make writers fail."""
+    case = Case("concurrency: open reader / 3 s writer vs saves")
+    world = World(suite, "reader")
+    world.run("today", now="2026-11-20T08:00:00+01:00")
+    reader = sqlite3.connect(world.db, isolation_level=None, timeout=30)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM prep").fetchall()
+    for k in range(20):
+        r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                      now=iso(dt.date(2026, 2, 1) + dt.timedelta(days=k)))
+        case.check(r.returncode == 0, f"save {k} with an open reader: {r.stderr.strip()}")
+    reader.execute("COMMIT")
+    holder = sqlite3.connect(world.db, isolation_level=None, timeout=30)
+    holder.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    proc = world.start("checkin", "--followed", "yes", "--no-input", "--no-animation",
+                       now="2026-02-01T13:00:00+01:00")
+    time.sleep(3)
+    holder.execute("COMMIT")
+    code = proc.wait()
+    waited = time.monotonic() - started
+    case.check(code == 0 and waited >= 3, f"save behind a 3 s writer: exit {code}")
+    reader.close()
+    holder.close()
+    return case
+
+
+# MARK: - 3. Bad files
+
+
+def case_bad_files(suite):
+    """Garbage, truncated, zero-length and newer files: exit 65, one line, bytes unchanged,
+    and a fresh start once the file is moved away."""
+    case = Case("bad files: garbage, truncated, empty, newer")
+    good = World(suite, "good")
+    for k in range(30):
+        good.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                 now=iso(dt.date(2026, 1, 1) + dt.timedelta(days=k)))
+    good.run("today", now="2026-02-01T08:00:00+01:00")
+    con = sqlite3.connect(good.db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    real = open(good.db, "rb").read()
+    rng = random.Random(suite.seed)
+    newer = World(suite, "newer-src")
+    shutil.copytree(good.data, newer.data)
+    con = sqlite3.connect(newer.db)
+    con.execute("PRAGMA user_version = 9")
+    con.close()
+    kinds = {
+        "garbage": bytes(rng.getrandbits(8) for _ in range(8192)),
+        "text": b"my shopping list\nmilk\n" * 100,
+        "zero-length": b"",
+        "truncated-header": real[:50],
+        "truncated": real[: len(real) // 3],
+        "newer": open(newer.db, "rb").read(),
+        "other-sqlite": sqlite_of_another_program(suite),
+    }
+    small = os.path.join(suite.work, "small-export.json")
+    with open(small, "w") as f:
+        json.dump(export_document(3, dt.date(2025, 1, 1), "small"), f)
+    for kind, content in kinds.items():
+        world = World(suite, "bad-" + kind)
+        os.makedirs(os.path.dirname(world.db), mode=0o700)
+        with open(world.db, "wb") as f:
+            f.write(content)
+        before = sha256(world.db)
+        for args in (["today"], ["streak", "--json"],
+                     ["prep", "--item", "water=yes", "--no-input", "--no-animation"],
+                     ["import", small]):
+            r = world.run(*args, now="2026-02-01T21:30:00+01:00")
+            unchanged = sha256(world.db) == before
+            extra = [n for n in os.listdir(os.path.dirname(world.db)) if n != "nudge.sqlite3"]
+            case.check(r.returncode == 65 and one_line_error(r) and unchanged and not extra,
+                       f"{kind} / {args[0]}: exit {r.returncode}, {r.stderr.strip()[:120]!r}, "
+                       f"unchanged={unchanged}, new files={extra}")
+            case.lose(0 if unchanged else 1, f"{kind} file was changed by {args[0]}")
+        os.rename(world.db, world.db + ".bad")
+        r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                      now="2026-02-01T21:30:00+01:00")
+        case.check(r.returncode == 0, f"{kind}: no fresh start after moving it away: {r.stderr}")
+    return case
+
+
+def sqlite_of_another_program(suite):
+    path = os.path.join(suite.work, "other.sqlite3")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE contacts (name TEXT)")
+    con.execute("INSERT INTO contacts VALUES ('Ada')")
+    con.commit()
+    con.close()
+    return open(path, "rb").read()
+
+
+def mount(*args):
+    subprocess.run(["mount", *args], check=True, capture_output=True)
+
+
+def case_read_only(suite):
+    """A read-only data directory (a read-only bind mount, which binds root too): reads work,
+    writes fail with one line and exit 73, nothing changes; writable again → saves work."""
+    case = Case("bad files: read-only data directory")
+    world = World(suite, "readonly")
+    for k in range(5):
+        world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                  now=iso(dt.date(2026, 1, 1) + dt.timedelta(days=k)))
+    folder = os.path.dirname(world.db)
+    fresh = World(suite, "readonly-fresh")
+    os.makedirs(fresh.data)
+    mount("--bind", folder, folder)
+    mount("--bind", fresh.data, fresh.data)
+    try:
+        mount("-o", "remount,bind,ro", folder)
+        mount("-o", "remount,bind,ro", fresh.data)
+        before = {n: sha256(os.path.join(folder, n)) for n in os.listdir(folder)}
+        r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                      now="2026-01-10T21:30:00+01:00")
+        case.check(r.returncode == 73 and one_line_error(r),
+                   f"save into a read-only directory: exit {r.returncode} {r.stderr.strip()!r}")
+        r = world.run("streak", "--json", now="2026-01-06T08:00:00+01:00")
+        case.note = f"a read there exits {r.returncode}"
+        case.check(r.returncode in (0, 73) and (r.returncode == 0 or one_line_error(r)),
+                   f"read from a read-only directory: exit {r.returncode} {r.stderr.strip()!r}")
+        r = fresh.run("today", now="2026-01-06T08:00:00+01:00")
+        case.check(r.returncode == 73 and one_line_error(r),
+                   f"first run on a read-only disk: exit {r.returncode} {r.stderr.strip()!r}")
+        after = {n: sha256(os.path.join(folder, n)) for n in os.listdir(folder)}
+        case.lose(0 if before == after else 1, "files changed on a read-only mount")
+    finally:
+        subprocess.run(["umount", folder], capture_output=True)
+        subprocess.run(["umount", fresh.data], capture_output=True)
+    r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                  now="2026-01-10T21:30:00+01:00")
+    preps = world.query("SELECT count(*) FROM prep")[0][0]
+    case.check(r.returncode == 0 and preps == 6, f"writable again: exit {r.returncode}, {preps}")
+    case.lose(max(0, 6 - preps) if r.returncode == 0 else 0, "preps")
+    return case
+
+
+def case_disk_full(suite):
+    """A full disk (a 1 MiB tmpfs filled up): the save fails with one line and exit 73, the
+    file stays intact with every earlier entry, and saves work once space is freed."""
+    case = Case("bad files: full disk (tmpfs)")
+    for attempt in range(suite.full_disk_runs):
+        world = World(suite, "full")
+        os.makedirs(world.data)
+        mount("-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", world.data)
+        try:
+            days = [dt.date(2026, 1, 1) + dt.timedelta(days=k) for k in range(10)]
+            for day in days:
+                world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                          now=iso(day))
+            filler = os.path.join(world.data, "filler")
+            fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                while True:
+                    os.write(fd, b"\0" * 4096)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+            failures = 0
+            codes = set()
+            for k in range(20 + attempt * 20):
+                r = world.run("need-help", "--category", "habit", "--note", "x" * 900 + str(k),
+                              "--no-input", "--no-animation", now="2026-01-11T12:00:00+01:00")
+                if r.returncode != 0:
+                    failures += 1
+                    codes.add(r.returncode)
+                    if not (r.returncode == 73 and one_line_error(r) and "full" in r.stderr):
+                        case.fail(f"disk full: exit {r.returncode} {r.stderr.strip()!r}")
+            case.check(failures > 0 and codes <= {73}, f"no save failed on a full disk ({codes})")
+            r = world.run("streak", "--json", now="2026-01-11T12:00:00+01:00")
+            case.check(r.returncode == 0 or (r.returncode == 73 and one_line_error(r)),
+                       f"a read on a full disk: exit {r.returncode} {r.stderr.strip()!r}")
+            case.note = f"a read on the full disk exits {r.returncode}"
+            os.unlink(filler)
+            case.check(world.integrity() == "ok", "integrity after a full disk")
+            preps = world.query("SELECT count(*) FROM prep")[0][0]
+            case.lose(10 - preps, "preps saved before the disk filled up")
+            r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                          now=iso(dt.date(2026, 1, 11)))
+            case.check(r.returncode == 0, f"after freeing space: {r.stderr.strip()}")
+        finally:
+            subprocess.run(["umount", world.data], capture_output=True)
+    return case
+
+
+# MARK: - The desktop: Xvfb, a private D-Bus session, dunst
+
+SESSION_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>{services}</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+
+
+class Desktop:
+    """A private D-Bus session on the suite's Xvfb display, with dunst when asked. Only the
+    services in its own folder can be activated (never the system's dunst)."""
+
+    def __init__(self, suite, activatable=None):
+        self.suite = suite
+        self.dir = tempfile.mkdtemp(prefix="desktop-", dir=suite.work)
+        services = os.path.join(self.dir, "services")
+        os.makedirs(services)
+        if activatable:
+            with open(os.path.join(services, "org.freedesktop.Notifications.service"), "w") as f:
+                f.write("[D-BUS Service]\nName=org.freedesktop.Notifications\n"
+                        f"Exec={activatable}\n")
+        config = os.path.join(self.dir, "session.conf")
+        with open(config, "w") as f:
+            f.write(SESSION_CONFIG.format(services=services))
+        out = subprocess.run(
+            ["dbus-daemon", f"--config-file={config}", "--fork", "--print-address=1",
+             "--print-pid=1"], capture_output=True, text=True, check=True).stdout.split()
+        self.address, self.bus_pid = out[0], int(out[1])
+        self.env = {"DBUS_SESSION_BUS_ADDRESS": self.address, "DISPLAY": suite.display}
+        self.dunst = None
+
+    def start_dunst(self, action="open"):
+        config = os.path.join(self.dir, "dunstrc")
+        with open(config, "w") as f:
+            f.write("[global]\n    font = DejaVu Sans Mono 10\n"
+                    f"[nudge]\n    appname = nudge\n    action_name = {action}\n")
+        env = dict(os.environ, **self.env)
+        self.dunst = subprocess.Popen(["dunst", "-config", config], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if self.ctl("count", "displayed").isdigit():
+                return
+            time.sleep(0.05)
+        raise RuntimeError("dunst did not start")
+
+    def kill_dunst(self):
+        if self.dunst:
+            self.dunst.kill()
+            self.dunst.wait()
+            self.dunst = None
+
+    def ctl(self, *args):
+        r = subprocess.run(["dunstctl", *args], env=dict(os.environ, **self.env),
+                           capture_output=True, text=True, timeout=10)
+        return r.stdout.strip()
+
+    def displayed(self):
+        count = self.ctl("count", "displayed")
+        return int(count) if count.isdigit() else -1
+
+    def wait_displayed(self, n, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.displayed() == n:
+                return True
+            time.sleep(0.02)
+        return False
+
+    def click(self):
+        self.ctl("action", "0")
+
+    def close_all(self):
+        self.ctl("close-all")
+
+    def stop(self):
+        self.kill_dunst()
+        try:
+            os.kill(self.bus_pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+# MARK: - The suite
+
+
+class Suite:
+    """Settings shared by the cases, the Xvfb display, and the scratch folder."""
+
+    def __init__(self, args):
+        self.nudge = os.path.abspath(args.nudge)
+        self.seed = args.seed
+        self.work = tempfile.mkdtemp(prefix="nudge-reliability-")
+        self.keep = args.keep
+        self.kills = 200
+        self.recompute_every = 5
+        self.writes = 500
+        self.creator_rounds = 10
+        self.full_disk_runs = 3
+        self.links = 10000
+        self.fuzz_seconds = args.fuzz_seconds
+        self.display = f":{80 + os.getpid() % 9}"
+        self.xvfb = subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1024x768x24"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+
+    def desktop(self, **kw):
+        return Desktop(self, **kw)
+
+    def close(self):
+        self.xvfb.kill()
+        if not self.keep:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+
+CASES = [
+    ("crash", case_crash_random),
+    ("each-write", case_crash_each_write),
+    ("concurrency", case_concurrency),
+    ("creators", case_fresh_creators),
+    ("reader", case_reader_holds),
+    ("bad-files", case_bad_files),
+    ("read-only", case_read_only),
+    ("disk-full", case_disk_full),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("nudge", help="the nudge binary under test")
+    parser.add_argument("--only", action="append", help="run only these cases (repeatable)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fuzz-seconds", type=int, default=40,
+                        help="seconds of libFuzzer per target (default 40)")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    args = parser.parse_args()
+    suite = Suite(args)
+    results = []
+    started = time.monotonic()
+    try:
+        for key, function in CASES:
+            if args.only and key not in args.only:
+                continue
+            print(f"-- {key}: {function.__doc__.splitlines()[0].strip()}", flush=True)
+            t0 = time.monotonic()
+            try:
+                case = function(suite)
+            except Exception:
+                case = Case(key)
+                case.fail("crashed: " + traceback.format_exc().strip().splitlines()[-1])
+                traceback.print_exc()
+            case.seconds = time.monotonic() - t0
+            results.append(case)
+            for problem in case.problems:
+                print(f"   {problem}", flush=True)
+    finally:
+        suite.close()
+    print()
+    width = max(len(c.name) for c in results) if results else 10
+    print(f"{'case':<{width}}  {'runs':>6}  {'failures':>8}  {'data lost':>9}  {'time':>6}  notes")
+    for c in results:
+        print(f"{c.name:<{width}}  {c.runs:>6}  {c.failures:>8}  {c.lost:>9}  "
+              f"{c.seconds:>5.0f}s  {getattr(c, 'note', '')}")
+    failures = sum(c.failures for c in results)
+    lost = sum(c.lost for c in results)
+    print(f"{'total':<{width}}  {sum(c.runs for c in results):>6}  {failures:>8}  {lost:>9}  "
+          f"{time.monotonic() - started:>5.0f}s")
+    sys.exit(1 if failures or lost else 0)
+
+
+if __name__ == "__main__":
+    main()
