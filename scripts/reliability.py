@@ -629,6 +629,264 @@ def case_disk_full(suite):
     return case
 
 
+# MARK: - 4. Hostile links and input
+
+ROUTES = ["prep", "review", "checkin", "today", "streak", "achievements", "need-help", "celebrate"]
+CATEGORIES = ["stress", "habit", "physical", "other"]
+ACHIEVEMENTS = ["first-prep", "first-review", "first-checkin", "first-help", "streak-3",
+                "streak-7", "streak-14", "streak-30", "streak-100", "morning-week",
+                "perfect-week", "swaps-10"]
+
+
+def valid_links():
+    """Every link the grammar (deeplinks/GRAMMAR.md) accepts."""
+    links = set()
+    for route in ROUTES:
+        queries = [""]
+        if route == "need-help":
+            queries += [f"?category={c}" for c in CATEGORIES]
+        if route == "celebrate":
+            queries += [f"?achievement={a}" for a in ACHIEVEMENTS]
+        for slash in ("", "/"):
+            for q in queries:
+                links.add(f"nudge://{route}{slash}{q}")
+    return links
+
+
+def hostile_links(count, rng, canary):
+    """`count` distinct links that the grammar refuses, built from valid ones by inserting,
+    replacing and appending hostile pieces."""
+    valid = sorted(valid_links())
+    pieces = [
+        ";", "|", "&", "&&", "||", ">", "<", "'", '"', "\\", " ", "\t", "*", "?", "#", "!", "~",
+        f"$(touch {canary})", f"`touch {canary}`", f";touch {canary}", f"|touch {canary}",
+        f"&touch {canary}&", "${IFS}", "$HOME", "-e", "--help", "-", "+", "--", "+x",
+        "%00", "%0a", "%0d%0a", "%20", "%2e%2e", "%2f", "%3b", "%", "\n", "\r", "\x1b[2J",
+        "\x7f", "\u202e", "\u2066", "\u200b", "\ufeff", "\u00e9", "\u0301", "\U0001f525",
+        "..", "../", "/..", "/../../etc/passwd", "//", "@evil.example", ":80", "=", "&x=1",
+        "?category=stress", "?achievement=x", "?category=", "?=", "??", "/prep",
+        "\x01", "\x02", "\x08", "\x0b", "\x0c", "\x1f",
+    ]
+    schemes = ["http://", "https://", "file://", "javascript:", "NUDGE://", "Nudge://",
+               "nudge:", "nudge:/", "nudge:///", "xnudge://", " nudge://", "-nudge://",
+               "+nudge://", "nudge//", "data:text/html,"]
+
+    def mutate(link):
+        kind = rng.randrange(9)
+        if kind == 0:  # insert a piece anywhere
+            at = rng.randrange(len(link) + 1)
+            return link[:at] + rng.choice(pieces) + link[at:]
+        if kind == 1:  # another scheme
+            return rng.choice(schemes) + link[len("nudge://"):]
+        if kind == 2:  # a leading - or +
+            return rng.choice(["-", "+", "--", "-e ", "--help=", "+x"]) + link
+        if kind == 3:  # unknown host
+            host = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz-.0123456789")
+                           for _ in range(rng.randrange(1, 12)))
+            return f"nudge://{host}"
+        if kind == 4:  # unknown or repeated key
+            key = rng.choice(["cmd", "exec", "category", "achievement", "x", "", "Category"])
+            return f"{link}{'&' if '?' in link else '?'}{key}={rng.choice(CATEGORIES)}"
+        if kind == 5:  # huge
+            return link + "a" * rng.choice([257, 4096, 65536])
+        if kind == 6:  # replace one character by a random one outside the alphabet
+            at = rng.randrange(len(link))
+            char = chr(rng.choice([rng.randrange(1, 32), rng.randrange(127, 0x3000),
+                                   rng.randrange(32, 127)]))
+            return link[:at] + char + link[at + 1:]
+        if kind == 7:  # append random printable noise
+            return link + "".join(chr(rng.randrange(33, 127)) for _ in range(rng.randrange(1, 9)))
+        return link.upper() if rng.random() < 0.5 else link.replace("://", "://../", 1)
+
+    out = set()
+    while len(out) < count:
+        link = rng.choice(valid)
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            link = mutate(link)
+        link = link.replace("\x00", "")
+        if link and link not in valid and len(link.encode()) < 131072:  # the kernel's argv limit
+            out.add(link)
+    return sorted(out)
+
+
+def snapshot(folder):
+    """Every file under a folder with its content hash and modification time."""
+    seen = {}
+    for base, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(base, name)
+            st = os.lstat(path)
+            seen[path] = (sha256(path) if os.path.isfile(path) else "", st.st_mtime_ns)
+    return seen
+
+
+def case_hostile_links(suite):
+    """10,000 generated hostile links: each refused with exit 65 and one line, no file
+    touched, no terminal started, no command run."""
+    case = Case(f"hostile links ({suite.links} generated)")
+    rng = random.Random(suite.seed)
+    world = World(suite, "links")
+    canary_dir = os.path.join(world.dir, "canary")
+    os.makedirs(canary_dir)
+    pwned = os.path.join(canary_dir, "pwned")
+    for k in range(3):
+        world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                  now=iso(dt.date(2026, 1, 1) + dt.timedelta(days=k)))
+    launched = os.path.join(canary_dir, "terminal-started")
+    world.env["DISPLAY"] = suite.display  # an accepted link would start the "terminal" below
+    world.run("config", "set", "terminal", f"/usr/bin/touch {launched}")
+    with open(os.path.join(canary_dir, "keep.txt"), "w") as f:
+        f.write("canary\n")
+    before = snapshot(world.dir)
+    links = hostile_links(suite.links, rng, pwned)
+
+    def try_link(link):
+        r = subprocess.run([suite.nudge, "open", link], env=world.env, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, errors="replace", timeout=30)
+        ok = r.returncode == 65 and one_line_error(r) and "refusing the link" in r.stderr
+        return ok, link, r.returncode, r.stderr.strip()[:100]
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        for ok, link, code, err in pool.map(try_link, links):
+            case.check(ok, f"{link[:60]!r}: exit {code} {err!r}")
+    after = snapshot(world.dir)
+    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+    case.check(not changed, f"files changed or created: {changed[:5]}")
+    case.check(not os.path.exists(pwned) and not os.path.exists(launched),
+               "a command ran or a terminal started")
+    kinds = sum(1 for l in links if any(ord(c) < 32 or ord(c) > 126 for c in l))
+    case.note = (f"{len(links)} distinct links, {kinds} with control/non-ASCII characters, "
+                 f"longest {max(len(l) for l in links)} chars")
+    return case
+
+
+def case_fuzz_config(suite):
+    """Random values for every setting: accepted (and then every command still works) or
+    refused with exit 64 and one line; the database stays intact."""
+    case = Case("fuzzed config values")
+    rng = random.Random(suite.seed)
+    world = World(suite, "config")
+    world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+              now="2026-01-01T21:30:00+01:00")
+    keys = ["rollover-hour", "celebrations", "terminal", "staleness.morning",
+            "staleness.midday", "staleness.evening", "no-such-key", "", "ROLLOVER-HOUR"]
+    pieces = ["0", "12", "13", "-1", "4", "99999999999999999999", "1e3", "0x10", " 5", "5 ",
+              "on", "off", "true", "yes", "", " ", "\t", "nan", "inf", "-0", "2h", "90m",
+              "1h30min", "0s", "-5m", "25h", "100000d", "xterm -e", "'unterminated", '"',
+              "\\", "$(touch x)", "\u202e", "\u00e9", "\x1b", "\x7f", "a" * 2000, "🔥"]
+    accepted = 0
+    for k in range(suite.config_values):
+        key = rng.choice(keys)
+        value = "".join(rng.choice(pieces) for _ in range(rng.choice([1, 1, 2, 3])))
+        r = world.run("config", "set", key, value)
+        if r.returncode == 0:
+            accepted += 1
+            checks = [world.run("today", now="2026-01-02T08:00:00+01:00"),
+                      world.run("config", "list"),
+                      world.run("schedule", "--json", now="2026-01-02T08:00:00+01:00")]
+            bad = [c for c in checks if c.returncode != 0]
+            case.check(not bad, f"after {key}={value[:40]!r}: "
+                       + "; ".join(c.stderr.strip() for c in bad))
+        else:
+            case.check(r.returncode == 64 and one_line_error(r),
+                       f"{key}={value[:40]!r}: exit {r.returncode} {r.stderr.strip()[:100]!r}")
+    case.check(world.integrity() == "ok", "integrity")
+    preps = world.query("SELECT count(*) FROM prep")[0][0]
+    case.lose(1 - preps, "the prep saved before")
+    case.note = f"{accepted} accepted, {suite.config_values - accepted} refused"
+    return case
+
+
+def mutate_document(doc, rng):
+    """A broken or odd variant of a valid export document (JSON-level or byte-level)."""
+    kind = rng.randrange(6)
+    d = json.loads(json.dumps(doc))
+    odd = [None, True, -1, 0, 1.5, 10 ** 30, "", "x", "2026-02-30", "2026-13-01", "9999-12-31",
+           "0000-01-01", "2026-01-01T99:00:00+00:00", [], {}, "\u202e", "a" * 5000, "stress"]
+    if kind == 0:  # delete a field somewhere
+        section = rng.choice(["prep", "review", "checkin", "help", "settings", "format",
+                              "version", "achievements"])
+        if isinstance(d.get(section), list) and d[section]:
+            entry = rng.choice(d[section])
+            if entry:
+                entry.pop(rng.choice(list(entry)), None)
+        else:
+            d.pop(section, None)
+    elif kind == 1:  # replace a value by an odd one
+        section = rng.choice(["prep", "review", "checkin", "help", "achievements"])
+        if d.get(section):
+            entry = rng.choice(d[section])
+            entry[rng.choice(list(entry))] = rng.choice(odd)
+        else:
+            d[rng.choice(["version", "format", "settings"])] = rng.choice(odd)
+    elif kind == 2:  # a setting with an odd value
+        d["settings"] = {rng.choice(["rollover-hour", "celebrations", "terminal", "bogus"]):
+                         rng.choice(["13", "-1", "on", "", "x", "5", "4"])}
+    elif kind == 3:  # duplicate an entry (same day, same id)
+        section = rng.choice(["prep", "review", "help"])
+        if d.get(section):
+            d[section].append(dict(rng.choice(d[section])))
+    text = json.dumps(d)
+    if kind == 4:  # truncated bytes
+        return text.encode()[: rng.randrange(len(text))]
+    if kind == 5:  # flipped bytes
+        data = bytearray(text.encode())
+        for _ in range(rng.randrange(1, 6)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        return bytes(data)
+    return text.encode()
+
+
+def case_fuzz_import(suite):
+    """Mutated export documents: imported (exit 0) or refused (exit 65, one line) with the
+    database exactly as before."""
+    case = Case("fuzzed import documents")
+    rng = random.Random(suite.seed)
+    world = World(suite, "import")
+    for k in range(10):
+        world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                  now=iso(dt.date(2026, 1, 1) + dt.timedelta(days=k)))
+    world.run("need-help", "--category", "stress", "--note", "n", "--no-input",
+              "--no-animation", "--breathing-seconds", "0", now="2026-01-03T12:00:00+01:00")
+    base = json.loads(world.run("export").stdout)
+    base["prep"] += export_document(20, dt.date(2025, 6, 1), "fuzz")["prep"]
+    accepted = 0
+    path = os.path.join(world.dir, "doc.json")
+    for k in range(suite.import_docs):
+        with open(path, "wb") as f:
+            f.write(mutate_document(base, rng))
+        before = world.run("export").stdout
+        r = world.run("import", path, now="2026-01-20T12:00:00+01:00")
+        after = world.run("export").stdout
+        if r.returncode == 0:
+            accepted += 1
+            case.check(world.integrity() == "ok", f"doc {k}: integrity after import")
+        else:
+            case.check(r.returncode == 65 and one_line_error(r) and before == after,
+                       f"doc {k}: exit {r.returncode} {r.stderr.strip()[:100]!r} "
+                       f"unchanged={before == after}")
+    preps = world.query("SELECT count(*) FROM prep WHERE day >= '2026-01-01'")[0][0]
+    case.lose(10 - preps, "preps saved before the imports")
+    case.note = f"{accepted} imported, {suite.import_docs - accepted} refused unchanged"
+    return case
+
+
+def case_libfuzzer(suite):
+    """libFuzzer (-sanitize=fuzzer,address) on the link router, the calendar parser and the
+    import decoder, each for a bounded time from a seed corpus: zero crashes."""
+    case = Case(f"libFuzzer: link, calendar, import ({suite.fuzz_seconds} s each)")
+    r = subprocess.run([os.path.join(ROOT, "scripts", "fuzz"), str(suite.fuzz_seconds)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=900)
+    lines = [l for l in r.stdout.splitlines() if l.startswith("fuzz ")]
+    for line in lines:
+        case.check(", 0 crashes (exit 0)" in line, line + " " + r.stdout[-300:])
+    case.check(len(lines) == 3 and r.returncode == 0, f"scripts/fuzz exit {r.returncode} "
+               + r.stderr[-300:])
+    case.note = "; ".join(l.split(":", 1)[1].split(" in ")[0].strip() + " " + l.split()[1]
+                          for l in lines)
+    return case
+
+
 # MARK: - The desktop: Xvfb, a private D-Bus session, dunst
 
 SESSION_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -739,6 +997,8 @@ class Suite:
         self.full_disk_runs = 3
         self.links = 10000
         self.fuzz_seconds = args.fuzz_seconds
+        self.config_values = 300
+        self.import_docs = 300
         self.display = f":{80 + os.getpid() % 9}"
         self.xvfb = subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1024x768x24"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -762,6 +1022,10 @@ CASES = [
     ("bad-files", case_bad_files),
     ("read-only", case_read_only),
     ("disk-full", case_disk_full),
+    ("links", case_hostile_links),
+    ("config", case_fuzz_config),
+    ("import", case_fuzz_import),
+    ("libfuzzer", case_libfuzzer),
 ]
 
 
@@ -770,8 +1034,8 @@ def main():
     parser.add_argument("nudge", help="the nudge binary under test")
     parser.add_argument("--only", action="append", help="run only these cases (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--fuzz-seconds", type=int, default=40,
-                        help="seconds of libFuzzer per target (default 40)")
+    parser.add_argument("--fuzz-seconds", type=int, default=30,
+                        help="seconds of libFuzzer per target (default 30)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args()
     suite = Suite(args)

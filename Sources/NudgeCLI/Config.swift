@@ -56,10 +56,17 @@ struct ConfigCommand: ParsableCommand {
     @Argument(help: "The setting.")
     var key: String
 
-    @Argument(help: "Its new value.")
-    var value: String
+    @Argument(
+      parsing: .allUnrecognized,
+      help: "Its new value (one argument; it may start with '-', e.g. -1h for staleness).")
+    var words: [String] = []
 
     func run(_ ctx: Context) throws(CLIError) {
+      guard words.count == 1, let value = words.first else {
+        throw CLIError(
+          "give the new value as one argument (quote it if it has spaces): nudge config set \(key) 'VALUE'.",
+          code: .usage)
+      }
       let setting: SettingKey
       let valid: String
       do {

@@ -44,7 +44,13 @@ public enum NudgeMain {
     -> Never
   {
     do {
-      var command = try Nudge.parseAsRoot(arguments)
+      var command = try Nudge.parseAsRoot(
+        OpenCommand.linkWords(arguments) == nil ? arguments : ["open"])
+      if var open = command as? OpenCommand, let words = OpenCommand.linkWords(arguments) {
+        // a link is data, never an option: `nudge open --help=x` is a link to refuse
+        open.words = words
+        command = open
+      }
       if var asyncCommand = command as? any AsyncParsableCommand {
         try await asyncCommand.run()
       } else {

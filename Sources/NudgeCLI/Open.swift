@@ -13,6 +13,15 @@ struct OpenCommand: ContextCommand {
     help: "A nudge:// link, e.g. nudge://review or nudge://need-help?category=stress.")
   var words: [String] = []
 
+  /// Everything after `open` on the command line, untouched by option parsing (a link is data,
+  /// never an option), or nil when this is not `nudge open` or asks only for its help.
+  static func linkWords(_ arguments: [String]) -> [String]? {
+    guard arguments.first == "open", arguments.count > 1 else { return nil }
+    let words = Array(arguments.dropFirst())
+    if words.count == 1, ["-h", "--help", "--version"].contains(words[0]) { return nil }
+    return words
+  }
+
   func run(_ ctx: Context) throws(CLIError) {
     guard words.count == 1, let url = words.first else {
       throw CLIError(
@@ -80,6 +89,12 @@ struct TerminalLauncher {
   }
 
   func open(_ url: String) throws(CLIError) {
+    let display = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { ctx.environment[$0] }
+    guard display.contains(where: { !$0.isEmpty }) else {
+      throw CLIError(
+        "no graphical session to open a terminal in (DISPLAY and WAYLAND_DISPLAY are unset): run 'nudge open \(url)' in a terminal.",
+        code: .unavailable)
+    }
     let program = [UserUnits.binaryPath, "open", url]
     guard let argv = try command(running: program) else {
       throw CLIError(
