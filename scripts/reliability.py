@@ -887,6 +887,165 @@ def case_libfuzzer(suite):
     return case
 
 
+# MARK: - 5. No shell, least privilege
+
+
+SHELLS = {"sh", "bash", "dash", "zsh", "fish", "ksh", "csh", "tcsh", "busybox"}
+
+
+def case_no_shell(suite):
+    """`nudge open LINK` off a terminal starts a real terminal (xterm on Xvfb) with no shell
+    anywhere in the process tree and the link as exactly one argv item."""
+    case = Case("terminal launch traced (strace -f -e execve)")
+    world = World(suite, "strace")
+    world.env["DISPLAY"] = suite.display
+    world.run("config", "set", "terminal", "xterm -e")
+    links = ["nudge://need-help?category=stress", "nudge://review", "nudge://celebrate?achievement=first-prep"]
+    for link in links:
+        trace = os.path.join(world.dir, "trace.txt")
+        proc = subprocess.Popen(
+            ["strace", "-f", "-qq", "-s", "4096", "-e", "trace=execve", "-o", trace,
+             suite.nudge, "open", link], env=world.env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+        # xterm runs `nudge open LINK` in its terminal, where the flow waits for answers
+        deadline = time.monotonic() + 10
+        seen = ""
+        while time.monotonic() < deadline:
+            seen = open(trace).read() if os.path.exists(trace) else ""
+            if seen.count("execve(") >= 3:
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        seen = open(trace).read()
+        calls = re.findall(r'execve\("([^"]+)", \[(.*?)\]', seen)
+        programs = [os.path.basename(p) for p, _ in calls]
+        shells = [p for p in programs if p in SHELLS]
+        quoted = json.dumps(link)
+        # the link is the last argv item of nudge, of xterm, and of the nudge xterm starts
+        carried = [os.path.basename(p) for p, argv in calls if argv.endswith(f'"open", {quoted}')]
+        case.check(not shells and carried == ["nudge", "xterm", "nudge"],
+                   f"{link}: programs {programs}, shells {shells}, link carried by {carried}")
+    case.note = "exec chain: " + " -> ".join(programs)
+    return case
+
+
+def case_permissions(suite):
+    """The data directory is 0700 and the database (and its -wal, -shm) 0600, whatever the
+    umask; the export file is written 0600 too."""
+    case = Case("permissions: data dir 0700, database 0600")
+    for umask in (0o000, 0o022, 0o077):
+        world = World(suite, f"umask{umask:o}")
+        old = os.umask(umask)
+        try:
+            world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
+                      now="2026-01-01T21:30:00+01:00")
+            r = world.run("export", "-o", os.path.join(world.dir, "out.json"))
+        finally:
+            os.umask(old)
+        folder = os.path.dirname(world.db)
+        modes = {folder: 0o700}
+        for name in os.listdir(folder):
+            modes[os.path.join(folder, name)] = 0o600
+        for path, want in modes.items():
+            have = stat_mode(path)
+            case.check(have == want, f"umask {umask:03o}: {path} is {have:o}, want {want:o}")
+        have = stat_mode(os.path.join(world.dir, "out.json"))
+        case.check(r.returncode == 0 and have & 0o077 == 0,
+                   f"umask {umask:03o}: export file mode {have:o}")
+    return case
+
+
+def stat_mode(path):
+    return os.stat(path).st_mode & 0o777
+
+
+def case_no_network(suite):
+    """Every command's sockets, traced: only AF_UNIX (D-Bus, journald), never an IP socket."""
+    case = Case("no network socket (strace -e socket)")
+    world = World(suite, "sockets")
+    desktop = suite.desktop()
+    desktop.start_dunst()
+    world.env.update(desktop.env)
+    commands = [
+        ["today"], ["prep", "--item", "water=yes", "--no-input", "--no-animation"],
+        ["review", "--why", "w", "--no-input", "--no-animation"], ["streak", "--json"],
+        ["achievements"], ["history"], ["schedule", "preview", "daily", "--count", "3"],
+        ["notify", "demo", "--wait", "1"], ["notify", "morning", "--scheduled", "--wait", "1"],
+        ["doctor"], ["export"], ["open", "nudge://x;y"], ["config", "list"],
+        ["daemon", "--exit-after", "2"], ["install", "--dry-run"],
+    ]
+    families = set()
+    for args in commands:
+        trace = os.path.join(world.dir, "sockets.txt")
+        subprocess.run(["strace", "-f", "-qq", "-e", "trace=socket,connect", "-o", trace,
+                        suite.nudge, *args], env=world.environment("2026-01-01T21:30:00+01:00", None),
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        found = set(re.findall(r"socket\((AF_[A-Z0-9]+)", open(trace).read()))
+        families |= found
+        case.check(found <= {"AF_UNIX"}, f"{args[0]}: opened {sorted(found)}")
+    desktop.stop()
+    case.note = f"{len(commands)} commands, socket families seen: {sorted(families) or 'none'}"
+    return case
+
+
+# MARK: - 6. Notification faults
+
+
+def case_notification_faults(suite):
+    """The server killed or restarted between posting and the click, or an activation that
+    never answers: nudge returns within 3 s, logs `undelivered`, and the next reminder is
+    shown normally."""
+    case = Case("notification faults: killed, restarted, hung")
+    timings = []
+    for run in range(suite.fault_runs):
+        for fault in ("killed", "restarted", "hung"):
+            world = World(suite, f"notify-{fault}")
+            desktop = suite.desktop(activatable="/bin/sleep 600" if fault == "hung" else None)
+            world.env.update(desktop.env)
+            if fault != "hung":
+                desktop.start_dunst()
+            started = time.monotonic()
+            proc = world.start("notify", "morning", "--wait", "60",
+                               now="2026-01-05T07:00:05+01:00")
+            if fault != "hung":
+                if not desktop.wait_displayed(1, 5):
+                    case.fail(f"{fault}: the first reminder was never displayed")
+                started = time.monotonic()
+                desktop.kill_dunst()
+                if fault == "restarted":
+                    desktop.start_dunst()
+            try:
+                code = proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = "hang"
+            took = time.monotonic() - started
+            timings.append(took)
+            log = json.loads(world.run("log", "--json").stdout or "[]")
+            outcomes = [e["outcome"] for e in log]
+            case.check(code == 69 and took <= 3.0 and outcomes[-1:] == ["undelivered"],
+                       f"{fault}: exit {code} after {took:.2f} s, log {outcomes}")
+            if fault == "hung":
+                subprocess.run(["pkill", "-f", "^/bin/sleep 600$"], capture_output=True)
+                desktop.start_dunst()
+            elif desktop.dunst is None:
+                desktop.start_dunst()
+            proc = world.start("notify", "evening", "--wait", "3",
+                               now="2026-01-05T21:30:05+01:00")
+            shown = desktop.wait_displayed(1, 5)
+            desktop.close_all()
+            proc.wait(timeout=15)
+            log = json.loads(world.run("log", "--json").stdout or "[]")
+            case.check(shown and [e["outcome"] for e in log][-2:] == ["shown", "dismissed"],
+                       f"{fault}: next reminder shown={shown}, log {[e['outcome'] for e in log]}")
+            desktop.stop()
+    case.note = f"returned after {min(timings):.2f}-{max(timings):.2f} s"
+    return case
+
+
 # MARK: - The desktop: Xvfb, a private D-Bus session, dunst
 
 SESSION_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -999,6 +1158,7 @@ class Suite:
         self.fuzz_seconds = args.fuzz_seconds
         self.config_values = 300
         self.import_docs = 300
+        self.fault_runs = 3
         self.display = f":{80 + os.getpid() % 9}"
         self.xvfb = subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1024x768x24"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -1026,6 +1186,10 @@ CASES = [
     ("config", case_fuzz_config),
     ("import", case_fuzz_import),
     ("libfuzzer", case_libfuzzer),
+    ("no-shell", case_no_shell),
+    ("permissions", case_permissions),
+    ("network", case_no_network),
+    ("notifications", case_notification_faults),
 ]
 
 

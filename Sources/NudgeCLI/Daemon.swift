@@ -74,6 +74,7 @@ struct ReminderScheduler: Service, @unchecked Sendable {
       } catch {
         logger.error("\(error)")
       }
+      Spawn.reapFinished()
       ServiceNotifier.notify("WATCHDOG=1")
       var delay = Double(wake) - ctx.clock().timeIntervalSince1970
       delay = min(max(delay, 0.01), 60)
@@ -103,14 +104,10 @@ struct ReminderScheduler: Service, @unchecked Sendable {
     logger.info(
       "firing \(slot.rawValue) for \(firing.local.iso(latest))",
       metadata: ["slot": "\(slot.rawValue)"])
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: UserUnits.binaryPath)
-    child.arguments = ["notify", slot.rawValue, "--scheduled"]
     var env = ctx.environment
     env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
-    child.environment = env
-    child.standardInput = FileHandle.nullDevice
-    try child.run()
+    _ = try Spawn.start(
+      [UserUnits.binaryPath, "notify", slot.rawValue, "--scheduled"], environment: env)
   }
 }
 

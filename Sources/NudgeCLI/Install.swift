@@ -69,15 +69,10 @@ struct UserUnits {
       return
     }
     if !hasUserManager { return }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["systemctl", "--user"] + args
-    do { try process.run() } catch {
-      throw CLIError("Cannot run \(line): \(error.localizedDescription).", code: .unavailable)
-    }
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw CLIError("'\(line)' failed (exit \(process.terminationStatus)).", code: .unavailable)
+    let status = try Spawn.run(
+      ["/usr/bin/env", "systemctl", "--user"] + args, environment: ctx.environment)
+    guard status == 0 else {
+      throw CLIError("'\(line)' failed (exit \(status)).", code: .unavailable)
     }
   }
 

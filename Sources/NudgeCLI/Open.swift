@@ -106,12 +106,6 @@ struct TerminalLauncher {
         "the terminal command '\(argv[0])' was not found; fix it with 'nudge config set terminal …'.",
         code: .unavailable)
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = Array(argv.dropFirst())
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch {
-      throw CLIError("cannot start \(argv[0]): \(error.localizedDescription).", code: .unavailable)
-    }
+    _ = try Spawn.start([executable] + argv.dropFirst(), environment: ctx.environment)
   }
 }
