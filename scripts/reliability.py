@@ -4,7 +4,8 @@
 Runs the real `nudge` binary against real SQLite files, a real notification server (dunst under
 Xvfb in a private D-Bus session), real kills (SIGKILL at random moments and, through strace's
 fault injection, at every write of a save and of a migration), a real full disk (a small tmpfs),
-a real read-only directory (a read-only bind mount), libFuzzer, strace and libfaketime. Prints
+a real read-only directory (a read-only bind mount), libFuzzer, strace, and real steps of the
+machine's clock (root; stepped back afterwards). Prints
 one row per case: runs, failures, data lost. Exit status 1 when any case failed or lost data.
 
     python3 scripts/reliability.py .build/debug/nudge [--only NAME] [--seed N] [--keep]
@@ -28,7 +29,6 @@ import time
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 
 
 class Case:
@@ -1046,6 +1046,169 @@ def case_notification_faults(suite):
     return case
 
 
+# MARK: - 7. Migrations
+
+
+def make_v1_database(path, days):
+    """A schema-1 file (scripts/fixtures/nudge-schema-v1.sql) with `days` days of entries."""
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    con = sqlite3.connect(path)
+    con.executescript(open(os.path.join(ROOT, "scripts", "fixtures", "nudge-schema-v1.sql")).read())
+    first = dt.date(2025, 1, 1)
+    with con:
+        for i in range(days):
+            day = (first + dt.timedelta(days=i)).isoformat()
+            con.execute("INSERT INTO prep VALUES (?, 1, 1, 1, 0, NULL, ?)", (day, day + "T20:30:00+00:00"))
+            con.execute("INSERT INTO review (day, why, swap, saved_at) VALUES (?, 'why', 'tea', ?)",
+                        (day, day + "T07:00:00+00:00"))
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+
+
+def schema_state(world):
+    """(user_version, tables) as an independent reader sees them."""
+    version = world.query("PRAGMA user_version")[0][0]
+    tables = {r[0] for r in world.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return version, tables
+
+
+V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
+V3_TABLES = V1_TABLES | {"achievement", "state", "slot_schedule", "reminder_claim", "reminder_log",
+                         "sqlite_sequence"}
+
+
+def case_migration_kills(suite):
+    """Upgrading a schema-1 file with a year of entries, killed at each of its writes in turn:
+    the file opens at schema 1 (as it was) or 3 (complete), never in between, and the next
+    run finishes the upgrade with every entry and the achievements."""
+    case = Case("migration v1 -> v3 killed at every write")
+    days = 400
+    template = World(suite, "migrate-template")
+    make_v1_database(template.db, days)
+    args = ["streak", "--json"]
+    now = "2026-02-05T08:00:00+01:00"
+    probe = World(suite, "migrate-probe")
+    shutil.copytree(template.data, probe.data)
+    counts = write_syscalls(suite, probe, args, now, WRITE_CALLS)
+    seen = {}
+    for call, count in sorted(counts.items()):
+        for n in range(1, count + 1):
+            trial = World(suite, "migrate-trial")
+            shutil.copytree(template.data, trial.data)
+            kill_at_write(suite, trial, args, now, call, n)
+            version, tables = schema_state(trial)
+            intact = trial.integrity() == "ok"
+            consistent = (version, tables) in ((1, V1_TABLES), (3, V3_TABLES))
+            seen[version] = seen.get(version, 0) + 1
+            preps = trial.query("SELECT count(*) FROM prep")[0][0]
+            case.lose(days - preps, f"preps after a kill at {call} #{n}")
+            again = trial.run(*args, now=now)
+            version2, tables2 = schema_state(trial)
+            earned = trial.query("SELECT count(*) FROM achievement")[0][0] if version2 == 3 else 0
+            case.check(intact and consistent and again.returncode == 0 and version2 == 3
+                       and tables2 == V3_TABLES and earned >= 5,
+                       f"kill at {call} #{n}: version {version} tables {sorted(tables)}, "
+                       f"then exit {again.returncode} version {version2}, {earned} achievements")
+            shutil.rmtree(trial.dir, ignore_errors=True)
+    case.note = ("killed at " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+                 + "; left at " + ", ".join(f"v{k}: {v}" for k, v in sorted(seen.items())))
+    return case
+
+
+# MARK: - 8. Time faults
+
+
+def epoch_of(text):
+    return dt.datetime.fromisoformat(text).timestamp()
+
+
+def step_clock(seconds):
+    """Steps the machine's real wall clock (CLOCK_REALTIME) by `seconds`; monotonic time goes
+    on. Needs root (CI runs as root); the suite steps back what it stepped."""
+    subprocess.run(["date", "-s", f"@{time.time() + seconds:.6f}"], check=True,
+                   capture_output=True)
+
+
+def local_clock_time(epoch, zone):
+    """`HH:MM:SS` of an instant in a zone (a calendar expression's time of day)."""
+    env = dict(os.environ, TZ=zone)
+    return subprocess.run(["date", "-d", f"@{epoch}", "+%H:%M:%S"], env=env,
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def case_time_faults(suite):
+    """`nudge daemon` while the machine's clock steps back two hours (and forward again) and
+    the time zone changes under it: each elapse reminds once, and the next reminder comes at
+    its right instant, in the new zone after the change."""
+    case = Case("time faults: clock -2 h / +2 h, zone change")
+    world = World(suite, "time")
+    zone_link = os.path.join(world.dir, "localtime")
+    os.symlink("/usr/share/zoneinfo/Europe/Berlin", zone_link)
+    world.env["TZ"] = ":" + zone_link
+    start = int(time.time())
+    morning = start + 8          # a daily slot due 8 s from now
+    midday = start + 50          # a daily slot due at this New York time of day
+    world.run("schedule", "set", "morning", "*-*-* " + local_clock_time(morning, "Europe/Berlin"))
+    world.run("schedule", "set", "midday", "*-*-* " + local_clock_time(midday, "America/New_York"))
+    world.run("schedule", "on", "midday")
+    world.run("schedule", "set", "evening", "*:*:0/20")
+    log = open(os.path.join(world.dir, "daemon.log"), "w")
+    daemon = subprocess.Popen([suite.nudge, "daemon"], env=world.env, stdin=subprocess.DEVNULL,
+                              stdout=log, stderr=log)
+    t0 = time.monotonic() - (time.time() - start)  # monotonic time at `start`
+    offset = 0
+    try:
+        sleep_until(t0 + 13)
+        step_clock(-7200)
+        offset = -7200
+        back = start + 13 - 7200  # the wall clock right after the step
+        sleep_until(t0 + 36)
+        step_clock(7200)
+        offset = 0
+        sleep_until(t0 + 40)
+        os.unlink(zone_link)  # the machine moves from Berlin to New York
+        os.symlink("/usr/share/zoneinfo/America/New_York", zone_link)
+        sleep_until(t0 + 54)
+    finally:
+        if offset:
+            step_clock(-offset)
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=15)
+    rows = json.loads(world.run("log", "--json", "--limit", "500").stdout)
+    skipped = ("skipped-stale", "skipped-done", "duplicate")
+    reminders = [r for r in rows if r["outcome"] not in skipped]
+    per_elapse = {}
+    for r in reminders:
+        per_elapse.setdefault((r["slot"], epoch_of(r["elapse"])), []).append(r)
+    repeated = {k: len(v) for k, v in per_elapse.items() if len(v) > 1}
+    duplicates = [r for r in rows if r["outcome"] == "duplicate"]
+    case.check(code == 0, f"daemon exit {code}")
+    case.check(not repeated and not duplicates,
+               f"reminded twice: {repeated}, refused duplicates: {len(duplicates)}")
+
+    def on_time(slot, low, high):
+        hits = [r for r in reminders if r["slot"] == slot and low <= epoch_of(r["elapse"]) <= high]
+        late = [epoch_of(r["at"]) - epoch_of(r["elapse"]) for r in hits]
+        return len(hits) == 1 and all(0 <= d <= 2.5 for d in late), late
+
+    checks = [("morning", morning, morning, "the morning reminder"),
+              ("evening", back, back + 20, "the next reminder after stepping back"),
+              ("midday", midday, midday, "the next reminder in the new zone")]
+    for slot, low, high, what in checks:
+        ok, late = on_time(slot, low, high)
+        case.check(ok, f"{what}: fired {len(late)} times, late by {late}")
+    mornings = [r for r in reminders if r["slot"] == "morning"]
+    case.check(len(mornings) == 1, f"morning reminded {len(mornings)} times")
+    case.note = (f"{len(reminders)} reminders over {len(per_elapse)} elapses, "
+                 f"{sum(1 for r in rows if r['outcome'] == 'skipped-stale')} stale skipped")
+    return case
+
+
+def sleep_until(monotonic):
+    while time.monotonic() < monotonic:
+        time.sleep(min(0.1, monotonic - time.monotonic()))
+
+
 # MARK: - The desktop: Xvfb, a private D-Bus session, dunst
 
 SESSION_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -1190,6 +1353,8 @@ CASES = [
     ("permissions", case_permissions),
     ("network", case_no_network),
     ("notifications", case_notification_faults),
+    ("migrations", case_migration_kills),
+    ("time", case_time_faults),
 ]
 
 
