@@ -5,7 +5,10 @@ let package = Package(
   name: "nudge",
   platforms: [.macOS(.v13)],
   products: [
-    .executable(name: "nudge", targets: ["nudge"])
+    .executable(name: "nudge", targets: ["nudge"]),
+    // for the in-process benchmarks (Benchmarks/Package.swift)
+    .library(name: "NudgeCore", targets: ["NudgeCore"]),
+    .library(name: "NudgeStore", targets: ["NudgeStore"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

@@ -38,8 +38,8 @@ struct DaemonCommand: AsyncParsableCommand {
   }
 }
 
-/// Sleeps until the next elapse of any enabled slot (waking at least once a minute, so clock
-/// jumps, time-zone changes and suspend are noticed) and fires each slot by the same rules as
+/// Sleeps until the next elapse of any enabled slot (at once when the clock is set or the zone
+/// file is replaced, and at least once a minute, so suspend is noticed too) and fires each slot by the same rules as
 /// `nudge notify SLOT --scheduled`.
 struct ReminderScheduler: Service, @unchecked Sendable {
   let ctx: Context
@@ -56,6 +56,7 @@ struct ReminderScheduler: Service, @unchecked Sendable {
     ServiceNotifier.notify("READY=1\nSTATUS=Waiting for the next reminder")
     logger.info("nudge daemon started")
     let started = ContinuousClock.now
+    let watch = WakeWatch(zonePaths: Self.zoneFiles(tz: ctx.environment["TZ"]))
     let watchdog = ServiceNotifier.watchdogInterval
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
       if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }
@@ -83,10 +84,32 @@ struct ReminderScheduler: Service, @unchecked Sendable {
         delay = min(delay, max(0.01, exitAfter - (ContinuousClock.now - started).seconds))
       }
       let pause = delay
-      _ = try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(pause)) }
+      let reason = await withTaskCancellationHandler {
+        await withGracefulShutdownHandler {
+          await withCheckedContinuation { done in
+            DispatchQueue.global().async { done.resume(returning: watch.wait(seconds: pause)) }
+          }
+        } onGracefulShutdown: {
+          watch.stop()
+        }
+      } onCancel: {
+        watch.stop()
+      }
+      if reason == .clockSet || reason == .zoneChanged {
+        logger.info(
+          "the \(reason == .clockSet ? "clock was set" : "time zone changed"): rechecking")
+      }
     }
     ServiceNotifier.notify("STOPPING=1")
     logger.info("nudge daemon stopped")
+  }
+
+  /// The files whose replacement changes the local zone: `/etc/localtime`, or the file a
+  /// `TZ=:/path` names (a `TZ` naming a zone changes only with the environment).
+  static func zoneFiles(tz: String?) -> [String] {
+    guard var name = tz else { return ["/etc/localtime"] }
+    if name.hasPrefix(":") { name.removeFirst() }
+    return name.hasPrefix("/") ? [name] : []
   }
 
   /// Runs `nudge notify SLOT --scheduled` (the same command the timers run) for a due,
