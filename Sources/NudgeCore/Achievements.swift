@@ -84,36 +84,31 @@ public struct HistoryFacts: Equatable, Sendable {
 public enum AchievementRule {
   /// The day each achievement's condition first held; absent when it never has.
   public static func evaluate(_ facts: HistoryFacts) -> [Achievement: Day] {
+    // bits: prep 1, review 2, check-in 4, help 8, followed 16; done = any of the first four
+    let grid = DayGrid([
+      facts.prepDays, facts.reviewDays, facts.checkinDays, facts.helpDays, facts.followedDays,
+    ])
+    let day = { (ordinal: Int?) in ordinal.map(Day.init(ordinal:)) }
     var earned: [Achievement: Day] = [:]
-    earned[.firstPrep] = facts.prepDays.min()
-    earned[.firstReview] = facts.reviewDays.min()
-    earned[.firstCheckin] = facts.checkinDays.min()
-    earned[.firstHelp] = facts.helpDays.min()
-    for (day, length) in StreakRule.runs(doneDays: facts.doneDays) {
-      for achievement in Achievement.allCases {
-        if let needed = achievement.streakLength, length >= needed, earned[achievement] == nil {
-          earned[achievement] = day
+    earned[.firstPrep] = day(grid.first(1))
+    earned[.firstReview] = day(grid.first(2))
+    earned[.firstCheckin] = day(grid.first(4))
+    earned[.firstHelp] = day(grid.first(8))
+    if let last = grid.last(15) {
+      var pending = Achievement.allCases.compactMap { a in a.streakLength.map { (a, $0) } }
+      _ = StreakRule.Walk(grid, mask: 15, through: last) { ordinal, length in
+        guard !pending.isEmpty else { return }
+        pending.removeAll { achievement, needed in
+          guard length >= needed else { return false }
+          earned[achievement] = Day(ordinal: ordinal)
+          return true
         }
       }
     }
-    earned[.morningWeek] = firstDayOfRun(facts.reviewDays, length: 7)
-    let perfect = facts.prepDays.intersection(facts.reviewDays).intersection(facts.checkinDays)
-    earned[.perfectWeek] = firstDayOfRun(perfect, length: 7)
-    let followed = facts.followedDays.sorted()
-    if followed.count >= 10 { earned[.swaps10] = followed[9] }
+    earned[.morningWeek] = day(grid.firstRun(of: 7, all: 2))
+    earned[.perfectWeek] = day(grid.firstRun(of: 7, all: 1 | 2 | 4))
+    earned[.swaps10] = day(grid.nth(10, 16))
     return earned
-  }
-
-  /// The last day of the first run of `length` consecutive days.
-  static func firstDayOfRun(_ days: Set<Day>, length: Int) -> Day? {
-    var run = 0
-    var previous: Day? = nil
-    for day in days.sorted() {
-      run = previous.map { $0.adding(days: 1) == day } == true ? run + 1 : 1
-      if run >= length { return day }
-      previous = day
-    }
-    return nil
   }
 }
 

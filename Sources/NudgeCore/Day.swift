@@ -14,11 +14,25 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
 
   /// Parses the `YYYY-MM-DD` form; returns nil for anything else or a date that does not exist.
   public init?(_ text: String) {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-      let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-      (1...12).contains(m), d >= 1, d <= Day.daysIn(month: m, year: y)
+    var text = text
+    let parsed = text.withUTF8 { bytes -> (Int, Int, Int)? in
+      guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+      else { return nil }
+      func number(_ range: Range<Int>) -> Int? {
+        var value = 0
+        for i in range {
+          let digit = Int(bytes[i]) - 48
+          guard (0...9).contains(digit) else { return nil }
+          value = value * 10 + digit
+        }
+        return value
+      }
+      guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else {
+        return nil
+      }
+      return (y, m, d)
+    }
+    guard let (y, m, d) = parsed, (1...12).contains(m), d >= 1, d <= Day.daysIn(month: m, year: y)
     else { return nil }
     self.init(year: y, month: m, day: d)
   }

@@ -30,36 +30,39 @@ public enum StreakRule {
   /// it is today (still pending), or a single missed day covered by a held freeze; a frozen day
   /// keeps the streak alive without adding to its length.
   public static func evaluate(doneDays: Set<Day>, today: Day) -> StreakSummary {
-    let weekDone = (0..<7).filter { doneDays.contains(today.adding(days: -$0)) }.count
-    let walk = Walk(doneDays: doneDays, through: today)
+    let grid = DayGrid([doneDays], through: today.ordinal)
+    let last = today.ordinal
+    let weekDone = (0..<7).filter { grid.contains(last - $0, 1) }.count
+    let walk = Walk(grid, mask: 1, through: last)
     return StreakSummary(
-      current: walk.run, longest: walk.longest, todayDone: doneDays.contains(today),
+      current: walk.run, longest: walk.longest, todayDone: grid.contains(last, 1),
       frozen: walk.frozen, freezesHeld: walk.freezes, weekDone: weekDone)
   }
 
   /// The streak length on each done day, oldest first, as history stands.
   public static func runs(doneDays: Set<Day>) -> [(Day, Int)] {
-    guard let last = doneDays.max() else { return [] }
+    let grid = DayGrid([doneDays])
+    guard let last = grid.last(1) else { return [] }
     var out: [(Day, Int)] = []
-    _ = Walk(doneDays: doneDays, through: last) { out.append(($0, $1)) }
+    _ = Walk(grid, mask: 1, through: last) { out.append((Day(ordinal: $0), $1)) }
     return out
   }
 
-  /// One pass over the days from the first done day through `last`.
+  /// One pass over the days from the first done day through `last` (ordinals), where a day is
+  /// done when its flags in `grid` share a bit with `mask`.
   struct Walk {
     var run = 0
     var longest = 0
     var freezes = 0
     var frozen: [Day] = []
 
-    init(doneDays: Set<Day>, through last: Day, onDone: (Day, Int) -> Void = { _, _ in }) {
-      guard let first = doneDays.lazy.filter({ $0 <= last }).min() else { return }
+    init(_ grid: DayGrid, mask: UInt8, through last: Int, onDone: (Int, Int) -> Void = { _, _ in })
+    {
+      guard let first = grid.first(mask), first <= last else { return }
       var sinceFreeze = 0
-      var ordinal = first.ordinal
-      let lastOrdinal = last.ordinal
-      while ordinal <= lastOrdinal {
-        let day = Day(ordinal: ordinal)
-        if doneDays.contains(day) {
+      var ordinal = first
+      while ordinal <= last {
+        if grid.contains(ordinal, mask) {
           run += 1
           sinceFreeze += 1
           if sinceFreeze == daysPerFreeze {
@@ -67,13 +70,12 @@ public enum StreakRule {
             sinceFreeze = 0
           }
           longest = max(longest, run)
-          onDone(day, run)
-        } else if ordinal != lastOrdinal {  // today pending never breaks a streak
-          let singleGap =
-            ordinal + 1 == lastOrdinal || doneDays.contains(Day(ordinal: ordinal + 1))
+          onDone(ordinal, run)
+        } else if ordinal != last {  // today pending never breaks a streak
+          let singleGap = ordinal + 1 == last || grid.contains(ordinal + 1, mask)
           if run > 0 && singleGap && freezes > 0 {
             freezes -= 1
-            frozen.append(day)
+            frozen.append(Day(ordinal: ordinal))
           } else {
             run = 0
           }
@@ -82,5 +84,69 @@ public enum StreakRule {
         ordinal += 1
       }
     }
+  }
+}
+
+/// Sets of days as bit flags over one contiguous range of day ordinals, so the rules scan an
+/// array once instead of hashing dates (bit `i` is set for the days of the `i`-th set).
+struct DayGrid {
+  private(set) var start = 0
+  private(set) var flags: [UInt8] = []
+
+  /// Up to 8 sets; `through` widens the range to include that ordinal.
+  init(_ sets: [Set<Day>], through extra: Int? = nil) {
+    let ordinals = sets.map { $0.map(\.ordinal) }
+    var low = extra ?? Int.max
+    var high = extra ?? Int.min
+    for list in ordinals {
+      for o in list {
+        low = min(low, o)
+        high = max(high, o)
+      }
+    }
+    guard low <= high else { return }
+    start = low
+    flags = [UInt8](repeating: 0, count: high - low + 1)
+    for (bit, list) in ordinals.enumerated() {
+      for o in list { flags[o - low] |= 1 << UInt8(bit) }
+    }
+  }
+
+  /// True when the day shares a bit with `mask`.
+  @inline(__always)
+  func contains(_ ordinal: Int, _ mask: UInt8) -> Bool {
+    let i = ordinal - start
+    return i >= 0 && i < flags.count && flags[i] & mask != 0
+  }
+
+  /// True when the day has every bit of `mask`.
+  @inline(__always)
+  func hasAll(_ ordinal: Int, _ mask: UInt8) -> Bool {
+    let i = ordinal - start
+    return i >= 0 && i < flags.count && flags[i] & mask == mask
+  }
+
+  /// The earliest and latest day sharing a bit with `mask`.
+  func first(_ mask: UInt8) -> Int? { flags.firstIndex { $0 & mask != 0 }.map { $0 + start } }
+  func last(_ mask: UInt8) -> Int? { flags.lastIndex { $0 & mask != 0 }.map { $0 + start } }
+
+  /// The last day of the first run of `length` consecutive days having every bit of `mask`.
+  func firstRun(of length: Int, all mask: UInt8) -> Int? {
+    var run = 0
+    for (i, f) in flags.enumerated() {
+      run = f & mask == mask ? run + 1 : 0
+      if run >= length { return i + start }
+    }
+    return nil
+  }
+
+  /// The `n`-th day (1-based) sharing a bit with `mask`.
+  func nth(_ n: Int, _ mask: UInt8) -> Int? {
+    var seen = 0
+    for (i, f) in flags.enumerated() where f & mask != 0 {
+      seen += 1
+      if seen == n { return i + start }
+    }
+    return nil
   }
 }

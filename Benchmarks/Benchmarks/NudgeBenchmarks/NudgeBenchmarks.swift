@@ -61,7 +61,7 @@ let benchmarks: @Sendable () -> Void = {
 
   // The same, reading the days from a 10-year SQLite file first (what the command does).
   Benchmark("streak+achievements 10y from SQLite", configuration: .init(maxIterations: 200)) {
-    benchmark, db in
+    (benchmark: Benchmark, db: AppDatabase) in
     for _ in benchmark.scaledIterations {
       let facts = try db.historyFacts()
       blackHole(StreakRule.evaluate(doneDays: facts.doneDays, today: today))
@@ -76,7 +76,8 @@ let benchmarks: @Sendable () -> Void = {
   // `nudge import` of 10 years into an empty file: decode, check, write, award.
   let tenYears = syntheticExport(years: 10, endingOn: today)
   Benchmark(
-    "import 10y", configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 10)
+    "import 10y",
+    configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 10)
   ) { benchmark in
     for _ in benchmark.scaledIterations {
       let path = temporaryDatabasePath()
