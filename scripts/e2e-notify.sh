@@ -8,7 +8,8 @@ work=$(mktemp -d)
 artifacts=${ARTIFACTS:-$PWD/artifacts}
 mkdir -p "$artifacts"
 display=:$((90 + RANDOM % 9))
-socket="nudge-notify-$$"
+# a name no earlier run used (a stale socket of a reused pid makes tmux fail to start)
+socket="nudge-notify-$$-$RANDOM$RANDOM"
 Xvfb "$display" -screen 0 1024x768x24 >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null; tmux -L "$socket" kill-server 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 NUDGE=${NUDGE_BIN:-$PWD/.build/debug/nudge}
 work=$(mktemp -d)
-socket="nudge-e2e-$$"
+# a name no earlier run used (a stale socket of a reused pid makes tmux fail to start)
+socket="nudge-e2e-$$-$RANDOM$RANDOM"
 trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 export XDG_DATA_HOME="$work/data" TZ=Europe/Berlin
 passed=0 failed=0
@@ -20,8 +21,10 @@ check() {  # check NAME CONDITION-COMMAND…
 start() {
   local now=$1; shift
   tmux -L "$socket" kill-session -t flow 2>/dev/null || true
-  tmux -L "$socket" new-session -d -s flow -x 100 -y 40 \
-    "env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=$now '$NUDGE' $*; echo '[exit '\$?']'; sleep 600"
+  local command="env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=$now '$NUDGE' $*; echo '[exit '\$?']'; sleep 600"
+  # once seen in CI: "server exited unexpectedly" while a new tmux server started; try again
+  tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "$command" \
+    || { sleep 1; tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "$command"; }
   wait_for ""
 }
 
