@@ -44,9 +44,9 @@ public enum NudgeMain {
     -> Never
   {
     do {
-      var command = try Nudge.parseAsRoot(
-        OpenCommand.linkWords(arguments) == nil ? arguments : ["open"])
-      if var open = command as? OpenCommand, let words = OpenCommand.linkWords(arguments) {
+      let linkWords = OpenCommand.linkWords(arguments)
+      var command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])
+      if var open = command as? OpenCommand, let words = linkWords {
         // a link is data, never an option: `nudge open --help=x` is a link to refuse
         open.words = words
         command = open
