@@ -48,8 +48,10 @@ answer() {
   sleep 0.15
 }
 
-saved() {  # saved PYTHON-EXPR: evaluates EXPR with h = history --json
-  "$NUDGE" history --json --days 3 > "$work/history.json"
+# saved PYTHON-EXPR: evaluates EXPR with h = history --json of the days around the flows, read
+# at a fixed "now" (the last day the flows touch) so the real date never matters
+saved() {
+  NUDGE_NOW=2026-11-21T23:00:00+01:00 "$NUDGE" history --json --days 3 > "$work/history.json"
   python3 -c "import json,sys; h={d['date']: d for d in json.load(open('$work/history.json'))}; sys.exit(0 if ($1) else 1)"
 }
 

@@ -908,24 +908,29 @@ def case_no_shell(suite):
              suite.nudge, "open", link], env=world.env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             start_new_session=True)
-        # xterm runs `nudge open LINK` in its terminal, where the flow waits for answers
-        deadline = time.monotonic() + 10
-        seen = ""
-        while time.monotonic() < deadline:
+        quoted = json.dumps(link)
+
+        def chain():
+            """(programs exec'd, those whose argv ends with the link as one item) so far."""
             seen = open(trace).read() if os.path.exists(trace) else ""
-            if seen.count("execve(") >= 3:
-                break
+            calls = re.findall(r'execve\("([^"]+)", \[(.*?)\]', seen)
+            programs = [os.path.basename(p) for p, _ in calls]
+            carried = [os.path.basename(p) for p, argv in calls
+                       if argv.endswith(f'"open", {quoted}')]
+            return programs, carried
+
+        # xterm runs `nudge open LINK` in its terminal, where the flow waits for answers. Under
+        # load xterm can take many seconds to reach the X server and start its child, so wait
+        # for the whole chain (not a count of execve lines) with a deadline far beyond that.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(chain()[1]) < 3:
             time.sleep(0.1)
         time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
-        seen = open(trace).read()
-        calls = re.findall(r'execve\("([^"]+)", \[(.*?)\]', seen)
-        programs = [os.path.basename(p) for p, _ in calls]
+        programs, carried = chain()
         shells = [p for p in programs if p in SHELLS]
-        quoted = json.dumps(link)
         # the link is the last argv item of nudge, of xterm, and of the nudge xterm starts
-        carried = [os.path.basename(p) for p, argv in calls if argv.endswith(f'"open", {quoted}')]
         case.check(not shells and carried == ["nudge", "xterm", "nudge"],
                    f"{link}: programs {programs}, shells {shells}, link carried by {carried}")
     case.note = "exec chain: " + " -> ".join(programs)
