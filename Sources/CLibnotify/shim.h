@@ -1,2 +1,3 @@
 #include <libnotify/notify.h>
 #include <gio/gio.h>
+#include <glib-unix.h>

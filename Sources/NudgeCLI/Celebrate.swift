@@ -180,7 +180,22 @@ struct CelebrateCommand: ContextCommand {
   @Flag(help: "Print one line instead of the animation.")
   var noAnimation = false
 
+  @Option(help: "Replay the stored celebration with this number (a celebration notification's).")
+  var replay: UInt64?
+
   func run(_ ctx: Context) throws(CLIError) {
+    if let replay {
+      let db = try ctx.database()
+      guard let stored = try storing(db, { try db.lastCelebration() }), stored.number == replay
+      else {
+        throw CLIError(
+          "celebration \(replay) is no longer stored (only the latest is kept); run 'nudge celebrate' for a new one.",
+          code: .failure)
+      }
+      CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+        stored.celebration, seed: ctx.rewardSeed ^ stored.number)
+      return
+    }
     var achievement: Achievement? = nil
     if let key {
       guard let a = Achievement(rawValue: key) else {

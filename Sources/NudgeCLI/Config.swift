@@ -78,6 +78,7 @@ struct ConfigCommand: ParsableCommand {
       let db = try ctx.database()
       try storing(db) { try db.setSetting(setting, to: valid) }
       ctx.line("\(setting.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try storing(db) { try db.settings() })
     }
   }
 
@@ -93,6 +94,7 @@ struct ConfigCommand: ParsableCommand {
       do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
       let db = try ctx.database()
       try storing(db) { try db.removeSetting(setting) }
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try storing(db) { try db.settings() })
       ctx.line(
         "\(setting.rawValue) = \(setting.defaultValue.isEmpty ? "(auto)" : setting.defaultValue) (default)"
       )

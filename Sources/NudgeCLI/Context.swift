@@ -171,10 +171,11 @@ public struct Style: Sendable {
   func cyan(_ t: String) -> String { wrap("36", t) }
 }
 
-/// The notifier as commands see it: posting, and a quick check before claiming a reminder.
+/// The notifier as commands see it: posting, and a check before claiming a reminder.
 public protocol NotifierEdge: Notifier {
-  /// Why nothing can be shown right now (no bus, no server, no actions), or nil.
-  func unavailableReason() -> String?
+  /// Why nothing can be shown (no bus, no server, no actions) after waiting up to `seconds`
+  /// for a notification server to appear, or nil.
+  func unavailableReason(waitingForServer seconds: Double) -> String?
 }
 
 /// libnotify, live.
@@ -183,24 +184,21 @@ struct LiveNotifier: NotifierEdge {
 
   init(_ notifier: LibnotifyNotifier) { self.notifier = notifier }
 
-  func unavailableReason() -> String? {
-    switch notifier.probe() {
-    case .failure(let error): return error.message
-    case .success(let info):
-      return info.capabilities.contains("actions")
-        ? nil : LibnotifyNotifier.ProbeError.noActions(info.name).message
-    }
+  func unavailableReason(waitingForServer seconds: Double) -> String? {
+    notifier.serverProblem(waitingUpTo: seconds)?.message
   }
 
-  func post(_ notification: DesktopNotification, waitSeconds: Double) -> NotificationOutcome {
-    notifier.post(notification, waitSeconds: waitSeconds)
+  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
+    notifier.post(notification, wait: wait)
   }
 }
 
 /// Test double that fails by default: no notification can be shown.
 struct NoNotifier: NotifierEdge {
-  func unavailableReason() -> String? { "no notifier in this context" }
-  func post(_ notification: DesktopNotification, waitSeconds: Double) -> NotificationOutcome {
+  func unavailableReason(waitingForServer seconds: Double) -> String? {
+    "no notifier in this context"
+  }
+  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
     .undelivered("no notifier in this context")
   }
 }

@@ -72,6 +72,10 @@ struct ReminderScheduler: Service, @unchecked Sendable {
             wake = min(wake, next)
           }
         }
+        for snooze in try db.snoozes() {
+          try repostIfDue(snooze, now: now)
+          wake = min(wake, snooze.due)
+        }
       } catch {
         logger.error("\(error)")
       }
@@ -131,6 +135,21 @@ struct ReminderScheduler: Service, @unchecked Sendable {
     env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
     _ = try Spawn.start(
       [UserUnits.binaryPath, "notify", slot.rawValue, "--scheduled"], environment: env)
+  }
+}
+
+extension ReminderScheduler {
+  /// Runs `nudge notify SLOT --snoozed` for a stored snooze that is due (the child takes it, so
+  /// a snooze whose own process or transient timer already posted it is not posted twice).
+  fileprivate func repostIfDue(_ snooze: Snooze, now: Date) throws {
+    guard snooze.due <= Int(now.timeIntervalSince1970.rounded(.down)),
+      spawned.claim(snooze.slot, -snooze.due)
+    else { return }
+    logger.info("re-posting the snoozed \(snooze.slot.rawValue) reminder")
+    var env = ctx.environment
+    env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
+    _ = try Spawn.start(
+      [UserUnits.binaryPath, "notify", snooze.slot.rawValue, "--snoozed"], environment: env)
   }
 }
 

@@ -7,7 +7,8 @@ import NudgeDesktop
 struct DoctorCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "doctor",
-    abstract: "Check the notification server, timers, link handler, terminal and database.")
+    abstract: "Check the notification server, timers, link handler, terminal and database.",
+    discussion: "Exit status: 0 when every check passes, 1 when any needs attention.")
 
   @Flag(help: "Print the checks as JSON.")
   var json = false
@@ -23,40 +24,69 @@ struct DoctorCommand: ContextCommand {
   func checks(_ ctx: Context) -> [Check] {
     var out: [Check] = []
     let notifier = LibnotifyNotifier(environment: ctx.environment)
+    let sessionFix =
+      "log in to a desktop session (or run under dbus-run-session); reminders are printed until then"
     out.append(
       Check(
         name: "session bus", ok: notifier.hasSessionBus,
         detail: notifier.hasSessionBus ? "D-Bus session bus found" : "no D-Bus session bus",
-        fix:
-          "log in to a desktop session (or run under dbus-run-session); reminders are printed until then"
-      ))
-    switch notifier.probe() {
-    case .success(let info):
-      let actions = info.capabilities.contains("actions")
+        fix: sessionFix))
+    if !notifier.hasSessionBus {
       out.append(
         Check(
-          name: "notification server", ok: actions,
-          detail: "\(info.name): \(info.capabilities.joined(separator: ", "))",
-          fix: actions
-            ? nil : "use a notification server with buttons (dunst, GNOME Shell, KDE Plasma, mako)")
-      )
-    case .failure(let error):
-      out.append(
-        Check(
-          name: "notification server", ok: false, detail: error.message,
-          fix: "start a notification daemon such as dunst (apt-get install dunst)"))
+          name: "notification server", ok: false,
+          detail: "not checked: no session bus to find one on", fix: sessionFix))
+    } else {
+      switch notifier.probe() {
+      case .success(let info):
+        let actions = info.capabilities.contains("actions")
+        let click =
+          info.name == "dunst"
+          ? " (dunst: a middle click opens a reminder; Debian's default left click only closes it)"
+          : ""
+        out.append(
+          Check(
+            name: "notification server", ok: actions,
+            detail: "\(info.name): \(info.capabilities.joined(separator: ", "))\(click)",
+            fix: actions
+              ? nil
+              : "use a notification server with buttons (dunst, GNOME Shell, KDE Plasma, mako, xfce4-notifyd)"
+          ))
+      case .failure(let error):
+        out.append(
+          Check(
+            name: "notification server", ok: false, detail: error.message,
+            fix: "start your desktop's notification server (or install one, e.g. apt-get install dunst)"
+          ))
+      }
     }
     let units = UserUnits(ctx: ctx, dryRun: true)
+    let daemonFix = "run 'nudge daemon' (in your session's autostart) to get reminders without it"
     out.append(
       Check(
         name: "systemd user instance", ok: units.hasUserManager,
-        detail: units.hasUserManager ? "running" : "not running",
-        fix: "run 'nudge daemon' to get reminders without it"))
-    out.append(
-      Check(
-        name: "timers", ok: units.isInstalled,
-        detail: units.isInstalled ? "installed in \(units.directory)" : "not installed",
-        fix: "run 'nudge install'"))
+        detail: units.hasUserManager ? "running" : "not running", fix: daemonFix))
+    if units.hasUserManager {
+      out.append(
+        Check(
+          name: "timers", ok: units.isInstalled,
+          detail: units.isInstalled ? "installed in \(units.directory)" : "not installed",
+          fix: "run 'nudge install'"))
+      let environment = userManagerEnvironment(ctx)
+      let graphical = ["DISPLAY", "WAYLAND_DISPLAY"].filter { environment[$0]?.isEmpty == false }
+      out.append(
+        Check(
+          name: "user manager's display", ok: !graphical.isEmpty,
+          detail: graphical.isEmpty
+            ? "the systemd user manager has no DISPLAY or WAYLAND_DISPLAY, so a click from a timer's reminder cannot open a terminal"
+            : graphical.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", "),
+          fix: "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY (desktops do this at login)"))
+    } else {
+      out.append(
+        Check(
+          name: "timers", ok: false,
+          detail: "nothing runs them: no systemd user instance here", fix: daemonFix))
+    }
     let desktop = units.applicationsDirectory + "/" + LinkHandlerFile.name
     let mime = (try? String(contentsOfFile: units.mimeappsPath, encoding: .utf8)) ?? ""
     let handler =
@@ -104,4 +134,17 @@ struct DoctorCommand: ContextCommand {
       throw CLIError("\(results.filter { !$0.ok }.count) check(s) need attention.", code: .failure)
     }
   }
+}
+
+/// The systemd user manager's environment (`systemctl --user show-environment`), what the
+/// reminders its timers start will see.
+func userManagerEnvironment(_ ctx: Context) -> [String: String] {
+  guard let systemctl = Spawn.which("systemctl", path: ctx.environment["PATH"]) else { return [:] }
+  let text = (try? Spawn.capture([systemctl, "--user", "show-environment"], environment: ctx.environment)) ?? ""
+  var environment: [String: String] = [:]
+  for line in text.split(separator: "\n") {
+    let parts = line.split(separator: "=", maxSplits: 1)
+    if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
+  }
+  return environment
 }

@@ -111,10 +111,18 @@ struct UserUnits {
     }
   }
 
+  var iconPath: String {
+    URL(fileURLWithPath: applicationsDirectory).deletingLastPathComponent()
+      .appendingPathComponent(AppIcon.relativePath).path
+  }
+
   /// Writes every unit and drop-in, reloads systemd and enables the timers of enabled slots.
-  func install(_ schedules: [SlotSchedule]) throws(CLIError) {
+  func install(_ schedules: [SlotSchedule], settings: Settings) throws(CLIError) {
     try installLinkHandler()
-    for (path, text) in UnitFiles.render(binary: Self.binaryPath, schedules: schedules) {
+    try writeFile(iconPath, AppIcon.svg)
+    for (path, text) in UnitFiles.render(
+      binary: Self.binaryPath, schedules: schedules, settings: settings)
+    {
       try write(path, text)
     }
     for schedule in schedules where UnitFiles.dropIn(schedule) == nil {
@@ -145,6 +153,17 @@ struct UserUnits {
     if !hasUserManager { noUserManagerNote() }
   }
 
+  /// After a staleness setting changed: rewrite each slot's service bound, when installed.
+  func updateWindows(_ settings: Settings) throws(CLIError) {
+    guard isInstalled else { return }
+    for slot in Slot.allCases {
+      try write(
+        UnitFiles.windowDropInPath(slot),
+        UnitFiles.windowDropIn(slot, windowSeconds: settings.stalenessSeconds(for: slot)))
+    }
+    try systemctl(["daemon-reload"])
+  }
+
   func noUserManagerNote() {
     ctx.output.writeError(
       "nudge: no systemd user instance is running here, so the timers were not started; run 'nudge daemon' to get reminders.\n"
@@ -164,7 +183,7 @@ struct InstallCommand: ContextCommand {
     let db = try ctx.database()
     let schedules = try storing(db) { try db.schedules() }
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
-    try units.install(schedules)
+    try units.install(schedules, settings: try storing(db) { try db.settings() })
     if dryRun { return }
     ctx.line("Installed the reminder units in \(units.directory).")
     if !units.hasUserManager {
@@ -190,9 +209,17 @@ struct UninstallCommand: ContextCommand {
       units.remove(UnitFiles.dropInPath(slot))
       units.remove(UnitFiles.dropInPath(slot).replacingOccurrences(of: "/schedule.conf", with: ""))
       units.remove(UnitFiles.timerName(slot))
+      units.remove(UnitFiles.windowDropInPath(slot))
+      units.remove(
+        UnitFiles.windowDropInPath(slot).replacingOccurrences(of: "/window.conf", with: ""))
     }
     units.remove(UnitFiles.serviceName)
     units.removeLinkHandler()
+    if dryRun {
+      ctx.line("# remove \(units.iconPath)")
+    } else {
+      try? FileManager.default.removeItem(atPath: units.iconPath)
+    }
     try units.systemctl(["daemon-reload"])
     if !dryRun {
       ctx.line("Removed the reminder units from \(units.directory). Your data is untouched.")

@@ -23,7 +23,10 @@ struct OpenCommand: ContextCommand {
   }
 
   func run(_ ctx: Context) throws(CLIError) {
-    guard words.count == 1, let url = words.first else {
+    // `--hold` (given by the terminal a click opens) keeps the window open at the end
+    let hold = words.count == 2 && words[0] == Self.holdFlag
+    let given = hold ? Array(words.dropFirst()) : words
+    guard given.count == 1, let url = given.first else {
       throw CLIError(
         "refusing the link: give exactly one nudge:// link as one argument. Nothing was opened.",
         code: .badData)
@@ -33,19 +36,32 @@ struct OpenCommand: ContextCommand {
       throw CLIError(
         "refusing the link: \(error.message). Nothing was opened.", code: .badData)
     }
-    if ctx.input.isTerminal {
-      do {
-        var command = try Nudge.parseAsRoot(link.arguments)
-        try command.run()
-      } catch let error as CLIError {
-        throw error
-      } catch {
-        throw CLIError("\(error)", code: .internal)
-      }
+    guard ctx.input.isTerminal else {
+      try TerminalLauncher(ctx: ctx).open(url)
       return
     }
-    try TerminalLauncher(ctx: ctx).open(url)
+    var failure: CLIError? = nil
+    do {
+      var command = try Nudge.parseAsRoot(link.arguments)
+      try command.run()
+    } catch let error as CLIError {
+      failure = error
+    } catch {
+      failure = CLIError("\(error)", code: .internal)
+    }
+    guard hold else {
+      if let failure { throw failure }
+      return
+    }
+    if let failure { ctx.output.writeError("nudge: \(failure.message)\n") }
+    ctx.line()
+    ctx.output.write(ctx.style.dim("Press Enter to close this window.") + " ")
+    _ = ctx.input.readLine()
+    if let failure { Foundation.exit(failure.code.rawValue) }
   }
+
+  /// The word before the link with which a launched terminal keeps its window open at the end.
+  static let holdFlag = "--hold"
 }
 
 /// Starts a terminal emulator running `nudge open URL`, without a shell: the configured
@@ -59,15 +75,7 @@ struct TerminalLauncher {
     ("wezterm", ["start", "--"]), ("xterm", ["-e"]),
   ]
 
-  func which(_ name: String) -> String? {
-    if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
-    let path = ctx.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    for dir in path.split(separator: ":") {
-      let candidate = "\(dir)/\(name)"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-  }
+  func which(_ name: String) -> String? { Spawn.which(name, path: ctx.environment["PATH"]) }
 
   /// The argv that starts a terminal running `program`, or nil when no terminal is found.
   func command(running program: [String]) throws(CLIError) -> [String]? {
@@ -88,6 +96,9 @@ struct TerminalLauncher {
     return nil
   }
 
+  /// Starts the terminal for `url` outside Nudge's own cgroup and session, so stopping the
+  /// reminder (or its systemd service) never takes the flow with it: in a transient scope of the
+  /// user's systemd manager where one runs, else as a plain detached process.
   func open(_ url: String) throws(CLIError) {
     let display = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { ctx.environment[$0] }
     guard display.contains(where: { !$0.isEmpty }) else {
@@ -95,7 +106,7 @@ struct TerminalLauncher {
         "no graphical session to open a terminal in (DISPLAY and WAYLAND_DISPLAY are unset): run 'nudge open \(url)' in a terminal.",
         code: .unavailable)
     }
-    let program = [UserUnits.binaryPath, "open", url]
+    let program = [UserUnits.binaryPath, "open", OpenCommand.holdFlag, url]
     guard let argv = try command(running: program) else {
       throw CLIError(
         "no terminal emulator found: set one with 'nudge config set terminal \"xterm -e\"' or $TERMINAL, or run 'nudge open \(url)' in a terminal.",
@@ -106,6 +117,36 @@ struct TerminalLauncher {
         "the terminal command '\(argv[0])' was not found; fix it with 'nudge config set terminal …'.",
         code: .unavailable)
     }
-    _ = try Spawn.start([executable] + argv.dropFirst(), environment: ctx.environment)
+    let terminal = [executable] + argv.dropFirst()
+    if UserUnits(ctx: ctx, dryRun: false).hasUserManager,
+      let systemdRun = which("systemd-run"), startInScope(terminal, systemdRun: systemdRun)
+    {
+      return
+    }
+    _ = try Spawn.start(terminal, environment: ctx.environment, .detached)
+  }
+
+  /// Runs `terminal` through `systemd-run --user --scope` (which moves itself into a new scope
+  /// unit, then execs the terminal). True once the terminal runs there; false when systemd-run
+  /// failed first (then the caller starts the terminal plainly).
+  func startInScope(_ terminal: [String], systemdRun: String) -> Bool {
+    let unit = "nudge-open-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let argv =
+      [
+        systemdRun, "--user", "--scope", "--quiet", "--collect", "--unit=\(unit)",
+        "--description=Nudge flow opened from a reminder", "--",
+      ] + terminal
+    guard let pid = try? Spawn.start(argv, environment: ctx.environment, .detached) else {
+      return false
+    }
+    // systemd-run execs the terminal once the scope exists; it exits only when it failed
+    for _ in 0..<100 {
+      var status: Int32 = 0
+      if waitpid(pid, &status, WNOHANG) == pid { return (status & 0x7f) == 0 && status >> 8 == 0 }
+      let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))
+      if let exe, exe != systemdRun { return true }
+      usleep(30_000)
+    }
+    return true
   }
 }

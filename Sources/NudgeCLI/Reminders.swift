@@ -34,8 +34,9 @@ struct SlotFiring {
     }
     let today = settings.dayRule.day(of: now, in: ctx.timeZone)
     let done = try storing(db) { try db.isDone(slot.flow, on: today) }
-    let decision = FiringRule.decide(
+    var decision = FiringRule.decide(
       latest: latest, now: nowSeconds, window: window, flowDoneToday: done)
+    if !schedule.enabled, case .fire(let elapse) = decision { decision = .skipOff(elapse: elapse) }
     let at = InstantFormat.format(now, in: ctx.timeZone)
     let claimed: Bool
     switch decision {
@@ -47,6 +48,10 @@ struct SlotFiring {
     case .skipStale(let elapse):
       claimed = try storing(db) {
         try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedStale, at: at)
+      }
+    case .skipOff(let elapse):
+      claimed = try storing(db) {
+        try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedOff, at: at)
       }
     case .fire(let elapse):
       claimed = try storing(db) {
@@ -76,7 +81,13 @@ func printFallback(_ ctx: Context, slot: Slot, streak: Int) {
 /// `nudge notify SLOT`: posts a reminder now, or with `--scheduled` applies the firing rules.
 struct NotifyCommand: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "notify", abstract: "Post the reminder for a slot (what the timers run).")
+    commandName: "notify", abstract: "Post the reminder for a slot (what the timers run).",
+    discussion: """
+      The reminder stays clickable while it is relevant: until it is clicked or dismissed, its \
+      flow is done elsewhere, or the slot's staleness window ends; then (or on SIGTERM, SIGINT, \
+      SIGHUP) it is taken off the screen. Exit status: 0 shown or skipped, 69 no notification \
+      server (the reminder was printed), 64 usage.
+      """)
 
   @Argument(help: "morning, midday, evening, or demo (the reminder for this time of day, now).")
   var slot: String
@@ -85,11 +96,21 @@ struct NotifyCommand: ContextCommand {
     help: "Apply the schedule's rules: latest elapse, once per elapse, skip when done or stale.")
   var scheduled = false
 
-  @Option(help: "Seconds to wait for a click before leaving the notification on screen.")
-  var wait: Double = 600
+  @Flag(help: "Post the slot's stored snooze when it is due (what a snooze timer runs).")
+  var snoozed = false
+
+  @Option(
+    help: "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600).")
+  var wait: Double?
+
+  @Option(
+    help:
+      "Seconds to wait for a notification server that is not there yet (default: 120 with --scheduled or --snoozed, else 0)."
+  )
+  var serverWait: Double?
 
   @Option(help: .hidden)
-  var snoozeSeconds: Double = 900
+  var snoozeSeconds: Int?
 
   @Flag(help: "Print what happened as JSON.")
   var json = false
@@ -110,11 +131,15 @@ struct NotifyCommand: ContextCommand {
       }
       target = named
     }
-    if isDemo && scheduled {
-      throw CLIError("'demo' posts now; it takes no --scheduled.", code: .usage)
+    if isDemo && (scheduled || snoozed) {
+      throw CLIError("'demo' posts now; it takes no --scheduled or --snoozed.", code: .usage)
+    }
+    if scheduled && snoozed {
+      throw CLIError("use --scheduled or --snoozed, not both.", code: .usage)
     }
     let local = ctx.zones.local(tz: ctx.environment["TZ"])
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    let nowSeconds = Int(ctx.now.timeIntervalSince1970.rounded(.down))
     if let live = ctx.notifier as? LiveNotifier {
       // a server that stops answering mid-call: print the reminder, log it, leave with 69
       let path = db.path
@@ -133,14 +158,32 @@ struct NotifyCommand: ContextCommand {
         _exit(69)
       }
     }
-    let problem = ctx.notifier.unavailableReason()
+    let serverWait = self.serverWait ?? (scheduled || snoozed ? 120 : 0)
     var elapse: Int? = nil
+    if snoozed {
+      guard let snooze = try storing(db, { try db.takeDueSnooze(target, now: nowSeconds) }) else {
+        report(ctx, target, nil, "nothing-due")
+        return
+      }
+      elapse = snooze.elapse
+      let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
+      if try storing(db, { try db.isDone(target.flow, on: today) }) {
+        try storing(db) {
+          try db.logReminder(
+            ReminderLogEntry(slot: target, elapse: elapse, outcome: .skippedDone, at: at))
+        }
+        report(ctx, target, elapse.map { local.iso($0) }, ReminderOutcome.skippedDone.rawValue)
+        return
+      }
+    }
+    let problem = ctx.notifier.unavailableReason(waitingForServer: serverWait)
     if scheduled {
       let (decision, claimed) = try SlotFiring(ctx: ctx, db: db, local: local).decide(
         target, now: ctx.now, deliverable: problem == nil)
       let outcome: String
       switch decision {
       case .nothingDue: outcome = "nothing-due"
+      case .skipOff(let e): (outcome, elapse) = (claimed ? "skipped-off" : "duplicate", e)
       case .skipDone(let e): (outcome, elapse) = (claimed ? "skipped-done" : "duplicate", e)
       case .skipStale(let e): (outcome, elapse) = (claimed ? "skipped-stale" : "duplicate", e)
       case .fire(let e):
@@ -153,7 +196,7 @@ struct NotifyCommand: ContextCommand {
     } else {
       let first: ReminderOutcome = problem != nil ? .undelivered : (isDemo ? .demo : .shown)
       try storing(db) {
-        try db.logReminder(ReminderLogEntry(slot: target, elapse: nil, outcome: first, at: at))
+        try db.logReminder(ReminderLogEntry(slot: target, elapse: elapse, outcome: first, at: at))
       }
     }
     if let problem {
@@ -163,10 +206,22 @@ struct NotifyCommand: ContextCommand {
         "\(problem); the reminder was printed instead. Run the command it names.",
         code: .unavailable)
     }
+    // relevant until the slot's staleness window (from its elapse) ends
+    let window = settings.stalenessSeconds(for: target)
+    let relevantFor =
+      isDemo ? 600 : Double(max(60, (elapse ?? nowSeconds) + window - nowSeconds))
+    if ctx.output.isTerminal && !json {
+      ctx.line(
+        ctx.style.dim(
+          "Waiting for a click on the reminder (\(DurationText.spoken(seconds: Int(wait ?? relevantFor))) at most; Ctrl-C takes it down)."
+        ))
+    }
     let final = try ReminderSession(
-      ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait, snoozeSeconds: snoozeSeconds
+      ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait ?? relevantFor,
+      serverWait: serverWait,
+      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds
     ).run()
-    report(ctx, target, elapse.map { local.iso($0) }, final)
+    report(ctx, target, elapse.map { local.iso($0) }, final.rawValue)
   }
 
   func report(_ ctx: Context, _ slot: Slot, _ elapse: String?, _ outcome: String) {
@@ -183,52 +238,98 @@ func currentStreak(_ ctx: Context, _ db: AppDatabase, _ settings: Settings) -> I
   return StreakRule.evaluate(doneDays: (try? db.doneDays()) ?? [], today: today).current
 }
 
+/// Asks the store whether a slot's flow is done today (from the GLib loop's callbacks).
+final class FlowDoneCheck: @unchecked Sendable {
+  private let db: AppDatabase
+  private let flow: Flow
+  private let today: () -> Day
+
+  init(db: AppDatabase, flow: Flow, today: @escaping () -> Day) {
+    (self.db, self.flow, self.today) = (db, flow, today)
+  }
+
+  func isDone() -> Bool { (try? db.isDone(flow, on: today())) ?? false }
+}
+
 /// One posted reminder and what its buttons do: open the flow, log "All prepped" and
-/// celebrate, or snooze and post again.
+/// celebrate, or snooze (stored, so it comes back even if this process does not).
 struct ReminderSession {
   let ctx: Context
   let db: AppDatabase
   let slot: Slot
   let elapse: Int?
   let wait: Double
-  let snoozeSeconds: Double
+  let serverWait: Double
+  let snoozeSeconds: Int
 
   func log(_ outcome: ReminderOutcome) {
     let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
     try? db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
   }
 
-  /// Posts until a click, a dismissal or the wait bound; returns the last outcome's name.
-  func run() throws(CLIError) -> String {
+  /// Posts until a click, a dismissal, a withdrawal or a snooze; returns the last outcome.
+  func run() throws(CLIError) -> ReminderOutcome {
     let settings = try storing(db) { try db.settings() }
+    let (clock, zone, rule) = (ctx.clock, ctx.timeZone, settings.dayRule)
+    let done = FlowDoneCheck(db: db, flow: slot.flow) { rule.day(of: clock(), in: zone) }
+    let started = ctx.clock()
     while true {
-      let note = DesktopNotification.reminder(slot, streak: currentStreak(ctx, db, settings))
-      switch ctx.notifier.post(note, waitSeconds: wait) {
+      let today = rule.day(of: ctx.clock(), in: zone)
+      let prepDone = (try? db.isDone(.prep, on: today)) ?? false
+      let note = DesktopNotification.reminder(
+        slot, streak: currentStreak(ctx, db, settings), snoozeSeconds: snoozeSeconds,
+        prepDone: prepDone)
+      let left = wait - ctx.clock().timeIntervalSince(started)
+      let outcome = ctx.notifier.post(
+        note,
+        wait: NotificationWait(
+          seconds: max(1, left), serverSeconds: serverWait,
+          watchDirectory: (db.path as NSString).deletingLastPathComponent,
+          isDoneElsewhere: { done.isDone() }))
+      switch outcome {
       case .undelivered(let reason):
         log(.undelivered)
         printFallback(ctx, slot: slot, streak: currentStreak(ctx, db, settings))
         throw CLIError("\(reason); the reminder was printed instead.", code: .unavailable)
-      case .timedOut:
-        return "shown"
+      case .withdrawn(.doneElsewhere):
+        log(.doneElsewhere)
+        return .doneElsewhere
+      case .withdrawn:
+        log(.withdrawn)
+        return .withdrawn
       case .closed:
         log(.dismissed)
-        return "dismissed"
-      case .action("snooze"):
-        log(.snoozed)
-        ctx.pause(snoozeSeconds)
-        continue
-      case .action("done") where slot == .evening:
+        return .dismissed
+      case .action(.snooze):
+        guard try snooze() else { return .snoozed }
+      case .action(.done) where slot == .evening:
         try allPrepped(settings)
-        return "done"
+        return .done
       case .action:
         log(.clicked)
         try TerminalLauncher(ctx: ctx).open(slot.deepLink)
-        return "clicked"
+        return .clicked
       }
     }
   }
 
-  /// "All prepped": saves the whole checklist, evaluates rewards, posts a celebration.
+  /// Stores the snooze and hands it to a transient systemd timer when a user manager runs (or
+  /// to `nudge daemon`, which watches stored snoozes): false, this process is done. Without a
+  /// manager it also waits here and returns true when this process took the due snooze.
+  func snooze() throws(CLIError) -> Bool {
+    let due = Int(ctx.clock().timeIntervalSince1970.rounded(.down)) + snoozeSeconds
+    try storing(db) { try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse)) }
+    log(.snoozed)
+    if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: snoozeSeconds) {
+      return false
+    }
+    ctx.pause(Double(snoozeSeconds))
+    let now = Int(ctx.clock().timeIntervalSince1970.rounded(.up))
+    return try storing(db) { try db.takeDueSnooze(slot, now: now) } != nil
+  }
+
+  /// "All prepped": saves the whole checklist, evaluates rewards, posts a celebration whose
+  /// Replay button replays that same celebration.
   func allPrepped(_ settings: Settings) throws(CLIError) {
     let now = ctx.clock()
     let day = settings.dayRule.day(of: now, in: ctx.timeZone)
@@ -239,13 +340,37 @@ struct ReminderSession {
     }
     log(.done)
     let (celebration, _) = try ctx.drawReward(db, newAchievements: saved.newAchievements)
+    let number = (try? db.lastCelebration())?.number
     let note = DesktopNotification.celebration(celebration)
-    if case .action = ctx.notifier.post(note, waitSeconds: min(wait, 120)) {
-      let link =
-        celebration.achievements.first.map { "nudge://celebrate?achievement=\($0.rawValue)" }
-        ?? "nudge://celebrate"
-      try TerminalLauncher(ctx: ctx).open(link)
+    let outcome = ctx.notifier.post(
+      note, wait: NotificationWait(seconds: min(wait, 120), serverSeconds: 2))
+    if case .action = outcome {
+      try TerminalLauncher(ctx: ctx).open(
+        number.map { "nudge://celebrate?replay=\($0)" } ?? "nudge://celebrate")
     }
+  }
+}
+
+/// A snooze handed to the systemd user manager: a transient timer that runs
+/// `nudge notify SLOT --snoozed` when it is due, even after this process has ended.
+struct SnoozeTimer {
+  let ctx: Context
+  let db: AppDatabase
+
+  /// True when the timer was created.
+  func start(slot: Slot, due: Int, afterSeconds: Int) -> Bool {
+    guard UserUnits(ctx: ctx, dryRun: false).hasUserManager,
+      let systemdRun = Spawn.which("systemd-run", path: ctx.environment["PATH"])
+    else { return false }
+    var argv = [
+      systemdRun, "--user", "--quiet", "--collect", "--unit=nudge-snooze-\(slot.rawValue)-\(due)",
+      "--description=Nudge snoozed \(slot.rawValue) reminder", "--on-active=\(afterSeconds)s",
+      "--timer-property=AccuracySec=1s", "--property=RuntimeMaxSec=\(Int(UnitFiles.maxWait))s",
+      "--setenv=NUDGE_DB=\(db.path)",
+    ]
+    if let tz = ctx.environment["TZ"] { argv.append("--setenv=TZ=\(tz)") }
+    argv += ["--", UserUnits.binaryPath, "notify", slot.rawValue, "--snoozed"]
+    return (try? Spawn.run(argv, environment: ctx.environment)) == 0
   }
 }
 

@@ -4,6 +4,8 @@ public enum DeepLink: Equatable, Sendable {
   case needHelp(HelpCategory?)
   case today, streak, achievements
   case celebrate(Achievement?)
+  /// Replays the stored celebration with this draw number (the celebration notification's).
+  case replay(UInt64)
 
   public static let maxLength = 256
 
@@ -71,6 +73,13 @@ public enum DeepLink: Equatable, Sendable {
       }
       return .needHelp(category)
     case "celebrate":
+      if query.count == 1, query[0].0 == "replay" {
+        let value = query[0].1
+        guard value.count <= 18, value.allSatisfy({ $0.isASCII && $0.isNumber }),
+          let number = UInt64(value)
+        else { throw InputError("replay must be a celebration number") }
+        return .replay(number)
+      }
       guard let value = try only("achievement") else { return .celebrate(nil) }
       guard let achievement = Achievement(rawValue: value) else {
         throw InputError("'\(value)' is not an achievement key")
@@ -95,6 +104,7 @@ public enum DeepLink: Equatable, Sendable {
     case .streak: ["streak"]
     case .achievements: ["achievements"]
     case .celebrate(let achievement): ["celebrate"] + (achievement.map { [$0.rawValue] } ?? [])
+    case .replay(let number): ["celebrate", "--replay", String(number)]
     }
   }
 }

@@ -14,47 +14,96 @@ public struct DesktopNotification: Equatable, Sendable {
   public var title: String
   public var body: String
   public var actions: [Action]
+  /// The icon name in the icon theme (`nudge`, installed to hicolor by `nudge install`).
+  public var icon: String
 
-  public init(title: String, body: String, actions: [Action]) {
+  public init(title: String, body: String, actions: [Action], icon: String = "nudge") {
     self.title = title
     self.body = body
     self.actions = actions
+    self.icon = icon
   }
 
-  /// The reminder for a slot, with the streak in its body (DESIGN §4).
-  public static func reminder(_ slot: Slot, streak: Int) -> DesktopNotification {
-    var actions = [Action("default", "Open"), Action("open", "Open")]
-    if slot == .evening { actions.append(Action("done", "All prepped")) }
-    actions.append(Action("snooze", "Snooze 15 min"))
+  /// The reminder for a slot, with the streak in its body (DESIGN §4). Open is the `default`
+  /// action only (a click on the body; servers that draw it as a button draw it once).
+  public static func reminder(
+    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, prepDone: Bool = false
+  ) -> DesktopNotification {
+    var actions = [Action(ReminderAction.open.rawValue, "Open")]
+    if slot == .evening && !prepDone {
+      actions.append(Action(ReminderAction.done.rawValue, "All prepped"))
+    }
+    actions.append(
+      Action(ReminderAction.snooze.rawValue, "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"))
     let streakLine =
       streak > 0 ? "\n🔥 \(streak)-day streak — keep it going." : "\nStart a streak today."
     return DesktopNotification(title: slot.title, body: slot.body + streakLine, actions: actions)
   }
 
-  /// The celebration posted after `done` from a notification.
+  /// The celebration posted after `done` from a notification: one Replay (its `default`).
   public static func celebration(_ c: Celebration) -> DesktopNotification {
     let title = c.achievements.isEmpty ? c.message : "🏆 \(c.achievements[0].title)"
     let body = c.achievements.isEmpty ? "Prep saved. See you in the morning." : c.message
     return DesktopNotification(
-      title: title, body: body,
-      actions: [Action("default", "Celebrate"), Action("celebrate", "Celebrate")])
+      title: title, body: body, actions: [Action(ReminderAction.open.rawValue, "Replay")])
   }
+}
+
+/// The buttons of a reminder, by the action id the server sends back.
+public enum ReminderAction: String, Sendable {
+  /// The body click (and, on servers that draw it, the Open or Replay button).
+  case open = "default"
+  /// "All prepped" on the evening reminder.
+  case done
+  case snooze
+}
+
+/// Why a reminder was taken off the screen without a click.
+public enum Withdrawal: Equatable, Sendable {
+  /// Its wait (the slot's staleness window) ended.
+  case expired
+  /// Its flow was finished elsewhere (typed in a terminal).
+  case doneElsewhere
+  /// Its process was asked to stop (SIGTERM from systemd, SIGINT, SIGHUP).
+  case stopped
 }
 
 /// How a posted notification ended.
 public enum NotificationOutcome: Equatable, Sendable {
-  /// A button was clicked (`default`, `open`, `done`, `snooze`, `celebrate`).
-  case action(String)
+  /// A button or the body was clicked.
+  case action(ReminderAction)
   /// Closed without a click (dismissed, or closed by the server).
   case closed
-  /// Nobody answered within the wait bound; the notification stays on screen.
-  case timedOut
+  /// Taken off the screen by Nudge (so no button is ever left without a listener).
+  case withdrawn(Withdrawal)
   /// It could not be shown: no session bus, no server, or no `actions` capability.
   case undelivered(String)
 }
 
+/// How long a posted notification is waited for, and what ends the wait early.
+public struct NotificationWait: Sendable {
+  /// Seconds to wait for a click before withdrawing the notification.
+  public var seconds: Double
+  /// Seconds to wait for a notification server that is not (or no longer) on the bus.
+  public var serverSeconds: Double
+  /// A directory whose changes may mean the flow was done elsewhere (the database's).
+  public var watchDirectory: String?
+  /// True when the reminder is no longer needed (its flow is done); asked after changes.
+  public var isDoneElsewhere: @Sendable () -> Bool
+
+  public init(
+    seconds: Double, serverSeconds: Double = 0, watchDirectory: String? = nil,
+    isDoneElsewhere: @escaping @Sendable () -> Bool = { false }
+  ) {
+    self.seconds = seconds
+    self.serverSeconds = serverSeconds
+    self.watchDirectory = watchDirectory
+    self.isDoneElsewhere = isDoneElsewhere
+  }
+}
+
 /// Posts desktop notifications; the live one is libnotify, tests use a recorder.
 public protocol Notifier {
-  /// Shows `notification` and waits (at most `seconds`) for a click or a close.
-  func post(_ notification: DesktopNotification, waitSeconds: Double) -> NotificationOutcome
+  /// Shows `notification` and waits as `wait` says for a click, a close or a withdrawal.
+  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome
 }

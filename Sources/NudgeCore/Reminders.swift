@@ -59,6 +59,12 @@ public struct SlotSchedule: Equatable, Sendable, Codable {
 /// What a reminder firing did; every one is logged.
 public enum ReminderOutcome: String, Codable, Sendable, CaseIterable {
   case shown, clicked, done, snoozed, dismissed, undelivered, demo
+  /// Taken off the screen by Nudge: its window ended or its process was stopped.
+  case withdrawn
+  /// Taken off the screen because its flow was finished in a terminal.
+  case doneElsewhere = "done-elsewhere"
+  /// Fired by a timer while the slot is turned off.
+  case skippedOff = "skipped-off"
   case skippedDone = "skipped-done"
   case skippedStale = "skipped-stale"
   case duplicate
@@ -71,6 +77,8 @@ public enum FiringRule {
     case fire(elapse: Int)
     case skipDone(elapse: Int)
     case skipStale(elapse: Int)
+    /// The slot is turned off (its timer fired anyway).
+    case skipOff(elapse: Int)
     /// No elapse at or before now that could matter.
     case nothingDue
   }

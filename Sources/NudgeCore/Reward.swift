@@ -35,7 +35,7 @@ public enum CelebrationTier: String, CaseIterable, Codable, Sendable {
 }
 
 /// A drawn celebration: its tier, its message and the achievements it announces.
-public struct Celebration: Equatable, Sendable {
+public struct Celebration: Equatable, Sendable, Codable {
   public var tier: CelebrationTier
   public var message: String
   public var achievements: [Achievement]

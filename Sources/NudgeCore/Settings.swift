@@ -11,6 +11,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
   case stalenessMorning = "staleness.morning"
   case stalenessMidday = "staleness.midday"
   case stalenessEvening = "staleness.evening"
+  case snooze
 
   public var defaultValue: String {
     switch self {
@@ -18,6 +19,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case .celebrations: "on"
     case .terminal: ""
     case .stalenessMorning, .stalenessMidday, .stalenessEvening: "4h"
+    case .snooze: "15m"
     }
   }
 
@@ -30,6 +32,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
       "a command that runs a program given after it, e.g. 'xterm -e' or 'tmux new-window' (empty: auto-detect)"
     case .stalenessMorning, .stalenessMidday, .stalenessEvening:
       "a duration from 1m to 24h such as 4h, 90m or 2h30m, after which a late reminder is skipped"
+    case .snooze:
+      "a duration from 10s to 12h such as 15m, 1m or 1h, after which a snoozed reminder comes back"
     }
   }
 
@@ -68,6 +72,11 @@ public enum SettingKey: String, CaseIterable, Sendable {
         throw bad
       }
       return DurationText.format(seconds: seconds)
+    case .snooze:
+      guard let seconds = DurationText.parseSeconds(value), (10...43200).contains(seconds) else {
+        throw bad
+      }
+      return DurationText.format(seconds: seconds)
     }
   }
 }
@@ -101,6 +110,9 @@ public struct Settings: Equatable, Sendable {
       }
     return DurationText.parseSeconds(value(key)) ?? 4 * 3600
   }
+
+  /// How long Snooze puts a reminder off.
+  public var snoozeSeconds: Int { DurationText.parseSeconds(value(.snooze)) ?? 900 }
 }
 
 /// Durations written as `4h`, `90m`, `2h30m`, `45s`.
@@ -138,6 +150,16 @@ public enum DurationText {
     if m > 0 { out += "\(m)m" }
     if s > 0 || out.isEmpty { out += "\(s)s" }
     return out
+  }
+
+  /// A duration as a button says it: "15 min", "1 h", "1 h 30 min", "30 s".
+  public static func spoken(seconds: Int) -> String {
+    let (h, m, s) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
+    var parts: [String] = []
+    if h > 0 { parts.append("\(h) h") }
+    if m > 0 { parts.append("\(m) min") }
+    if s > 0 || parts.isEmpty { parts.append("\(s) s") }
+    return parts.joined(separator: " ")
   }
 }
 

@@ -11,8 +11,12 @@ public enum UnitFiles {
     [Service]
     Type=exec
     ExecStart=@NUDGE@ notify %i --scheduled
-    # the reminder waits in a GLib main loop for a click, bounded
-    RuntimeMaxSec=15min
+    # The reminder stays clickable until its staleness window ends (default 4h), then takes
+    # itself off the screen and exits 0; SIGTERM (a stop) withdraws it too. This limit is only a
+    # backstop beyond the window and the 2-minute wait for a notification server; each slot's
+    # drop-in (window.conf) sets it from its own window.
+    RuntimeMaxSec=4h3min
+    TimeoutStopSec=10s
     # 69: no notification server; the reminder was printed to the journal and logged as undelivered
     SuccessExitStatus=69
 
@@ -36,19 +40,45 @@ public enum UnitFiles {
 
   public static let serviceName = "nudge-notify@.service"
 
+  /// Seconds a reminder may wait beyond its window: for a notification server, plus a margin.
+  public static let waitMargin = 180
+
+  /// The longest a reminder process may run (the widest staleness window plus the margin).
+  public static let maxWait = 86400 + waitMargin
+
+  /// The drop-in that bounds a slot's reminder service by the slot's staleness window.
+  public static func windowDropInPath(_ slot: Slot) -> String {
+    "nudge-notify@\(slot.rawValue).service.d/window.conf"
+  }
+
+  public static func windowDropIn(_ slot: Slot, windowSeconds: Int) -> String {
+    """
+    # written by 'nudge install' and 'nudge config set staleness.\(slot.rawValue)': the reminder
+    # waits for a click until its staleness window ends; this is the backstop beyond it
+    [Service]
+    RuntimeMaxSec=\(windowSeconds + waitMargin)s
+
+    """
+  }
+
   public static func timerName(_ slot: Slot) -> String { "nudge-\(slot.rawValue).timer" }
 
   /// The drop-in that changes a timer's time.
   public static func dropInPath(_ slot: Slot) -> String { "\(timerName(slot)).d/schedule.conf" }
 
   /// Every file to write, relative to the user unit directory, for the binary at `binary`.
-  public static func render(binary: String, schedules: [SlotSchedule]) -> [(
-    path: String, text: String
-  )] {
+  public static func render(binary: String, schedules: [SlotSchedule], settings: Settings)
+    -> [(path: String, text: String)]
+  {
     let quoted = binary.contains(" ") ? "\"\(binary)\"" : binary
     var files = [(serviceName, serviceTemplate.replacingOccurrences(of: "@NUDGE@", with: quoted))]
     for schedule in schedules {
       let slot = schedule.slot
+      files.append(
+        (
+          windowDropInPath(slot),
+          windowDropIn(slot, windowSeconds: settings.stalenessSeconds(for: slot))
+        ))
       files.append(
         (
           timerName(slot),
@@ -77,6 +107,7 @@ public enum LinkHandlerFile {
     Type=Application
     Name=Nudge
     Comment=Open the flow a Nudge reminder links to
+    Icon=nudge
     Exec=@NUDGE@ open %u
     Terminal=false
     NoDisplay=true
@@ -104,4 +135,20 @@ public enum LinkHandlerFile {
     }
     return lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n"
   }
+}
+
+/// Nudge's icon (`deeplinks/nudge.svg`), installed into the hicolor theme as `nudge`: the
+/// desktop entry's `Icon=` and every notification's `app_icon` name it.
+public enum AppIcon {
+  public static let relativePath = "icons/hicolor/scalable/apps/nudge.svg"
+
+  public static let svg = """
+    <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">
+      <rect x="2" y="2" width="60" height="60" rx="14" fill="#2f7d5b"/>
+      <path d="M32 12c-8 0-13 6-13 14v9l-5 7h36l-5-7v-9c0-8-5-14-13-14z" fill="#fff7e0"/>
+      <circle cx="32" cy="49" r="5" fill="#fff7e0"/>
+      <path d="M24 27l6 6 11-12" fill="none" stroke="#2f7d5b" stroke-width="4.5" stroke-linecap="round" stroke-linejoin="round"/>
+    </svg>
+
+    """
 }

@@ -106,42 +106,110 @@ public final class LibnotifyNotifier: Notifier {
     }
   }
 
-  public func post(_ notification: DesktopNotification, waitSeconds: Double) -> NotificationOutcome
+  /// Shows `notification` on the server found now (never a cached one), then waits for a
+  /// click, a close, the end of the wait, the flow done elsewhere or a stop signal; whatever
+  /// ends the wait without a click takes the notification off the screen. A server that is not
+  /// there yet (login catch-up) or restarts while the notification is shown is waited for,
+  /// bounded, and the notification is shown on the new one, once.
+  public func post(_ notification: DesktopNotification, wait: NotificationWait)
+    -> NotificationOutcome
   {
-    let info: ServerInfo
-    switch probe() {
-    case .failure(let error): return .undelivered(error.message)
-    case .success(let found): info = found
+    let started = Date()
+    func remaining() -> Double { wait.seconds - Date().timeIntervalSince(started) }
+    let watch = WaitState()
+    let signals = [SIGTERM, SIGINT, SIGHUP].map { watch.onSignal($0) }
+    defer { for id in signals { g_source_remove(id) } }
+    if case .failure(let error) = findServer(waitingUpTo: wait.serverSeconds, watch) {
+      return .undelivered(error.message)
     }
-    guard info.capabilities.contains("actions") else {
-      return .undelivered(ProbeError.noActions(info.name).message)
+    var reposted = false
+    while true {
+      let shown = show(notification, watch)
+      guard let note = shown.note else { return .undelivered(shown.error) }
+      defer { g_object_unref(UnsafeMutableRawPointer(note)) }
+      let end = watch.waitForAnswer(
+        seconds: max(0.001, remaining()), watchDirectory: wait.watchDirectory,
+        isDoneElsewhere: wait.isDoneElsewhere)
+      switch end {
+      case .action(let id):
+        bounded { _ = notify_notification_close(note, nil) }
+        return .action(ReminderAction(rawValue: id) ?? .open)
+      case .closed:
+        return .closed
+      case .expired, .doneElsewhere, .stopped:
+        bounded { _ = notify_notification_close(note, nil) }
+        let reason: Withdrawal =
+          end == .expired ? .expired : end == .doneElsewhere ? .doneElsewhere : .stopped
+        return .withdrawn(reason)
+      case .serverGone:
+        // a notification server restarted: show it again on the new one, once
+        guard !reposted, remaining() > 0 else {
+          return .undelivered("the notification server went away before the reminder was answered")
+        }
+        reposted = true
+        let bound = min(max(wait.serverSeconds, 2), remaining())
+        if case .failure(let error) = findServer(waitingUpTo: bound, watch, justVanished: true) {
+          return .undelivered(error.message)
+        }
+      }
     }
-    if notify_is_initted() == 0 { notify_init("nudge") }
-    guard let note = notify_notification_new(notification.title, notification.body, nil) else {
-      return .undelivered("libnotify could not create the notification")
+  }
+
+  /// Why no reminder can be shown, after waiting up to `seconds` for a server to appear (a stop
+  /// signal ends the wait); nil when a server with buttons is there.
+  public func serverProblem(waitingUpTo seconds: Double) -> ProbeError? {
+    let watch = WaitState()
+    let signals = [SIGTERM, SIGINT, SIGHUP].map { watch.onSignal($0) }
+    defer { for id in signals { g_source_remove(id) } }
+    if case .failure(let error) = findServer(waitingUpTo: seconds, watch) { return error }
+    return nil
+  }
+
+  /// A server with the `actions` capability, waiting up to `seconds` for one to appear on the
+  /// bus when there is none (not for one that is there but does not answer).
+  func findServer(waitingUpTo seconds: Double, _ watch: WaitState, justVanished: Bool = false)
+    -> Result<ServerInfo, ProbeError>
+  {
+    var result: Result<ServerInfo, ProbeError> =
+      justVanished ? .failure(.noServer("the notification server went away")) : probe()
+    if case .failure(.noServer) = result, seconds > 0, hasSessionBus {
+      if watch.waitForServer(seconds: seconds) { result = probe() }
     }
-    defer { g_object_unref(UnsafeMutableRawPointer(note)) }
+    if case .success(let info) = result, !info.capabilities.contains("actions") {
+      return .failure(.noActions(info.name))
+    }
+    return result
+  }
+
+  /// Creates and shows the notification through a fresh libnotify connection (libnotify caches
+  /// the server's unique name, which a restarted server no longer has).
+  func show(_ notification: DesktopNotification, _ watch: WaitState) -> (
+    note: UnsafeMutablePointer<NotifyNotification>?, error: String
+  ) {
+    if notify_is_initted() != 0 { notify_uninit() }
+    notify_init("nudge")
+    guard
+      let note = notify_notification_new(notification.title, notification.body, notification.icon)
+    else {
+      return (nil, "libnotify could not create the notification")
+    }
     notify_notification_set_app_name(note, "nudge")
     notify_notification_set_timeout(note, NOTIFY_EXPIRES_NEVER)
     notify_notification_set_hint(note, "desktop-entry", g_variant_new_string("nudge"))
-    let state = PostState()
-    let userData = Unmanaged.passUnretained(state).toOpaque()
+    let userData = Unmanaged.passUnretained(watch).toOpaque()
     for action in notification.actions {
       notify_notification_add_action(
         note, action.id, action.label,
         { _, action, data in
           guard let data, let action else { return }
-          let state = Unmanaged<PostState>.fromOpaque(data).takeUnretainedValue()
-          state.action = String(cString: action)
-          if let loop = state.loop { g_main_loop_quit(loop) }
+          Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(
+            .action(String(cString: action)))
         }, userData, nil)
     }
     let closed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
       _, data in
       guard let data else { return }
-      let state = Unmanaged<PostState>.fromOpaque(data).takeUnretainedValue()
-      state.closed = true
-      if let loop = state.loop { g_main_loop_quit(loop) }
+      Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.closed)
     }
     g_signal_connect_data(
       UnsafeMutableRawPointer(note), "closed", unsafeBitCast(closed, to: GCallback.self), userData,
@@ -150,51 +218,126 @@ public final class LibnotifyNotifier: Notifier {
     guard bounded({ notify_notification_show(note, &error) }) != 0 else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
       g_clear_error(&error)
-      return .undelivered("the notification server refused it: \(message)")
+      g_object_unref(UnsafeMutableRawPointer(note))
+      return (nil, "the notification server refused it: \(message)")
     }
+    return (note, "")
+  }
+}
+
+/// One wait in a GLib main loop and what ended it; the C callbacks reach it through
+/// `user_data`. Stop signals (TERM, INT, HUP) are watched for as long as it lives.
+final class WaitState {
+  /// What ended a wait.
+  enum End: Equatable {
+    case action(String)
+    case closed, expired, doneElsewhere, stopped, serverGone
+  }
+
+  var ended: End?
+  var serverAppeared = false
+  private var loop: OpaquePointer?
+  private var isDoneElsewhere: @Sendable () -> Bool = { false }
+
+  /// Ends the current wait (the first reason wins).
+  func end(_ reason: End) {
+    if ended == nil { ended = reason }
+    if let loop { g_main_loop_quit(loop) }
+  }
+
+  /// Watches a stop signal: it ends the current wait, or the next one at once.
+  func onSignal(_ signal: Int32) -> UInt32 {
+    g_unix_signal_add(
+      signal,
+      { data in
+        guard let data else { return 0 }
+        let state = Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue()
+        state.stopRequested = true
+        state.end(.stopped)
+        return 1
+      }, Unmanaged.passUnretained(self).toOpaque())
+  }
+  var stopRequested = false
+
+  /// Runs the loop until `ended` is set or `seconds` pass (then `expired`).
+  private func run(seconds: Double) -> End {
+    if stopRequested { return .stopped }
+    ended = nil
     let loop = g_main_loop_new(nil, 0)
-    state.loop = loop
-    // a server that exits (or restarts) takes the notification with it: stop waiting then
+    self.loop = loop
+    let data = Unmanaged.passUnretained(self).toOpaque()
+    let timer = g_timeout_add(
+      UInt32(min(max(1, seconds * 1000), Double(UInt32.max))),
+      { data in
+        guard let data else { return 0 }
+        Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.expired)
+        return 0
+      }, data)
+    g_main_loop_run(loop)
+    if ended != .expired { g_source_remove(timer) }
+    g_main_loop_unref(loop)
+    self.loop = nil
+    return ended ?? .expired
+  }
+
+  /// Waits for the server's answer to a shown notification; the server leaving the bus or
+  /// (after a change in `watchDirectory`) the flow being done elsewhere ends the wait too.
+  func waitForAnswer(
+    seconds: Double, watchDirectory: String?, isDoneElsewhere: @escaping @Sendable () -> Bool
+  ) -> End {
+    self.isDoneElsewhere = isDoneElsewhere
+    let data = Unmanaged.passUnretained(self).toOpaque()
     let watch = g_bus_watch_name(
       G_BUS_TYPE_SESSION, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
       { _, _, data in
         guard let data else { return }
-        let state = Unmanaged<PostState>.fromOpaque(data).takeUnretainedValue()
-        state.serverGone = true
-        if let loop = state.loop { g_main_loop_quit(loop) }
-      }, userData, nil)
+        Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.serverGone)
+      }, data, nil)
     defer { g_bus_unwatch_name(watch) }
-    let timer = g_timeout_add(
-      UInt32(max(1, waitSeconds * 1000)),
-      { data in
-        guard let data else { return 0 }
-        let state = Unmanaged<PostState>.fromOpaque(data).takeUnretainedValue()
-        state.timedOut = true
-        if let loop = state.loop { g_main_loop_quit(loop) }
-        return 0
-      }, userData)
-    g_main_loop_run(loop)
-    if !state.timedOut { g_source_remove(timer) }
-    g_main_loop_unref(loop)
-    state.loop = nil
-    if let action = state.action {
-      // the click is handled: take the notification off the screen (bounded by the probe above)
-      notify_notification_close(note, nil)
-      return .action(action)
+    let monitor = watchDirectory.flatMap { path in
+      let directory = g_file_new_for_path(path)
+      defer { g_object_unref(UnsafeMutableRawPointer(directory)) }
+      return g_file_monitor_directory(directory, G_FILE_MONITOR_NONE, nil, nil)
     }
-    if state.closed { return .closed }
-    if state.serverGone {
-      return .undelivered("the notification server went away before the reminder was answered")
+    if let monitor {
+      g_file_monitor_set_rate_limit(monitor, 500)
+      let changed:
+        @convention(c) (
+          UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UInt32,
+          UnsafeMutableRawPointer?
+        ) -> Void = { _, _, _, _, data in
+          guard let data else { return }
+          let state = Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue()
+          if state.isDoneElsewhere() { state.end(.doneElsewhere) }
+        }
+      g_signal_connect_data(
+        UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(changed, to: GCallback.self),
+        data, nil, GConnectFlags(rawValue: 0))
     }
-    return .timedOut
+    defer {
+      if let monitor {
+        g_file_monitor_cancel(monitor)
+        g_object_unref(UnsafeMutableRawPointer(monitor))
+      }
+    }
+    if isDoneElsewhere() { return .doneElsewhere }
+    return run(seconds: seconds)
   }
-}
 
-/// What the C callbacks report back through `user_data`.
-final class PostState {
-  var action: String?
-  var closed = false
-  var timedOut = false
-  var serverGone = false
-  var loop: OpaquePointer?
+  /// Waits up to `seconds` for a notification server to own its name on the bus.
+  func waitForServer(seconds: Double) -> Bool {
+    serverAppeared = false
+    let data = Unmanaged.passUnretained(self).toOpaque()
+    let watch = g_bus_watch_name(
+      G_BUS_TYPE_SESSION, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE,
+      { _, _, _, data in
+        guard let data else { return }
+        let state = Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue()
+        state.serverAppeared = true
+        state.end(.action("server"))
+      }, nil, data, nil)
+    defer { g_bus_unwatch_name(watch) }
+    _ = run(seconds: seconds)
+    return serverAppeared
+  }
 }

@@ -328,7 +328,49 @@ public final class AppDatabase: Sendable {
       let celebration = draw(last, count)
       try StateRow(key: "reward.last-message", value: celebration.message).save(db)
       try StateRow(key: "reward.draws", value: String(count + 1)).save(db)
+      let stored = StoredCelebration(number: count, celebration: celebration)
+      let json = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
+      try StateRow(key: "reward.last-celebration", value: json).save(db)
       return celebration
+    }
+  }
+
+  /// The latest drawn celebration and its draw number (what a Replay button replays).
+  public func lastCelebration() throws -> StoredCelebration? {
+    try writer.read { db in
+      guard let row = try StateRow.fetchOne(db, key: "reward.last-celebration") else { return nil }
+      return try? JSONDecoder().decode(StoredCelebration.self, from: Data(row.value.utf8))
+    }
+  }
+
+  // MARK: - Snoozes
+
+  /// Stores a snoozed reminder: `slot` is due again at `due` (epoch seconds) for `elapse`.
+  public func saveSnooze(_ snooze: Snooze) throws {
+    try writer.write { db in
+      try StateRow(key: Snooze.key(snooze.slot), value: "\(snooze.due) \(snooze.elapse ?? -1)")
+        .save(db)
+    }
+  }
+
+  /// Every stored snooze, due or not.
+  public func snoozes() throws -> [Snooze] {
+    try writer.read { db in
+      try Slot.allCases.compactMap { slot in
+        try StateRow.fetchOne(db, key: Snooze.key(slot)).flatMap { Snooze(slot: slot, $0.value) }
+      }
+    }
+  }
+
+  /// Takes the slot's snooze when it is due at `now`; nil when there is none or another
+  /// process took it first (so a snooze is re-posted once, by whoever comes first).
+  public func takeDueSnooze(_ slot: Slot, now: Int) throws -> Snooze? {
+    try writer.write { db in
+      guard let row = try StateRow.fetchOne(db, key: Snooze.key(slot)),
+        let snooze = Snooze(slot: slot, row.value), snooze.due <= now
+      else { return nil }
+      try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [Snooze.key(slot)])
+      return snooze
     }
   }
 

@@ -71,3 +71,32 @@ public struct ReminderLogEntry: Codable, Equatable, Sendable, FetchableRecord, P
     self.at = at
   }
 }
+
+/// A celebration as drawn, with its draw number: what the Replay button replays.
+public struct StoredCelebration: Codable, Equatable, Sendable {
+  public var number: UInt64
+  public var celebration: Celebration
+}
+
+/// A snoozed reminder, stored so it comes back even when the process that snoozed it is gone.
+public struct Snooze: Equatable, Sendable {
+  public var slot: Slot
+  /// When it is due again (epoch seconds).
+  public var due: Int
+  /// The elapse it belongs to (nil for a reminder posted by hand).
+  public var elapse: Int?
+
+  public init(slot: Slot, due: Int, elapse: Int?) {
+    self.slot = slot
+    self.due = due
+    self.elapse = elapse
+  }
+
+  init?(slot: Slot, _ text: String) {
+    let parts = text.split(separator: " ")
+    guard parts.count == 2, let due = Int(parts[0]), let elapse = Int(parts[1]) else { return nil }
+    self.init(slot: slot, due: due, elapse: elapse < 0 ? nil : elapse)
+  }
+
+  static func key(_ slot: Slot) -> String { "snooze.\(slot.rawValue)" }
+}

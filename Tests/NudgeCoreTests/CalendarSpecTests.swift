@@ -122,5 +122,23 @@ enum TestZones {
       contentsOf: root.appendingPathComponent("units/nudge-slot.timer"), encoding: .utf8)
     #expect(service == UnitFiles.serviceTemplate)
     #expect(timer == UnitFiles.timerTemplate)
+    let desktop = try String(
+      contentsOf: root.appendingPathComponent("deeplinks/nudge.desktop"), encoding: .utf8)
+    let icon = try String(
+      contentsOf: root.appendingPathComponent("deeplinks/nudge.svg"), encoding: .utf8)
+    #expect(desktop == LinkHandlerFile.template)
+    #expect(icon == AppIcon.svg)
+    #expect(desktop.contains("Icon=nudge\n"))
+  }
+
+  @Test func eachSlotsServiceIsBoundedByItsStalenessWindow() {
+    let settings = Settings(stored: ["staleness.morning": "2h"])
+    let files = UnitFiles.render(
+      binary: "/usr/bin/nudge", schedules: Slot.allCases.map(SlotSchedule.defaults),
+      settings: settings)
+    let window = files.first { $0.path == "nudge-notify@morning.service.d/window.conf" }
+    #expect(window?.text.contains("RuntimeMaxSec=\(2 * 3600 + UnitFiles.waitMargin)s\n") == true)
+    let evening = files.first { $0.path == "nudge-notify@evening.service.d/window.conf" }
+    #expect(evening?.text.contains("RuntimeMaxSec=\(4 * 3600 + UnitFiles.waitMargin)s\n") == true)
   }
 }
