@@ -100,8 +100,17 @@ struct TerminalLauncher {
   /// reminder (or its systemd service) never takes the flow with it: in a transient scope of the
   /// user's systemd manager where one runs, else as a plain detached process.
   func open(_ url: String) throws(CLIError) {
-    let display = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { ctx.environment[$0] }
-    guard display.contains(where: { !$0.isEmpty }) else {
+    var environment = ctx.environment
+    let graphical = ["DISPLAY", "WAYLAND_DISPLAY"]
+    let hasDisplay = { graphical.contains { environment[$0]?.isEmpty == false } }
+    if !hasDisplay() && UserUnits(ctx: ctx, dryRun: false).hasUserManager {
+      // a reminder fired at login before the desktop imported its display into the manager
+      let current = userManagerEnvironment(ctx)
+      for key in graphical + ["XAUTHORITY"] where current[key]?.isEmpty == false {
+        environment[key] = current[key]
+      }
+    }
+    guard hasDisplay() else {
       throw CLIError(
         "no graphical session to open a terminal in (DISPLAY and WAYLAND_DISPLAY are unset): run 'nudge open \(url)' in a terminal.",
         code: .unavailable)
@@ -118,25 +127,27 @@ struct TerminalLauncher {
         code: .unavailable)
     }
     let terminal = [executable] + argv.dropFirst()
-    if UserUnits(ctx: ctx, dryRun: false).hasUserManager,
-      let systemdRun = which("systemd-run"), startInScope(terminal, systemdRun: systemdRun)
+    if UserUnits(ctx: ctx, dryRun: false).hasUserManager, let systemdRun = which("systemd-run"),
+      startInScope(terminal, systemdRun: systemdRun, environment: environment)
     {
       return
     }
-    _ = try Spawn.start(terminal, environment: ctx.environment, .detached)
+    _ = try Spawn.start(terminal, environment: environment, .detached)
   }
 
   /// Runs `terminal` through `systemd-run --user --scope` (which moves itself into a new scope
   /// unit, then execs the terminal). True once the terminal runs there; false when systemd-run
   /// failed first (then the caller starts the terminal plainly).
-  func startInScope(_ terminal: [String], systemdRun: String) -> Bool {
+  func startInScope(_ terminal: [String], systemdRun: String, environment: [String: String])
+    -> Bool
+  {
     let unit = "nudge-open-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let argv =
       [
         systemdRun, "--user", "--scope", "--quiet", "--collect", "--unit=\(unit)",
         "--description=Nudge flow opened from a reminder", "--",
       ] + terminal
-    guard let pid = try? Spawn.start(argv, environment: ctx.environment, .detached) else {
+    guard let pid = try? Spawn.start(argv, environment: environment, .detached) else {
       return false
     }
     // systemd-run execs the terminal once the scope exists; it exits only when it failed

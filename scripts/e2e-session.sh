@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# A reminder's whole life in a real desktop session: a real systemd user manager (in a private
+# mount namespace) with its own session bus, Xvfb, dunst started as the desktop would start it,
+# `nudge install`, timers firing at their calendar time, real clicks (dunstctl), xterm as the
+# terminal a click opens (typed into with xdotool). Prints "N passed, N failed".
+# Needs root (the namespace and the tmpfs on /run/systemd), as CI runs it.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [ -z "${NUDGE_SESSION_NAMESPACE:-}" ]; then
+  exec unshare -m env NUDGE_SESSION_NAMESPACE=1 "$0" "$@"
+fi
+NUDGE=${NUDGE_BIN:-$PWD/.build/debug/nudge}
+NUDGE=$(readlink -f "$NUDGE")
+artifacts=${ARTIFACTS:-$PWD/artifacts}
+mkdir -p "$artifacts"
+work=$(mktemp -d /tmp/nudge-session.XXXXXX)
+mount --make-rprivate /
+mount -t tmpfs tmpfs /run/systemd
+mkdir -p /run/systemd/system
+export HOME=$work/home XDG_RUNTIME_DIR=$work/run TZ=UTC
+mkdir -p "$HOME/.config/dunst" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY NUDGE_NOW NUDGE_DB XDG_DATA_HOME XDG_CONFIG_HOME
+display=:$((60 + RANDOM % 20))
+Xvfb "$display" -screen 0 1024x768x24 >/dev/null 2>&1 &
+xvfb=$!
+env -i HOME="$HOME" XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" PATH=/usr/local/bin:/usr/bin:/bin \
+  /lib/systemd/systemd --user > "$work/manager.log" 2>&1 &
+manager=$!
+cleanup() {
+  pkill -f "^/usr/bin/xterm -e $NUDGE" 2>/dev/null
+  kill "$manager" 2>/dev/null; wait "$manager" 2>/dev/null
+  kill "$xvfb" 2>/dev/null
+  [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
+}
+trap cleanup EXIT
+for _ in $(seq 100); do
+  [ -S "$XDG_RUNTIME_DIR/bus" ] && [ -S "$XDG_RUNTIME_DIR/systemd/private" ] && break
+  sleep 0.1
+done
+export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
+passed=0 failed=0
+check() {  # check NAME CONDITION-COMMAND…
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
+  else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+# until COMMAND… succeeds (N tenths of a second at most, default 100)
+until_true() {
+  local tries=100
+  if [ "$1" = "-n" ]; then tries=$2; shift 2; fi
+  for _ in $(seq "$tries"); do "$@" && return 0; sleep 0.1; done
+  return 1
+}
+displayed() { [ "$(dunstctl count displayed 2>/dev/null)" = "$1" ]; }
+last_outcome() { "$NUDGE" log --json | python3 -c "import json,sys; l=json.load(sys.stdin); print(l[-1]['outcome'] if l else '')"; }
+last_is() { test "$(last_outcome)" = "$1"; }
+outcomes() { "$NUDGE" log --json | python3 -c "import json,sys; print(' '.join(e['outcome'] for e in json.load(sys.stdin)))"; }
+unit_state() { systemctl --user show -p ActiveState --value "$1"; }
+unit_is() { test "$(unit_state "$1")" = "$2"; }
+# at_next SLOT SECONDS: the slot's expression fires SECONDS from now (UTC, whatever the zone)
+at_next() { "$NUDGE" schedule set "$1" "*-*-* $(date -u -d "+$2 sec" +%H:%M:%S) UTC" > /dev/null; }
+
+# The user's setup: a terminal, short windows and snooze so the test takes minutes, not hours.
+# A day starts at a rollover hour far from now, so the test never straddles two days.
+hour=$(date -u +%H)
+rollover=0; [ "${hour#0}" -lt 6 ] && rollover=12
+"$NUDGE" config set rollover-hour $rollover > /dev/null
+"$NUDGE" config set terminal "xterm -e" > /dev/null
+"$NUDGE" config set snooze 10s > /dev/null
+"$NUDGE" config set staleness.midday 1m > /dev/null
+# what a desktop session's manager has: the zone and a UTF-8 locale (the terminal inherits it)
+systemctl --user set-environment TZ=UTC LANG=C.UTF-8
+"$NUDGE" install > "$work/install.out" 2>&1
+check "install: timers enabled in the user manager" \
+  test "$(systemctl --user is-enabled nudge-morning.timer nudge-evening.timer | sort -u)" = enabled
+check "install: icon in the hicolor theme, named by the handler" \
+  bash -c "test -s '$HOME/.local/share/icons/hicolor/scalable/apps/nudge.svg' && grep -qx 'Icon=nudge' '$HOME/.local/share/applications/nudge.desktop'"
+check "install: each slot's service bounded by its window" \
+  test "$(systemctl --user show -p RuntimeMaxUSec --value nudge-notify@midday.service)" = 4min
+
+# 1. Login catch-up: the timer fires before the desktop's notification server exists (no
+#    DISPLAY in the manager, so D-Bus activation of dunst fails); the reminder waits for it.
+at_next morning 2
+until_true unit_is nudge-notify@morning.service active
+sleep 4
+check "catch-up: waits for a notification server (nothing logged undelivered)" \
+  bash -c "! '$NUDGE' log --json | grep -q undelivered"
+DISPLAY=$display systemctl --user import-environment DISPLAY
+systemctl --user start dunst.service
+check "catch-up: shown once the server appears" until_true displayed 1
+check "catch-up: logged shown" test "$(outcomes)" = "shown"
+DISPLAY=$display import -window root "$artifacts/session-reminder.png" 2>/dev/null
+
+# 2. Open: the flow's terminal runs in its own scope; the reminder's unit ends inactive.
+dunstctl action 0
+until_true last_is clicked
+xterm_pid() { pgrep -f "^/usr/bin/xterm -e $NUDGE open --hold nudge://review" | head -1; }
+xterm_seen() { test -n "$(xterm_pid)"; }
+check "open: an xterm starts for nudge://review" until_true -n 100 xterm_seen
+pid=$(xterm_pid)
+check "open: the terminal is in its own scope, not the reminder's service" \
+  grep -q "nudge-open-.*\.scope" "/proc/$pid/cgroup"
+check "open: the reminder's unit ends inactive, not failed" \
+  until_true unit_is nudge-notify@morning.service inactive
+check "open: the terminal starts with no blocked signals" grep -qx "SigBlk:	0000000000000000" "/proc/$pid/status"
+check "open: the terminal survives a stop of the reminder's unit" \
+  bash -c "systemctl --user stop nudge-notify@morning.service; sleep 1; kill -0 $pid"
+until_true bash -c "DISPLAY=$display xdotool search --pid $pid > /dev/null 2>&1"
+window=$(DISPLAY=$display xdotool search --pid "$pid" 2>/dev/null | head -1)
+type_line() { DISPLAY=$display xdotool type --delay 20 "$1"; DISPLAY=$display xdotool key Return; sleep 0.5; }
+DISPLAY=$display xdotool windowfocus --sync "$window" 2>/dev/null
+sleep 1
+for answer in "energy" "3" "sparkling water" "drink sparkling water" "soda"; do type_line "$answer"; done
+sleep 1.5
+DISPLAY=$display import -window root "$artifacts/session-flow-done.png" 2>/dev/null
+check "open: the answers typed in the terminal were saved" \
+  bash -c "'$NUDGE' history --json --days 1 | grep -q '\"swap\" : \"sparkling water\"'"
+check "open: the terminal stays open after the flow (Press Enter to close)" kill -0 "$pid"
+DISPLAY=$display xdotool key Return
+check "open: Enter closes it" until_true -n 50 bash -c "! kill -0 $pid 2>/dev/null"
+
+# 3. Stop: systemctl stop withdraws a shown reminder and the unit ends inactive.
+"$NUDGE" schedule on midday > /dev/null
+at_next midday 2
+check "stop: the midday reminder is shown" until_true displayed 1
+systemctl --user stop nudge-notify@midday.service
+check "stop: the reminder is taken off the screen" until_true -n 30 displayed 0
+check "stop: logged withdrawn" last_is withdrawn
+check "stop: the unit is inactive, not failed" unit_is nudge-notify@midday.service inactive
+
+# 4. A notification server restart: the reminder is shown again on the new server, once.
+at_next midday 2
+until_true displayed 1
+systemctl --user restart dunst.service
+sleep 2
+check "restart: the reminder is shown again on the new server" until_true displayed 1
+check "restart: nothing undelivered" bash -c "! '$NUDGE' log --json | grep -q undelivered"
+
+# 5. Window end: after the slot's staleness window (1 minute) the reminder withdraws itself.
+echo "(waiting for the midday window to end, about a minute)"
+check "window end: withdrawn when the window ends" until_true -n 900 last_is withdrawn
+check "window end: off the screen" until_true -n 30 displayed 0
+check "window end: the unit ends inactive, not failed" \
+  until_true -n 50 unit_is nudge-notify@midday.service inactive
+
+# 6. Snooze survives its process: a transient timer re-posts it; then done elsewhere.
+cat > "$HOME/.config/dunst/dunstrc" <<RC
+[snooze]
+    appname = nudge
+    action_name = snooze
+RC
+systemctl --user restart dunst.service
+at_next evening 2
+check "snooze: the evening reminder is shown" until_true displayed 1
+dunstctl action 0
+check "snooze: logged snoozed" until_true last_is snoozed
+check "snooze: the posting process is gone, its unit inactive" \
+  until_true unit_is nudge-notify@evening.service inactive
+check "snooze: a transient timer holds it" \
+  bash -c "systemctl --user list-timers --all | grep -q nudge-snooze-evening"
+check "snooze: the reminder comes back" until_true -n 200 displayed 1
+check "snooze: logged shown again" last_is shown
+"$NUDGE" prep --item water=yes --no-input > /dev/null
+check "done elsewhere: the reminder is withdrawn within 5 s" until_true -n 50 displayed 0
+check "done elsewhere: logged done-elsewhere" until_true -n 20 last_is done-elsewhere
+
+# 7. doctor reads the user manager's environment.
+"$NUDGE" doctor --json > "$work/doctor.json" 2>/dev/null
+check "doctor: the manager's DISPLAY is seen" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor.json'))}; sys.exit(0 if c[\"user manager's display\"]['ok'] else 1)"
+systemctl --user unset-environment DISPLAY
+"$NUDGE" doctor --json > "$work/doctor.json" 2>/dev/null
+check "doctor: a manager without DISPLAY fails with the import-environment fix" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor.json'))}; d=c[\"user manager's display\"]; sys.exit(0 if not d['ok'] and 'import-environment' in d['fix'] else 1)"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
