@@ -58,7 +58,7 @@ LIB
 tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "sleep 600"
 
 # 1. The demo reminder is displayed; a screenshot of what a person sees.
-session demo open '
+session demo default '
 . '"$work"'/lib.sh
 "$NUDGE" notify demo --wait 6 --json > "$CASE/out.json" &
 wait_displayed 1 && echo displayed=1
@@ -73,7 +73,7 @@ cp "$work/demo/shot.png" "$artifacts/notification-demo.png" 2>/dev/null
 check "demo: screenshot taken" test -s "$artifacts/notification-demo.png"
 
 # 1b. doctor sees the server and its actions; install registers the nudge:// handler.
-session doctor open '
+session doctor default '
 XDG_CONFIG_HOME="$CASE/config" "$NUDGE" install > /dev/null 2>&1
 XDG_CONFIG_HOME="$CASE/config" "$NUDGE" doctor --json > "$CASE/doctor.json"
 desktop-file-validate "$DATA/applications/nudge.desktop" && echo desktop-valid=1
@@ -86,7 +86,7 @@ check "install: the handler passes desktop-file-validate" grep -q "desktop-valid
 #    answering it saves the entry.
 XDG_DATA_HOME="$work/open/data" "$NUDGE" config set terminal \
   "tmux -L $socket new-window -t flow -n clicked -e XDG_DATA_HOME=$work/open/data -e TZ=Europe/Berlin -e NUDGE_NOW=2026-11-23T07:01:00+01:00" >/dev/null
-session open open '
+session open default '
 . '"$work"'/lib.sh
 NUDGE_NOW=2026-11-23T07:00:05+01:00 "$NUDGE" notify morning --scheduled --wait 10 --json > "$CASE/out.json" &
 wait_displayed 1 && dunstctl action 0
@@ -104,20 +104,39 @@ check "open: logged shown then clicked" grep -q '"outcome" : "clicked"' "$work/o
 check "open: the answers were saved" bash -c "XDG_DATA_HOME=$work/open/data NUDGE_NOW=2026-11-23T09:00:00+01:00 $NUDGE history --json --days 1 | grep -q '\"swap\" : \"water\"'"
 
 # 3. "All prepped" on the evening reminder saves the checklist and posts a celebration.
+XDG_DATA_HOME="$work/done/data" "$NUDGE" config set terminal \
+  "tmux -L $socket new-window -t flow -n replay -e XDG_DATA_HOME=$work/done/data -e TZ=Europe/Berlin" >/dev/null
 session done done '
 . '"$work"'/lib.sh
 NUDGE_NOW=2026-11-23T21:30:02+01:00 "$NUDGE" notify evening --scheduled --wait 10 --json > "$CASE/out.json" &
-wait_displayed 1 && dunstctl action 0
+wait_displayed 1
+# rules apply when a notification arrives: the reminder clicks "done", the celebration after it
+# its default action (Replay)
+dunstctl rule nudge disable
+dunstctl action 0
 sleep 1.5
-dunstctl history > "$CASE/history.json"
 dunstctl count displayed > "$CASE/count"
 import -window root "$CASE/shot.png"
+dunstctl action 0
+sleep 1
+dunstctl history > "$CASE/history.json"
 dunstctl close-all
 wait %2
 '
 check "done: the evening entry is saved, all four items" bash -c "XDG_DATA_HOME=$work/done/data NUDGE_NOW=2026-11-23T22:00:00+01:00 $NUDGE history --json --days 1 | python3 -c \"import json,sys; p=json.load(sys.stdin)[0]['prep']; sys.exit(0 if p and all(p[k] for k in ('sticky_notes','produce','water','breakfast')) else 1)\""
 check "done: a celebration notification is displayed" grep -qx "1" "$work/done/count"
 cp "$work/done/shot.png" "$artifacts/notification-celebration.png" 2>/dev/null
+# the Replay button (the celebration's only action) replays the celebration it announced
+python3 - "$work/done/history.json" > "$work/done/announced" <<'PY'
+import json, sys
+for n in json.load(open(sys.argv[1]))["data"][0]:
+    if n["appname"]["data"] == "nudge" and n["summary"]["data"].startswith("🏆"):
+        print(n["body"]["data"]); break
+PY
+for i in $(seq 30); do tmux -L "$socket" capture-pane -p -t flow:replay 2>/dev/null | grep -q "Press Enter" && break; sleep 0.1; done
+tmux -L "$socket" capture-pane -p -t flow:replay > "$work/done/replay" 2>/dev/null
+check "replay: the Replay button replays the announced celebration" \
+  bash -c "test -s '$work/done/announced' && grep -qF \"\$(cat '$work/done/announced')\" '$work/done/replay'"
 
 # 4. Snooze re-posts the reminder.
 session snooze snooze '
@@ -149,7 +168,7 @@ check "no server: the reminder and its command are printed" grep -q "Run: nudge"
 check "no server: logged undelivered" bash -c "XDG_DATA_HOME=$work/noserver/data $NUDGE log --json | grep -q undelivered"
 
 # 5b. A server that owns the name but never answers (dunst stopped with SIGSTOP).
-session frozen open '
+session frozen default '
 kill -STOP %1
 start=$(date +%s%N)
 "$NUDGE" notify demo > "$CASE/out" 2>&1
