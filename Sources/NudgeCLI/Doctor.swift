@@ -56,7 +56,8 @@ struct DoctorCommand: ContextCommand {
         out.append(
           Check(
             name: "notification server", ok: false, detail: error.message,
-            fix: "start your desktop's notification server (or install one, e.g. apt-get install dunst)"
+            fix:
+              "start your desktop's notification server (or install one, e.g. apt-get install dunst)"
           ))
       }
     }
@@ -80,7 +81,9 @@ struct DoctorCommand: ContextCommand {
           detail: graphical.isEmpty
             ? "the systemd user manager has no DISPLAY or WAYLAND_DISPLAY, so a click from a timer's reminder cannot open a terminal"
             : graphical.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", "),
-          fix: "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY (desktops do this at login)"))
+          fix:
+            "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY (desktops do this at login)"
+        ))
     } else {
       out.append(
         Check(
@@ -140,7 +143,9 @@ struct DoctorCommand: ContextCommand {
 /// reminders its timers start will see.
 func userManagerEnvironment(_ ctx: Context) -> [String: String] {
   guard let systemctl = Spawn.which("systemctl", path: ctx.environment["PATH"]) else { return [:] }
-  let text = (try? Spawn.capture([systemctl, "--user", "show-environment"], environment: ctx.environment)) ?? ""
+  let text =
+    (try? Spawn.capture([systemctl, "--user", "show-environment"], environment: ctx.environment))
+    ?? ""
   var environment: [String: String] = [:]
   for line in text.split(separator: "\n") {
     let parts = line.split(separator: "=", maxSplits: 1)

@@ -100,7 +100,8 @@ struct NotifyCommand: ContextCommand {
   var snoozed = false
 
   @Option(
-    help: "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600).")
+    help: "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600)."
+  )
   var wait: Double?
 
   @Option(

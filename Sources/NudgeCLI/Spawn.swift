@@ -67,8 +67,7 @@ enum Spawn {
   }
 
   /// Runs a program and returns what it printed on stdout (stderr discarded); nil on failure.
-  static func capture(_ argv: [String], environment: [String: String]) throws(CLIError) -> String?
-  {
+  static func capture(_ argv: [String], environment: [String: String]) throws(CLIError) -> String? {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()

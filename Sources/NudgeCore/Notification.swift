@@ -34,7 +34,8 @@ public struct DesktopNotification: Equatable, Sendable {
       actions.append(Action(ReminderAction.done.rawValue, "All prepped"))
     }
     actions.append(
-      Action(ReminderAction.snooze.rawValue, "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"))
+      Action(
+        ReminderAction.snooze.rawValue, "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"))
     let streakLine =
       streak > 0 ? "\n🔥 \(streak)-day streak — keep it going." : "\nStart a streak today."
     return DesktopNotification(title: slot.title, body: slot.body + streakLine, actions: actions)

@@ -1,4 +1,5 @@
 import Foundation
+import NudgeCore
 import Testing
 
 /// The schedule, the firing rules and the units, through the real binary.
@@ -109,6 +110,8 @@ import Testing
       + [
         "nudge-notify@.service", "nudge-morning.timer", "nudge-midday.timer", "nudge-evening.timer",
       ].map { dir + "/" + $0 }
+      // each slot's instance, with its window drop-in, found through the unit search path
+      + Slot.allCases.map { "nudge-notify@\($0.rawValue).service" }
     verify.environment = [
       "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config, "HOME": nudge.home,
       "PATH": "/usr/bin:/bin",
@@ -120,6 +123,14 @@ import Testing
     let complaints = String(
       decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(verify.terminationStatus == 0, "\(complaints)")
+    #expect(complaints.isEmpty, "\(complaints)")
+    let window = try String(
+      contentsOfFile: dir + "/nudge-notify@morning.service.d/window.conf", encoding: .utf8)
+    #expect(window.contains("RuntimeMaxSec=\(4 * 3600 + 180)s"))
+    try nudge("config", "set", "staleness.morning", "2h")
+    let shorter = try String(
+      contentsOfFile: dir + "/nudge-notify@morning.service.d/window.conf", encoding: .utf8)
+    #expect(shorter.contains("RuntimeMaxSec=\(2 * 3600 + 180)s"))
     let dropIn = try String(
       contentsOfFile: dir + "/nudge-morning.timer.d/schedule.conf", encoding: .utf8)
     #expect(dropIn.contains("OnCalendar=\nOnCalendar=Mon..Fri *-*-* 07:00:00"))
@@ -128,6 +139,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: dir + "/nudge-morning.timer.d/schedule.conf"))
     #expect(try nudge("uninstall").status == 0)
     #expect(!FileManager.default.fileExists(atPath: dir + "/nudge-notify@.service"))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/nudge-notify@morning.service.d"))
   }
 
   @Test func daemonFiresAFiveSecondSlotWithinASecondOfEachElapse() throws {

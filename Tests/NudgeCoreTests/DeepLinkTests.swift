@@ -20,6 +20,7 @@ import Testing
     ("nudge://achievements", .achievements, ["achievements"]),
     ("nudge://celebrate", .celebrate(nil), ["celebrate"]),
     ("nudge://celebrate?achievement=streak-7", .celebrate(.streak7), ["celebrate", "streak-7"]),
+    ("nudge://celebrate?replay=42", .replay(42), ["celebrate", "--replay", "42"]),
   ])
   func routesEveryLinkOfTheGrammar(text: String, link: DeepLink, arguments: [String]) throws {
     #expect(try DeepLink.parse(text) == link)
@@ -40,6 +41,10 @@ import Testing
       "nudge://celebrate?achievement=first-prep&x=1", "nudge://celebrate?achievement=nope",
       "nudge://review#frag x", "nudge://user@review", "nudge://review:80", "file:///etc/passwd",
       "javascript:alert(1)", "nudge://prep\t", " nudge://prep", "nudge://prép",
+      "nudge://celebrate?replay=", "nudge://celebrate?replay=-1", "nudge://celebrate?replay=1a",
+      "nudge://celebrate?replay=+1",
+      "nudge://celebrate?replay=" + String(repeating: "9", count: 19),
+      "nudge://celebrate?replay=1&achievement=first-prep", "nudge://review?replay=1",
       "nudge://" + String(repeating: "a", count: 300),
       "nudge://need-help?category=" + String(repeating: "s", count: 65_536),
     ]

@@ -77,4 +77,31 @@ import Testing
         notes: [note("2026-11-21", .other)], today: Day("2026-11-21")!, latest: .other)?.contains(
           "first capture") == true)
   }
+
+  @Test func snoozeLengthIsASettingBetweenTenSecondsAndTwelveHours() throws {
+    #expect(try SettingKey.snooze.validate("1m") == "1m")
+    #expect(try SettingKey.snooze.validate("90s") == "1m30s")
+    #expect(throws: InputError.self) { try SettingKey.snooze.validate("5s") }
+    #expect(throws: InputError.self) { try SettingKey.snooze.validate("13h") }
+    #expect(Settings().snoozeSeconds == 900)
+    #expect(Settings(stored: ["snooze": "1m"]).snoozeSeconds == 60)
+    #expect(DurationText.spoken(seconds: 900) == "15 min")
+    #expect(DurationText.spoken(seconds: 5400) == "1 h 30 min")
+    #expect(DurationText.spoken(seconds: 10) == "10 s")
+  }
+
+  @Test func reminderButtonsOpenOnceAndOfferWhatMakesSense() {
+    let evening = DesktopNotification.reminder(.evening, streak: 3, snoozeSeconds: 600)
+    #expect(evening.actions.map(\.id) == ["default", "done", "snooze"])
+    #expect(evening.actions.map(\.label) == ["Open", "All prepped", "Snooze 10 min"])
+    #expect(evening.icon == "nudge")
+    #expect(evening.body.contains("3-day streak"))
+    let prepped = DesktopNotification.reminder(.evening, streak: 3, prepDone: true)
+    #expect(prepped.actions.map(\.id) == ["default", "snooze"])
+    let morning = DesktopNotification.reminder(.morning, streak: 0)
+    #expect(morning.actions.map(\.label) == ["Open", "Snooze 15 min"])
+    let celebration = DesktopNotification.celebration(
+      Celebration(tier: .spark, message: "Nice.", achievements: []))
+    #expect(celebration.actions == [.init("default", "Replay")])
+  }
 }

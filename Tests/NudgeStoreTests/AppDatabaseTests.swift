@@ -21,6 +21,21 @@ import Testing
     #expect(try db.exportDocument().prep.count == 1)
   }
 
+  @Test func aStoredSnoozeIsTakenOnceAndOnlyWhenDue() throws {
+    // Given a snoozed evening reminder due at 1000
+    let db = try AppDatabase.inMemory()
+    try db.saveSnooze(Snooze(slot: .evening, due: 1000, elapse: 400))
+    #expect(try db.snoozes() == [Snooze(slot: .evening, due: 1000, elapse: 400)])
+    // When it is taken before, at and after it is due
+    #expect(try db.takeDueSnooze(.evening, now: 999) == nil)
+    #expect(try db.takeDueSnooze(.morning, now: 1000) == nil)
+    let taken = try db.takeDueSnooze(.evening, now: 1000)
+    // Then exactly one taker gets it
+    #expect(taken == Snooze(slot: .evening, due: 1000, elapse: 400))
+    #expect(try db.takeDueSnooze(.evening, now: 2000) == nil)
+    #expect(try db.snoozes().isEmpty)
+  }
+
   @Test func doneDaysUnionAllFlows() throws {
     let db = try AppDatabase.inMemory()
     try db.savePrep(day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }

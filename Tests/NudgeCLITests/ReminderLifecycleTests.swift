@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import NudgeCLI
+
+/// What a reminder does around its post: skipped when off, snoozes taken once, replays of the
+/// announced celebration, children started with clean signals.
+@Suite struct ReminderLifecycleTests {
+  func lastOutcome(_ nudge: Nudge) throws -> String? {
+    let log = try #require(try nudge.json("log") as? [[String: Any]])
+    return log.last?["outcome"] as? String
+  }
+
+  @Test func aTimerFiringForASlotThatIsOffIsSkippedAndLogged() throws {
+    let nudge = Nudge()
+    let fired = try nudge(
+      "notify", "midday", "--scheduled", "--json", now: "2026-11-24T12:30:05+01:00")
+    #expect(fired.status == 0)
+    #expect(fired.stdout.contains("\"outcome\" : \"skipped-off\""))
+    #expect(try lastOutcome(nudge) == "skipped-off")
+    try nudge("schedule", "on", "midday")
+    let on = try nudge(
+      "notify", "midday", "--scheduled", "--json", now: "2026-11-25T12:30:05+01:00")
+    #expect(on.stdout.contains("\"outcome\" : \"undelivered\""))  // no server in unit tests
+  }
+
+  @Test func aSnoozedRunWithNothingStoredDoesNothing() throws {
+    let nudge = Nudge()
+    let run = try nudge("notify", "morning", "--snoozed", "--json")
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("\"outcome\" : \"nothing-due\""))
+    #expect(try nudge("notify", "demo", "--snoozed").status == 64)
+  }
+
+  @Test func replayPlaysTheStoredCelebrationNotANewDraw() throws {
+    let nudge = Nudge()
+    let saved = try nudge("need-help", "--category", "stress", "--no-input")
+    let announced = try #require(saved.stdout.split(separator: "\n").last.map(String.init))
+    for seed in ["1", "2", "3"] {
+      let replay = try nudge("celebrate", "--replay", "0", env: ["NUDGE_SEED": seed])
+      #expect(replay.status == 0)
+      #expect(replay.stdout.trimmingCharacters(in: .newlines) == announced)
+    }
+    let gone = try nudge("celebrate", "--replay", "7")
+    #expect(gone.status == 1)
+    #expect(gone.stderr.contains("only the latest is kept"))
+  }
+
+  @Test func childrenStartWithAnEmptySignalMaskAndDefaultDispositions() throws {
+    // what a GLib or dispatch thread may have: TERM, HUP and INT blocked, HUP ignored
+    var blocked = sigset_t()
+    sigemptyset(&blocked)
+    for signal in [SIGTERM, SIGHUP, SIGINT] { sigaddset(&blocked, signal) }
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+    let oldHup = signal(SIGHUP, SIG_IGN)
+    defer {
+      pthread_sigmask(SIG_SETMASK, &previous, nil)
+      signal(SIGHUP, oldHup)
+    }
+    let pid = try Spawn.start(["/bin/sleep", "30"], environment: [:], .detached)
+    var status = ""
+    for _ in 0..<50 {
+      status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      if status.contains("State:\tS") { break }
+      usleep(20_000)
+    }
+    func mask(_ name: String) -> UInt64? {
+      let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+      return line.flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+    }
+    // the standard signals 1-31 (glibc reserves 32 and 33 for itself)
+    #expect(mask("SigBlk") == 0, "\(status)")
+    #expect(mask("SigIgn").map { $0 & 0x7fff_ffff } == 0, "\(status)")
+    // its own session: not killed with Nudge's process group
+    #expect(getsid(pid) == pid)
+    kill(pid, SIGTERM)
+    var exit: Int32 = 0
+    waitpid(pid, &exit, 0)
+    #expect(exit & 0x7f == SIGTERM)
+  }
+}
