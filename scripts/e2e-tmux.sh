@@ -117,6 +117,36 @@ tmux -L "$socket" send-keys -t flow C-d
 wait_for "[exit" || true
 check "Ctrl-D cancels without saving" saved "h['2026-11-21']['checkin'] is None"
 
+# "All prepped" without a button: a at the first checklist question marks every item ready
+start 2026-11-21T21:30:00+01:00 prep
+answer "Sticky notes up?" a
+answer "Anything else?" ""
+wait_for "[exit 0]" || true
+check "prep: a marks all four ready" grep -q "Prep saved for tomorrow: 4/4 ready" "$work/screen"
+
+# The flow a click opens (nudge open --hold): it stays until Enter; leaving it offers Snooze
+start 2026-11-22T07:05:00+01:00 open --hold nudge://review
+answer "My Why" "calm mornings"
+answer "Choose 1-6" 1
+answer "My swap" "eat breakfast"
+answer "Today I will" "eat breakfast"
+answer "instead of" "skipping it"
+wait_for "Press Enter to close this window" || true
+check "hold: the window waits after the flow" grep -q "Press Enter to close this window." "$work/screen"
+check "hold: the result is still on screen" grep -q "Morning Focus saved" "$work/screen"
+tmux -L "$socket" send-keys -t flow Enter
+wait_for "[exit 0]" || true
+check "hold: Enter ends it" grep -qF "[exit 0]" "$work/screen"
+start 2026-11-23T07:05:00+01:00 open --hold nudge://review
+wait_for "My Why"
+tmux -L "$socket" send-keys -t flow C-d
+wait_for "or s and Enter to snooze 15 min" || true
+check "hold: leaving the flow offers Snooze" grep -q "or s and Enter to snooze 15 min" "$work/screen"
+answer "snooze 15 min" s
+wait_for "[exit 1]" || true
+check "hold: s snoozes the morning reminder" grep -q "Snoozed: " "$work/screen"
+check "hold: the snooze is logged" bash -c "NUDGE_NOW=2026-11-23T07:06:00+01:00 '$NUDGE' log --json | grep -q '\"snoozed\"'"
+
 # Today view in the evening shows the streak and what is left
 start 2026-11-20T21:10:00+01:00 ""
 wait_for "[exit 0]" || true

@@ -135,7 +135,27 @@ extension Context {
 final class StandardInput: LineInput {
   let isTerminal = isatty(STDIN_FILENO) == 1
 
-  func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+  func readLine() -> String? {
+    guard isTerminal else { return Swift.readLine(strippingNewline: true) }
+    // unbuffered on a terminal: Ctrl-D ends one answer, not every later read (as stdio's
+    // sticky end-of-file flag would), so a window can still ask "Press Enter to close"
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let n = read(STDIN_FILENO, &byte, 1)
+      if n == 1 {
+        if byte == UInt8(ascii: "\n") { break }
+        bytes.append(byte)
+      } else if n < 0 && errno == EINTR {
+        continue
+      } else {
+        // end of input (or a closed terminal): what was typed so far, if anything
+        if bytes.isEmpty { return nil }
+        break
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
 
   func waitForLine(seconds: Double) -> Bool {
     var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NudgeCore
+import NudgeStore
 
 /// `nudge open URL`: the deep-link entry point (the x-scheme-handler runs it).
 struct OpenCommand: ContextCommand {
@@ -55,9 +56,45 @@ struct OpenCommand: ContextCommand {
     }
     if let failure { ctx.output.writeError("nudge: \(failure.message)\n") }
     ctx.line()
-    ctx.output.write(ctx.style.dim("Press Enter to close this window.") + " ")
-    _ = ctx.input.readLine()
+    // not now: servers whose tray hides buttons still get a Snooze, here
+    let snoozable = failure == Prompter.cancelled ? link.slot : nil
+    if let slot = snoozable {
+      let length = DurationText.spoken(seconds: try settingsSnooze(ctx))
+      ctx.output.write(
+        ctx.style.dim("Press Enter to close this window, or s and Enter to snooze \(length).")
+          + " ")
+      if ctx.input.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "s" {
+        try snooze(ctx, slot)
+      }
+    } else {
+      ctx.output.write(ctx.style.dim("Press Enter to close this window.") + " ")
+      _ = ctx.input.readLine()
+    }
     if let failure { Foundation.exit(failure.code.rawValue) }
+  }
+
+  func settingsSnooze(_ ctx: Context) throws(CLIError) -> Int {
+    let db = try ctx.database()
+    return try storing(db) { try db.settings() }.snoozeSeconds
+  }
+
+  /// Snoozes the slot's reminder from the flow (as its Snooze button would).
+  func snooze(_ ctx: Context, _ slot: Slot) throws(CLIError) {
+    let db = try ctx.database()
+    let seconds = try settingsSnooze(ctx)
+    let due = Int(ctx.clock().timeIntervalSince1970.rounded(.down)) + seconds
+    try storing(db) { try db.saveSnooze(Snooze(slot: slot, due: due, elapse: nil)) }
+    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
+    try storing(db) {
+      try db.logReminder(ReminderLogEntry(slot: slot, elapse: nil, outcome: .snoozed, at: at))
+    }
+    if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: seconds) {
+      ctx.line("Snoozed: the reminder comes back in \(DurationText.spoken(seconds: seconds)).")
+    } else {
+      ctx.line(
+        "Snoozed: 'nudge daemon' brings the reminder back in \(DurationText.spoken(seconds: seconds))."
+      )
+    }
   }
 
   /// The word before the link with which a launched terminal keeps its window open at the end.

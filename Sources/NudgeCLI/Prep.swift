@@ -48,8 +48,19 @@ struct PrepCommand: ContextCommand {
       ctx.line(style.bold("Prep tonight (for tomorrow)"))
       ctx.line(
         style.dim("30 seconds now makes tomorrow easier. Enter keeps the answer in brackets."))
+      var first = answers.isEmpty
+      if first { ctx.line(style.dim("  (a: all prepped, every item ready)")) }
       for item in PrepItem.allCases where answers[item] == nil {
-        answers[item] = try ask.yesNo("  \(item.label)?", current: existing?[item])
+        if first {
+          first = false
+          guard let answer = try ask.yesNoOrAll("  \(item.label)?", current: existing?[item]) else {
+            for every in PrepItem.allCases { answers[every] = true }
+            break
+          }
+          answers[item] = answer
+        } else {
+          answers[item] = try ask.yesNo("  \(item.label)?", current: existing?[item])
+        }
       }
       if other == nil {
         otherText = try ask.text("  Anything else?", current: existing?.other, field: "other")

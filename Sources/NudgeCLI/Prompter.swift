@@ -52,6 +52,26 @@ struct Prompter {
     }
   }
 
+  /// Yes, no, or "a" for all (the first question of a checklist); Enter takes `current`.
+  func yesNoOrAll(_ question: String, current: Bool? = nil) throws(CLIError) -> Bool? {
+    let hint =
+      switch current {
+      case true?: "[Y/n/a]"
+      case false?: "[y/N/a]"
+      case nil: "[y/n/a]"
+      }
+    while true {
+      ctx.output.write("\(question) \(style.dim(hint)) ")
+      switch try read().trimmingCharacters(in: .whitespaces).lowercased() {
+      case "y", "yes": return true
+      case "n", "no": return false
+      case "a", "all": return nil
+      case "" where current != nil: return current!
+      default: ctx.line(style.yellow("Type y or n, or a when everything is ready."))
+      }
+    }
+  }
+
   /// A numbered menu; accepts the number or the option's key. Enter takes `current`.
   func choose<Option>(
     _ question: String, options: [Option], key: (Option) -> String, label: (Option) -> String,
