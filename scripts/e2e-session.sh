@@ -18,7 +18,14 @@ mount --make-rprivate /
 mount -t tmpfs tmpfs /run/systemd
 mkdir -p /run/systemd/system
 export HOME=$work/home XDG_RUNTIME_DIR=$work/run TZ=UTC
-mkdir -p "$HOME/.config/dunst" "$XDG_RUNTIME_DIR"
+mkdir -p "$HOME/.config/dunst" "$XDG_RUNTIME_DIR" "$HOME/.local/share/dbus-1/services"
+# the session's notification server is dunst (other installed servers are not activated)
+cat > "$HOME/.local/share/dbus-1/services/org.freedesktop.Notifications.service" <<'SERVICE'
+[D-BUS Service]
+Name=org.freedesktop.Notifications
+Exec=/usr/bin/dunst
+SystemdService=dunst.service
+SERVICE
 chmod 700 "$XDG_RUNTIME_DIR"
 unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY NUDGE_NOW NUDGE_DB XDG_DATA_HOME XDG_CONFIG_HOME
 display=:$((60 + RANDOM % 20))
