@@ -144,7 +144,7 @@ struct DoctorCommand: ContextCommand {
 func userManagerEnvironment(_ ctx: Context) -> [String: String] {
   guard let systemctl = Spawn.which("systemctl", path: ctx.environment["PATH"]) else { return [:] }
   let text =
-    (try? Spawn.capture([systemctl, "--user", "show-environment"], environment: ctx.environment))
+    (Spawn.capture([systemctl, "--user", "show-environment"], environment: ctx.environment))
     ?? ""
   var environment: [String: String] = [:]
   for line in text.split(separator: "\n") {

@@ -35,39 +35,37 @@ struct Prompter {
 
   /// Yes or no; Enter takes `current` when there is one.
   func yesNo(_ question: String, current: Bool? = nil) throws(CLIError) -> Bool {
-    let hint =
-      switch current {
-      case true?: "[Y/n]"
-      case false?: "[y/N]"
-      case nil: "[y/n]"
-      }
-    while true {
-      ctx.output.write("\(question) \(style.dim(hint)) ")
-      switch try read().trimmingCharacters(in: .whitespaces).lowercased() {
-      case "y", "yes": return true
-      case "n", "no": return false
-      case "" where current != nil: return current!
-      default: ctx.line(style.yellow("Type y or n."))
-      }
-    }
+    try yesNo(question, current: current, allowingAll: false)!
   }
 
-  /// Yes, no, or "a" for all (the first question of a checklist); Enter takes `current`.
+  /// Yes, no, or "a" for all (nil; the first question of a checklist); Enter takes `current`.
   func yesNoOrAll(_ question: String, current: Bool? = nil) throws(CLIError) -> Bool? {
+    try yesNo(question, current: current, allowingAll: true)
+  }
+
+  private func yesNo(_ question: String, current: Bool?, allowingAll: Bool) throws(CLIError)
+    -> Bool?
+  {
+    let all = allowingAll ? "/a" : ""
     let hint =
       switch current {
-      case true?: "[Y/n/a]"
-      case false?: "[y/N/a]"
-      case nil: "[y/n/a]"
+      case true?: "[Y/n\(all)]"
+      case false?: "[y/N\(all)]"
+      case nil: "[y/n\(all)]"
       }
     while true {
       ctx.output.write("\(question) \(style.dim(hint)) ")
       switch try read().trimmingCharacters(in: .whitespaces).lowercased() {
       case "y", "yes": return true
       case "n", "no": return false
-      case "a", "all": return nil
+      case "a",
+        "all" where allowingAll:
+        return nil
       case "" where current != nil: return current!
-      default: ctx.line(style.yellow("Type y or n, or a when everything is ready."))
+      default:
+        ctx.line(
+          style.yellow(allowingAll ? "Type y or n, or a when everything is ready." : "Type y or n.")
+        )
       }
     }
   }

@@ -20,10 +20,32 @@ enum Spawn {
   static func start(
     _ argv: [String], environment: [String: String], _ detachment: Detachment = .attached
   ) throws(CLIError) -> pid_t {
+    let status: Int32
+    let pid: pid_t
+    (status, pid) = spawn(argv, environment, newSession: detachment == .detached) { actions in
+      if detachment == .detached {
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+      }
+    }
+    guard status == 0 else {
+      throw CLIError(
+        "cannot start \(argv[0]): \(String(cString: strerror(status))).", code: .unavailable)
+    }
+    return pid
+  }
+
+  /// `posix_spawn` with stdin from /dev/null, an empty signal mask, default dispositions, and
+  /// the file actions `redirect` adds; returns posix_spawn's status and the pid.
+  private static func spawn(
+    _ argv: [String], _ environment: [String: String], newSession: Bool,
+    redirect: (inout posix_spawn_file_actions_t) -> Void
+  ) -> (Int32, pid_t) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    redirect(&actions)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -34,11 +56,7 @@ enum Spawn {
     sigfillset(&all)
     posix_spawnattr_setsigdefault(&attributes, &all)
     var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-    if detachment == .detached {
-      flags |= setsid
-      posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-      posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
-    }
+    if newSession { flags |= setsid }
     posix_spawnattr_setflags(&attributes, Int16(flags))
     let args = argv.map { strdup($0) } + [nil]
     let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -48,11 +66,7 @@ enum Spawn {
     }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, argv[0], &actions, &attributes, args, env)
-    guard status == 0 else {
-      throw CLIError(
-        "cannot start \(argv[0]): \(String(cString: strerror(status))).", code: .unavailable)
-    }
-    return pid
+    return (status, pid)
   }
 
   /// Starts a program and waits for it; returns its exit status (128+N for signal N).
@@ -67,31 +81,14 @@ enum Spawn {
   }
 
   /// Runs a program and returns what it printed on stdout (stderr discarded); nil on failure.
-  static func capture(_ argv: [String], environment: [String: String]) throws(CLIError) -> String? {
+  static func capture(_ argv: [String], environment: [String: String]) -> String? {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    let args = argv.map { strdup($0) } + [nil]
-    let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for p in args { free(p) }
-      for p in env { free(p) }
+    let (status, pid) = spawn(argv, environment, newSession: false) { actions in
+      posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
+      posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+      posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
     }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, argv[0], &actions, &attributes, args, env)
     close(pipeEnds[1])
     defer { close(pipeEnds[0]) }
     guard status == 0 else { return nil }

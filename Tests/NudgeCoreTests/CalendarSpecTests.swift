@@ -112,23 +112,19 @@ enum TestZones {
       FiringRule.decide(latest: nil, now: day, window: 60, flowDoneToday: false) == .nothingDue)
   }
 
-  @Test func unitTemplatesMatchTheFilesInTheRepository() throws {
+  @Test(arguments: [
+    ("units/nudge-notify@.service", UnitFiles.serviceTemplate),
+    ("units/nudge-slot.timer", UnitFiles.timerTemplate),
+    ("deeplinks/nudge.desktop", LinkHandlerFile.template),
+    ("deeplinks/nudge.svg", AppIcon.svg),
+  ])
+  func filesInTheRepositoryMatchWhatTheBinaryWrites(path: String, embedded: String) throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent()
       .deletingLastPathComponent()
-    let service = try String(
-      contentsOf: root.appendingPathComponent("units/nudge-notify@.service"), encoding: .utf8)
-    let timer = try String(
-      contentsOf: root.appendingPathComponent("units/nudge-slot.timer"), encoding: .utf8)
-    #expect(service == UnitFiles.serviceTemplate)
-    #expect(timer == UnitFiles.timerTemplate)
-    let desktop = try String(
-      contentsOf: root.appendingPathComponent("deeplinks/nudge.desktop"), encoding: .utf8)
-    let icon = try String(
-      contentsOf: root.appendingPathComponent("deeplinks/nudge.svg"), encoding: .utf8)
-    #expect(desktop == LinkHandlerFile.template)
-    #expect(icon == AppIcon.svg)
-    #expect(desktop.contains("Icon=nudge\n"))
+    let file = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    #expect(file == embedded)
+    #expect(LinkHandlerFile.template.contains("Icon=nudge\n"))
   }
 
   @Test func eachSlotsServiceIsBoundedByItsStalenessWindow() {
