@@ -152,6 +152,23 @@ wait %2
 check "snooze: the reminder is posted again" grep -q "reposted=1" "$work/snooze/log"
 check "snooze: logged snoozed then dismissed" python3 -c "import json,sys; l=[e['outcome'] for e in json.load(open('$work/snooze/log.json'))]; sys.exit(0 if l==['shown','snoozed','dismissed'] else 1)"
 
+# 4b. Ctrl-C (SIGINT) and the end of the wait take the reminder off the screen: no dead buttons.
+session stopped default '
+. '"$work"'/lib.sh
+"$NUDGE" notify morning --wait 30 > /dev/null 2>&1 &
+wait_displayed 1 && kill -INT %2
+wait %2; echo "sigint-status=$?"
+wait_displayed 0 && echo sigint-withdrawn=1
+"$NUDGE" notify morning --wait 2 > /dev/null 2>&1 &
+wait_displayed 1
+wait %3
+wait_displayed 0 && echo expired-withdrawn=1
+"$NUDGE" log --json > "$CASE/log.json"
+'
+check "SIGINT: the reminder is withdrawn, exit 0" bash -c "grep -q sigint-withdrawn=1 '$work/stopped/log' && grep -q sigint-status=0 '$work/stopped/log'"
+check "end of the wait: the reminder is withdrawn" grep -q "expired-withdrawn=1" "$work/stopped/log"
+check "both logged withdrawn" python3 -c "import json,sys; l=[e['outcome'] for e in json.load(open('$work/stopped/log.json'))]; sys.exit(0 if l==['shown','withdrawn','shown','withdrawn'] else 1)"
+
 # 5. No notification server: exit 69 within 3 s, the reminder printed.
 mkdir -p "$work/noserver/services"
 sed "s|<servicedir>.*</servicedir>||; s|<standard_session_servicedirs */>|<servicedir>$work/noserver/services</servicedir>|" \

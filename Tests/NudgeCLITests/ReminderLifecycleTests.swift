@@ -80,3 +80,26 @@ import Testing
     #expect(exit & 0x7f == SIGTERM)
   }
 }
+
+/// `nudge doctor` where nothing of a desktop runs: one consistent fix per failure.
+@Suite struct DoctorTests {
+  @Test func withoutABusOrAManagerEachFailureHasItsOneFix() throws {
+    var nudge = Nudge()
+    nudge.environment["XDG_RUNTIME_DIR"] = nudge.home + "/no-runtime"
+    let result = try nudge("doctor", "--json")
+    #expect(result.status == 1)
+    let checks = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    let byName = Dictionary(
+      uniqueKeysWithValues: checks.map { ($0["name"] as? String ?? "", $0) })
+    let server = try #require(byName["notification server"])
+    #expect(server["ok"] as? Bool == false)
+    #expect((server["fix"] as? String)?.contains("dunst") == false)
+    #expect((server["fix"] as? String) == (byName["session bus"]?["fix"] as? String))
+    let timers = try #require(byName["timers"])
+    #expect(timers["ok"] as? Bool == false)
+    #expect((timers["fix"] as? String)?.contains("nudge daemon") == true)
+    #expect((timers["fix"] as? String)?.contains("nudge install") == false)
+    #expect(byName["user manager's display"] == nil)
+  }
+}
