@@ -123,8 +123,7 @@ struct ReminderScheduler: Service, @unchecked Sendable {
   ) throws {
     let seconds = Int(now.timeIntervalSince1970.rounded(.down))
     guard
-      let latest = FiringRule.latestElapse(
-        atOrBefore: seconds, lookback: 400 * 86400, next: { firing.next(spec, after: $0) }),
+      let latest = try firing.dueElapse(slot, spec, now: seconds),
       !(try db.isClaimed(slot: slot, elapse: latest)),
       spawned.claim(slot, latest)
     else { return }

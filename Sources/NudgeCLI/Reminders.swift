@@ -19,6 +19,14 @@ struct SlotFiring {
     spec.nextElapse(after: t, localZone: local, zoneFor: ctx.zones.zone(named:))
   }
 
+  /// The elapse a timer firing at `now` is for (nil: nothing due), from the slot's last trigger.
+  func dueElapse(_ slot: Slot, _ spec: CalendarSpec, now: Int) throws(CLIError) -> Int? {
+    let last = try storing(db) { try db.lastTrigger(slot) }
+    return FiringRule.dueElapse(atOrBefore: now, lastTrigger: last, lookback: 400 * 86400) {
+      next(spec, after: $0)
+    }
+  }
+
   /// Decides and records what a firing at `now` does; returns the decision and whether this
   /// process won the (slot, elapse) claim.
   func decide(_ slot: Slot, now: Date, deliverable: Bool = false) throws(CLIError) -> (
@@ -29,9 +37,16 @@ struct SlotFiring {
     let settings = try storing(db) { try db.settings() }
     let nowSeconds = Int(now.timeIntervalSince1970.rounded(.down))
     let window = settings.stalenessSeconds(for: slot)
-    let latest = FiringRule.latestElapse(atOrBefore: nowSeconds, lookback: 400 * 86400) {
-      next(spec, after: $0)
+    var latest = try dueElapse(slot, spec, now: nowSeconds)
+    if latest == nil,
+      let claimed = FiringRule.latestElapse(
+        atOrBefore: nowSeconds, lookback: 400 * 86400, next: { next(spec, after: $0) }),
+      try storing(db, { try db.isClaimed(slot: slot, elapse: claimed) })
+    {
+      latest = claimed  // a racing firing of an elapse another one claimed: a duplicate
     }
+    // the base the next elapse counts from, recorded once this firing has claimed its elapse
+    defer { try? db.recordTrigger(slot, at: nowSeconds) }
     let today = settings.dayRule.day(of: now, in: ctx.timeZone)
     let done = try storing(db) { try db.isDone(slot.flow, on: today) }
     var decision = FiringRule.decide(

@@ -100,6 +100,23 @@ public enum FiringRule {
     }
   }
 
+  /// The elapse a firing at `now` is for, counted as a systemd timer counts: its next elapse is
+  /// computed from its last trigger (so a slot in the repeated hour of a fall-back night fires
+  /// once, and a slot moved earlier after firing today waits for tomorrow); a catch-up of
+  /// several missed elapses is for the latest of them. Without a known last trigger (or one
+  /// more than `exactSpan` seconds ago) it is the latest elapse at or before `now`.
+  public static func dueElapse(
+    atOrBefore now: Int, lastTrigger: Int?, lookback: Int, exactSpan: Int = 8 * 86400,
+    next: (Int) -> Int?
+  ) -> Int? {
+    guard let lastTrigger, now - lastTrigger <= exactSpan else {
+      return latestElapse(atOrBefore: now, lookback: lookback, next: next)
+    }
+    guard var t = next(lastTrigger), t <= now else { return nil }
+    while let n = next(t), n <= now { t = n }
+    return t
+  }
+
   /// Stale after the window; skipped when the slot's flow is already done today.
   public static func decide(latest: Int?, now: Int, window: Int, flowDoneToday: Bool) -> Decision {
     guard let latest else { return .nothingDue }

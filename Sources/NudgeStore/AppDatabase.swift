@@ -343,6 +343,25 @@ public final class AppDatabase: Sendable {
     }
   }
 
+  // MARK: - Triggers
+
+  /// When the slot's timer last fired (epoch seconds), as systemd remembers a timer's last
+  /// trigger: the base its next elapse is counted from.
+  public func lastTrigger(_ slot: Slot) throws -> Int? {
+    try writer.read { db in
+      try StateRow.fetchOne(db, key: "trigger.\(slot.rawValue)").flatMap { Int($0.value) }
+    }
+  }
+
+  /// Records a firing of the slot's timer at `at` (never moving the last trigger back).
+  public func recordTrigger(_ slot: Slot, at: Int) throws {
+    try writer.write { db in
+      let key = "trigger.\(slot.rawValue)"
+      let old = try StateRow.fetchOne(db, key: key).flatMap { Int($0.value) }
+      if old.map({ $0 < at }) ?? true { try StateRow(key: key, value: String(at)).save(db) }
+    }
+  }
+
   // MARK: - Snoozes
 
   /// Stores a snoozed reminder: `slot` is due again at `due` (epoch seconds) for `elapse`.

@@ -79,6 +79,59 @@ import Testing
     #expect(rows["evening"]?["next"] as? String == "2026-11-21T21:30:00+01:00")
   }
 
+  /// `notify SLOT --scheduled --json` at `now`: its outcome and elapse.
+  func fire(_ nudge: Nudge, _ slot: String, at now: String) throws -> String {
+    let result = try nudge("notify", slot, "--scheduled", "--json", now: now)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    return "\(report["outcome"] as? String ?? "?") \(report["elapse"] as? String ?? "-")"
+  }
+
+  @Test(arguments: [
+    // New York falls back at 02:00 EDT on 2026-11-01: 01:30 comes twice and fires once (a run
+    // in the second 01:30, which systemd would not even start, finds that elapse claimed)
+    (
+      "America/New_York", "01:30",
+      [
+        "2026-11-01T01:30:00-04:00", "2026-11-01T01:30:05-05:00", "2026-11-01T02:10:00-05:00",
+        "2026-11-02T01:30:05-05:00",
+      ],
+      [
+        "undelivered 2026-11-01T01:30:00-04:00", "duplicate 2026-11-01T01:30:00-04:00",
+        "nothing-due -", "undelivered 2026-11-02T01:30:00-05:00",
+      ]
+    ),
+    // Berlin falls back at 03:00 CEST on 2026-10-25: 02:30 comes twice and fires once
+    (
+      "Europe/Berlin", "02:30",
+      ["2026-10-25T02:30:00+02:00", "2026-10-25T03:00:30+01:00", "2026-10-26T02:30:01+01:00"],
+      [
+        "undelivered 2026-10-25T02:30:00+02:00", "nothing-due -",
+        "undelivered 2026-10-26T02:30:00+01:00",
+      ]
+    ),
+  ])
+  func aSlotInTheRepeatedHourOfAFallBackNightFiresOnce(
+    zone: String, time: String, firings: [String], expected: [String]
+  ) throws {
+    var nudge = Nudge()
+    nudge.environment["TZ"] = zone
+    try nudge("schedule", "set", "morning", time)
+    #expect(try firings.map { try fire(nudge, "morning", at: $0) } == expected)
+  }
+
+  @Test func aSlotMovedEarlierAfterFiringWaitsForTomorrow() throws {
+    let nudge = Nudge()
+    #expect(
+      try fire(nudge, "morning", at: "2026-11-24T07:00:00+01:00")
+        == "undelivered 2026-11-24T07:00:00+01:00")
+    try nudge("schedule", "set", "morning", "06:00", now: "2026-11-24T07:05:00+01:00")
+    #expect(try fire(nudge, "morning", at: "2026-11-24T07:10:00+01:00") == "nothing-due -")
+    #expect(
+      try fire(nudge, "morning", at: "2026-11-25T06:00:01+01:00")
+        == "undelivered 2026-11-25T06:00:00+01:00")
+  }
+
   @Test func installedUnitsPassSystemdAnalyzeVerify() throws {
     var nudge = Nudge()
     let config = nudge.home + "/config"

@@ -112,6 +112,30 @@ enum TestZones {
       FiringRule.decide(latest: nil, now: day, window: 60, flowDoneToday: false) == .nothingDue)
   }
 
+  @Test func dueElapseCountsFromTheLastTriggerAsSystemdDoes() {
+    // a daily 07:00 slot, elapses at 7h past each midnight (UTC for simplicity)
+    let day = 20_000 * 86400
+    let next: (Int) -> Int? = { t in
+      let candidate = (t / 86400) * 86400 + 7 * 3600
+      return candidate > t ? candidate : candidate + 86400
+    }
+    // fired at 07:00 today: nothing more is due today
+    #expect(
+      FiringRule.dueElapse(
+        atOrBefore: day + 8 * 3600, lastTrigger: day + 7 * 3600, lookback: 86400 * 400,
+        next: next) == nil)
+    // three days down: the catch-up is for the latest missed elapse, once
+    #expect(
+      FiringRule.dueElapse(
+        atOrBefore: day + 3 * 86400 + 9 * 3600, lastTrigger: day + 7 * 3600,
+        lookback: 86400 * 400, next: next) == day + 3 * 86400 + 7 * 3600)
+    // never fired: the latest elapse at or before now
+    #expect(
+      FiringRule.dueElapse(
+        atOrBefore: day + 7 * 3600 + 5, lastTrigger: nil, lookback: 86400 * 400, next: next)
+        == day + 7 * 3600)
+  }
+
   @Test(arguments: [
     ("units/nudge-notify@.service", UnitFiles.serviceTemplate),
     ("units/nudge-slot.timer", UnitFiles.timerTemplate),
