@@ -24,7 +24,9 @@ public protocol TextOutput: AnyObject {
 /// Everything one command run touches of the outside world; the live one is built in `main`.
 public struct Context {
   public var now: Date
-  public var timeZone: TimeZone
+  /// The local zone (`TZ`, else /etc/localtime), as the calendar engine and the C library
+  /// read it: days, rollover, firing, history and the log all use it.
+  public var timeZone: ZoneRules
   public var environment: [String: String]
   public var input: any LineInput
   public var output: any TextOutput
@@ -45,7 +47,7 @@ public struct Context {
   public var clock: () -> Date
 
   public init(
-    now: Date, timeZone: TimeZone, environment: [String: String], input: any LineInput,
+    now: Date, timeZone: ZoneRules, environment: [String: String], input: any LineInput,
     output: any TextOutput, openDatabase: @escaping () throws(StoreError) -> AppDatabase,
     makeID: @escaping () -> String, rewardSeed: UInt64 = 0,
     pause: @escaping (Double) -> Void = { _ in }
@@ -101,7 +103,8 @@ extension Context {
       seed = parsed
     }
     var context = Context(
-      now: now, timeZone: zone(from: env), environment: env, input: StandardInput(),
+      now: now, timeZone: ZoneDirectory().local(tz: env["TZ"]), environment: env,
+      input: StandardInput(),
       output: StandardOutput(),
       openDatabase: { () throws(StoreError) -> AppDatabase in
         try AppDatabase.open(path: DatabaseLocation.path(environment: env))
@@ -120,14 +123,6 @@ extension Context {
       context.clock = { Date() }
     }
     return context
-  }
-
-  /// The zone named by `TZ` (as systemd and the C library read it), else the system's.
-  static func zone(from env: [String: String]) -> TimeZone {
-    guard var name = env["TZ"], !name.isEmpty else { return TimeZone.current }
-    if name.hasPrefix(":") { name.removeFirst() }
-    if name == "UTC" || name == "UTC0" || name == "GMT" { return TimeZone(identifier: "UTC")! }
-    return TimeZone(identifier: name) ?? TimeZone.current
   }
 }
 

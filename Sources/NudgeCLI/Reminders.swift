@@ -153,7 +153,7 @@ struct NotifyCommand: ContextCommand {
     if scheduled && snoozed {
       throw CLIError("use --scheduled or --snoozed, not both.", code: .usage)
     }
-    let local = ctx.zones.local(tz: ctx.environment["TZ"])
+    let local = ctx.timeZone
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
     let nowSeconds = Int(ctx.now.timeIntervalSince1970.rounded(.down))
     if let live = ctx.notifier as? LiveNotifier {
@@ -417,7 +417,7 @@ struct LogCommand: ContextCommand {
 
   func run(_ ctx: Context) throws(CLIError) {
     let db = try ctx.database()
-    let local = ctx.zones.local(tz: ctx.environment["TZ"])
+    let local = ctx.timeZone
     let rows = try storing(db) { try db.reminderLog(limit: max(1, limit)) }.map {
       Row(slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome, at: $0.at)
     }

@@ -27,7 +27,7 @@ struct ScheduleCommand: ParsableCommand {
 
     func run(_ ctx: Context) throws(CLIError) {
       let db = try ctx.database()
-      let local = ctx.zones.local(tz: ctx.environment["TZ"])
+      let local = ctx.timeZone
       let firing = SlotFiring(ctx: ctx, db: db, local: local)
       let now = Int(ctx.now.timeIntervalSince1970.rounded(.down))
       let rows = try storing(db) { try db.schedules() }.map {
@@ -84,7 +84,7 @@ struct ScheduleCommand: ParsableCommand {
 
     func run(_ ctx: Context) throws(CLIError) {
       let target = try parseSlot(slot)
-      let local = ctx.zones.local(tz: ctx.environment["TZ"])
+      let local = ctx.timeZone
       let spec = try ctx.parseCalendar(expression, local: local)
       let db = try ctx.database()
       try change(ctx, db, target) { $0.expression = spec.normalized }
@@ -128,7 +128,7 @@ struct ScheduleCommand: ParsableCommand {
     var expression: String
 
     func run(_ ctx: Context) throws(CLIError) {
-      let local = ctx.zones.local(tz: ctx.environment["TZ"])
+      let local = ctx.timeZone
       ctx.line(try ctx.parseCalendar(expression, local: local).normalized)
     }
   }

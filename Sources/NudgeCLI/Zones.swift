@@ -52,9 +52,6 @@ final class ZoneDirectory: @unchecked Sendable {
 extension ZoneRules {
   /// `2026-03-29T07:00:00+02:00` for an instant in this zone.
   func iso(_ t: Int) -> String {
-    let offset = localType(at: t).offset
-    return InstantFormat.format(
-      Date(timeIntervalSince1970: TimeInterval(t)),
-      in: TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!)
+    InstantFormat.format(Date(timeIntervalSince1970: TimeInterval(t)), in: self)
   }
 }

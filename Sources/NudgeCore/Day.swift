@@ -102,7 +102,8 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
   }
 }
 
-/// The wall-clock reading of an instant in a time zone.
+/// The wall-clock reading of an instant in a time zone (the zone rules the calendar engine
+/// uses: `TZ` names, `:path`, POSIX strings; never Foundation's guesses).
 public struct LocalTime: Equatable, Sendable {
   public let date: Day
   public let hour: Int
@@ -111,9 +112,10 @@ public struct LocalTime: Equatable, Sendable {
   /// Seconds east of UTC in effect at that instant.
   public let utcOffset: Int
 
-  public init(_ instant: Date, in timeZone: TimeZone) {
-    let offset = timeZone.secondsFromGMT(for: instant)
-    let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
+  public init(_ instant: Date, in zone: ZoneRules) {
+    let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
+    let offset = zone.localType(at: seconds).offset
+    let local = seconds + offset
     let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
     let secs = local - days * 86400
     date = Day(ordinal: days)
@@ -134,8 +136,8 @@ public struct DayRule: Equatable, Sendable {
   }
 
   /// A save at 00:40 with the default 04:00 rollover counts for the evening before.
-  public func day(of instant: Date, in timeZone: TimeZone) -> Day {
-    let local = LocalTime(instant, in: timeZone)
+  public func day(of instant: Date, in zone: ZoneRules) -> Day {
+    let local = LocalTime(instant, in: zone)
     return local.hour < rolloverHour ? local.date.adding(days: -1) : local.date
   }
 }

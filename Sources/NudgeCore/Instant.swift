@@ -52,8 +52,8 @@ public enum InstantFormat {
   }
 
   /// Formats as `2026-11-20T00:40:00+01:00` in the given zone.
-  public static func format(_ instant: Date, in timeZone: TimeZone) -> String {
-    let t = LocalTime(instant, in: timeZone)
+  public static func format(_ instant: Date, in zone: ZoneRules) -> String {
+    let t = LocalTime(instant, in: zone)
     let sign = t.utcOffset < 0 ? "-" : "+"
     let off = abs(t.utcOffset)
     return t.date.description

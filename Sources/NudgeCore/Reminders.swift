@@ -103,13 +103,14 @@ public enum FiringRule {
   /// The elapse a firing at `now` is for, counted as a systemd timer counts: its next elapse is
   /// computed from its last trigger (so a slot in the repeated hour of a fall-back night fires
   /// once, and a slot moved earlier after firing today waits for tomorrow); a catch-up of
-  /// several missed elapses is for the latest of them. Without a known last trigger (or one
-  /// more than `exactSpan` seconds ago) it is the latest elapse at or before `now`.
+  /// several missed elapses is for the latest of them. Without a known last trigger, one more
+  /// than `exactSpan` seconds ago, or one in the future (the clock was set back; systemd then
+  /// rewinds its own) it is the latest elapse at or before `now`.
   public static func dueElapse(
     atOrBefore now: Int, lastTrigger: Int?, lookback: Int, exactSpan: Int = 8 * 86400,
     next: (Int) -> Int?
   ) -> Int? {
-    guard let lastTrigger, now - lastTrigger <= exactSpan else {
+    guard let lastTrigger, lastTrigger <= now, now - lastTrigger <= exactSpan else {
       return latestElapse(atOrBefore: now, lookback: lookback, next: next)
     }
     guard var t = next(lastTrigger), t <= now else { return nil }

@@ -353,12 +353,10 @@ public final class AppDatabase: Sendable {
     }
   }
 
-  /// Records a firing of the slot's timer at `at` (never moving the last trigger back).
+  /// Records a firing of the slot's timer at `at`.
   public func recordTrigger(_ slot: Slot, at: Int) throws {
     try writer.write { db in
-      let key = "trigger.\(slot.rawValue)"
-      let old = try StateRow.fetchOne(db, key: key).flatMap { Int($0.value) }
-      if old.map({ $0 < at }) ?? true { try StateRow(key: key, value: String(at)).save(db) }
+      try StateRow(key: "trigger.\(slot.rawValue)", value: String(at)).save(db)
     }
   }
 

@@ -120,6 +120,22 @@ import Testing
     #expect(try firings.map { try fire(nudge, "morning", at: $0) } == expected)
   }
 
+  @Test func aPosixTZStringServesDaysFiringAndTheLogAlike() throws {
+    var nudge = Nudge()
+    nudge.environment["TZ"] = "CET-1CEST,M3.5.0,M10.5.0/3"
+    try nudge("review", "--swap", "tea", "--no-input", now: "2026-06-10T05:30:00+02:00")
+    let history = try #require(
+      try nudge.json("history", "--days", "1", now: "2026-06-10T08:00:00+02:00")
+        as? [[String: Any]])
+    #expect(history.first?["date"] as? String == "2026-06-10")
+    #expect(history.first?["review"] is [String: Any])
+    #expect(
+      try fire(nudge, "morning", at: "2026-06-10T07:00:05+02:00")
+        == "skipped-done 2026-06-10T07:00:00+02:00")
+    let log = try #require(try nudge.json("log") as? [[String: Any]])
+    #expect(log.last?["at"] as? String == "2026-06-10T07:00:05+02:00")
+  }
+
   @Test func aSlotMovedEarlierAfterFiringWaitsForTomorrow() throws {
     let nudge = Nudge()
     #expect(

@@ -21,14 +21,14 @@ import Testing
   ])
   func assignsDaysWithTheRolloverHour(instant: String, zone: String, expected: String) throws {
     let at = try #require(InstantFormat.parse(instant))
-    let day = DayRule().day(of: at, in: TimeZone(identifier: zone)!)
+    let day = DayRule().day(of: at, in: TestZones.named(zone)!)
     #expect(day.description == expected)
   }
 
   @Test func rolloverHourZeroUsesTheCalendarDate() throws {
     let at = try #require(InstantFormat.parse("2026-11-20T00:40:00+01:00"))
     #expect(
-      DayRule(rolloverHour: 0).day(of: at, in: TimeZone(identifier: "Europe/Berlin")!).description
+      DayRule(rolloverHour: 0).day(of: at, in: TestZones.named("Europe/Berlin")!).description
         == "2026-11-20")
   }
 
@@ -67,14 +67,14 @@ import Testing
   }
 
   @Test func formatsWithTheOffsetInEffect() throws {
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = TestZones.named("Europe/Berlin")!
     #expect(
       InstantFormat.format(Date(timeIntervalSince1970: 1_774_760_340), in: berlin)
         == "2026-03-29T06:59:00+02:00")
     #expect(
       InstantFormat.format(Date(timeIntervalSince1970: 1_795_000_000), in: berlin)
         == "2026-11-18T12:06:40+01:00")
-    let kolkata = TimeZone(identifier: "Asia/Kolkata")!
+    let kolkata = TestZones.named("Asia/Kolkata")!
     #expect(
       InstantFormat.format(Date(timeIntervalSince1970: 0), in: kolkata)
         == "1970-01-01T05:30:00+05:30")
@@ -86,7 +86,7 @@ import Testing
   ])
   func todayViewPhaseFollowsTheClock(hour: Int, phase: String) throws {
     let at = try #require(InstantFormat.parse(String(format: "2026-11-20T%02d:00:00Z", hour)))
-    let local = LocalTime(at, in: TimeZone(identifier: "UTC")!)
+    let local = LocalTime(at, in: TestZones.named("UTC")!)
     #expect(DayPhase.of(local, rolloverHour: 4).rawValue == phase)
   }
 }
