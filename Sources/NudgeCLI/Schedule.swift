@@ -181,6 +181,11 @@ struct ScheduleCommand: ParsableCommand {
       for _ in 0..<count {
         let step = spec.elapse(
           afterMicroseconds: usec, localZone: local, zoneFor: ctx.zones.zone(named:))
+        if case .outOfRange = step {
+          throw CLIError(
+            "systemd computes no elapse after 9999-12-30 23:59:59 UTC; choose an earlier --from.",
+            code: .badData)
+        }
         if case .unresolvable = step {
           throw CLIError(
             "systemd cannot compute the elapse after \(local.iso(usec / 1_000_000)) for '\(expression)' (its calculation gives up at this DST change); choose another time of day.",

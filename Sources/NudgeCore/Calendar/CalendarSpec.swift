@@ -240,8 +240,23 @@ extension CalendarSpec {
       }
       if usec {
         value *= CalendarSpec.usecPerSec
+        // one "." is a decimal point (".." is a range): up to six digits, the seventh rounds,
+        // the rest are ignored, as systemd's parse_fractional_part_u() reads them
         if at(0) == 46 && at(1) != 46 {
-          throw error("fractional seconds are not supported by Nudge; use whole seconds")
+          i += 1
+          guard at(0) >= 48 && at(0) <= 57 else { throw error("a digit must follow '.'") }
+          var fraction = 0
+          for _ in 0..<6 {
+            if at(0) >= 48 && at(0) <= 57 {
+              fraction = fraction * 10 + Int(at(0) - 48)
+              i += 1
+            } else {
+              fraction *= 10
+            }
+          }
+          if at(0) >= 53 && at(0) <= 57 { fraction += 1 }
+          while at(0) >= 48 && at(0) <= 57 { i += 1 }
+          value += fraction
         }
       }
       if value > Int(Int32.max) { throw error("a number is too large") }
@@ -291,9 +306,19 @@ extension CalendarSpec {
     mutating func date(_ spec: inout CalendarSpec) throws(ParseError) -> Bool {
       if atEnd { return false }
       if at(0) == 64 {
+        // systemd reads the number as strtoll would: leading whitespace, then a sign ("-" only
+        // for a zero), then digits
         i += 1
+        while let c = i < bytes.count ? bytes[i] : nil, c == 32 || (9...13).contains(c) { i += 1 }
+        var negative = false
+        if at(0) == 43 || at(0) == 45 {
+          negative = at(0) == 45
+          i += 1
+        }
         let digits = bytes[i...].prefix { $0 >= 48 && $0 <= 57 }
-        guard !digits.isEmpty, let epoch = Int(String(decoding: digits, as: UTF8.self)) else {
+        guard !digits.isEmpty, let epoch = Int(String(decoding: digits, as: UTF8.self)),
+          !negative || epoch == 0
+        else {
           throw error("'@' must be followed by seconds since the epoch")
         }
         i += digits.count

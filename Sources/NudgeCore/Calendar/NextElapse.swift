@@ -10,13 +10,20 @@ extension CalendarSpec {
     /// systemd's own calculation gives up here (its 1000-iteration safety valve, usually at a
     /// DST change); systemd-analyze fails the same way.
     case unresolvable
+    /// The base is past the last time systemd can format (9999-12-30 23:59:59.999999 UTC):
+    /// systemd fails ("Failed to determine next elapse").
+    case outOfRange
   }
+
+  /// systemd's USEC_TIMESTAMP_FORMATTABLE_MAX on 64-bit machines, in microseconds.
+  public static let formattableMaxMicroseconds = 253_402_214_399_999_999
 
   /// The first elapse strictly after `after` (microseconds since the epoch), computed in the
   /// spec's own zone (`zoneFor`) or in `localZone`.
   public func elapse(
     afterMicroseconds after: Int, localZone: ZoneRules, zoneFor: (String) -> ZoneRules?
   ) -> Elapse {
+    guard after <= Self.formattableMaxMicroseconds else { return .outOfRange }
     var zone = localZone
     if let timezone, !utc {
       zone = zoneFor(timezone) ?? .utc
@@ -28,7 +35,7 @@ extension CalendarSpec {
     var tmUsec = usec - seconds * Self.usecPerSec
     switch findNext(&tm, &tmUsec, &clock) {
     case .never: return .never
-    case .unresolvable: return .unresolvable
+    case .unresolvable, .outOfRange: return .unresolvable
     case .at: break
     }
     guard let t = clock.mktime(&tm) else { return .unresolvable }
