@@ -1,21 +1,86 @@
 #!/usr/bin/env python3
 """Compares `nudge schedule normalize/preview` with `systemd-analyze calendar`, the oracle.
 
-Generates calendar expressions x time zones x base times (DST change days of several years
-included) and checks that the normalized form and every next elapse agree exactly, and that
-what systemd rejects nudge rejects (exit 65). Prints one line per mismatch and a final
-"N passed, N failed"; exits non-zero on any mismatch.
+Generates calendar expressions x time zones x base times and checks that the normalized form
+and every next elapse agree exactly, and that what systemd rejects nudge rejects (exit 65):
+15 zones on their DST days, every zone file of the machine around its transitions since 1970
+(a sample; all of them with --full), `right/` zones around leap seconds, POSIX TZ strings
+(with and without rules), odd @EPOCH forms, fractional seconds, base times to 9999. Prints one
+line per mismatch and a final "N passed, N failed"; exits non-zero on any mismatch.
 
-usage: calendar-oracle.py NUDGE [--quick] [--seed N] [--random N]
+usage: calendar-oracle.py NUDGE [--quick] [--full] [--seed N] [--random N] [--jobs N]
 """
-import calendar, datetime, os, random, subprocess, sys
+import calendar, concurrent.futures, datetime, functools, os, random, struct, subprocess, sys
 
 args = sys.argv[1:]
 nudge = args[0]
 quick = "--quick" in args
+full = "--full" in args
 seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 1
 extra = int(args[args.index("--random") + 1]) if "--random" in args else (100 if quick else 400)
+jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else 4
 rng = random.Random(seed)
+ZONEINFO = "/usr/share/zoneinfo"
+
+
+def tzif(path):
+    """(transitions, leap second records) of a TZif file, from its 64-bit block."""
+    data = open(path, "rb").read()
+    if data[:4] != b"TZif":
+        return [], []
+    def counts(at):
+        return struct.unpack(">6l", data[at + 20:at + 44])
+    isut, isstd, leap, timecnt, typecnt, charcnt = counts(0)
+    if data[4] < 0x32:
+        return list(struct.unpack(f">{timecnt}l", data[44:44 + 4 * timecnt])), []
+    at = 44 + timecnt * 5 + typecnt * 6 + charcnt + leap * 8 + isstd + isut
+    isut, isstd, leap, timecnt, typecnt, charcnt = counts(at)
+    p = at + 44
+    transitions = list(struct.unpack(f">{timecnt}q", data[p:p + 8 * timecnt]))
+    p += timecnt * 9 + typecnt * 6 + charcnt
+    leaps = [struct.unpack(">ql", data[p + 12 * k:p + 12 * k + 12]) for k in range(leap)]
+    return transitions, leaps
+
+
+RIGHT_LEAPS = tzif(os.path.join(ZONEINFO, "right/UTC"))[1] if os.path.exists(os.path.join(ZONEINFO, "right/UTC")) else []
+
+
+def leap_time(posix):
+    """The time_t of a `right/` zone whose leap-aware gmtime shows `posix` (what glibc's
+    gmtime prints under such a TZ)."""
+    t = posix
+    for _ in range(3):
+        correction = 0
+        for transition, change in RIGHT_LEAPS:
+            if transition <= t:
+                correction = change
+        t = posix + correction
+    return t
+
+
+def zone_files():
+    """Every zone file of the machine (no right/ or posix/ copies, no aliases to the same bytes)."""
+    seen, names = set(), []
+    for root, dirs, files in os.walk(ZONEINFO):
+        rel = os.path.relpath(root, ZONEINFO)
+        if rel.split(os.sep)[0] in ("right", "posix", "Etc") and rel != ".":
+            dirs[:] = []
+            continue
+        for f in files:
+            path = os.path.join(root, f)
+            name = os.path.relpath(path, ZONEINFO)
+            if "." in f or f in ("posixrules", "localtime", "Factory", "leapseconds", "tzdata.zi", "leap-seconds.list", "SECURITY"):
+                continue
+            try:
+                data = open(path, "rb").read()
+            except OSError:
+                continue
+            if data[:4] != b"TZif" or data in seen:
+                continue
+            seen.add(data)
+            names.append(name)
+    return sorted(names)
+
 
 ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata",
          "Europe/London", "America/Sao_Paulo", "Pacific/Auckland", "Asia/Tokyo",
@@ -110,6 +175,8 @@ def oracle(expr, tz, base, n):
         return None, None
     norm, times = None, []
     in_utc = "(in UTC):" in r.stdout
+    # under a right/ TZ glibc's gmtime hides the leap seconds the time_t counts
+    right = tz.lstrip(":").startswith("right/")
     for line in r.stdout.splitlines():
         line = line.strip()
         if line.startswith("Normalized form:"):
@@ -118,9 +185,22 @@ def oracle(expr, tz, base, n):
             pass
         elif line.startswith("(in UTC):") or (not in_utc and (line.startswith("Next elapse:") or line.startswith("Iter. #"))):
             stamp = line.split(":", 1)[1].strip()  # "Mon 2026-03-30 00:30:00 UTC"
-            dt = datetime.datetime.strptime(stamp, "%a %Y-%m-%d %H:%M:%S UTC")
-            times.append(calendar.timegm(dt.timetuple()))
+            day, clock = stamp.split()[1:3]
+            y, mo, d = map(int, day.split("-"))
+            h, mi, sec = map(int, clock.split(":"))
+            posix = calendar.timegm((y, mo, d, h, mi, 0)) + sec
+            if right:  # a :60 second is the leap second right after :59
+                posix = leap_time(posix - 1) + 1 if sec == 60 else leap_time(posix)
+            times.append(posix)
     return norm, times
+
+
+@functools.lru_cache(maxsize=None)
+def our_normalized(expr, tz):
+    env = dict(os.environ, TZ=tz)
+    norm = subprocess.run([nudge, "schedule", "normalize", "--", expr], env=env, capture_output=True, text=True)
+    return norm.stdout.strip()
+
 
 def ours(expr, tz, base, n):
     env = dict(os.environ, TZ=tz)
@@ -130,8 +210,19 @@ def ours(expr, tz, base, n):
         return None, None
     if r.returncode != 0:
         return "error", r.stderr.strip()
-    norm = subprocess.run([nudge, "schedule", "normalize", "--", expr], env=env, capture_output=True, text=True)
-    return norm.stdout.strip(), [int(x) for x in r.stdout.split()]
+    return our_normalized(expr, tz), [int(x) for x in r.stdout.split()]
+
+
+def transition_bases(zone, count=None):
+    """Base times around a zone file's transitions since 1970 (all, or `count` at random)."""
+    transitions = [t for t in tzif(os.path.join(ZONEINFO, zone))[0] if t >= 0]
+    if count is not None and len(transitions) > count:
+        transitions = rng.sample(transitions, count)
+    bases = []
+    for t in transitions:
+        bases += [t - 3601, t - 1, t + 1]
+    return bases
+
 
 passed = failed = 0
 years = [2024, 2026, 2027, 2031] if quick else [2023, 2024, 2025, 2026, 2027, 2030, 2038, 2041]
@@ -153,22 +244,56 @@ for zone in zones:
     for base in dst_bases(zone, years)[:16]:
         for expr in ["*-*-* 02:30", "*-*-* 01:30", "*-*-* 02:00", "*-*-* 03:00", "*:0/30", "*:*:0/20"]:
             cases.append((expr, zone, base))
-
-# the last base times systemd can compute from (9999-12-30 23:59:59 UTC) and the first it
-# cannot
+# every zone file around its transitions since 1970: a sample, or all with --full
+AROUND = ["*-*-* 02:30", "*:0/15", "*-*-* 00:00", "*-*~1 23:30"]
+all_zones = zone_files()
+sampled = all_zones if full else rng.sample(all_zones, 40 if quick else 120)
+for zone in sampled:
+    for base in transition_bases(zone, None if full else 3):
+        for expr in (AROUND if full else [rng.choice(AROUND)]):
+            cases.append((expr, zone, base))
+# right/ zones, named as TZ and in the expression, around leap seconds and elsewhere
+leap_days = [calendar.timegm((1972, 6, 30, 23, 59, 0)), calendar.timegm((2016, 12, 31, 23, 58, 0)),
+             calendar.timegm((1998, 12, 31, 23, 0, 0)), calendar.timegm((2026, 3, 29, 0, 30, 0))]
+for tz in ["right/UTC", "right/Europe/Berlin", ":right/America/New_York", "UTC", "Europe/Berlin"]:
+    for expr in ["*:*:0/20", "*-*-* 23:59:59", "*-*-* 00:00", "*-*-* 02:30", "*-*-* 23:59:60",
+                 "12:00 right/Europe/Berlin", "*:*:00 right/UTC", "*-*-* 07:00 right/America/New_York"]:
+        for base in leap_days:
+            cases.append((expr, tz, base))
+# POSIX TZ strings: with rules, without (glibc borrows posixrules), odd forms
+POSIX = ["AAA5BBB", "AAA5BBB,", "AAA-1BBB", "AAA3BBB2", "EST5EDT", "CET-1CEST,M3.5.0,M10.5.0/3",
+         "<+03>-3", "IST-1GMT0,M10.5.0,M3.5.0/1", "AAA3BBB,J60/2,J300/2", "AAA3BBB,60/2,300/2",
+         "XXX-10:30YYY-11,M10.1.0,M4.1.0/3", "UTC0", "AAA5BBB,M3.2.0/-1,M11.1.0/25", "<-0330>3:30"]
+posix_bases = [calendar.timegm((y, m, 1, 0, 0, 0)) for y in (1975, 1987, 1990, 2006, 2026, 2040)
+               for m in (3, 4, 10, 11)]
+for tz in POSIX:
+    for base in (posix_bases if not quick else rng.sample(posix_bases, 8)):
+        for expr in ["*-*-* 01:30", "*-*-* 02:30", "*:0/30", "*-*-* 12:00"]:
+            cases.append((expr, tz, base))
+# years to 9999: the last base times systemd computes from and the first it cannot
 for zone in ["UTC", "Europe/Berlin", "Pacific/Kiritimati"]:
-    for base in (253402214399, 253402214400, 253402300799):
-        for expr in ["*-*-* 12:00", "minutely", "9999-12-31"]:
+    for base in (calendar.timegm((2199, 12, 31, 0, 0, 0)), calendar.timegm((5000, 6, 1, 0, 0, 0)),
+                 253402214399, 253402214400, 253402300799):
+        for expr in ["*-*-* 12:00", "minutely", "9999-12-31", "2199-12-31 23:00"]:
             cases.append((expr, zone, base))
 
 n = 6
-for expr, zone, base in cases:
+
+
+def compare(case):
+    expr, zone, base = case
     want = oracle(expr, zone, base, n)
     got = ours(expr, zone, base, n)
-    if want == got:
-        passed += 1
-    else:
-        failed += 1
-        print(f"MISMATCH TZ={zone} base=@{base} {expr!r}\n  systemd: {want}\n  nudge:   {got}")
-print(f"{passed} passed, {failed} failed")
+    return case, want, got
+
+
+with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+    for (expr, zone, base), want, got in pool.map(compare, cases):
+        if want == got:
+            passed += 1
+        else:
+            failed += 1
+            print(f"MISMATCH TZ={zone} base=@{base} {expr!r}\n  systemd: {want}\n  nudge:   {got}")
+print(f"{passed} passed, {failed} failed ({len(cases)} cases: {len(sampled)} of {len(all_zones)} zone files"
+      f" around their transitions{', all' if full else ''})")
 sys.exit(1 if failed else 0)

@@ -178,9 +178,11 @@ struct ScheduleCommand: ParsableCommand {
       }
       var out = ""
       var usec = base * 1_000_000
+      var memory = CalendarSpec.MktimeMemory()
       for _ in 0..<count {
         let step = spec.elapse(
-          afterMicroseconds: usec, localZone: local, zoneFor: ctx.zones.zone(named:))
+          afterMicroseconds: usec, localZone: local, zoneFor: ctx.zones.zone(named:),
+          memory: &memory)
         if case .outOfRange = step {
           throw CLIError(
             "systemd computes no elapse after 9999-12-30 23:59:59 UTC; choose an earlier --from.",

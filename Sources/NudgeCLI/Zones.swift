@@ -45,6 +45,11 @@ final class ZoneDirectory: @unchecked Sendable {
       return .utc
     }
     if let rules = zone(named: name) { return rules }
+    // a DST zone without a rule borrows posixrules' transitions, as glibc does
+    if let file = zone(named: "posixrules"), let rules = ZoneRules(posix: name, defaultRules: file)
+    {
+      return rules
+    }
     return ZoneRules(posix: name) ?? .utc
   }
 }

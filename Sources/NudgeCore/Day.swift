@@ -115,13 +115,15 @@ public struct LocalTime: Equatable, Sendable {
   public init(_ instant: Date, in zone: ZoneRules) {
     let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
     let offset = zone.localType(at: seconds).offset
-    let local = seconds + offset
+    // a `right/` zone counts leap seconds in its time_t, as glibc's localtime does
+    let leap = zone.leapCorrection(at: seconds)
+    let local = seconds + offset - leap.correction
     let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
     let secs = local - days * 86400
     date = Day(ordinal: days)
     hour = secs / 3600
     minute = secs % 3600 / 60
-    second = secs % 60
+    second = secs % 60 + leap.hit
     utcOffset = offset
   }
 }

@@ -56,7 +56,10 @@ struct CivilClock {
   func localtime(_ t: Int) -> BrokenDownTime {
     if utc { return BrokenDownTime(naive: t, isDST: 0) }
     let type = zone.localType(at: t)
-    return BrokenDownTime(naive: t + type.offset, isDST: type.isDST ? 1 : 0)
+    let leap = zone.leapCorrection(at: t)
+    var tm = BrokenDownTime(naive: t + type.offset - leap.correction, isDST: type.isDST ? 1 : 0)
+    tm.second += leap.hit
+    return tm
   }
 
   /// Normalises `tm` and returns its instant; nil where glibc returns -1.
@@ -117,8 +120,11 @@ struct CivilClock {
       if !located { return nil }
     }
     guess = t - t0 + guess
-    if requestedSecond != clamped.second {
-      t += requestedSecond - clamped.second
+    if requestedSecond != found.second {
+      // the requested second, not the clamped one; and a false match of :00 on a leap second
+      // (:60, which every minute-based comparison takes for the next :00) moves one on
+      let falseLeapMatch = clamped.second == 0 && found.second == 60 ? 1 : 0
+      t += falseLeapMatch - clamped.second + requestedSecond
       found = localtime(t)
     }
     tm = found

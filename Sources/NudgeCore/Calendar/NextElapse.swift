@@ -18,17 +18,39 @@ extension CalendarSpec {
   /// systemd's USEC_TIMESTAMP_FORMATTABLE_MAX on 64-bit machines, in microseconds.
   public static let formattableMaxMicroseconds = 253_402_214_399_999_999
 
+  /// What the C library remembers between `mktime` calls in one process (glibc's static
+  /// offset guess): systemd-analyze steps through elapses in one process, so one elapse's
+  /// conversions decide how the next one reads an ambiguous or cut-back local time.
+  public struct MktimeMemory: Sendable {
+    var guess = 0
+    public init() {}
+  }
+
   /// The first elapse strictly after `after` (microseconds since the epoch), computed in the
-  /// spec's own zone (`zoneFor`) or in `localZone`.
+  /// spec's own zone (`zoneFor`) or in `localZone`, as a fresh process would.
   public func elapse(
     afterMicroseconds after: Int, localZone: ZoneRules, zoneFor: (String) -> ZoneRules?
   ) -> Elapse {
+    var memory = MktimeMemory()
+    return elapse(afterMicroseconds: after, localZone: localZone, zoneFor: zoneFor, memory: &memory)
+  }
+
+  /// The first elapse strictly after `after`, carrying the C library's memory from the
+  /// previous elapse of the same process (a spec with its own zone is computed by systemd in a
+  /// forked child, so it starts from the parent's memory and leaves it unchanged).
+  public func elapse(
+    afterMicroseconds after: Int, localZone: ZoneRules, zoneFor: (String) -> ZoneRules?,
+    memory: inout MktimeMemory
+  ) -> Elapse {
     guard after <= Self.formattableMaxMicroseconds else { return .outOfRange }
     var zone = localZone
+    let forked = timezone != nil && !utc
     if let timezone, !utc {
       zone = zoneFor(timezone) ?? .utc
     }
     var clock = CivilClock(zone: zone, utc: utc)
+    clock.guess = memory.guess
+    defer { if !forked && !utc { memory.guess = clock.guess } }
     let usec = after + 1
     let seconds = floorDiv(usec, Self.usecPerSec)
     var tm = clock.localtime(seconds)

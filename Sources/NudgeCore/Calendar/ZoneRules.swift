@@ -6,6 +6,16 @@ public struct ZoneRules: Sendable, Equatable {
     public var offset: Int
     public var isDST: Bool
     public var abbreviation: String
+    /// The TZif standard/wall and UT/local indicators of the type (how its transitions were
+    /// given), which glibc reads when it borrows a file's rules for a POSIX TZ without any.
+    var isStd = false
+    var isUT = false
+  }
+
+  /// A leap second record of a `right/` zone: from `transition` on, `correction` seconds.
+  struct Leap: Sendable, Equatable {
+    var transition: Int
+    var correction: Int
   }
 
   public var name: String
@@ -13,6 +23,7 @@ public struct ZoneRules: Sendable, Equatable {
   var transitionTypes: [Int] = []
   var types: [LocalType]
   var rule: PosixTZ?
+  var leaps: [Leap] = []
 
   /// UTC, for `TZ` unset without `/etc/localtime`, or `UTC` specs.
   public static let utc = ZoneRules(
@@ -66,6 +77,17 @@ public struct ZoneRules: Sendable, Equatable {
         abbreviation: String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))
     }
     guard transitionTypes.allSatisfy({ $0 < typecnt }) else { return nil }
+    var q = chars + charcnt
+    leaps = (0..<leap).map { k in
+      let at = q + k * (timeSize + 4)
+      return Leap(
+        transition: timeSize == 8 ? i64(at) : u32(at), correction: u32(at + timeSize))
+    }
+    q += leap * (timeSize + 4)
+    for k in 0..<typecnt {
+      if k < isstd { types[k].isStd = bytes[q + k] != 0 }
+      if k < isut { types[k].isUT = bytes[q + isstd + k] != 0 }
+    }
     self.name = name
     if timeSize == 8, end < bytes.count, bytes[end] == 0x0A,
       let close = bytes[(end + 1)...].firstIndex(of: 0x0A), close > end + 1
@@ -80,6 +102,70 @@ public struct ZoneRules: Sendable, Equatable {
     self.name = text
     self.rule = rule
     self.types = [LocalType(offset: rule.stdOffset, isDST: false, abbreviation: rule.stdName)]
+  }
+
+  /// A POSIX TZ with a DST name but no rule (`AAA5BBB`), as glibc builds it: the user's names
+  /// and offsets on the transitions of the rules file (`posixrules`, New York's), each shifted
+  /// as `__tzfile_default()` shifts it; after its last transition, that file's own rule.
+  public init?(posix text: String, defaultRules file: ZoneRules) {
+    guard let user = PosixTZ(text), let dstName = user.dstName, !user.hasRule,
+      file.types.count >= 2
+    else { return nil }
+    var ruleStd = file.types[0].offset
+    var ruleDST = file.types[0].offset
+    if !file.transitions.isEmpty {
+      var (sawStd, sawDST) = (false, false)
+      for i in stride(from: file.transitions.count - 1, through: 0, by: -1) {
+        let type = file.types[file.transitionTypes[i]]
+        if !sawStd && !type.isDST {
+          (sawStd, ruleStd) = (true, type.offset)
+        } else if !sawDST && type.isDST {
+          (sawDST, ruleDST) = (true, type.offset)
+        }
+        if sawStd && sawDST { break }
+      }
+      if !sawDST { ruleDST = ruleStd }
+    }
+    var wasDST = false
+    transitions = file.transitions
+    transitionTypes = file.transitionTypes
+    for i in transitions.indices {
+      let type = file.types[file.transitionTypes[i]]
+      transitionTypes[i] = type.isDST ? 1 : 0
+      if !type.isUT {  // UT transitions stay; wall-clock ones move with the user's offsets
+        transitions[i] +=
+          wasDST && !type.isStd ? user.dstOffset - ruleDST : user.stdOffset - ruleStd
+      }
+      wasDST = type.isDST
+    }
+    name = text
+    types = [
+      LocalType(offset: user.stdOffset, isDST: false, abbreviation: user.stdName),
+      LocalType(offset: user.dstOffset, isDST: true, abbreviation: dstName),
+    ]
+    rule = file.rule
+    leaps = file.leaps
+  }
+
+  /// glibc's leap second correction at `t` and how many leap seconds `t` hits (a `right/`
+  /// zone: its time_t counts leap seconds, so localtime subtracts them and shows :60).
+  func leapCorrection(at t: Int) -> (correction: Int, hit: Int) {
+    guard var i = leaps.lastIndex(where: { $0.transition <= t }) else { return (0, 0) }
+    let correction = leaps[i].correction
+    var hit = 0
+    if t == leaps[i].transition
+      && ((i == 0 && leaps[i].correction > 0)
+        || (i > 0 && leaps[i].correction > leaps[i - 1].correction))
+    {
+      hit = 1
+      while i > 0 && leaps[i].transition == leaps[i - 1].transition + 1
+        && leaps[i].correction == leaps[i - 1].correction + 1
+      {
+        hit += 1
+        i -= 1
+      }
+    }
+    return (correction, hit)
   }
 
   /// The local time type in effect at `t` (seconds since the epoch), as glibc's localtime.
@@ -132,6 +218,9 @@ struct PosixTZ: Sendable, Equatable {
   var dstOffset: Int
   var start: (DateRule, Int)?
   var end: (DateRule, Int)?
+  /// False when the text names a DST zone but no rule (`AAA5BBB` or `AAA5BBB,`): glibc then
+  /// borrows the rules of `posixrules`, or the US rules when that file is missing.
+  var hasRule = true
 
   static func == (a: PosixTZ, b: PosixTZ) -> Bool {
     a.stdName == b.stdName && a.stdOffset == b.stdOffset && a.dstName == b.dstName
@@ -207,8 +296,9 @@ struct PosixTZ: Sendable, Equatable {
       guard let o = time() else { return nil }
       dstOffset = -o
     }
-    if s.isEmpty {
-      // no rule: glibc falls back to the US rules of POSIX
+    if s.isEmpty || s == "," {
+      // no rule: glibc falls back to the US rules of POSIX (when it has no posixrules file)
+      hasRule = false
       start = (.monthWeekDay(month: 3, week: 2, weekday: 0), 7200)
       end = (.monthWeekDay(month: 11, week: 1, weekday: 0), 7200)
       return
