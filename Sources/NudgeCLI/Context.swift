@@ -23,7 +23,7 @@ public protocol TextOutput: AnyObject {
 
 /// Everything one command run touches of the outside world; the live one is built in `main`.
 public struct Context {
-  public var now: Date
+  public var now: Instant
   /// The local zone (`TZ`, else /etc/localtime), as the calendar engine and the C library
   /// read it: days, rollover, firing, history and the log all use it.
   public var timeZone: ZoneRules
@@ -44,10 +44,10 @@ public struct Context {
   public var notifier: any NotifierEdge = NoNotifier()
   /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
   /// fixed start at the pace of the monotonic clock.
-  public var clock: () -> Date
+  public var clock: () -> Instant
 
   public init(
-    now: Date, timeZone: ZoneRules, environment: [String: String], input: any LineInput,
+    now: Instant, timeZone: ZoneRules, environment: [String: String], input: any LineInput,
     output: any TextOutput, openDatabase: @escaping () throws(StoreError) -> AppDatabase,
     makeID: @escaping () -> String, rewardSeed: UInt64 = 0,
     pause: @escaping (Double) -> Void = { _ in }
@@ -81,10 +81,17 @@ public struct Context {
 }
 
 extension Context {
+  /// The wall clock (CLOCK_REALTIME): the only place Nudge reads it.
+  static func systemClock() -> Instant {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Instant(microseconds: now.tv_sec * 1_000_000 + now.tv_nsec / 1000)
+  }
+
   /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
   public static func live() throws(CLIError) -> Context {
     let env = ProcessInfo.processInfo.environment
-    var now = Date()
+    var now = Self.systemClock()
     if let fixed = env["NUDGE_NOW"], !fixed.isEmpty {
       guard let parsed = InstantFormat.parse(fixed) else {
         throw CLIError(
@@ -117,10 +124,10 @@ extension Context {
       let fixed = now
       let started = DispatchTime.now().uptimeNanoseconds
       context.clock = {
-        fixed.addingTimeInterval(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        fixed.adding(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
       }
     } else {
-      context.clock = { Date() }
+      context.clock = { Self.systemClock() }
     }
     return context
   }

@@ -62,13 +62,13 @@ struct ReminderScheduler: Service, @unchecked Sendable {
       if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }
       let now = ctx.clock()
       let local = ctx.zones.local(tz: ctx.environment["TZ"])
-      var wake = Int(now.timeIntervalSince1970.rounded(.down)) + 60
+      var wake = now.seconds + 60
       do {
         let firing = SlotFiring(ctx: ctx, db: db, local: local)
         for schedule in try db.schedules() where schedule.enabled {
           let spec = try firing.spec(schedule)
           try fireIfDue(schedule.slot, spec: spec, firing: firing, db: db, now: now)
-          if let next = firing.next(spec, after: Int(now.timeIntervalSince1970.rounded(.down))) {
+          if let next = firing.next(spec, after: now.seconds) {
             wake = min(wake, next)
           }
         }
@@ -81,7 +81,7 @@ struct ReminderScheduler: Service, @unchecked Sendable {
       }
       Spawn.reapFinished()
       ServiceNotifier.notify("WATCHDOG=1")
-      var delay = Double(wake) - ctx.clock().timeIntervalSince1970
+      var delay = Instant(seconds: wake).seconds(since: ctx.clock())
       delay = min(max(delay, 0.01), 60)
       if let watchdog { delay = min(delay, Double(watchdog.components.seconds) + 0.5) }
       if let exitAfter {
@@ -119,9 +119,9 @@ struct ReminderScheduler: Service, @unchecked Sendable {
   /// Runs `nudge notify SLOT --scheduled` (the same command the timers run) for a due,
   /// unclaimed elapse; the child claims it, posts and waits for the click.
   private func fireIfDue(
-    _ slot: Slot, spec: CalendarSpec, firing: SlotFiring, db: AppDatabase, now: Date
+    _ slot: Slot, spec: CalendarSpec, firing: SlotFiring, db: AppDatabase, now: Instant
   ) throws {
-    let seconds = Int(now.timeIntervalSince1970.rounded(.down))
+    let seconds = now.seconds
     guard
       let latest = try firing.dueElapse(slot, spec, now: seconds),
       !(try db.isClaimed(slot: slot, elapse: latest)),
@@ -140,8 +140,8 @@ struct ReminderScheduler: Service, @unchecked Sendable {
 extension ReminderScheduler {
   /// Runs `nudge notify SLOT --snoozed` for a stored snooze that is due (the child takes it, so
   /// a snooze whose own process or transient timer already posted it is not posted twice).
-  fileprivate func repostIfDue(_ snooze: Snooze, now: Date) throws {
-    guard snooze.due <= Int(now.timeIntervalSince1970.rounded(.down)),
+  fileprivate func repostIfDue(_ snooze: Snooze, now: Instant) throws {
+    guard snooze.due <= now.seconds,
       spawned.claim(snooze.slot, -snooze.due)
     else { return }
     logger.info("re-posting the snoozed \(snooze.slot.rawValue) reminder")

@@ -82,7 +82,7 @@ struct OpenCommand: ContextCommand {
   func snooze(_ ctx: Context, _ slot: Slot) throws(CLIError) {
     let db = try ctx.database()
     let seconds = try settingsSnooze(ctx)
-    let due = Int(ctx.clock().timeIntervalSince1970.rounded(.down)) + seconds
+    let due = ctx.clock().seconds + seconds
     try storing(db) { try db.saveSnooze(Snooze(slot: slot, due: due, elapse: nil)) }
     let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
     try storing(db) {

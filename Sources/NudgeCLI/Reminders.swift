@@ -29,13 +29,13 @@ struct SlotFiring {
 
   /// Decides and records what a firing at `now` does; returns the decision and whether this
   /// process won the (slot, elapse) claim.
-  func decide(_ slot: Slot, now: Date, deliverable: Bool = false) throws(CLIError) -> (
+  func decide(_ slot: Slot, now: Instant, deliverable: Bool = false) throws(CLIError) -> (
     FiringRule.Decision, claimed: Bool
   ) {
     let schedule = try storing(db) { try db.schedules() }.first { $0.slot == slot }!
     let spec = try spec(schedule)
     let settings = try storing(db) { try db.settings() }
-    let nowSeconds = Int(now.timeIntervalSince1970.rounded(.down))
+    let nowSeconds = now.seconds
     let window = settings.stalenessSeconds(for: slot)
     var latest = try dueElapse(slot, spec, now: nowSeconds)
     if latest == nil,
@@ -155,7 +155,7 @@ struct NotifyCommand: ContextCommand {
     }
     let local = ctx.timeZone
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
-    let nowSeconds = Int(ctx.now.timeIntervalSince1970.rounded(.down))
+    let nowSeconds = ctx.now.seconds
     if let live = ctx.notifier as? LiveNotifier {
       // a server that stops answering mid-call: print the reminder, log it, leave with 69
       let path = db.path
@@ -167,7 +167,7 @@ struct NotifyCommand: ContextCommand {
           try? store.logReminder(
             ReminderLogEntry(
               slot: slotToLog, elapse: nil, outcome: .undelivered,
-              at: InstantFormat.format(Date(), in: zone)))
+              at: InstantFormat.format(Context.systemClock(), in: zone)))
         }
         FileHandle.standardError.write(
           Data("nudge: the notification server did not answer within 3 seconds.\n".utf8))
@@ -295,7 +295,7 @@ struct ReminderSession {
       let note = DesktopNotification.reminder(
         slot, streak: currentStreak(ctx, db, settings), snoozeSeconds: snoozeSeconds,
         prepDone: prepDone)
-      let left = wait - ctx.clock().timeIntervalSince(started)
+      let left = wait - ctx.clock().seconds(since: started)
       let outcome = ctx.notifier.post(
         note,
         wait: NotificationWait(
@@ -333,14 +333,14 @@ struct ReminderSession {
   /// to `nudge daemon`, which watches stored snoozes): false, this process is done. Without a
   /// manager it also waits here and returns true when this process took the due snooze.
   func snooze() throws(CLIError) -> Bool {
-    let due = Int(ctx.clock().timeIntervalSince1970.rounded(.down)) + snoozeSeconds
+    let due = ctx.clock().seconds + snoozeSeconds
     try storing(db) { try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse)) }
     log(.snoozed)
     if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: snoozeSeconds) {
       return false
     }
     ctx.pause(Double(snoozeSeconds))
-    let now = Int(ctx.clock().timeIntervalSince1970.rounded(.up))
+    let now = ctx.clock().adding(seconds: 0.999_999).seconds
     return try storing(db) { try db.takeDueSnooze(slot, now: now) } != nil
   }
 

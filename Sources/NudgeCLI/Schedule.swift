@@ -29,7 +29,7 @@ struct ScheduleCommand: ParsableCommand {
       let db = try ctx.database()
       let local = ctx.timeZone
       let firing = SlotFiring(ctx: ctx, db: db, local: local)
-      let now = Int(ctx.now.timeIntervalSince1970.rounded(.down))
+      let now = ctx.now.seconds
       let rows = try storing(db) { try db.schedules() }.map {
         schedule throws(CLIError) -> (Row, Int?) in
         let next = schedule.enabled ? firing.next(try firing.spec(schedule), after: now) : nil
@@ -168,13 +168,13 @@ struct ScheduleCommand: ParsableCommand {
       }
       let local = ctx.zones.local(tz: tz ?? ctx.environment["TZ"])
       let spec = try ctx.parseCalendar(expression, local: local)
-      var base = Int(ctx.now.timeIntervalSince1970.rounded(.down))
+      var base = ctx.now.seconds
       if let from {
         guard let parsed = InstantFormat.parse(from) else {
           throw CLIError(
             "--from '\(from)' is not a time: use ISO 8601 with an offset or @EPOCH.", code: .usage)
         }
-        base = Int(parsed.timeIntervalSince1970)
+        base = parsed.seconds
       }
       var out = ""
       var usec = base * 1_000_000

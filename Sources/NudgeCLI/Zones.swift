@@ -57,6 +57,6 @@ final class ZoneDirectory: @unchecked Sendable {
 extension ZoneRules {
   /// `2026-03-29T07:00:00+02:00` for an instant in this zone.
   func iso(_ t: Int) -> String {
-    InstantFormat.format(Date(timeIntervalSince1970: TimeInterval(t)), in: self)
+    InstantFormat.format(Instant(seconds: t), in: self)
   }
 }

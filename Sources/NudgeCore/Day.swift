@@ -112,8 +112,8 @@ public struct LocalTime: Equatable, Sendable {
   /// Seconds east of UTC in effect at that instant.
   public let utcOffset: Int
 
-  public init(_ instant: Date, in zone: ZoneRules) {
-    let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
+  public init(_ instant: Instant, in zone: ZoneRules) {
+    let seconds = instant.seconds
     let offset = zone.localType(at: seconds).offset
     // a `right/` zone counts leap seconds in its time_t, as glibc's localtime does
     let leap = zone.leapCorrection(at: seconds)
@@ -138,7 +138,7 @@ public struct DayRule: Equatable, Sendable {
   }
 
   /// A save at 00:40 with the default 04:00 rollover counts for the evening before.
-  public func day(of instant: Date, in zone: ZoneRules) -> Day {
+  public func day(of instant: Instant, in zone: ZoneRules) -> Day {
     let local = LocalTime(instant, in: zone)
     return local.hour < rolloverHour ? local.date.adding(days: -1) : local.date
   }

@@ -1,13 +1,40 @@
 import Foundation
 
+/// A point in time, in microseconds since the Unix epoch (UTC): Nudge's one instant type, from
+/// the clock through days, firing, the calendar (which counts microseconds, as systemd does),
+/// the store and the log. Time zones apply only when an instant is read or written.
+public struct Instant: Comparable, Hashable, Sendable {
+  public var microseconds: Int
+
+  public init(microseconds: Int) { self.microseconds = microseconds }
+  public init(seconds: Int) { microseconds = seconds * 1_000_000 }
+
+  /// Whole seconds since the epoch (rounded down).
+  public var seconds: Int { floorDiv(microseconds, 1_000_000) }
+
+  /// Seconds from `earlier` to this instant.
+  public func seconds(since earlier: Instant) -> Double {
+    Double(microseconds - earlier.microseconds) / 1e6
+  }
+
+  public func adding(seconds: Double) -> Instant {
+    Instant(microseconds: microseconds + Int((seconds * 1e6).rounded()))
+  }
+
+  public static func < (a: Instant, b: Instant) -> Bool { a.microseconds < b.microseconds }
+
+  /// Before any instant Nudge reads (an unreadable saved-at time sorts first).
+  public static let distantPast = Instant(microseconds: Int.min)
+}
+
 /// Reading and writing instants as the scriptable interface spells them.
 public enum InstantFormat {
   /// Parses ISO 8601 with an explicit offset (`2026-03-29T06:59:00+02:00`, `…Z`) or `@EPOCH`.
-  public static func parse(_ text: String) -> Date? {
+  public static func parse(_ text: String) -> Instant? {
     if text.hasPrefix("@") {
       let digits = text.dropFirst()
-      guard !digits.isEmpty, let seconds = Int64(digits) else { return nil }
-      return Date(timeIntervalSince1970: TimeInterval(seconds))
+      guard !digits.isEmpty, let seconds = Int(digits), abs(seconds) < 1 << 40 else { return nil }
+      return Instant(seconds: seconds)
     }
     let chars = Array(text.utf8)
     func number(_ from: Int, _ count: Int) -> Int? {
@@ -48,11 +75,11 @@ public enum InstantFormat {
       offset = (o[0] == 45 ? -1 : 1) * (oh * 3600 + om * 60)
     }
     let seconds = day.ordinal * 86400 + h * 3600 + mi * 60 + s - offset
-    return Date(timeIntervalSince1970: TimeInterval(seconds))
+    return Instant(seconds: seconds)
   }
 
   /// Formats as `2026-11-20T00:40:00+01:00` in the given zone.
-  public static func format(_ instant: Date, in zone: ZoneRules) -> String {
+  public static func format(_ instant: Instant, in zone: ZoneRules) -> String {
     let t = LocalTime(instant, in: zone)
     let sign = t.utcOffset < 0 ? "-" : "+"
     let off = abs(t.utcOffset)

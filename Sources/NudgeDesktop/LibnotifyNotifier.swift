@@ -114,8 +114,11 @@ public final class LibnotifyNotifier: Notifier {
   public func post(_ notification: DesktopNotification, wait: NotificationWait)
     -> NotificationOutcome
   {
-    let started = Date()
-    func remaining() -> Double { wait.seconds - Date().timeIntervalSince(started) }
+    let started = ContinuousClock.now
+    func remaining() -> Double {
+      let elapsed = (ContinuousClock.now - started).components
+      return wait.seconds - Double(elapsed.seconds) - Double(elapsed.attoseconds) / 1e18
+    }
     let watch = WaitState()
     let signals = [SIGTERM, SIGINT, SIGHUP].map { watch.onSignal($0) }
     defer { for id in signals { g_source_remove(id) } }

@@ -55,7 +55,7 @@ import Testing
     ("2026-03-28T23:59:00-05:00", 1_774_760_340),
   ])
   func parsesInstants(text: String, epoch: Int) {
-    #expect(InstantFormat.parse(text).map { Int($0.timeIntervalSince1970) } == epoch)
+    #expect(InstantFormat.parse(text).map(\.seconds) == epoch)
   }
 
   @Test(arguments: [
@@ -69,14 +69,14 @@ import Testing
   @Test func formatsWithTheOffsetInEffect() throws {
     let berlin = TestZones.named("Europe/Berlin")!
     #expect(
-      InstantFormat.format(Date(timeIntervalSince1970: 1_774_760_340), in: berlin)
+      InstantFormat.format(Instant(seconds: 1_774_760_340), in: berlin)
         == "2026-03-29T06:59:00+02:00")
     #expect(
-      InstantFormat.format(Date(timeIntervalSince1970: 1_795_000_000), in: berlin)
+      InstantFormat.format(Instant(seconds: 1_795_000_000), in: berlin)
         == "2026-11-18T12:06:40+01:00")
     let kolkata = TestZones.named("Asia/Kolkata")!
     #expect(
-      InstantFormat.format(Date(timeIntervalSince1970: 0), in: kolkata)
+      InstantFormat.format(Instant(seconds: 0), in: kolkata)
         == "1970-01-01T05:30:00+05:30")
   }
 
@@ -88,5 +88,13 @@ import Testing
     let at = try #require(InstantFormat.parse(String(format: "2026-11-20T%02d:00:00Z", hour)))
     let local = LocalTime(at, in: TestZones.named("UTC")!)
     #expect(DayPhase.of(local, rolloverHour: 4).rawValue == phase)
+  }
+
+  @Test func anInstantIsMicrosecondsWithWholeSecondsRoundedDown() {
+    #expect(Instant(microseconds: -1).seconds == -1)
+    #expect(Instant(microseconds: 1_999_999).seconds == 1)
+    #expect(Instant(seconds: 5).adding(seconds: 0.25).microseconds == 5_250_000)
+    #expect(Instant(seconds: 7).seconds(since: Instant(seconds: 5)) == 2)
+    #expect(Instant.distantPast < Instant(seconds: -1_000_000))
   }
 }
