@@ -99,7 +99,7 @@ answer "Choose 1-4" 2
 answer "A note for later?" ""
 wait_for "[exit 0]" || true
 check "habit coach asks about the trigger" grep -q "time or place trigger" "$work/screen"
-check "pattern line counts the week" grep -q "1 of your 2 captures this week were habit." "$work/screen"
+check "pattern line counts the week" grep -q "1 of your 2 captures this week was habit." "$work/screen"
 
 # End-of-day check-in
 start 2026-11-20T21:00:00+01:00 checkin

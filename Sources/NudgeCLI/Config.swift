@@ -58,7 +58,10 @@ struct ConfigCommand: ParsableCommand {
 
     @Argument(
       parsing: .allUnrecognized,
-      help: "Its new value (one argument; it may start with '-', e.g. -1h for staleness).")
+      help: ArgumentHelp(
+        "Its new value: one argument, quoted when it has spaces (it may start with '-').",
+        discussion: SettingKey.allCases.map { "\($0.rawValue): \($0.allowed)" }.joined(
+          separator: "; ")))
     var words: [String] = []
 
     func run(_ ctx: Context) throws(CLIError) {

@@ -6,7 +6,9 @@ import NudgeCore
 struct NeedHelpCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "need-help",
-    abstract: "A craving right now? A one-minute mini-coach, then a note for later.")
+    abstract:
+      "A craving right now? A short mini-coach (stress: a 2-minute breathing timer), then a note for later."
+  )
 
   @Option(
     help: ArgumentHelp(

@@ -27,6 +27,10 @@ struct OpenCommand: ContextCommand {
     // `--hold` (given by the terminal a click opens) keeps the window open at the end
     let hold = words.count == 2 && words[0] == Self.holdFlag
     let given = hold ? Array(words.dropFirst()) : words
+    guard !given.isEmpty else {
+      throw CLIError(
+        "give the nudge:// link to open, e.g. 'nudge open nudge://review'.", code: .usage)
+    }
     guard given.count == 1, let url = given.first else {
       throw CLIError(
         "refusing the link: give exactly one nudge:// link as one argument. Nothing was opened.",

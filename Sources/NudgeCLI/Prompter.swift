@@ -100,7 +100,7 @@ extension Context {
     if input.isTerminal { return true }
     if hasAnswers { return false }
     throw CLIError(
-      "stdin is not a terminal, so Nudge will not ask; pass the answers as flags, e.g. '\(example)' (see --help).",
+      "stdin is not a terminal, so Nudge will not ask; pass the answers as flags, for example: \(example)",
       code: .usage)
   }
 

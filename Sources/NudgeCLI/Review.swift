@@ -39,6 +39,15 @@ struct ReviewCommand: ContextCommand {
       }
       picked = c
     }
+    if challengeOther != nil {
+      // words for the challenge are the "other" challenge, never dropped
+      guard picked == nil || picked == .other else {
+        throw CLIError(
+          "--challenge-other describes the 'other' challenge; drop --challenge \(picked!.rawValue) or use --challenge other.",
+          code: .usage)
+      }
+      picked = .other
+    }
     var answers = ReviewEntry(
       day: Day(ordinal: 0), why: try flagText(why, "--why"), challenge: picked,
       challengeOther: try flagText(challengeOther, "--challenge-other"),

@@ -18,7 +18,9 @@ struct TodayCommand: ContextCommand {
     let (yesterday, now) = (days[0], days[1])
     let streak = StreakRule.evaluate(doneDays: done, today: today)
     let style = ctx.style
-    let greeting = phase == .morning ? "Good morning" : "Good evening"
+    let greeting =
+      local.hour >= 18 || local.hour < settings.rolloverHour
+      ? "Good evening" : local.hour >= 12 ? "Good afternoon" : "Good morning"
     ctx.line(style.bold("\(greeting) · \(today.long)"))
     ctx.line(streakLine(streak, style))
     ctx.line()

@@ -75,6 +75,6 @@ public enum HelpPattern {
     if top == week.count {
       return "All \(week.count) of your captures this week were \(name)."
     }
-    return "\(top) of your \(week.count) captures this week were \(name)."
+    return "\(top) of your \(week.count) captures this week \(top == 1 ? "was" : "were") \(name)."
   }
 }

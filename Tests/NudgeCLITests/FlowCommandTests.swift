@@ -127,4 +127,31 @@ import Testing
     #expect(try nudge("config", "unset", "rollover-hour").status == 0)
     #expect(try nudge("config", "get", "rollover-hour").stdout == "4\n")
   }
+
+  @Test func wordsForTheChallengeMakeItOtherAndConflictsAreRefused() throws {
+    let nudge = Nudge()
+    try nudge("review", "--challenge-other", "boredom", "--no-input")
+    let days = try #require(try nudge.json("history", "--days", "1") as? [[String: Any]])
+    let review = try #require(days.first?["review"] as? [String: Any])
+    #expect(review["challenge"] as? String == "other")
+    #expect(review["challenge_other"] as? String == "boredom")
+    let both = try nudge(
+      "review", "--challenge", "sugary-drinks", "--challenge-other", "x", "--no-input")
+    #expect(both.status == 64)
+    #expect(both.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test func openWithoutALinkIsAUsageError() throws {
+    let result = try Nudge()("open")
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("nudge open nudge://review"))
+  }
+
+  @Test func theGreetingFollowsTheHour() throws {
+    let nudge = Nudge()
+    #expect(try nudge(now: "2026-11-20T11:59:00+01:00").stdout.hasPrefix("Good morning"))
+    #expect(try nudge(now: "2026-11-20T17:59:00+01:00").stdout.hasPrefix("Good afternoon"))
+    #expect(try nudge(now: "2026-11-20T18:00:00+01:00").stdout.hasPrefix("Good evening"))
+    #expect(try nudge(now: "2026-11-21T01:00:00+01:00").stdout.hasPrefix("Good evening"))
+  }
 }

@@ -69,6 +69,10 @@ import Testing
     #expect(
       HelpPattern.line(notes: notes, today: Day("2026-11-21")!, latest: .stress)
         == "4 of your 6 captures this week were stress.")
+    let two = [note("2026-11-20", .habit), note("2026-11-21", .stress)]
+    #expect(
+      HelpPattern.line(notes: two, today: Day("2026-11-21")!, latest: .habit)
+        == "1 of your 2 captures this week was habit.")
   }
 
   @Test func firstCaptureIsEncouraged() {
