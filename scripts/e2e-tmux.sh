@@ -162,6 +162,14 @@ check "no confetti is left on the screen" bash -c "! grep -qE '[•◆▲]' '$wo
 check "the cursor is visible again" test "$(tmux -L "$socket" display -p -t flow '#{cursor_flag}')" = 1
 
 start 2026-11-20T21:20:00+01:00 celebrate --tier fireworks
+sleep 0.3
+tmux -L "$socket" send-keys -t flow Enter
+tmux -L "$socket" send-keys -t flow Enter
+wait_for "[exit 0]" || true
+check "Enter during the animation leaves no row of sparks" bash -c "! grep -qE '[✺·|]' '$work/screen'"
+check "Enter during the animation leaves one clean line" grep -qE "^🎆 " "$work/screen"
+
+start 2026-11-20T21:20:00+01:00 celebrate --tier fireworks
 sleep 0.4
 tmux -L "$socket" send-keys -t flow C-c
 wait_for "[exit 130]" || true

@@ -24,19 +24,23 @@ struct CelebrationView {
     }
   }
 
-  /// The whole celebration as one line.
-  static func line(_ c: Celebration) -> String {
+  /// The whole celebration as one line; a replay of an achievement earned earlier says when.
+  static func line(_ c: Celebration, earnedOn: Day? = nil) -> String {
     let titles = c.achievements.map(\.title).joined(separator: ", ")
+    let plural = c.achievements.count > 1 ? "s" : ""
     let earned =
       c.achievements.isEmpty
-      ? "" : " New achievement\(c.achievements.count > 1 ? "s" : ""): \(titles)."
+      ? ""
+      : earnedOn.map { " Achievement: \(titles), earned \($0.long) \($0.year)." }
+        ?? " New achievement\(plural): \(titles)."
     return "\(symbol(c.tier)) \(c.message)\(earned)"
   }
 
-  func play(_ celebration: Celebration, seed: UInt64) {
+  func play(_ celebration: Celebration, seed: UInt64, earnedOn: Day? = nil) {
     let style = ctx.style
+    let line = Self.line(celebration, earnedOn: earnedOn)
     guard animate, celebration.tier != .quiet else {
-      ctx.line(color(celebration.tier, Self.line(celebration), style))
+      ctx.line(color(celebration.tier, line, style))
       return
     }
     let (rows, frames) =
@@ -66,7 +70,7 @@ struct CelebrationView {
     for _ in 0..<rows { clear += "\r\u{1B}[2K\n" }
     clear += "\u{1B}[\(rows)A"
     ctx.output.write(clear)
-    ctx.line(color(celebration.tier, style.bold(Self.line(celebration)), style))
+    ctx.line(color(celebration.tier, style.bold(line), style))
   }
 
   private func color(_ tier: CelebrationTier, _ text: String, _ style: Style) -> String {
@@ -119,8 +123,20 @@ struct CelebrationView {
 
 /// Restores the cursor and colours even when the animation is interrupted by Ctrl-C.
 enum TerminalGuard {
+  /// The terminal's settings before the animation turned echo off.
+  nonisolated(unsafe) static var saved: termios? = nil
+
+  /// Hides the cursor and stops echoing keys (an Enter typed during the animation would move
+  /// its frame), restoring both on Ctrl-C.
   static func hideCursor(_ output: any TextOutput) {
+    var settings = termios()
+    if isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &settings) == 0 {
+      saved = settings
+      settings.c_lflag &= ~tcflag_t(ECHO)
+      tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
     signal(SIGINT) { _ in
+      if var settings = TerminalGuard.saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
       let restore = "\u{1B}[0m\u{1B}[?25h\n"
       _ = restore.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
       _exit(130)
@@ -130,6 +146,11 @@ enum TerminalGuard {
 
   static func showCursor(_ output: any TextOutput) {
     output.write("\u{1B}[0m\u{1B}[?25h")
+    if var settings = saved {
+      // what was typed during the animation is dropped, not read as the next answer
+      tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
+      saved = nil
+    }
     signal(SIGINT, SIG_DFL)
   }
 }
@@ -168,7 +189,10 @@ struct CelebrateCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "celebrate", abstract: "Replay a celebration, or an earned achievement's.")
 
-  @Argument(help: "An earned achievement's key (see 'nudge achievements').")
+  @Argument(
+    help:
+      "An earned achievement, by key or title (see 'nudge achievements'). Without one, the latest celebration is replayed."
+  )
   var key: String?
 
   @Option(
@@ -198,9 +222,16 @@ struct CelebrateCommand: ContextCommand {
     }
     var achievement: Achievement? = nil
     if let key {
-      guard let a = Achievement(rawValue: key) else {
+      let wanted = key.lowercased().replacingOccurrences(of: " ", with: "-")
+      guard
+        let a = Achievement(rawValue: key)
+          ?? Achievement.allCases.first(where: {
+            $0.title.lowercased().replacingOccurrences(of: " ", with: "-") == wanted
+          })
+      else {
         let keys = Achievement.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CLIError("'\(key)' is not an achievement; the keys are \(keys).", code: .usage)
+        throw CLIError(
+          "'\(key)' is not an achievement; give a key or a title: \(keys).", code: .usage)
       }
       achievement = a
     }
@@ -212,6 +243,7 @@ struct CelebrateCommand: ContextCommand {
       }
       chosenTier = t
     }
+    var earnedOn: Day? = nil
     if let achievement {
       let db = try ctx.database()
       guard let day = try storing(db, { try db.achievements() })[achievement] else {
@@ -219,7 +251,19 @@ struct CelebrateCommand: ContextCommand {
         throw CLIError(
           "'\(achievement.rawValue)' is locked; nothing to replay yet.", code: .failure)
       }
-      ctx.line(ctx.style.dim("Earned on \(day.long) \(day.year)."))
+      earnedOn = day
+    } else if chosenTier == nil {
+      // plain `nudge celebrate`: the latest celebration, as it was drawn
+      let db = try ctx.database()
+      guard let stored = try storing(db, { try db.lastCelebration() }) else {
+        ctx.line(
+          "Nothing to celebrate yet: finish a flow first ('nudge prep', 'nudge review', 'nudge checkin' or 'nudge need-help')."
+        )
+        return
+      }
+      CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+        stored.celebration, seed: ctx.rewardSeed ^ stored.number)
+      return
     }
     var rng = SplitMix64(seed: ctx.rewardSeed)
     var celebration = RewardPicker.draw(
@@ -229,6 +273,7 @@ struct CelebrateCommand: ContextCommand {
       celebration.message =
         chosenTier.messages[Int.random(in: 0..<chosenTier.messages.count, using: &rng)]
     }
-    CelebrationView(ctx: ctx, noAnimation: noAnimation).play(celebration, seed: ctx.rewardSeed)
+    CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+      celebration, seed: ctx.rewardSeed, earnedOn: earnedOn)
   }
 }

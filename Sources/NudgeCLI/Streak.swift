@@ -117,7 +117,7 @@ struct AchievementsCommand: ContextCommand {
     if got.isEmpty { ctx.line(style.dim("  None yet. Finish any flow to earn your first.")) }
     for a in got.sorted(by: { earned[$0]! < earned[$1]! }) {
       ctx.line(
-        "  🏆 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(earned[a]!.description))"
+        "  🏆 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(earned[a]!.description))  \(style.dim("nudge celebrate \(a.rawValue)"))"
       )
     }
     let locked = Achievement.allCases.filter { earned[$0] == nil }
@@ -126,7 +126,7 @@ struct AchievementsCommand: ContextCommand {
       ctx.line(style.bold("Locked"))
       for a in locked {
         ctx.line(
-          "  🔒 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(a.requirement))"
+          "  🔒 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
         )
       }
     }

@@ -113,8 +113,21 @@ import Testing
     #expect(locked.stdout.contains("Keep a 7-day streak."))
     #expect(try nudge("celebrate", "no-such-thing").status == 64)
     try nudge("need-help", "--category", "stress", "--no-input")
-    let replay = try nudge("celebrate", "first-help")
+    let replay = try nudge("celebrate", "first-help", now: "2026-11-27T09:00:00+01:00")
     #expect(replay.status == 0)
-    #expect(replay.stdout.contains("New achievement: Asked for help."))
+    #expect(replay.stdout.contains("Achievement: Asked for help, earned Friday 20 November 2026."))
+    #expect(!replay.stdout.contains("New achievement"))
+    // by title too
+    #expect(try nudge("celebrate", "Asked for help").status == 0)
+  }
+
+  @Test func plainCelebrateReplaysTheLatestCelebration() throws {
+    let nudge = Nudge()
+    let nothing = try nudge("celebrate")
+    #expect(nothing.status == 0)
+    #expect(nothing.stdout.contains("Nothing to celebrate yet"))
+    let saved = try nudge("prep", "--item", "water=yes", "--no-input")
+    let announced = try #require(saved.stdout.split(separator: "\n").last.map(String.init))
+    #expect(try nudge("celebrate").stdout.trimmingCharacters(in: .newlines) == announced)
   }
 }
