@@ -45,13 +45,18 @@ struct ScheduleCommand: ParsableCommand {
         return
       }
       let style = ctx.style
+      // the expression column fits the longest expression: never cut
+      let width = max(24, rows.map(\.0.expression.count).max() ?? 0)
       for (row, next) in rows {
         let state = row.enabled ? style.green("on ") : style.dim("off")
+        let expression = row.expression.padding(toLength: width, withPad: " ", startingAt: 0)
         var line =
-          "\(style.bold(row.slot.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))) \(state)  \(row.expression.padding(toLength: 24, withPad: " ", startingAt: 0))"
+          "\(style.bold(row.slot.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))) \(state)  \(expression)"
         if let next {
           line +=
             " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
+        } else if row.enabled {
+          line += style.dim(" never again (no future elapse)")
         }
         ctx.line(line)
       }
@@ -199,6 +204,11 @@ struct ScheduleCommand: ParsableCommand {
         out += epoch ? "\(seconds)\n" : local.iso(seconds) + "\n"
       }
       ctx.output.write(out)
+      if out.isEmpty {
+        ctx.output.writeError(
+          "nudge: '\(expression)' has no elapse after \(local.iso(base)) (systemd: \"Next elapse: never\").\n"
+        )
+      }
     }
   }
 }

@@ -136,6 +136,19 @@ import Testing
     #expect(log.last?["at"] as? String == "2026-06-10T07:00:05+02:00")
   }
 
+  @Test func theTableShowsLongExpressionsWholeAndSaysWhenNothingComes() throws {
+    let nudge = Nudge()
+    let long = "Mon..Fri *-*-* 07,12,18:00:00 Europe/Berlin"
+    try nudge("schedule", "set", "midday", long)
+    try nudge("schedule", "set", "evening", "2025-01-01 12:00")
+    let table = try nudge("schedule")
+    #expect(table.stdout.contains(long))
+    #expect(table.stdout.contains("never again"))
+    let none = try nudge("schedule", "preview", "2025-01-01")
+    #expect(none.status == 0 && none.stdout.isEmpty)
+    #expect(none.stderr.contains("has no elapse after"))
+  }
+
   @Test func aSlotMovedEarlierAfterFiringWaitsForTomorrow() throws {
     let nudge = Nudge()
     #expect(
