@@ -61,9 +61,53 @@ public enum NudgeMain {
       FileHandle.standardError.write(Data("nudge: \(error.message)\n".utf8))
       exit(error.code.rawValue)
     } catch {
-      Nudge.exit(withError: error)
+      let code = Nudge.exitCode(for: error)
+      guard code == .validationFailure, !(error is CleanExit), !(error is ExitCode) else {
+        Nudge.exit(withError: error)
+      }
+      FileHandle.standardError.write(Data("nudge: \(usageLine(error, arguments))\n".utf8))
+      exit(ExitStatus.usage.rawValue)
     }
   }
+}
+
+/// A parsing failure as one line: argument-parser's message, a "did you mean" for a misspelt
+/// command, and where to read more.
+func usageLine(_ error: any Error, _ arguments: [String]) -> String {
+  let names = Nudge.configuration.subcommands.map { $0._commandName }
+  if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) {
+    let close = names.map { ($0, editDistance($0, first)) }.min { $0.1 < $1.1 }
+    let hint = close.flatMap { $0.1 <= 2 ? " Did you mean '\($0.0)'?" : nil } ?? ""
+    return "'\(first)' is not a command.\(hint) Usage: nudge [<command>]; see 'nudge --help'."
+  }
+  var message = Nudge.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+  if let last = message.last, !".?!".contains(last) { message += "." }
+  // the deepest command the arguments name: its help says what is allowed
+  var path = ["nudge"]
+  var command: any ParsableCommand.Type = Nudge.self
+  for word in arguments {
+    guard let sub = command.configuration.subcommands.first(where: { $0._commandName == word })
+    else { break }
+    path.append(word)
+    command = sub
+  }
+  return "\(message) See '\(path.joined(separator: " ")) --help'."
+}
+
+/// Levenshtein distance, for suggesting a command name.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let (x, y) = (Array(a), Array(b))
+  var row = Array(0...y.count)
+  for i in 1...max(x.count, 1) where !x.isEmpty {
+    var previous = row[0]
+    row[0] = i
+    for j in 1...max(y.count, 1) where !y.isEmpty {
+      let current = row[j]
+      row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
+      previous = current
+    }
+  }
+  return row[y.count]
 }
 
 /// JSON as Nudge prints it: sorted keys, indented, one trailing newline.

@@ -154,4 +154,16 @@ import Testing
     #expect(try nudge(now: "2026-11-20T18:00:00+01:00").stdout.hasPrefix("Good evening"))
     #expect(try nudge(now: "2026-11-21T01:00:00+01:00").stdout.hasPrefix("Good evening"))
   }
+
+  @Test(arguments: [
+    (["chekin"], "'chekin' is not a command. Did you mean 'checkin'?"),
+    (["prep", "--itme", "water=yes"], "Unknown option '--itme'. Did you mean '--item'?"),
+    (["schedule", "set", "morning"], "See 'nudge schedule set --help'."),
+  ])
+  func usageErrorsAreOneLineWithExit64(arguments: [String], says: String) throws {
+    let result = try Nudge().run(arguments)
+    #expect(result.status == 64)
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(result.stderr.contains(says), "\(result.stderr)")
+  }
 }
