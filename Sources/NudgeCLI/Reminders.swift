@@ -48,7 +48,7 @@ struct SlotFiring {
     // the base the next elapse counts from, recorded once this firing has claimed its elapse
     defer { try? db.recordTrigger(slot, at: nowSeconds) }
     let today = settings.dayRule.day(of: now, in: ctx.timeZone)
-    let done = try storing(db) { try db.isDone(slot.flow, on: today) }
+    let done = slot.offer(done: try storing(db) { try db.doneFlows(on: today) }) == nil
     var decision = FiringRule.decide(
       latest: latest, now: nowSeconds, window: window, flowDoneToday: done)
     if !schedule.enabled, case .fire(let elapse) = decision { decision = .skipOff(elapse: elapse) }
@@ -79,14 +79,16 @@ struct SlotFiring {
 }
 
 /// The reminder as one line of text, with the command that opens its flow.
-func fallbackText(_ slot: Slot, streak: Int) -> String {
+func fallbackText(_ slot: Slot, streak: Int, offering flow: Flow? = nil) -> String {
+  let note = DesktopNotification.reminder(slot, streak: 0, offering: flow)
+  let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
   let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
-  return "Nudge · \(slot.title): \(slot.body)\(streakText) Run: nudge \(slot.flow.rawValue)"
+  return "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((flow ?? slot.flow).rawValue)"
 }
 
 /// The reminder printed where no notification can be shown: the terminal and the journal.
-func printFallback(_ ctx: Context, slot: Slot, streak: Int) {
-  let text = fallbackText(slot, streak: streak)
+func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering flow: Flow? = nil) {
+  let text = fallbackText(slot, streak: streak, offering: flow)
   ctx.line(text)
   if Journal.stderrIsJournal(environment: ctx.environment) {
     Journal.send(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
@@ -155,11 +157,16 @@ struct NotifyCommand: ContextCommand {
     }
     let local = ctx.timeZone
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    let offered = target.offer(
+      done: try storing(db) {
+        try db.doneFlows(on: settings.dayRule.day(of: ctx.now, in: ctx.timeZone))
+      })
     let nowSeconds = ctx.now.seconds
     if let live = ctx.notifier as? LiveNotifier {
       // a server that stops answering mid-call: print the reminder, log it, leave with 69
       let path = db.path
-      let fallback = fallbackText(target, streak: currentStreak(ctx, db, settings)) + "\n"
+      let fallback =
+        fallbackText(target, streak: currentStreak(ctx, db, settings), offering: offered) + "\n"
       let (slotToLog, zone) = (target, ctx.timeZone)
       live.notifier.onHang = {
         FileHandle.standardOutput.write(Data(fallback.utf8))
@@ -183,7 +190,7 @@ struct NotifyCommand: ContextCommand {
       }
       elapse = snooze.elapse
       let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
-      if try storing(db, { try db.isDone(target.flow, on: today) }) {
+      if target.offer(done: try storing(db, { try db.doneFlows(on: today) })) == nil {
         try storing(db) {
           try db.logReminder(
             ReminderLogEntry(slot: target, elapse: elapse, outcome: .skippedDone, at: at))
@@ -216,7 +223,10 @@ struct NotifyCommand: ContextCommand {
       }
     }
     if let problem {
-      if !json { printFallback(ctx, slot: target, streak: currentStreak(ctx, db, settings)) }
+      if !json {
+        printFallback(
+          ctx, slot: target, streak: currentStreak(ctx, db, settings), offering: offered)
+      }
       report(ctx, target, elapse.map { local.iso($0) }, "undelivered")
       throw CLIError(
         "\(problem); the reminder was printed instead. Run the command it names.",
@@ -287,14 +297,18 @@ struct ReminderSession {
   func run() throws(CLIError) -> ReminderOutcome {
     let settings = try storing(db) { try db.settings() }
     let (clock, zone, rule) = (ctx.clock, ctx.timeZone, settings.dayRule)
-    let done = FlowDoneCheck(db: db, flow: slot.flow) { rule.day(of: clock(), in: zone) }
     let started = ctx.clock()
     while true {
       let today = rule.day(of: ctx.clock(), in: zone)
-      let prepDone = (try? db.isDone(.prep, on: today)) ?? false
+      // what is left to offer today (the evening: the prep, then the check-in)
+      guard let offered = slot.offer(done: (try? db.doneFlows(on: today)) ?? []) else {
+        log(.doneElsewhere)
+        return .doneElsewhere
+      }
+      let done = FlowDoneCheck(db: db, flow: offered) { rule.day(of: clock(), in: zone) }
       let note = DesktopNotification.reminder(
         slot, streak: currentStreak(ctx, db, settings), snoozeSeconds: snoozeSeconds,
-        prepDone: prepDone)
+        offering: offered)
       let left = wait - ctx.clock().seconds(since: started)
       let outcome = ctx.notifier.post(
         note,
@@ -305,7 +319,8 @@ struct ReminderSession {
       switch outcome {
       case .undelivered(let reason):
         log(.undelivered)
-        printFallback(ctx, slot: slot, streak: currentStreak(ctx, db, settings))
+        printFallback(
+          ctx, slot: slot, streak: currentStreak(ctx, db, settings), offering: offered)
         throw CLIError("\(reason); the reminder was printed instead.", code: .unavailable)
       case .withdrawn(.doneElsewhere):
         log(.doneElsewhere)
@@ -318,12 +333,12 @@ struct ReminderSession {
         return .dismissed
       case .action(.snooze):
         guard try snooze() else { return .snoozed }
-      case .action(.done) where slot == .evening:
+      case .action(.done) where offered == .prep:
         try allPrepped(settings)
         return .done
       case .action:
         log(.clicked)
-        try TerminalLauncher(ctx: ctx).open(slot.deepLink)
+        try TerminalLauncher(ctx: ctx).open("nudge://\(offered.rawValue)")
         return .clicked
       }
     }

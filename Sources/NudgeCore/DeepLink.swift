@@ -94,7 +94,8 @@ public enum DeepLink: Equatable, Sendable {
 
   /// The reminder slot whose reminder opens this link (what a Snooze from the flow delays).
   public var slot: Slot? {
-    Slot.allCases.first { $0.deepLink == "nudge://\(arguments[0])" && arguments.count == 1 }
+    if self == .checkin { return .evening }
+    return Slot.allCases.first { $0.deepLink == "nudge://\(arguments[0])" && arguments.count == 1 }
   }
 
   /// The `nudge` arguments that run this link's flow.

@@ -24,13 +24,15 @@ public struct DesktopNotification: Equatable, Sendable {
     self.icon = icon
   }
 
-  /// The reminder for a slot, with the streak in its body (DESIGN §4). Open is the `default`
-  /// action only (a click on the body; servers that draw it as a button draw it once).
+  /// The reminder for a slot, offering `flow` (the slot's own by default; the evening's
+  /// check-in once the prep is done), with the streak in its body (DESIGN §4). Open is the
+  /// `default` action only (a click on the body; servers that draw it as a button draw it once).
   public static func reminder(
-    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, prepDone: Bool = false
+    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering flow: Flow? = nil
   ) -> DesktopNotification {
+    let offered = flow ?? slot.flow
     var actions = [Action(ReminderAction.open.rawValue, "Open")]
-    if slot == .evening && !prepDone {
+    if offered == .prep {
       actions.append(Action(ReminderAction.done.rawValue, "All prepped"))
     }
     actions.append(
@@ -38,7 +40,11 @@ public struct DesktopNotification: Equatable, Sendable {
         ReminderAction.snooze.rawValue, "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"))
     let streakLine =
       streak > 0 ? "\n🔥 \(streak)-day streak — keep it going." : "\nStart a streak today."
-    return DesktopNotification(title: slot.title, body: slot.body + streakLine, actions: actions)
+    let (title, body) =
+      offered == .checkin && slot == .evening
+      ? ("Check in on today", "Prep's done. Did the swap work? One minute, then rest.")
+      : (slot.title, slot.body)
+    return DesktopNotification(title: title, body: body + streakLine, actions: actions)
   }
 
   /// The celebration posted after `done` from a notification: one Replay (its `default`).

@@ -37,6 +37,13 @@ extension Slot {
   }
 
   public var deepLink: String { "nudge://\(flow.rawValue)" }
+
+  /// The flow this slot's reminder offers when `done` are the flows finished today, or nil
+  /// when it has nothing left to offer: the evening offers the prep, then the check-in.
+  public func offer(done: Set<Flow>) -> Flow? {
+    if !done.contains(flow) { return flow }
+    return self == .evening && !done.contains(.checkin) ? .checkin : nil
+  }
 }
 
 /// A slot's schedule: its calendar expression (normalised) and whether it is on.

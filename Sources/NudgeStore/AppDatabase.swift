@@ -598,6 +598,11 @@ public final class AppDatabase: Sendable {
   }
 
   /// Whether `flow` was completed on `day`.
+  /// The flows finished on `day`.
+  public func doneFlows(on day: Day) throws -> Set<Flow> {
+    Set(try Flow.allCases.filter { try isDone($0, on: day) })
+  }
+
   public func isDone(_ flow: Flow, on day: Day) throws -> Bool {
     try writer.read { db in
       let table =

@@ -149,6 +149,21 @@ import Testing
     #expect(none.stderr.contains("has no elapse after"))
   }
 
+  @Test func theEveningReminderOffersTheCheckInOnceThePrepIsDone() throws {
+    let nudge = Nudge()
+    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-24T20:00:00+01:00")
+    #expect(
+      try fire(nudge, "evening", at: "2026-11-24T21:30:05+01:00")
+        == "undelivered 2026-11-24T21:30:00+01:00")
+    let printed = try nudge("notify", "evening", now: "2026-11-24T21:31:00+01:00")
+    #expect(printed.stdout.contains("Run: nudge checkin"), "\(printed.stdout)")
+    try nudge("checkin", "--followed", "yes", "--no-input", now: "2026-11-25T20:00:00+01:00")
+    try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-25T20:00:00+01:00")
+    #expect(
+      try fire(nudge, "evening", at: "2026-11-25T21:30:05+01:00")
+        == "skipped-done 2026-11-25T21:30:00+01:00")
+  }
+
   @Test func aSlotMovedEarlierAfterFiringWaitsForTomorrow() throws {
     let nudge = Nudge()
     #expect(

@@ -100,8 +100,12 @@ import Testing
     #expect(evening.actions.map(\.label) == ["Open", "All prepped", "Snooze 10 min"])
     #expect(evening.icon == "nudge")
     #expect(evening.body.contains("3-day streak"))
-    let prepped = DesktopNotification.reminder(.evening, streak: 3, prepDone: true)
+    let prepped = DesktopNotification.reminder(.evening, streak: 3, offering: .checkin)
     #expect(prepped.actions.map(\.id) == ["default", "snooze"])
+    #expect(prepped.title == "Check in on today")
+    #expect(Slot.evening.offer(done: [.prep]) == .checkin)
+    #expect(Slot.evening.offer(done: [.prep, .checkin]) == nil)
+    #expect(Slot.morning.offer(done: [.prep]) == .review)
     let morning = DesktopNotification.reminder(.morning, streak: 0)
     #expect(morning.actions.map(\.label) == ["Open", "Snooze 15 min"])
     let celebration = DesktopNotification.celebration(
