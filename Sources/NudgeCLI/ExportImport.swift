@@ -66,10 +66,23 @@ struct ImportCommand: ContextCommand {
     do {
       document = try ExportDocument.decode(data)
     } catch {
-      throw CLIError("\(file): \(error.message) Nothing was imported.", code: .badData)
+      throw CLIError(
+        "\(file == "-" ? "standard input" : file): \(error.message) Nothing was imported.",
+        code: .badData)
+    }
+    let source = file == "-" ? "standard input" : file
+    for (i, schedule) in document.schedule.enumerated() {
+      do { _ = try ctx.parseCalendar(schedule.expression, local: ctx.timeZone) } catch {
+        throw CLIError(
+          "\(source): schedule[\(i)].expression: \(error.message) Nothing was imported.",
+          code: .badData)
+      }
     }
     let db = try ctx.database()
     let summary = try storing(db) { try db.importDocument(document) }
+    if summary.scheduleChanged {
+      try UserUnits(ctx: ctx, dryRun: false).update(try storing(db) { try db.schedules() })
+    }
     if json {
       ctx.line(
         jsonText([
@@ -78,7 +91,7 @@ struct ImportCommand: ContextCommand {
     } else {
       ctx.line(
         ctx.style.green("✓")
-          + " Imported \(file): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
+          + " Imported \(source): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
       )
     }
   }

@@ -14,15 +14,18 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public var help: [HelpNote]
   /// Earned achievements; absent in documents from before achievements existed.
   public var achievements: [EarnedAchievement]
+  /// Each reminder slot's calendar expression and whether it is on; absent in older documents.
+  public var schedule: [SlotSchedule]
 
   enum CodingKeys: String, CodingKey {
-    case format, version, settings, prep, review, checkin, help, achievements
+    case format, version, settings, prep, review, checkin, help, achievements, schedule
   }
 
   public init(
     settings: [String: String], prep: [PrepEntry], review: [ReviewEntry], checkin: [CheckinEntry],
-    help: [HelpNote], achievements: [EarnedAchievement] = []
+    help: [HelpNote], achievements: [EarnedAchievement] = [], schedule: [SlotSchedule] = []
   ) {
+    self.schedule = schedule.sorted { $0.slot.rawValue < $1.slot.rawValue }
     self.format = Self.formatName
     self.version = Self.currentVersion
     self.settings = settings
@@ -43,6 +46,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     checkin = try c.decode([CheckinEntry].self, forKey: .checkin)
     help = try c.decode([HelpNote].self, forKey: .help)
     achievements = try c.decodeIfPresent([EarnedAchievement].self, forKey: .achievements) ?? []
+    schedule = try c.decodeIfPresent([SlotSchedule].self, forKey: .schedule) ?? []
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
@@ -166,6 +170,17 @@ public struct ExportDocument: Codable, Equatable, Sendable {
       else { throw InputError("help[\(i)].id must be 1 to 64 visible ASCII characters.") }
       guard ids.insert(n.id).inserted else {
         throw InputError("help[\(i)].id repeats '\(n.id)'; each note needs its own id.")
+      }
+    }
+    var slots = Set<Slot>()
+    for (i, s) in schedule.enumerated() {
+      guard slots.insert(s.slot).inserted else {
+        throw InputError("schedule[\(i)].slot repeats '\(s.slot.rawValue)'; keep one.")
+      }
+      guard !s.expression.isEmpty, s.expression.count <= 256,
+        !s.expression.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      else {
+        throw InputError("schedule[\(i)].expression must be a calendar expression on one line.")
       }
     }
     var keys = Set<Achievement>()

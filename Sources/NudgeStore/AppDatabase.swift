@@ -473,7 +473,8 @@ public final class AppDatabase: Sendable {
           uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) }),
         prep: try PrepEntry.fetchAll(db), review: try ReviewEntry.fetchAll(db),
         checkin: try CheckinEntry.fetchAll(db), help: try HelpNote.fetchAll(db),
-        achievements: try EarnedAchievement.fetchAll(db))
+        achievements: try EarnedAchievement.fetchAll(db),
+        schedule: try SlotSchedule.fetchAll(db))
     }
   }
 
@@ -483,6 +484,8 @@ public final class AppDatabase: Sendable {
     public var updated = 0
     public var unchanged = 0
     public var newAchievements: [Achievement] = []
+    /// Whether a slot's schedule came from the document (installed units need an update).
+    public var scheduleChanged = false
   }
 
   /// Merges a checked document in one transaction: entries new to a day are added, a newer
@@ -523,6 +526,11 @@ public final class AppDatabase: Sendable {
       for (key, value) in document.settings {
         if try SettingRow.exists(db, key: key) { continue }
         try SettingRow(key: key, value: value).insert(db)
+      }
+      // like settings, a slot already changed here keeps its local schedule
+      for schedule in document.schedule where try !SlotSchedule.exists(db, key: schedule.slot) {
+        try schedule.insert(db)
+        summary.scheduleChanged = true
       }
       for earned in document.achievements {
         if let old = try EarnedAchievement.fetchOne(db, key: earned.key.rawValue) {

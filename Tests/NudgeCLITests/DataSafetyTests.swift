@@ -126,4 +126,33 @@ import Testing
     #expect(result.status == 73)
     #expect(result.stderr.contains("NUDGE_DB"))
   }
+
+  @Test func theExportHoldsTheScheduleAndSettingsAndImportRestoresThem() throws {
+    let old = Nudge()
+    try old("schedule", "set", "morning", "Mon..Fri 06:45")
+    try old("schedule", "on", "midday")
+    try old("config", "set", "snooze", "5m")
+    let exported = try old("export")
+    #expect(exported.stdout.contains("\"schedule\""))
+    let fresh = Nudge()
+    let imported = try fresh("import", "-", stdin: exported.stdout)
+    #expect(imported.status == 0)
+    #expect(imported.stdout.contains("Imported standard input:"))
+    let schedule = try #require(try fresh.json("schedule") as? [[String: Any]])
+    let morning = schedule.first { $0["slot"] as? String == "morning" }
+    #expect(morning?["expression"] as? String == "Mon..Fri *-*-* 06:45:00")
+    #expect(schedule.first { $0["slot"] as? String == "midday" }?["enabled"] as? Bool == true)
+    #expect(try fresh("config", "get", "snooze").stdout == "5m\n")
+    // a schedule systemd would reject is refused before anything is written
+    let bad = exported.stdout.replacingOccurrences(
+      of: "Mon..Fri *-*-* 06:45:00", with: "25:99")
+    let third = Nudge()
+    let refused = try third("import", "-", stdin: bad)
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("schedule[") && refused.stderr.contains("Nothing was imported"))
+    let untouched = try #require(try third.json("schedule") as? [[String: Any]])
+    #expect(
+      untouched.first { $0["slot"] as? String == "morning" }?["expression"] as? String
+        == "*-*-* 07:00:00")
+  }
 }
