@@ -48,12 +48,12 @@ struct CheckinCommand: ContextCommand {
         followedAnswer = try ask.yesNo("Did you follow your swap?", current: existing?.followed)
       }
       if feel == nil {
-        feelText = try ask.text("How do you feel about it?", current: existing?.feel, field: "feel")
+        feelText = try ask.text("How do you feel about it?", current: existing?.feel)
       }
       if blocker == nil {
         blockerText = try ask.text(
           followedAnswer == true ? "Anything that made it hard?" : "What got in the way?",
-          current: existing?.blocker, field: "blocker")
+          current: existing?.blocker)
       }
     }
     let result = try storing(db) {

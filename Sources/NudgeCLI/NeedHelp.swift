@@ -109,7 +109,7 @@ struct Coach {
       } else {
         coach = "journal line"
         if note == nil {
-          note = try ask.text("What's going on, in one line?", field: "note")
+          note = try ask.text("What's going on, in one line?")
         }
       }
     case .habit:
@@ -143,17 +143,17 @@ struct Coach {
       ] where try ask.yesNo("  \(label)?") {
         done.append(key)
       }
-      let meal = try ask.text("When was your last balanced meal?", field: "last meal")
+      let meal = try ask.text("When was your last balanced meal?")
       coach =
         (done.isEmpty ? "none of the checklist" : done.joined(separator: ", "))
         + (meal.map { " · last balanced meal: \($0)" } ?? "")
     case .other:
       if note == nil {
-        note = try ask.text("What's happening? A few words help you spot patterns.", field: "note")
+        note = try ask.text("What's happening? A few words help you spot patterns.")
       }
     }
     if note == nil && category != .other {
-      note = try ask.text("A note for later?", field: "note")
+      note = try ask.text("A note for later?")
     }
     return (coach, note)
   }

@@ -63,7 +63,7 @@ struct PrepCommand: ContextCommand {
         }
       }
       if other == nil {
-        otherText = try ask.text("  Anything else?", current: existing?.other, field: "other")
+        otherText = try ask.text("  Anything else?", current: existing?.other)
       }
     }
     let result = try storing(db) {

@@ -18,7 +18,7 @@ struct Prompter {
   }
 
   /// Free text; Enter keeps `current` (shown in brackets), "-" clears it.
-  func text(_ question: String, current: String? = nil, field: String) throws(CLIError) -> String? {
+  func text(_ question: String, current: String? = nil) throws(CLIError) -> String? {
     while true {
       let hint = current.map { style.dim(" [\($0)]") } ?? style.dim(" (Enter to skip)")
       ctx.output.write("\(question)\(hint) ")
@@ -26,7 +26,8 @@ struct Prompter {
       if answer.trimmingCharacters(in: .whitespaces).isEmpty { return current }
       if answer.trimmingCharacters(in: .whitespaces) == "-" { return nil }
       do {
-        return try FreeText.clean(answer, field: field)
+        // the person sees "that answer", never an internal field name
+        return try FreeText.clean(answer, field: "That answer")
       } catch {
         ctx.line(style.yellow(error.message))
       }

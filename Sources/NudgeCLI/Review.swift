@@ -112,7 +112,7 @@ struct ReviewCommand: ContextCommand {
     ctx.line(style.bold("Morning Focus") + style.dim("  (Enter keeps the answer in brackets)"))
     if answers.why == nil {
       answers.why = try ask.text(
-        "1/4 My Why: why does this matter to you?", current: existing?.why, field: "why")
+        "1/4 My Why: why does this matter to you?", current: existing?.why)
     }
     if answers.challenge == nil {
       answers.challenge = try ask.choose(
@@ -120,24 +120,24 @@ struct ReviewCommand: ContextCommand {
         current: existing?.challenge)
       if answers.challenge == .other && answers.challengeOther == nil {
         answers.challengeOther = try ask.text(
-          "    In your words:", current: existing?.challengeOther, field: "challenge")
+          "    In your words:", current: existing?.challengeOther)
       }
     }
     if answers.swap == nil {
       answers.swap = try ask.text(
-        "3/4 My swap: what will you do instead?", current: existing?.swap, field: "swap")
+        "3/4 My swap: what will you do instead?", current: existing?.swap)
     }
     ctx.line("4/4 Commitment")
     if answers.commitTo == nil {
       answers.commitTo = try ask.text(
-        "    Today I will", current: existing?.commitTo ?? answers.swap, field: "commitment")
+        "    Today I will", current: existing?.commitTo ?? answers.swap.map { "choose \($0)" })
     }
     if answers.commitFrom == nil {
       let challengeWords =
         answers.challenge == .other
         ? answers.challengeOther : answers.challenge?.label.lowercased()
       answers.commitFrom = try ask.text(
-        "    instead of", current: existing?.commitFrom ?? challengeWords, field: "commitment")
+        "    instead of", current: existing?.commitFrom ?? challengeWords)
     }
   }
 }
