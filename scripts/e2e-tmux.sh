@@ -147,6 +147,40 @@ wait_for "[exit 1]" || true
 check "hold: s snoozes the morning reminder" grep -q "Snoozed: " "$work/screen"
 check "hold: the snooze is logged" bash -c "NUDGE_NOW=2026-11-23T07:06:00+01:00 '$NUDGE' log --json | grep -q '\"snoozed\"'"
 
+# Line editing at a prompt: Home/End, Left, Backspace, Up through this flow's answers
+start 2026-11-24T21:30:00+01:00 prep
+answer "Sticky notes up?" y
+answer "Produce prepped?" n
+answer "Water ready?" y
+answer "Breakfast/snack prepped?" n
+wait_for "Anything else?"
+keys() { tmux -L "$socket" send-keys -t flow "$@"; sleep 0.1; }
+keys -l "soakingX"
+keys BSpace
+keys Home
+keys -l "oats "
+keys End
+keys Left Left Left Left Left Left Left
+keys -l "well-"
+keys Enter
+wait_for "[exit 0]" || true
+check "line editing: Home, End, Left and Backspace edit the answer" \
+  bash -c "NUDGE_NOW=2026-11-24T23:00:00+01:00 '$NUDGE' history --json --days 1 | grep -q '\"other\" : \"oats well-soaking\"'"
+check "line editing: no control character reaches the answer" bash -c "! grep -q 'control character' '$work/screen'"
+start 2026-11-25T07:05:00+01:00 review
+answer "My Why" "steady energy"
+answer "Choose 1-6" 3
+answer "My swap" "sparkling water"
+wait_for "Today I will"
+keys Up
+keys Home
+keys -l "drink "
+keys Enter
+answer "instead of" "soda"
+wait_for "[exit 0]" || true
+check "line editing: Up recalls an earlier answer of the flow" \
+  grep -q "Today I will drink sparkling water instead of soda." "$work/screen"
+
 # Today view in the evening shows the streak and what is left
 start 2026-11-20T21:10:00+01:00 ""
 wait_for "[exit 0]" || true

@@ -137,26 +137,13 @@ extension Context {
 final class StandardInput: LineInput {
   let isTerminal = isatty(STDIN_FILENO) == 1
 
+  /// Answers typed on a terminal are read with line editing (and this run's history).
+  private lazy var editor = LineEditor()
+
   func readLine() -> String? {
     guard isTerminal else { return Swift.readLine(strippingNewline: true) }
-    // unbuffered on a terminal: Ctrl-D ends one answer, not every later read (as stdio's
-    // sticky end-of-file flag would), so a window can still ask "Press Enter to close"
-    var bytes: [UInt8] = []
-    var byte: UInt8 = 0
-    while true {
-      let n = read(STDIN_FILENO, &byte, 1)
-      if n == 1 {
-        if byte == UInt8(ascii: "\n") { break }
-        bytes.append(byte)
-      } else if n < 0 && errno == EINTR {
-        continue
-      } else {
-        // end of input (or a closed terminal): what was typed so far, if anything
-        if bytes.isEmpty { return nil }
-        break
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    // Ctrl-D ends one answer, not every later read, so a window can still say "Press Enter"
+    return editor.readLine()
   }
 
   func waitForLine(seconds: Double) -> Bool {
