@@ -191,14 +191,15 @@ struct CelebrateCommand: ContextCommand {
 
   @Argument(
     help:
-      "An earned achievement, by key or title (see 'nudge achievements'). Without one, the latest celebration is replayed."
-  )
+      "An earned achievement, by key or title (see 'nudge achievements'). Without one, the latest celebration is replayed.",
+    completion: .list(Achievement.allCases.map(\.rawValue)))
   var key: String?
 
   @Option(
     help: ArgumentHelp(
       "The size of the celebration.",
-      valueName: CelebrationTier.allCases.map(\.rawValue).joined(separator: "|")))
+      valueName: CelebrationTier.allCases.map(\.rawValue).joined(separator: "|")),
+    completion: .list(CelebrationTier.allCases.map(\.rawValue)))
   var tier: String?
 
   @Flag(help: "Print one line instead of the animation.")

@@ -7,7 +7,7 @@ struct CheckinCommand: ContextCommand {
     commandName: "checkin",
     abstract: "End-of-day check-in: did the swap happen, how it felt, what got in the way.")
 
-  @Option(help: "Did you follow your swap? yes|no")
+  @Option(help: "Did you follow your swap? yes|no", completion: .list(["yes", "no"]))
   var followed: String?
 
   @Option(help: "How you feel about it.")

@@ -38,7 +38,7 @@ struct ConfigCommand: ParsableCommand {
   struct Get: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Print one setting's value.")
 
-    @Argument(help: "The setting.")
+    @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
     var key: String
 
     func run(_ ctx: Context) throws(CLIError) {
@@ -53,7 +53,7 @@ struct ConfigCommand: ParsableCommand {
   struct Set: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Change a setting.")
 
-    @Argument(help: "The setting.")
+    @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
     var key: String
 
     @Argument(
@@ -89,7 +89,7 @@ struct ConfigCommand: ParsableCommand {
   struct Unset: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Return a setting to its default.")
 
-    @Argument(help: "The setting.")
+    @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
     var key: String
 
     func run(_ ctx: Context) throws(CLIError) {

@@ -13,7 +13,8 @@ struct NeedHelpCommand: ContextCommand {
   @Option(
     help: ArgumentHelp(
       "What kind of craving it is.",
-      valueName: HelpCategory.allCases.map(\.rawValue).joined(separator: "|")))
+      valueName: HelpCategory.allCases.map(\.rawValue).joined(separator: "|")),
+    completion: .list(HelpCategory.allCases.map(\.rawValue)))
   var category: String?
 
   @Option(help: "A note to keep with it.")

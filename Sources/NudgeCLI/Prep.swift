@@ -8,7 +8,9 @@ struct PrepCommand: ContextCommand {
     abstract: "Prep tonight (for tomorrow): a 30-second checklist.",
     discussion: "Items: \(PrepItem.allCases.map(\.rawValue).joined(separator: ", ")).")
 
-  @Option(name: .customLong("item"), help: "An item and whether it is done: ITEM=yes|no.")
+  @Option(
+    name: .customLong("item"), help: "An item and whether it is done: ITEM=yes|no.",
+    completion: .list(PrepItem.allCases.flatMap { ["\($0.rawValue)=yes", "\($0.rawValue)=no"] }))
   var items: [String] = []
 
   @Option(help: "Anything else you prepped.")

@@ -106,7 +106,9 @@ struct NotifyCommand: ContextCommand {
       server (the reminder was printed), 64 usage.
       """)
 
-  @Argument(help: "morning, midday, evening, or demo (the reminder for this time of day, now).")
+  @Argument(
+    help: "morning, midday, evening, or demo (the reminder for this time of day, now).",
+    completion: .list(Slot.allCases.map(\.rawValue) + ["demo"]))
   var slot: String
 
   @Flag(

@@ -13,7 +13,8 @@ struct ReviewCommand: ContextCommand {
   @Option(
     help: ArgumentHelp(
       "Today's challenge.",
-      valueName: Challenge.allCases.map(\.rawValue).joined(separator: "|")))
+      valueName: Challenge.allCases.map(\.rawValue).joined(separator: "|")),
+    completion: .list(Challenge.allCases.map(\.rawValue)))
   var challenge: String?
 
   @Option(help: "Your own words when the challenge is 'other'.")

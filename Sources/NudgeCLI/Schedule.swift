@@ -81,7 +81,7 @@ struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Change a slot's time: '12:15', 'Mon..Fri 07:00', any systemd calendar expression.")
 
-    @Argument(help: "morning, midday or evening.")
+    @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
     var slot: String
 
     @Argument(help: "A calendar expression.")
@@ -100,7 +100,7 @@ struct ScheduleCommand: ParsableCommand {
   struct On: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder on.")
 
-    @Argument(help: "morning, midday or evening.")
+    @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
     var slot: String
 
     func run(_ ctx: Context) throws(CLIError) {
@@ -114,7 +114,7 @@ struct ScheduleCommand: ParsableCommand {
   struct Off: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder off.")
 
-    @Argument(help: "morning, midday or evening.")
+    @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
     var slot: String
 
     func run(_ ctx: Context) throws(CLIError) {

@@ -166,4 +166,15 @@ import Testing
     #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     #expect(result.stderr.contains(says), "\(result.stderr)")
   }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func completionsOfferValuesNotOnlyFlags(shell: String) throws {
+    let script = try Nudge()("--generate-completion-script", shell).stdout
+    for value in [
+      "morning", "sugary-drinks", "stress", "fireworks", "first-prep", "staleness.evening",
+      "water=yes",
+    ] {
+      #expect(script.contains(value), "\(shell) completion lacks \(value)")
+    }
+  }
 }
