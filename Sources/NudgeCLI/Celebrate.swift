@@ -175,10 +175,18 @@ extension Context {
     return (celebration, rewardSeed ^ drawn)
   }
 
-  /// Draws the reward for a completed flow, remembers it, and plays it.
-  func celebrate(_ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool)
-    throws(CLIError)
-  {
+  /// Draws the reward for a completed flow, remembers it, and plays it; a day filled in
+  /// afterwards gets no celebration, only what it earned, in one plain line.
+  func celebrate(
+    _ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool, filledIn: Day? = nil
+  ) throws(CLIError) {
+    if let filledIn {
+      let titles = newAchievements.map(\.title).joined(separator: ", ")
+      line(
+        "Filled in \(filledIn.long); your streak and achievements are recomputed."
+          + (titles.isEmpty ? "" : " Earned: \(titles)."))
+      return
+    }
     let (celebration, seed) = try drawReward(db, newAchievements: newAchievements)
     CelebrationView(ctx: self, noAnimation: noAnimation).play(celebration, seed: seed)
   }

@@ -34,7 +34,7 @@ struct CheckinCommand: ContextCommand {
       example: "nudge checkin --followed yes --feel proud --no-input")
     let db = try ctx.database()
     let settings = try storing(db) { try db.settings() }
-    let (day, savedAt) = ctx.today(settings)
+    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
     let existing = try storing(db) { try db.checkin(on: day) }
     if interactive {
       let style = ctx.style
@@ -75,6 +75,8 @@ struct CheckinCommand: ContextCommand {
     case false?: ctx.line("Noticing what got in the way is progress too. Tomorrow is a fresh try.")
     case nil: break
     }
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
+    try ctx.celebrate(
+      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
+      filledIn: isPast ? day : nil)
   }
 }

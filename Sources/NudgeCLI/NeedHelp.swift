@@ -50,7 +50,7 @@ struct NeedHelpCommand: ContextCommand {
     }
     let db = try ctx.database()
     let settings = try storing(db) { try db.settings() }
-    let (day, savedAt) = ctx.today(settings)
+    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
     var coach: String? = nil
     if interactive {
       let ask = Prompter(ctx: ctx)
@@ -83,7 +83,9 @@ struct NeedHelpCommand: ContextCommand {
     if let pattern = HelpPattern.line(notes: week, today: day, latest: saved.category) {
       ctx.line(ctx.style.dim(pattern))
     }
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
+    try ctx.celebrate(
+      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
+      filledIn: isPast ? day : nil)
   }
 }
 

@@ -170,6 +170,11 @@ struct FlowOptions: ParsableArguments {
 
   @Flag(help: "Print the saved entry as JSON.")
   var json = false
+
+  @Option(
+    help: "Fill in a past day you forgot: yesterday or YYYY-MM-DD, at most 7 days back.",
+    completion: .list(["yesterday"]))
+  var day: String?
 }
 
 /// An optional that is written as JSON `null` when absent, so every documented key is always

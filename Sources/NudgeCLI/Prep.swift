@@ -42,7 +42,7 @@ struct PrepCommand: ContextCommand {
       example: "nudge prep --item water=yes --no-input")
     let db = try ctx.database()
     let settings = try storing(db) { try db.settings() }
-    let (day, savedAt) = ctx.today(settings)
+    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
     let existing = try storing(db) { try db.prep(on: day) }
     if interactive {
       let ask = Prompter(ctx: ctx)
@@ -89,6 +89,8 @@ struct PrepCommand: ContextCommand {
     if saved.doneCount < PrepItem.allCases.count {
       ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
     }
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
+    try ctx.celebrate(
+      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
+      filledIn: isPast ? day : nil)
   }
 }

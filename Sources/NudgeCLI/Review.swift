@@ -63,7 +63,7 @@ struct ReviewCommand: ContextCommand {
       example: "nudge review --challenge sugary-drinks --swap 'sparkling water' --no-input")
     let db = try ctx.database()
     let settings = try storing(db) { try db.settings() }
-    let (day, savedAt) = ctx.today(settings)
+    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
     let existing = try storing(db) { try db.review(on: day) }
     if interactive {
       let previous = try storing(db) { try db.latestReview(before: day) }
@@ -91,7 +91,9 @@ struct ReviewCommand: ContextCommand {
     ctx.line(style.green("✓") + " Morning Focus \(existing == nil ? "saved" : "updated").")
     if let commitment = saved.commitment { ctx.line("  " + style.bold(commitment)) }
     ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
-    try ctx.celebrate(db, newAchievements: result.newAchievements, noAnimation: options.noAnimation)
+    try ctx.celebrate(
+      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
+      filledIn: isPast ? day : nil)
   }
 
   private func ask(

@@ -177,4 +177,30 @@ import Testing
       #expect(script.contains(value), "\(shell) completion lacks \(value)")
     }
   }
+
+  @Test func aForgottenDayCanBeFilledInUpToAWeekBackWithoutACelebration() throws {
+    let nudge = Nudge()
+    let now = "2026-11-20T08:00:00+01:00"
+    try nudge("review", "--commit-to", "walk", "--no-input", now: now)
+    let filled = try nudge(
+      "checkin", "--followed", "yes", "--day", "yesterday", "--no-input", now: now)
+    #expect(filled.status == 0)
+    #expect(filled.stdout.contains("Filled in Thursday 19 November"), "\(filled.stdout)")
+    #expect(filled.stdout.contains("Earned: First check-in."), "\(filled.stdout)")
+    try nudge("need-help", "--category", "habit", "--day", "2026-11-13", "--no-input", now: now)
+    let days = try #require(try nudge.json("history", "--days", "8", now: now) as? [[String: Any]])
+    let byDate = Dictionary(uniqueKeysWithValues: days.map { ($0["date"] as? String ?? "", $0) })
+    #expect(byDate["2026-11-19"]?["checkin"] is [String: Any])
+    #expect((byDate["2026-11-13"]?["help"] as? [Any])?.count == 1)
+    let streak = try #require(try nudge.json("streak", now: now) as? [String: Any])
+    #expect(streak["current"] as? Int == 2)
+    let achievements = try #require(try nudge.json("achievements", now: now) as? [[String: Any]])
+    #expect(
+      achievements.first { $0["key"] as? String == "first-checkin" }?["earned_on"] as? String
+        == "2026-11-19")
+    for day in ["2026-11-12", "tomorrow", "2026-11-21", "last week"] {
+      let refused = try nudge("prep", "--item", "water=yes", "--day", day, "--no-input", now: now)
+      #expect(refused.status == 64, "\(day)")
+    }
+  }
 }
