@@ -225,7 +225,8 @@ def case_crash_random(suite):
             key = ("prep", day.isoformat())
         elif op == "review":
             killed, code = kill_at_random(
-                world, ["review", "--why", f"w{i}", "--swap", "tea", "--no-input",
+                world, ["review", "--why", f"w{i}", "--swap", "tea", "--commit-to", "tea",
+                        "--no-input",
                         "--no-animation"], iso(day, "08:00:00"), 0.06, rng)
             key = ("review", day.isoformat())
         elif op == "checkin":
@@ -352,7 +353,8 @@ def case_crash_each_write(suite):
     for i in range(3):
         world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                   now=iso(first + dt.timedelta(days=i)))
-    args = ["review", "--why", "w", "--swap", "tea", "--no-input", "--no-animation"]
+    args = ["review", "--why", "w", "--swap", "tea", "--commit-to", "tea", "--no-input",
+            "--no-animation"]
     day = first + dt.timedelta(days=3)
     probe = World(suite, "each-write-probe")
     shutil.copytree(world.data, probe.data)
@@ -977,7 +979,8 @@ def case_no_network(suite):
     world.env.update(desktop.env)
     commands = [
         ["today"], ["prep", "--item", "water=yes", "--no-input", "--no-animation"],
-        ["review", "--why", "w", "--no-input", "--no-animation"], ["streak", "--json"],
+        ["review", "--why", "w", "--commit-to", "tea", "--no-input", "--no-animation"],
+        ["streak", "--json"],
         ["achievements"], ["history"], ["schedule", "preview", "daily", "--count", "3"],
         ["notify", "demo", "--wait", "1"], ["notify", "morning", "--scheduled", "--wait", "1"],
         ["doctor"], ["export"], ["open", "nudge://x;y"], ["config", "list"],

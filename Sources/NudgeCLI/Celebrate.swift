@@ -177,9 +177,12 @@ extension Context {
 
   /// Draws the reward for a completed flow, remembers it, and plays it; a day filled in
   /// afterwards gets no celebration, only what it earned, in one plain line.
+  /// Saving a day's entry again celebrates nothing new, unless it earned an achievement.
   func celebrate(
-    _ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool, filledIn: Day? = nil
+    _ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool, filledIn: Day? = nil,
+    updated: Bool = false
   ) throws(CLIError) {
+    if updated && newAchievements.isEmpty && filledIn == nil { return }
     if let filledIn {
       let titles = newAchievements.map(\.title).joined(separator: ", ")
       line(

@@ -56,13 +56,20 @@ struct CheckinCommand: ContextCommand {
           current: existing?.blocker)
       }
     }
-    let result = try storing(db) {
-      try db.saveCheckin(day: day, savedAt: savedAt) { entry in
-        if let followedAnswer { entry.followed = followedAnswer }
-        if interactive || feel != nil { entry.feel = feelText }
-        if interactive || blocker != nil { entry.blocker = blockerText }
-      }
+    let apply = { [followedAnswer, feelText, blockerText] (entry: inout CheckinEntry) in
+      if let followedAnswer { entry.followed = followedAnswer }
+      if interactive || feel != nil { entry.feel = feelText }
+      if interactive || blocker != nil { entry.blocker = blockerText }
     }
+    // a check-in counts with its answer: was the swap followed?
+    var preview = existing ?? CheckinEntry(day: day, savedAt: savedAt)
+    apply(&preview)
+    guard preview.followed != nil else {
+      throw CLIError(
+        "nothing to save: a check-in counts with its answer. Add --followed yes or --followed no.",
+        code: .usage)
+    }
+    let result = try storing(db) { try db.saveCheckin(day: day, savedAt: savedAt, apply) }
     let saved = result.entry
     if options.json {
       ctx.line(jsonText(saved))
@@ -77,6 +84,6 @@ struct CheckinCommand: ContextCommand {
     }
     try ctx.celebrate(
       db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
-      filledIn: isPast ? day : nil)
+      filledIn: isPast ? day : nil, updated: existing != nil)
   }
 }

@@ -68,12 +68,19 @@ struct PrepCommand: ContextCommand {
         otherText = try ask.text("  Anything else?", current: existing?.other)
       }
     }
-    let result = try storing(db) {
-      try db.savePrep(day: day, savedAt: savedAt) { entry in
-        for (item, value) in answers { entry[item] = value }
-        if interactive || other != nil { entry.other = otherText }
-      }
+    let apply = { (entry: inout PrepEntry) in
+      for (item, value) in answers { entry[item] = value }
+      if interactive || other != nil { entry.other = otherText }
     }
+    // a prep counts with something prepped: one item ready, or a line of something else
+    var preview = existing ?? PrepEntry(day: day, savedAt: savedAt)
+    apply(&preview)
+    guard preview.doneCount > 0 || preview.other != nil else {
+      throw CLIError(
+        "nothing to save: no item is ready and nothing else was prepped. Mark what is (e.g. --item water=yes) or add --other; a night off is fine.",
+        code: .usage)
+    }
+    let result = try storing(db) { try db.savePrep(day: day, savedAt: savedAt, apply) }
     let saved = result.entry
     if options.json {
       ctx.line(jsonText(saved))
@@ -91,6 +98,6 @@ struct PrepCommand: ContextCommand {
     }
     try ctx.celebrate(
       db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
-      filledIn: isPast ? day : nil)
+      filledIn: isPast ? day : nil, updated: existing != nil)
   }
 }

@@ -70,18 +70,25 @@ struct ReviewCommand: ContextCommand {
       let lastPrep = try storing(db) { try db.prep(on: day.adding(days: -1)) }
       try ask(ctx, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
     }
-    let result = try storing(db) {
-      try db.saveReview(day: day, savedAt: savedAt) { entry in
-        if let v = answers.why { entry.why = v }
-        if let v = answers.challenge {
-          entry.challenge = v
-          entry.challengeOther = v == .other ? answers.challengeOther : nil
-        }
-        if let v = answers.swap { entry.swap = v }
-        if let v = answers.commitTo { entry.commitTo = v }
-        if let v = answers.commitFrom { entry.commitFrom = v }
+    let apply = { [answers] (entry: inout ReviewEntry) in
+      if let v = answers.why { entry.why = v }
+      if let v = answers.challenge {
+        entry.challenge = v
+        entry.challengeOther = v == .other ? answers.challengeOther : nil
       }
+      if let v = answers.swap { entry.swap = v }
+      if let v = answers.commitTo { entry.commitTo = v }
+      if let v = answers.commitFrom { entry.commitFrom = v }
     }
+    // a Morning Focus counts with its commitment, "Today I will …"
+    var preview = existing ?? ReviewEntry(day: day, savedAt: savedAt)
+    apply(&preview)
+    guard preview.commitTo != nil else {
+      throw CLIError(
+        "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. --commit-to 'drink sparkling water' (and --commit-from soda).",
+        code: .usage)
+    }
+    let result = try storing(db) { try db.saveReview(day: day, savedAt: savedAt, apply) }
     let saved = result.entry
     if options.json {
       ctx.line(jsonText(saved))
@@ -93,7 +100,7 @@ struct ReviewCommand: ContextCommand {
     ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
     try ctx.celebrate(
       db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
-      filledIn: isPast ? day : nil)
+      filledIn: isPast ? day : nil, updated: existing != nil)
   }
 
   private func ask(

@@ -37,7 +37,7 @@ import Testing
       now: "2026-11-19T21:30:00+01:00")
     try nudge(
       "review", "--challenge", "other", "--challenge-other", "office cake", "--swap", "tea",
-      "--no-input")
+      "--commit-to", "drink tea", "--no-input")
     try nudge("need-help", "--category", "physical", "--note", "hungry", "--no-input")
     try nudge("config", "set", "celebrations", "off")
     let file = nudge.home + "/export.json"

@@ -130,7 +130,7 @@ import Testing
 
   @Test func wordsForTheChallengeMakeItOtherAndConflictsAreRefused() throws {
     let nudge = Nudge()
-    try nudge("review", "--challenge-other", "boredom", "--no-input")
+    try nudge("review", "--challenge-other", "boredom", "--commit-to", "rest", "--no-input")
     let days = try #require(try nudge.json("history", "--days", "1") as? [[String: Any]])
     let review = try #require(days.first?["review"] as? [String: Any])
     #expect(review["challenge"] as? String == "other")
@@ -202,5 +202,30 @@ import Testing
       let refused = try nudge("prep", "--item", "water=yes", "--day", day, "--no-input", now: now)
       #expect(refused.status == 64, "\(day)")
     }
+  }
+
+  @Test(arguments: [
+    ["prep", "--no-input"], ["prep", "--item", "water=no", "--no-input"],
+    ["review", "--swap", "tea", "--why", "energy", "--no-input"],
+    ["checkin", "--feel", "fine", "--no-input"],
+  ])
+  func aFlowWithoutContentIsRefusedAndNothingIsSaved(arguments: [String]) throws {
+    let nudge = Nudge()
+    let result = try nudge.run(arguments)
+    #expect(result.status == 64, "\(result.stdout)")
+    #expect(result.stderr.contains("nothing to save"))
+    let streak = try #require(try nudge.json("streak") as? [String: Any])
+    #expect(streak["current"] as? Int == 0)
+  }
+
+  @Test func savingAgainSaysUpdatedAndCelebratesNothingNew() throws {
+    let nudge = Nudge()
+    let first = try nudge("prep", "--item", "water=yes", "--no-input", env: ["NUDGE_SEED": "3"])
+    #expect(first.stdout.contains("New achievement: First prep."))
+    let again = try nudge(
+      "prep", "--item", "produce=yes", "--no-input", env: ["NUDGE_SEED": "3"])
+    #expect(again.stdout.contains("Prep updated for tomorrow: 2/4 ready"))
+    let lines = again.stdout.split(separator: "\n")
+    #expect(lines.count == 2, "\(again.stdout)")  // the result and the gentle note, no reward
   }
 }

@@ -60,8 +60,11 @@ import Testing
     // then a flight to New York: 22:00 local on the 30th is 04:00 on the 31st in Berlin
     let ny = ["TZ": "America/New_York"]
     #expect(
-      try nudge("review", "--swap", "tea", "--no-input", now: "2026-03-30T22:00:00-04:00", env: ny)
-        .status == 0)
+      try nudge(
+        "review", "--swap", "tea", "--commit-to", "tea", "--no-input",
+        now: "2026-03-30T22:00:00-04:00", env: ny
+      )
+      .status == 0)
     let history = try #require(
       try nudge.json("history", "--days", "4", now: "2026-03-31T12:00:00+02:00") as? [[String: Any]]
     )

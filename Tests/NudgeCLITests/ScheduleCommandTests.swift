@@ -47,7 +47,9 @@ import Testing
     #expect(stale.stdout.contains("\"outcome\" : \"skipped-stale\""))
     #expect(stale.status == 0)
     // the morning flow already done: the reminder is not needed
-    try nudge("review", "--swap", "tea", "--no-input", now: "2026-11-26T06:30:00+01:00")
+    try nudge(
+      "review", "--swap", "tea", "--commit-to", "tea", "--no-input",
+      now: "2026-11-26T06:30:00+01:00")
     let done = try nudge(
       "notify", "morning", "--scheduled", "--json", now: "2026-11-26T07:00:05+01:00")
     #expect(done.stdout.contains("\"outcome\" : \"skipped-done\""))
@@ -123,7 +125,9 @@ import Testing
   @Test func aPosixTZStringServesDaysFiringAndTheLogAlike() throws {
     var nudge = Nudge()
     nudge.environment["TZ"] = "CET-1CEST,M3.5.0,M10.5.0/3"
-    try nudge("review", "--swap", "tea", "--no-input", now: "2026-06-10T05:30:00+02:00")
+    try nudge(
+      "review", "--swap", "tea", "--commit-to", "tea", "--no-input",
+      now: "2026-06-10T05:30:00+02:00")
     let history = try #require(
       try nudge.json("history", "--days", "1", now: "2026-06-10T08:00:00+02:00")
         as? [[String: Any]])
