@@ -980,7 +980,8 @@ def case_no_network(suite):
     commands = [
         ["today"], ["prep", "--item", "water=yes", "--no-input", "--no-animation"],
         ["review", "--why", "w", "--commit-to", "tea", "--no-input", "--no-animation"],
-        ["streak", "--json"],
+        # the evening is done (prep and check-in), so the daemon's firing ends at once
+        ["checkin", "--followed", "yes", "--no-input", "--no-animation"], ["streak", "--json"],
         ["achievements"], ["history"], ["schedule", "preview", "daily", "--count", "3"],
         ["notify", "demo", "--wait", "1"], ["notify", "morning", "--scheduled", "--wait", "1"],
         ["doctor"], ["export"], ["open", "nudge://x;y"], ["config", "list"],
