@@ -30,15 +30,20 @@ struct HistoryCommand: ContextCommand {
       return
     }
     let style = ctx.style
+    let frozen = Set(
+      StreakRule.evaluate(doneDays: try storing(db) { try db.doneDays() }, today: today).frozen)
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
       ctx.line(
-        style.bold(label.padding(toLength: 11, withPad: " ", startingAt: 0)) + summary(entry, style)
+        style.bold(label.padding(toLength: 11, withPad: " ", startingAt: 0))
+          + summary(entry, style, frozen: frozen.contains(entry.date), today: entry.date == today)
       )
     }
   }
 
-  private func summary(_ entry: HistoryDay, _ style: Style) -> String {
+  private func summary(_ entry: HistoryDay, _ style: Style, frozen: Bool, today: Bool) -> String {
+    if !entry.isDone && frozen { return style.cyan("* frozen (a streak freeze kept the streak)") }
+    if !entry.isDone && today { return style.yellow("○ in progress") }
     guard entry.isDone else { return style.dim("·") }
     var parts: [String] = []
     if let prep = entry.prep {

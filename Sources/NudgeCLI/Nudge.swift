@@ -142,6 +142,12 @@ extension Day {
     return "\(names[weekday]) \(day) \(months[month - 1])"
   }
 
+  /// "Sat".
+  var weekdayName: String { ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday] }
+
+  /// "21 Nov", for the heatmap's week labels.
+  var dayMonth: String { String(short.split(separator: " ", maxSplits: 1)[1]) }
+
   /// "Saturday 21 November" for headings.
   var long: String {
     let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]

@@ -56,28 +56,41 @@ struct StreakCommand: ContextCommand {
     if !s.frozen.isEmpty {
       ctx.line("   Frozen days: " + s.frozen.suffix(5).map(\.description).joined(separator: ", "))
     }
-    let ring = (0..<7).reversed().map { done.contains(today.adding(days: -$0)) }
+    // "this week" is the last 7 days, here and in the today view; the heatmap shows calendar
+    // weeks, Monday to Sunday, under the date each starts
+    let frozen = Set(s.frozen)
+    let ring = Heatmap.lastSevenDays(today: today, doneDays: done, frozen: frozen)
+    let letters = (0..<7).reversed().map { String(today.adding(days: -$0).weekdayName.prefix(1)) }
     ctx.line(
-      "   This week: " + ring.map { $0 ? style.green("●") : style.dim("○") }.joined()
-        + " \(s.weekDone)/7")
+      "   This week:  " + ring.map { mark($0, style) }.joined(separator: " ") + "  \(s.weekDone)/7")
+    ctx.line(
+      "               " + style.dim(letters.joined(separator: " "))
+        + style.dim("  (the last 7 days)"))
     ctx.line()
-    let weeks = Heatmap.weeks(12, today: today, doneDays: done, frozen: Set(s.frozen))
+    let mondays = Heatmap.mondays(12, today: today)
+    var labels = ""
+    for (w, monday) in mondays.enumerated() where w % 4 == 0 {
+      labels += String(repeating: " ", count: max(0, w * 2 - labels.count)) + monday.dayMonth
+    }
+    ctx.line("       " + style.dim(labels))
+    let weeks = Heatmap.weeks(12, today: today, doneDays: done, frozen: frozen)
     let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     for (d, name) in names.enumerated() {
-      let cells = weeks.map { week in
-        switch week[d] {
-        case .done: style.green("█")
-        case .frozen: style.cyan("▒")
-        case .missed: style.dim("░")
-        case .future: " "
-        }
-      }
-      ctx.line("   \(style.dim(name)) " + cells.joined(separator: " "))
+      ctx.line("   \(style.dim(name)) " + weeks.map { mark($0[d], style) }.joined(separator: " "))
     }
     ctx.line(
-      "       " + style.dim("12 weeks ago") + String(repeating: " ", count: 4)
-        + style.dim("this week")
-        + style.dim("   █ done ▒ frozen ░ missed"))
+      "       " + style.dim("█ done  * frozen (streak kept)  · missed  ○ today, in progress"))
+  }
+}
+
+/// One day of the ring or the heatmap: done, frozen, missed, in progress, or blank.
+func mark(_ cell: Heatmap.Cell, _ style: Style) -> String {
+  switch cell {
+  case .done: style.green("█")
+  case .frozen: style.cyan("*")
+  case .missed: style.dim("·")
+  case .inProgress: style.yellow("○")
+  case .beforeFirstUse, .future: " "
   }
 }
 

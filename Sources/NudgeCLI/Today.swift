@@ -22,7 +22,7 @@ struct TodayCommand: ContextCommand {
       local.hour >= 18 || local.hour < settings.rolloverHour
       ? "Good evening" : local.hour >= 12 ? "Good afternoon" : "Good morning"
     ctx.line(style.bold("\(greeting) · \(today.long)"))
-    ctx.line(streakLine(streak, style))
+    ctx.line(streakLine(streak, style, today: today))
     ctx.line()
     switch phase {
     case .morning:
@@ -61,7 +61,7 @@ struct TodayCommand: ContextCommand {
     ctx.line(style.dim("A craving? 'nudge need-help' · the week: 'nudge history'"))
   }
 
-  private func streakLine(_ s: StreakSummary, _ style: Style) -> String {
+  private func streakLine(_ s: StreakSummary, _ style: Style, today: Day) -> String {
     if s.current == 0 {
       return s.longest > 0
         ? "Streak: 0 days (longest \(s.longest)). Any flow today starts a new one."
@@ -69,6 +69,8 @@ struct TodayCommand: ContextCommand {
     }
     let days = s.current == 1 ? "1 day" : "\(s.current) days"
     let state = s.todayDone ? style.green("today done") : style.yellow("today pending")
-    return "🔥 Streak: \(days) · \(state) · \(s.weekDone)/7 this week"
+    let frozen =
+      s.frozen.contains(today.adding(days: -1)) ? " · yesterday frozen (streak kept)" : ""
+    return "🔥 Streak: \(days) · \(state) · \(s.weekDone)/7 this week\(frozen)"
   }
 }

@@ -95,22 +95,44 @@ public enum RewardPicker {
 public enum Heatmap {
   /// What one cell shows.
   public enum Cell: Equatable, Sendable {
-    case done, frozen, missed, future
+    /// Before the first day anything was done: nothing to count yet.
+    case beforeFirstUse
+    case done, frozen, missed
+    /// Today, not done yet: still in progress, never a miss.
+    case inProgress
+    case future
+  }
+
+  /// The Monday that starts each of the last `count` calendar weeks (Monday to Sunday).
+  public static func mondays(_ count: Int, today: Day) -> [Day] {
+    let thisMonday = today.adding(days: -((today.weekday + 6) % 7))
+    return (0..<count).map { thisMonday.adding(days: -7 * (count - 1 - $0)) }
   }
 
   public static func weeks(
     _ count: Int, today: Day, doneDays: Set<Day>, frozen: Set<Day>
   ) -> [[Cell]] {
-    let mondayOffset = (today.weekday + 6) % 7
-    let thisMonday = today.adding(days: -mondayOffset)
-    return (0..<count).map { w in
-      let monday = thisMonday.adding(days: -7 * (count - 1 - w))
-      return (0..<7).map { d in
-        let day = monday.adding(days: d)
-        if day > today { return .future }
-        if doneDays.contains(day) { return .done }
-        return frozen.contains(day) ? .frozen : .missed
-      }
+    let firstUse = doneDays.min()
+    return mondays(count, today: today).map { monday in
+      (0..<7).map { d in cell(monday.adding(days: d), today, doneDays, frozen, firstUse) }
     }
+  }
+
+  /// The last 7 days ending today (what "this week" means in the ring and the today view).
+  public static func lastSevenDays(today: Day, doneDays: Set<Day>, frozen: Set<Day>) -> [Cell] {
+    let firstUse = doneDays.min()
+    return (0..<7).reversed().map {
+      cell(today.adding(days: -$0), today, doneDays, frozen, firstUse)
+    }
+  }
+
+  static func cell(_ day: Day, _ today: Day, _ done: Set<Day>, _ frozen: Set<Day>, _ first: Day?)
+    -> Cell
+  {
+    if day > today { return .future }
+    if done.contains(day) { return .done }
+    if day == today { return .inProgress }
+    guard let first, day > first else { return .beforeFirstUse }
+    return frozen.contains(day) ? .frozen : .missed
   }
 }

@@ -133,4 +133,24 @@ import Testing
     let announced = try #require(saved.stdout.split(separator: "\n").last.map(String.init))
     #expect(try nudge("celebrate").stdout.trimmingCharacters(in: .newlines) == announced)
   }
+
+  @Test func frozenDaysAreMarkedInTheHistoryTheRingAndTheHeatmap() throws {
+    let nudge = Nudge()
+    for day in 1...8 where day != 8 {
+      try nudge(
+        "need-help", "--category", "habit", "--no-input",
+        now: String(format: "2026-12-%02dT12:00:00+01:00", day))
+    }
+    // the 8th is missed and frozen by the freeze the first 7 days earned
+    let now = "2026-12-09T12:00:00+01:00"
+    try nudge("need-help", "--category", "habit", "--no-input", now: now)
+    let history = try nudge("history", "--days", "3", now: now).stdout
+    #expect(history.contains("Tue 8 Dec  * frozen"), "\(history)")
+    let streak = try nudge("streak", now: now).stdout
+    #expect(streak.contains("(the last 7 days)"))
+    #expect(streak.contains("* frozen (streak kept)"))
+    #expect(streak.contains("21 Sep"), "\(streak)")  // the first column's Monday
+    let today = try nudge(now: "2026-12-09T12:00:00+01:00").stdout
+    #expect(today.contains("yesterday frozen (streak kept)"), "\(today)")
+  }
 }

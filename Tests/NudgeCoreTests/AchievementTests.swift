@@ -128,6 +128,18 @@ import Testing
       12, today: today, doneDays: [today, Day("2026-11-16")!], frozen: [Day("2026-11-17")!])
     #expect(weeks.count == 12)
     #expect(weeks[11] == [.done, .frozen, .missed, .done, .future, .future, .future])
-    #expect(weeks[0].allSatisfy { $0 == .missed })
+    // nothing before the first day anything was done counts as missed
+    #expect(weeks[0].allSatisfy { $0 == .beforeFirstUse })
+    #expect(weeks[10].allSatisfy { $0 == .beforeFirstUse })
+  }
+
+  @Test func todayIsInProgressNotMissedAndTheRingIsTheLastSevenDays() {
+    let today = Day("2026-12-11")!  // a Friday
+    let done: Set<Day> = [Day("2026-12-05")!, Day("2026-12-06")!, Day("2026-12-08")!]
+    let frozen: Set<Day> = [Day("2026-12-07")!]
+    let ring = Heatmap.lastSevenDays(today: today, doneDays: done, frozen: frozen)
+    #expect(ring == [.done, .done, .frozen, .done, .missed, .missed, .inProgress])
+    let thisWeek = Heatmap.weeks(1, today: today, doneDays: done, frozen: frozen)[0]
+    #expect(thisWeek == [.frozen, .done, .missed, .missed, .inProgress, .future, .future])
   }
 }
