@@ -72,6 +72,14 @@ check "demo: logged as demo, then dismissed" python3 -c "import json,sys; l=json
 cp "$work/demo/shot.png" "$artifacts/notification-demo.png" 2>/dev/null
 check "demo: screenshot taken" test -s "$artifacts/notification-demo.png"
 
+# 1a. On a terminal, the demo says it is waiting for a click and how to stop.
+session waiting default '
+. '"$work"'/lib.sh
+script -qec "\"$NUDGE\" notify demo --wait 2" /dev/null > "$CASE/pty.out" 2>&1
+'
+check "demo: on a terminal it says it waits for a click and how to stop" \
+  grep -q "Waiting for a click on the reminder (2 s at most; Ctrl-C takes it down)" "$work/waiting/pty.out"
+
 # 1b. doctor sees the server and its actions; install registers the nudge:// handler.
 session doctor default '
 XDG_CONFIG_HOME="$CASE/config" "$NUDGE" install > /dev/null 2>&1
