@@ -187,14 +187,29 @@ def oracle(expr, tz, base, n):
             pass
         elif line.startswith("(in UTC):") or (not in_utc and (line.startswith("Next elapse:") or line.startswith("Iter. #"))):
             stamp = line.split(":", 1)[1].strip()  # "Mon 2026-03-30 00:30:00 UTC"
-            day, clock = stamp.split()[1:3]
+            day, clock, abbreviation = stamp.split()[1:4]
             y, mo, d = map(int, day.split("-"))
             h, mi, sec = map(int, clock.split(":"))
             posix = calendar.timegm((y, mo, d, h, mi, 0)) + sec
+            if not in_utc and abbreviation not in ("UTC", "GMT"):
+                # systemd shows no "(in UTC)" line when the zone's rule has offset 0 (e.g.
+                # Africa/Sao_Tome, whose GMT0 rule hides its 2018 WAT year): read local time
+                posix = local_to_epoch(tz, y, mo, d, h, mi, sec, abbreviation)
             if right:  # a :60 second is the leap second right after :59
                 posix = leap_time(posix - 1) + 1 if sec == 60 else leap_time(posix)
             times.append(posix)
     return norm, times
+
+
+def local_to_epoch(tz, y, mo, d, h, mi, sec, abbreviation):
+    """The instant a zone shows as this wall-clock time with this abbreviation."""
+    from zoneinfo import ZoneInfo
+    zone = ZoneInfo(tz.lstrip(":"))
+    for fold in (0, 1):
+        local = datetime.datetime(y, mo, d, h, mi, min(sec, 59), tzinfo=zone, fold=fold)
+        if local.tzname() == abbreviation:
+            return int(local.timestamp()) + max(0, sec - 59)
+    return int(datetime.datetime(y, mo, d, h, mi, min(sec, 59), tzinfo=zone).timestamp())
 
 
 @functools.lru_cache(maxsize=None)
