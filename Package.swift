@@ -49,6 +49,6 @@ let package = Package(
     .testTarget(
       name: "NudgeStoreTests",
       dependencies: ["NudgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
-    .testTarget(name: "NudgeCLITests", dependencies: ["NudgeCLI", "nudge"]),
+    .testTarget(name: "NudgeCLITests", dependencies: ["NudgeCLI", "NudgeCore", "nudge"]),
   ]
 )

@@ -3,7 +3,6 @@ import NudgeStore
 
 /// The exit codes of DESIGN §6 (sysexits).
 public enum ExitStatus: Int32, Sendable {
-  case ok = 0
   case failure = 1
   case usage = 64
   case badData = 65
@@ -35,15 +34,14 @@ public struct CLIError: Error, Equatable {
   static func usage(_ error: InputError) -> CLIError { CLIError(error.message, code: .usage) }
 }
 
-/// Runs a store call, turning SQLite failures into a `CLIError`.
-func storing<T>(_ db: AppDatabase, _ body: () throws -> T) throws(CLIError) -> T {
-  do {
-    return try body()
-  } catch let error as StoreError {
-    throw CLIError(error)
-  } catch let error as CLIError {
-    throw error
-  } catch {
-    throw CLIError(StoreError.from(error, path: db.path))
+extension CLIError {
+  /// The one mapping of failures to what the person sees: Nudge's own errors, and the store's
+  /// (a damaged, newer, busy or unwritable database); nil for anything else.
+  static func from(_ error: any Error) -> CLIError? {
+    switch error {
+    case let error as CLIError: error
+    case let error as StoreError: CLIError(error)
+    default: nil
+    }
   }
 }

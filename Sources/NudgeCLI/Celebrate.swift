@@ -158,19 +158,17 @@ enum TerminalGuard {
 extension Context {
   /// Draws the reward for a completed flow and remembers it (the seed is `NUDGE_SEED` mixed
   /// with the number of draws so far); returns it with the seed its animation uses.
-  func drawReward(_ db: AppDatabase, newAchievements: [Achievement]) throws(CLIError) -> (
+  func drawReward(_ db: AppDatabase, newAchievements: [Achievement]) throws -> (
     Celebration, seed: UInt64
   ) {
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     var drawn: UInt64 = 0
-    let celebration = try storing(db) {
-      try db.drawCelebration { previous, index in
-        drawn = index
-        var rng = SplitMix64(seed: rewardSeed &+ index &* 0x9E37_79B9_7F4A_7C15)
-        return RewardPicker.draw(
-          using: &rng, newAchievements: newAchievements, celebrationsOn: settings.celebrationsOn,
-          previousMessage: previous)
-      }
+    let celebration = try db.drawCelebration { previous, index in
+      drawn = index
+      var rng = SplitMix64(seed: rewardSeed &+ index &* 0x9E37_79B9_7F4A_7C15)
+      return RewardPicker.draw(
+        using: &rng, newAchievements: newAchievements, celebrationsOn: settings.celebrationsOn,
+        previousMessage: previous)
     }
     return (celebration, rewardSeed ^ drawn)
   }
@@ -181,7 +179,7 @@ extension Context {
   func celebrate(
     _ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool, filledIn: Day? = nil,
     updated: Bool = false
-  ) throws(CLIError) {
+  ) throws {
     if updated && newAchievements.isEmpty && filledIn == nil { return }
     if let filledIn {
       let titles = newAchievements.map(\.title).joined(separator: ", ")
@@ -219,10 +217,10 @@ struct CelebrateCommand: ContextCommand {
   @Option(help: "Replay the stored celebration with this number (a celebration notification's).")
   var replay: UInt64?
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     if let replay {
       let db = try ctx.database()
-      guard let stored = try storing(db, { try db.lastCelebration() }), stored.number == replay
+      guard let stored = try db.lastCelebration(), stored.number == replay
       else {
         throw CLIError(
           "celebration \(replay) is no longer stored (only the latest is kept); run 'nudge celebrate' for a new one.",
@@ -258,7 +256,7 @@ struct CelebrateCommand: ContextCommand {
     var earnedOn: Day? = nil
     if let achievement {
       let db = try ctx.database()
-      guard let day = try storing(db, { try db.achievements() })[achievement] else {
+      guard let day = try db.achievements()[achievement] else {
         ctx.line("\(achievement.title) is not earned yet: \(achievement.requirement)")
         throw CLIError(
           "'\(achievement.rawValue)' is locked; nothing to replay yet.", code: .failure)
@@ -267,7 +265,7 @@ struct CelebrateCommand: ContextCommand {
     } else if chosenTier == nil {
       // plain `nudge celebrate`: the latest celebration, as it was drawn
       let db = try ctx.database()
-      guard let stored = try storing(db, { try db.lastCelebration() }) else {
+      guard let stored = try db.lastCelebration() else {
         ctx.line(
           "Nothing to celebrate yet: finish a flow first ('nudge prep', 'nudge review', 'nudge checkin' or 'nudge need-help')."
         )

@@ -18,7 +18,7 @@ struct CheckinCommand: ContextCommand {
 
   @OptionGroup var options: FlowOptions
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     var followedAnswer: Bool? = nil
     if let followed {
       guard let value = yesNoValue(followed) else {
@@ -33,14 +33,14 @@ struct CheckinCommand: ContextCommand {
       hasAnswers: followedAnswer != nil || feelText != nil || blockerText != nil,
       example: "nudge checkin --followed yes --feel proud --no-input")
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
-    let existing = try storing(db) { try db.checkin(on: day) }
+    let existing = try db.checkin(on: day)
     if interactive {
       let style = ctx.style
       let ask = Prompter(ctx: ctx)
       ctx.line(style.bold("End-of-day check-in"))
-      let focus = try storing(db) { try db.review(on: day) }
+      let focus = try db.review(on: day)
       if let commitment = focus?.commitment {
         ctx.line("This morning: " + style.cyan(commitment))
       }
@@ -69,7 +69,7 @@ struct CheckinCommand: ContextCommand {
         "nothing to save: a check-in counts with its answer. Add --followed yes or --followed no.",
         code: .usage)
     }
-    let result = try storing(db) { try db.saveCheckin(day: day, savedAt: savedAt, apply) }
+    let result = try db.saveCheckin(day: day, savedAt: savedAt, apply)
     let saved = result.entry
     if options.json {
       ctx.line(jsonText(saved))

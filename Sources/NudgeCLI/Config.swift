@@ -14,9 +14,9 @@ struct ConfigCommand: ParsableCommand {
     @Flag(help: "Print the settings as JSON.")
     var json = false
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let db = try ctx.database()
-      let settings = try storing(db) { try db.settings() }
+      let settings = try db.settings()
       if json {
         ctx.line(
           jsonText(
@@ -41,11 +41,11 @@ struct ConfigCommand: ParsableCommand {
     @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
     var key: String
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let setting: SettingKey
       do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
       let db = try ctx.database()
-      ctx.line(try storing(db) { try db.settings() }.value(setting))
+      ctx.line(try db.settings().value(setting))
     }
   }
 
@@ -64,7 +64,7 @@ struct ConfigCommand: ParsableCommand {
           separator: "; ")))
     var words: [String] = []
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       guard words.count == 1, let value = words.first else {
         throw CLIError(
           "give the new value as one argument (quote it if it has spaces): nudge config set \(key) 'VALUE'.",
@@ -79,9 +79,9 @@ struct ConfigCommand: ParsableCommand {
         throw CLIError.usage(error)
       }
       let db = try ctx.database()
-      try storing(db) { try db.setSetting(setting, to: valid) }
+      try db.setSetting(setting, to: valid)
       ctx.line("\(setting.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
-      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try storing(db) { try db.settings() })
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
     }
   }
 
@@ -92,12 +92,12 @@ struct ConfigCommand: ParsableCommand {
     @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
     var key: String
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let setting: SettingKey
       do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
       let db = try ctx.database()
-      try storing(db) { try db.removeSetting(setting) }
-      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try storing(db) { try db.settings() })
+      try db.removeSetting(setting)
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
       ctx.line(
         "\(setting.rawValue) = \(setting.defaultValue.isEmpty ? "(auto)" : setting.defaultValue) (default)"
       )

@@ -75,7 +75,7 @@ public struct Context {
   func line(_ text: String = "") { output.write(text + "\n") }
 
   /// The database, with store failures turned into a one-line error and exit code.
-  func database() throws(CLIError) -> AppDatabase {
+  func database() throws -> AppDatabase {
     do { return try openDatabase() } catch { throw CLIError(error) }
   }
 }
@@ -89,7 +89,7 @@ extension Context {
   }
 
   /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
-  public static func live() throws(CLIError) -> Context {
+  public static func live() throws -> Context {
     let env = ProcessInfo.processInfo.environment
     var now = Self.systemClock()
     if let fixed = env["NUDGE_NOW"], !fixed.isEmpty {

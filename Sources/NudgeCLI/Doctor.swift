@@ -122,7 +122,7 @@ struct DoctorCommand: ContextCommand {
     return out
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let results = checks(ctx)
     if json {
       ctx.line(jsonText(results))

@@ -11,9 +11,9 @@ struct ExportCommand: ContextCommand {
   @Option(name: .shortAndLong, help: "Write to FILE (mode 0600) instead of stdout.")
   var output: String?
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let db = try ctx.database()
-    let data = try storing(db) { try db.exportDocument() }.encoded()
+    let data = try db.exportDocument().encoded()
     guard let output else {
       ctx.output.write(String(decoding: data, as: UTF8.self))
       return
@@ -52,7 +52,7 @@ struct ImportCommand: ContextCommand {
   @Flag(help: "Print what changed as JSON.")
   var json = false
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let data: Data
     if file == "-" {
       data = FileHandle.standardInput.readDataToEndOfFile()
@@ -72,22 +72,21 @@ struct ImportCommand: ContextCommand {
     }
     let source = file == "-" ? "standard input" : file
     for (i, schedule) in document.schedule.enumerated() {
-      do { _ = try ctx.parseCalendar(schedule.expression, local: ctx.timeZone) } catch {
+      do { _ = try ctx.parseCalendar(schedule.expression, local: ctx.timeZone) } catch let error
+        as CLIError
+      {
         throw CLIError(
           "\(source): schedule[\(i)].expression: \(error.message) Nothing was imported.",
           code: .badData)
       }
     }
     let db = try ctx.database()
-    let summary = try storing(db) { try db.importDocument(document) }
+    let summary = try db.importDocument(document)
     if summary.scheduleChanged {
-      try UserUnits(ctx: ctx, dryRun: false).update(try storing(db) { try db.schedules() })
+      try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules())
     }
     if json {
-      ctx.line(
-        jsonText([
-          "added": summary.added, "updated": summary.updated, "unchanged": summary.unchanged,
-        ]))
+      ctx.line(jsonText(ImportReport(summary)))
     } else {
       ctx.line(
         ctx.style.green("✓")

@@ -18,20 +18,18 @@ struct HistoryCommand: ContextCommand {
     }
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let today = ctx.today(settings).day
-    let timeline = try storing(db) {
-      try db.history(from: today.adding(days: -(days - 1)), through: today)
-    }
+    let timeline = try db.history(from: today.adding(days: -(days - 1)), through: today)
     if json {
       ctx.line(jsonText(timeline))
       return
     }
     let style = ctx.style
     let frozen = Set(
-      StreakRule.evaluate(doneDays: try storing(db) { try db.doneDays() }, today: today).frozen)
+      StreakRule.evaluate(doneDays: try db.doneDays(), today: today).frozen)
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
       ctx.line(

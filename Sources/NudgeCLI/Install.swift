@@ -31,12 +31,12 @@ struct UserUnits {
       ?? CommandLine.arguments[0]
   }
 
-  func write(_ relative: String, _ text: String) throws(CLIError) {
+  func write(_ relative: String, _ text: String) throws {
     try writeFile(directory + "/" + relative, text)
   }
 
   /// Writes a file atomically, creating its directory; prints it instead on a dry run.
-  func writeFile(_ path: String, _ text: String) throws(CLIError) {
+  func writeFile(_ path: String, _ text: String) throws {
     if dryRun {
       ctx.line("# file \(path)")
       ctx.output.write(text)
@@ -62,7 +62,7 @@ struct UserUnits {
   }
 
   /// Runs `systemctl --user ARGS` (no shell); prints it instead on a dry run.
-  func systemctl(_ args: [String]) throws(CLIError) {
+  func systemctl(_ args: [String]) throws {
     let line = (["systemctl", "--user"] + args).joined(separator: " ")
     if dryRun {
       ctx.line("# run \(line)")
@@ -90,7 +90,7 @@ struct UserUnits {
   }
 
   /// Writes the nudge:// handler and makes it the default for `x-scheme-handler/nudge`.
-  func installLinkHandler() throws(CLIError) {
+  func installLinkHandler() throws {
     let desktop = applicationsDirectory + "/" + LinkHandlerFile.name
     let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
     try writeFile(desktop, LinkHandlerFile.render(binary: Self.binaryPath))
@@ -117,7 +117,7 @@ struct UserUnits {
   }
 
   /// Writes every unit and drop-in, reloads systemd and enables the timers of enabled slots.
-  func install(_ schedules: [SlotSchedule], settings: Settings) throws(CLIError) {
+  func install(_ schedules: [SlotSchedule], settings: Settings) throws {
     try installLinkHandler()
     try writeFile(iconPath, AppIcon.svg)
     for (path, text) in UnitFiles.render(
@@ -131,7 +131,7 @@ struct UserUnits {
     try activate(schedules)
   }
 
-  func activate(_ schedules: [SlotSchedule]) throws(CLIError) {
+  func activate(_ schedules: [SlotSchedule]) throws {
     try systemctl(["daemon-reload"])
     let on = schedules.filter(\.enabled).map { UnitFiles.timerName($0.slot) }
     let off = schedules.filter { !$0.enabled }.map { UnitFiles.timerName($0.slot) }
@@ -140,7 +140,7 @@ struct UserUnits {
   }
 
   /// After `schedule set/on/off`: rewrite the slot's drop-in and reload, when installed.
-  func update(_ schedules: [SlotSchedule]) throws(CLIError) {
+  func update(_ schedules: [SlotSchedule]) throws {
     guard isInstalled else { return }
     for schedule in schedules {
       if let dropIn = UnitFiles.dropIn(schedule) {
@@ -154,7 +154,7 @@ struct UserUnits {
   }
 
   /// After a staleness setting changed: rewrite each slot's service bound, when installed.
-  func updateWindows(_ settings: Settings) throws(CLIError) {
+  func updateWindows(_ settings: Settings) throws {
     guard isInstalled else { return }
     for slot in Slot.allCases {
       try write(
@@ -171,7 +171,7 @@ struct UserUnits {
   }
 }
 
-/// `nudge install`: the systemd user units (and, later, the nudge:// handler).
+/// `nudge install`: the systemd user units, the nudge:// handler and the icon.
 struct InstallCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "install", abstract: "Install the reminder timers as systemd user units.")
@@ -179,11 +179,11 @@ struct InstallCommand: ContextCommand {
   @Flag(help: "Print every file and command instead of writing or running them.")
   var dryRun = false
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let db = try ctx.database()
-    let schedules = try storing(db) { try db.schedules() }
+    let schedules = try db.schedules()
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
-    try units.install(schedules, settings: try storing(db) { try db.settings() })
+    try units.install(schedules, settings: try db.settings())
     if dryRun { return }
     ctx.line("Installed the reminder units in \(units.directory).")
     if !units.hasUserManager {
@@ -202,7 +202,7 @@ struct UninstallCommand: ContextCommand {
   @Flag(help: "Print every file and command instead of removing or running them.")
   var dryRun = false
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
     try units.systemctl(["disable", "--now"] + Slot.allCases.map(UnitFiles.timerName))
     for slot in Slot.allCases {

@@ -31,7 +31,7 @@ struct NeedHelpCommand: ContextCommand {
     }
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     var picked: HelpCategory? = nil
     if let category {
       guard let c = HelpCategory(rawValue: category) else {
@@ -49,7 +49,7 @@ struct NeedHelpCommand: ContextCommand {
       throw CLIError("--category \(names) is needed without prompts.", code: .usage)
     }
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
     var coach: String? = nil
     if interactive {
@@ -71,12 +71,12 @@ struct NeedHelpCommand: ContextCommand {
     }
     let saved = HelpNote(
       id: ctx.makeID(), day: day, category: picked!, note: noteText, coach: coach, at: savedAt)
-    let result = try storing(db) { try db.addHelpNote(saved) }
+    let result = try db.addHelpNote(saved)
     if options.json {
       ctx.line(jsonText(saved))
       return
     }
-    let week = try storing(db) { try db.helpNotes(from: day.adding(days: -6), through: day) }
+    let week = try db.helpNotes(from: day.adding(days: -6), through: day)
     ctx.line(
       ctx.style.green("✓")
         + " Noted (\(saved.category.label.lowercased())). Asking for help counts.")
@@ -95,7 +95,7 @@ struct Coach {
   let ask: Prompter
   let breathingSeconds: Int
 
-  func run(_ category: HelpCategory, note: String?) throws(CLIError) -> (
+  func run(_ category: HelpCategory, note: String?) throws -> (
     coach: String?, note: String?
   ) {
     var note = note

@@ -31,7 +31,7 @@ public struct Nudge: ParsableCommand {
 
 /// A command that runs against a `Context`; its plain `run()` only builds the live one.
 protocol ContextCommand: ParsableCommand {
-  func run(_ ctx: Context) throws(CLIError)
+  func run(_ ctx: Context) throws
 }
 
 extension ContextCommand {
@@ -57,10 +57,11 @@ public enum NudgeMain {
         try command.run()
       }
       exit(0)
-    } catch let error as CLIError {
-      FileHandle.standardError.write(Data("nudge: \(error.message)\n".utf8))
-      exit(error.code.rawValue)
     } catch {
+      if let failure = CLIError.from(error) {
+        FileHandle.standardError.write(Data("nudge: \(failure.message)\n".utf8))
+        exit(failure.code.rawValue)
+      }
       let code = Nudge.exitCode(for: error)
       guard code == .validationFailure, !(error is CleanExit), !(error is ExitCode) else {
         Nudge.exit(withError: error)
@@ -128,7 +129,7 @@ func yesNoValue(_ text: String) -> Bool? {
 }
 
 /// Cleans an optional flag value as free text, as a usage error when it is not.
-func flagText(_ value: String?, _ flag: String) throws(CLIError) -> String? {
+func flagText(_ value: String?, _ flag: String) throws -> String? {
   do { return try FreeText.clean(value, field: flag) } catch { throw CLIError.usage(error) }
 }
 

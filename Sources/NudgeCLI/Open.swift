@@ -23,7 +23,7 @@ struct OpenCommand: ContextCommand {
     return words
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     // `--hold` (given by the terminal a click opens) keeps the window open at the end
     let hold = words.count == 2 && words[0] == Self.holdFlag
     let given = hold ? Array(words.dropFirst()) : words
@@ -48,11 +48,13 @@ struct OpenCommand: ContextCommand {
     var failure: CLIError? = nil
     do {
       var command = try Nudge.parseAsRoot(link.arguments)
-      try command.run()
-    } catch let error as CLIError {
-      failure = error
+      if let routed = command as? any ContextCommand {
+        try routed.run(ctx)
+      } else {
+        try command.run()
+      }
     } catch {
-      failure = CLIError("\(error)", code: .internal)
+      failure = CLIError.from(error) ?? CLIError("\(error)", code: .internal)
     }
     guard hold else {
       if let failure { throw failure }
@@ -77,21 +79,19 @@ struct OpenCommand: ContextCommand {
     if let failure { Foundation.exit(failure.code.rawValue) }
   }
 
-  func settingsSnooze(_ ctx: Context) throws(CLIError) -> Int {
+  func settingsSnooze(_ ctx: Context) throws -> Int {
     let db = try ctx.database()
-    return try storing(db) { try db.settings() }.snoozeSeconds
+    return try db.settings().snoozeSeconds
   }
 
   /// Snoozes the slot's reminder from the flow (as its Snooze button would).
-  func snooze(_ ctx: Context, _ slot: Slot) throws(CLIError) {
+  func snooze(_ ctx: Context, _ slot: Slot) throws {
     let db = try ctx.database()
     let seconds = try settingsSnooze(ctx)
     let due = ctx.clock().seconds + seconds
-    try storing(db) { try db.saveSnooze(Snooze(slot: slot, due: due, elapse: nil)) }
+    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: nil))
     let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
-    try storing(db) {
-      try db.logReminder(ReminderLogEntry(slot: slot, elapse: nil, outcome: .snoozed, at: at))
-    }
+    try db.logReminder(ReminderLogEntry(slot: slot, elapse: nil, outcome: .snoozed, at: at))
     if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: seconds) {
       ctx.line("Snoozed: the reminder comes back in \(DurationText.spoken(seconds: seconds)).")
     } else {
@@ -119,7 +119,7 @@ struct TerminalLauncher {
   func which(_ name: String) -> String? { Spawn.which(name, path: ctx.environment["PATH"]) }
 
   /// The argv that starts a terminal running `program`, or nil when no terminal is found.
-  func command(running program: [String]) throws(CLIError) -> [String]? {
+  func command(running program: [String]) throws -> [String]? {
     let db = try? ctx.openDatabase()
     let configured = (try? db?.settings())??.value(.terminal) ?? ""
     if !configured.isEmpty, let words = try? CommandLineWords.split(configured), !words.isEmpty {
@@ -140,7 +140,7 @@ struct TerminalLauncher {
   /// Starts the terminal for `url` outside Nudge's own cgroup and session, so stopping the
   /// reminder (or its systemd service) never takes the flow with it: in a transient scope of the
   /// user's systemd manager where one runs, else as a plain detached process.
-  func open(_ url: String) throws(CLIError) {
+  func open(_ url: String) throws {
     var environment = ctx.environment
     let graphical = ["DISPLAY", "WAYLAND_DISPLAY"]
     let hasDisplay = { graphical.contains { environment[$0]?.isEmpty == false } }

@@ -18,7 +18,7 @@ struct PrepCommand: ContextCommand {
 
   @OptionGroup var options: FlowOptions
 
-  func parsedItems() throws(CLIError) -> [PrepItem: Bool] {
+  func parsedItems() throws -> [PrepItem: Bool] {
     var answers: [PrepItem: Bool] = [:]
     for raw in items {
       let parts = raw.split(separator: "=", maxSplits: 1).map(String.init)
@@ -34,16 +34,16 @@ struct PrepCommand: ContextCommand {
     return answers
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     var answers = try parsedItems()
     var otherText = try flagText(other, "--other")
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: !answers.isEmpty || otherText != nil,
       example: "nudge prep --item water=yes --no-input")
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
-    let existing = try storing(db) { try db.prep(on: day) }
+    let existing = try db.prep(on: day)
     if interactive {
       let ask = Prompter(ctx: ctx)
       let style = ctx.style
@@ -80,7 +80,7 @@ struct PrepCommand: ContextCommand {
         "nothing to save: no item is ready and nothing else was prepped. Mark what is (e.g. --item water=yes) or add --other; a night off is fine.",
         code: .usage)
     }
-    let result = try storing(db) { try db.savePrep(day: day, savedAt: savedAt, apply) }
+    let result = try db.savePrep(day: day, savedAt: savedAt, apply)
     let saved = result.entry
     if options.json {
       ctx.line(jsonText(saved))

@@ -9,7 +9,7 @@ struct Prompter {
   /// Ctrl-D at a prompt: leave without saving.
   static let cancelled = CLIError("Cancelled; nothing was saved.", code: .failure)
 
-  private func read() throws(CLIError) -> String {
+  private func read() throws -> String {
     guard let line = ctx.input.readLine() else {
       ctx.line()
       throw Self.cancelled
@@ -18,7 +18,7 @@ struct Prompter {
   }
 
   /// Free text; Enter keeps `current` (shown in brackets), "-" clears it.
-  func text(_ question: String, current: String? = nil) throws(CLIError) -> String? {
+  func text(_ question: String, current: String? = nil) throws -> String? {
     while true {
       let hint = current.map { style.dim(" [\($0)]") } ?? style.dim(" (Enter to skip)")
       ctx.output.write("\(question)\(hint) ")
@@ -35,16 +35,16 @@ struct Prompter {
   }
 
   /// Yes or no; Enter takes `current` when there is one.
-  func yesNo(_ question: String, current: Bool? = nil) throws(CLIError) -> Bool {
+  func yesNo(_ question: String, current: Bool? = nil) throws -> Bool {
     try yesNo(question, current: current, allowingAll: false)!
   }
 
   /// Yes, no, or "a" for all (nil; the first question of a checklist); Enter takes `current`.
-  func yesNoOrAll(_ question: String, current: Bool? = nil) throws(CLIError) -> Bool? {
+  func yesNoOrAll(_ question: String, current: Bool? = nil) throws -> Bool? {
     try yesNo(question, current: current, allowingAll: true)
   }
 
-  private func yesNo(_ question: String, current: Bool?, allowingAll: Bool) throws(CLIError)
+  private func yesNo(_ question: String, current: Bool?, allowingAll: Bool) throws
     -> Bool?
   {
     let all = allowingAll ? "/a" : ""
@@ -75,7 +75,7 @@ struct Prompter {
   func choose<Option>(
     _ question: String, options: [Option], key: (Option) -> String, label: (Option) -> String,
     current: Option? = nil
-  ) throws(CLIError) -> Option {
+  ) throws -> Option {
     ctx.line(question)
     for (index, option) in options.enumerated() {
       ctx.line("  \(style.bold("\(index + 1)")) \(label(option))")
@@ -96,7 +96,7 @@ struct Prompter {
 extension Context {
   /// Decides whether to ask questions: only on a terminal and without `--no-input`. Off a
   /// terminal with no answers given, it fails naming the flags instead of waiting for input.
-  func isInteractive(noInput: Bool, hasAnswers: Bool, example: String) throws(CLIError) -> Bool {
+  func isInteractive(noInput: Bool, hasAnswers: Bool, example: String) throws -> Bool {
     if noInput { return false }
     if input.isTerminal { return true }
     if hasAnswers { return false }
@@ -108,7 +108,7 @@ extension Context {
   /// The day an action now counts for, and the timestamp it is saved with.
   /// The day a flow saves to: today, or the past day `--day` names (yesterday or YYYY-MM-DD,
   /// at most 7 days back, never ahead), and when it was saved (now, either way).
-  func flowDay(_ settings: Settings, _ options: FlowOptions) throws(CLIError) -> (
+  func flowDay(_ settings: Settings, _ options: FlowOptions) throws -> (
     day: Day, savedAt: String, isPast: Bool
   ) {
     let (today, savedAt) = self.today(settings)

@@ -11,7 +11,7 @@ struct SlotFiring {
   let local: ZoneRules
 
   /// The slot's parsed expression.
-  func spec(_ schedule: SlotSchedule) throws(CLIError) -> CalendarSpec {
+  func spec(_ schedule: SlotSchedule) throws -> CalendarSpec {
     try ctx.parseCalendar(schedule.expression, local: local)
   }
 
@@ -20,8 +20,8 @@ struct SlotFiring {
   }
 
   /// The elapse a timer firing at `now` is for (nil: nothing due), from the slot's last trigger.
-  func dueElapse(_ slot: Slot, _ spec: CalendarSpec, now: Int) throws(CLIError) -> Int? {
-    let last = try storing(db) { try db.lastTrigger(slot) }
+  func dueElapse(_ slot: Slot, _ spec: CalendarSpec, now: Int) throws -> Int? {
+    let last = try db.lastTrigger(slot)
     return FiringRule.dueElapse(atOrBefore: now, lastTrigger: last, lookback: 400 * 86400) {
       next(spec, after: $0)
     }
@@ -29,26 +29,26 @@ struct SlotFiring {
 
   /// Decides and records what a firing at `now` does; returns the decision and whether this
   /// process won the (slot, elapse) claim.
-  func decide(_ slot: Slot, now: Instant, deliverable: Bool = false) throws(CLIError) -> (
+  func decide(_ slot: Slot, now: Instant, deliverable: Bool = false) throws -> (
     FiringRule.Decision, claimed: Bool
   ) {
-    let schedule = try storing(db) { try db.schedules() }.first { $0.slot == slot }!
+    let schedule = try db.schedules().first { $0.slot == slot }!
     let spec = try spec(schedule)
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let nowSeconds = now.seconds
     let window = settings.stalenessSeconds(for: slot)
     var latest = try dueElapse(slot, spec, now: nowSeconds)
     if latest == nil,
       let claimed = FiringRule.latestElapse(
         atOrBefore: nowSeconds, lookback: 400 * 86400, next: { next(spec, after: $0) }),
-      try storing(db, { try db.isClaimed(slot: slot, elapse: claimed) })
+      try db.isClaimed(slot: slot, elapse: claimed)
     {
       latest = claimed  // a racing firing of an elapse another one claimed: a duplicate
     }
     // the base the next elapse counts from, recorded once this firing has claimed its elapse
     defer { try? db.recordTrigger(slot, at: nowSeconds) }
     let today = settings.dayRule.day(of: now, in: ctx.timeZone)
-    let done = slot.offer(done: try storing(db) { try db.doneFlows(on: today) }) == nil
+    let done = slot.offer(done: try db.doneFlows(on: today)) == nil
     var decision = FiringRule.decide(
       latest: latest, now: nowSeconds, window: window, flowDoneToday: done)
     if !schedule.enabled, case .fire(let elapse) = decision { decision = .skipOff(elapse: elapse) }
@@ -57,22 +57,14 @@ struct SlotFiring {
     switch decision {
     case .nothingDue: return (decision, false)
     case .skipDone(let elapse):
-      claimed = try storing(db) {
-        try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedDone, at: at)
-      }
+      claimed = try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedDone, at: at)
     case .skipStale(let elapse):
-      claimed = try storing(db) {
-        try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedStale, at: at)
-      }
+      claimed = try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedStale, at: at)
     case .skipOff(let elapse):
-      claimed = try storing(db) {
-        try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedOff, at: at)
-      }
+      claimed = try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedOff, at: at)
     case .fire(let elapse):
-      claimed = try storing(db) {
-        try db.claimFiring(
-          slot: slot, elapse: elapse, outcome: deliverable ? .shown : .undelivered, at: at)
-      }
+      claimed = try db.claimFiring(
+        slot: slot, elapse: elapse, outcome: deliverable ? .shown : .undelivered, at: at)
     }
     return (decision, claimed)
   }
@@ -135,10 +127,10 @@ struct NotifyCommand: ContextCommand {
   @Flag(help: "Print what happened as JSON.")
   var json = false
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let isDemo = slot == "demo"
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     var target: Slot
     if isDemo {
       let phase = DayPhase.of(
@@ -160,9 +152,7 @@ struct NotifyCommand: ContextCommand {
     let local = ctx.timeZone
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
     let offered = target.offer(
-      done: try storing(db) {
-        try db.doneFlows(on: settings.dayRule.day(of: ctx.now, in: ctx.timeZone))
-      })
+      done: try db.doneFlows(on: settings.dayRule.day(of: ctx.now, in: ctx.timeZone)))
     let nowSeconds = ctx.now.seconds
     if let live = ctx.notifier as? LiveNotifier {
       // a server that stops answering mid-call: print the reminder, log it, leave with 69
@@ -186,17 +176,15 @@ struct NotifyCommand: ContextCommand {
     let serverWait = self.serverWait ?? (scheduled || snoozed ? 120 : 0)
     var elapse: Int? = nil
     if snoozed {
-      guard let snooze = try storing(db, { try db.takeDueSnooze(target, now: nowSeconds) }) else {
+      guard let snooze = try db.takeDueSnooze(target, now: nowSeconds) else {
         report(ctx, target, nil, "nothing-due")
         return
       }
       elapse = snooze.elapse
       let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
-      if target.offer(done: try storing(db, { try db.doneFlows(on: today) })) == nil {
-        try storing(db) {
-          try db.logReminder(
-            ReminderLogEntry(slot: target, elapse: elapse, outcome: .skippedDone, at: at))
-        }
+      if target.offer(done: try db.doneFlows(on: today)) == nil {
+        try db.logReminder(
+          ReminderLogEntry(slot: target, elapse: elapse, outcome: .skippedDone, at: at))
         report(ctx, target, elapse.map { local.iso($0) }, ReminderOutcome.skippedDone.rawValue)
         return
       }
@@ -220,9 +208,7 @@ struct NotifyCommand: ContextCommand {
       }
     } else {
       let first: ReminderOutcome = problem != nil ? .undelivered : (isDemo ? .demo : .shown)
-      try storing(db) {
-        try db.logReminder(ReminderLogEntry(slot: target, elapse: elapse, outcome: first, at: at))
-      }
+      try db.logReminder(ReminderLogEntry(slot: target, elapse: elapse, outcome: first, at: at))
     }
     if let problem {
       if !json {
@@ -296,8 +282,8 @@ struct ReminderSession {
   }
 
   /// Posts until a click, a dismissal, a withdrawal or a snooze; returns the last outcome.
-  func run() throws(CLIError) -> ReminderOutcome {
-    let settings = try storing(db) { try db.settings() }
+  func run() throws -> ReminderOutcome {
+    let settings = try db.settings()
     let (clock, zone, rule) = (ctx.clock, ctx.timeZone, settings.dayRule)
     let started = ctx.clock()
     while true {
@@ -349,27 +335,26 @@ struct ReminderSession {
   /// Stores the snooze and hands it to a transient systemd timer when a user manager runs (or
   /// to `nudge daemon`, which watches stored snoozes): false, this process is done. Without a
   /// manager it also waits here and returns true when this process took the due snooze.
-  func snooze() throws(CLIError) -> Bool {
+  func snooze() throws -> Bool {
     let due = ctx.clock().seconds + snoozeSeconds
-    try storing(db) { try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse)) }
+    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse))
     log(.snoozed)
     if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: snoozeSeconds) {
       return false
     }
     ctx.pause(Double(snoozeSeconds))
     let now = ctx.clock().adding(seconds: 0.999_999).seconds
-    return try storing(db) { try db.takeDueSnooze(slot, now: now) } != nil
+    return try db.takeDueSnooze(slot, now: now) != nil
   }
 
   /// "All prepped": saves the whole checklist, evaluates rewards, posts a celebration whose
   /// Replay button replays that same celebration.
-  func allPrepped(_ settings: Settings) throws(CLIError) {
+  func allPrepped(_ settings: Settings) throws {
     let now = ctx.clock()
     let day = settings.dayRule.day(of: now, in: ctx.timeZone)
-    let saved = try storing(db) {
-      try db.savePrep(day: day, savedAt: InstantFormat.format(now, in: ctx.timeZone)) { entry in
-        for item in PrepItem.allCases { entry[item] = true }
-      }
+    let saved = try db.savePrep(day: day, savedAt: InstantFormat.format(now, in: ctx.timeZone)) {
+      entry in
+      for item in PrepItem.allCases { entry[item] = true }
     }
     log(.done)
     let (celebration, _) = try ctx.drawReward(db, newAchievements: saved.newAchievements)
@@ -432,10 +417,10 @@ struct LogCommand: ContextCommand {
     var at: String
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let db = try ctx.database()
     let local = ctx.timeZone
-    let rows = try storing(db) { try db.reminderLog(limit: max(1, limit)) }.map {
+    let rows = try db.reminderLog(limit: max(1, limit)).map {
       Row(slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome, at: $0.at)
     }
     if json {

@@ -31,7 +31,7 @@ struct ReviewCommand: ContextCommand {
 
   @OptionGroup var options: FlowOptions
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     var picked: Challenge? = nil
     if let challenge {
       guard let c = Challenge(rawValue: challenge) else {
@@ -62,12 +62,12 @@ struct ReviewCommand: ContextCommand {
       noInput: options.noInput, hasAnswers: given,
       example: "nudge review --challenge sugary-drinks --swap 'sparkling water' --no-input")
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
-    let existing = try storing(db) { try db.review(on: day) }
+    let existing = try db.review(on: day)
     if interactive {
-      let previous = try storing(db) { try db.latestReview(before: day) }
-      let lastPrep = try storing(db) { try db.prep(on: day.adding(days: -1)) }
+      let previous = try db.latestReview(before: day)
+      let lastPrep = try db.prep(on: day.adding(days: -1))
       try ask(ctx, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
     }
     let apply = { [answers] (entry: inout ReviewEntry) in
@@ -88,7 +88,7 @@ struct ReviewCommand: ContextCommand {
         "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. --commit-to 'drink sparkling water' (and --commit-from soda).",
         code: .usage)
     }
-    let result = try storing(db) { try db.saveReview(day: day, savedAt: savedAt, apply) }
+    let result = try db.saveReview(day: day, savedAt: savedAt, apply)
     let saved = result.entry
     if options.json {
       ctx.line(jsonText(saved))
@@ -105,7 +105,7 @@ struct ReviewCommand: ContextCommand {
 
   private func ask(
     _ ctx: Context, into answers: inout ReviewEntry, existing: ReviewEntry?, lastPrep: PrepEntry?
-  ) throws(CLIError) {
+  ) throws {
     let style = ctx.style
     let ask = Prompter(ctx: ctx)
     ctx.line(style.bold("Review your prep"))

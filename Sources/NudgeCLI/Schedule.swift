@@ -25,13 +25,13 @@ struct ScheduleCommand: ParsableCommand {
       @NullWhenAbsent var next: String?
     }
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let db = try ctx.database()
       let local = ctx.timeZone
       let firing = SlotFiring(ctx: ctx, db: db, local: local)
       let now = ctx.now.seconds
-      let rows = try storing(db) { try db.schedules() }.map {
-        schedule throws(CLIError) -> (Row, Int?) in
+      let rows = try db.schedules().map {
+        schedule throws -> (Row, Int?) in
         let next = schedule.enabled ? firing.next(try firing.spec(schedule), after: now) : nil
         return (
           Row(
@@ -87,7 +87,7 @@ struct ScheduleCommand: ParsableCommand {
     @Argument(help: "A calendar expression.")
     var expression: String
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let target = try parseSlot(slot)
       let local = ctx.timeZone
       let spec = try ctx.parseCalendar(expression, local: local)
@@ -103,7 +103,7 @@ struct ScheduleCommand: ParsableCommand {
     @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
     var slot: String
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let target = try parseSlot(slot)
       let db = try ctx.database()
       try change(ctx, db, target) { $0.enabled = true }
@@ -117,7 +117,7 @@ struct ScheduleCommand: ParsableCommand {
     @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
     var slot: String
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let target = try parseSlot(slot)
       let db = try ctx.database()
       try change(ctx, db, target) { $0.enabled = false }
@@ -132,7 +132,7 @@ struct ScheduleCommand: ParsableCommand {
     @Argument(help: "A calendar expression, e.g. 'Mon..Fri 07:00'.")
     var expression: String
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       let local = ctx.timeZone
       ctx.line(try ctx.parseCalendar(expression, local: local).normalized)
     }
@@ -164,7 +164,7 @@ struct ScheduleCommand: ParsableCommand {
       }
     }
 
-    func run(_ ctx: Context) throws(CLIError) {
+    func run(_ ctx: Context) throws {
       if let tz, ctx.zones.zone(named: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) == nil,
         ZoneRules(posix: tz) == nil
       {
@@ -213,7 +213,7 @@ struct ScheduleCommand: ParsableCommand {
   }
 }
 
-func parseSlot(_ name: String) throws(CLIError) -> Slot {
+func parseSlot(_ name: String) throws -> Slot {
   guard let slot = Slot(rawValue: name) else {
     throw CLIError("'\(name)' is not a slot: use morning, midday or evening.", code: .usage)
   }
@@ -223,12 +223,12 @@ func parseSlot(_ name: String) throws(CLIError) -> Slot {
 /// Saves a slot's changed schedule, updates installed units, and shows the result.
 func change(
   _ ctx: Context, _ db: AppDatabase, _ slot: Slot, _ edit: (inout SlotSchedule) -> Void
-) throws(CLIError) {
-  var all = try storing(db) { try db.schedules() }
+) throws {
+  var all = try db.schedules()
   let index = all.firstIndex { $0.slot == slot }!
   edit(&all[index])
   let updated = all[index]
-  try storing(db) { try db.saveSchedule(updated) }
+  try db.saveSchedule(updated)
   try UserUnits(ctx: ctx, dryRun: false).update(all)
   var list = ScheduleCommand.List()
   list.json = false
@@ -252,7 +252,7 @@ struct BrokenDown {
 
 extension Context {
   /// Parses a calendar expression, or fails with exit 65 naming the bad part.
-  func parseCalendar(_ expression: String, local: ZoneRules) throws(CLIError) -> CalendarSpec {
+  func parseCalendar(_ expression: String, local: ZoneRules) throws -> CalendarSpec {
     do {
       return try CalendarSpec.parse(expression, localZone: local, zoneExists: zones.exists)
     } catch {

@@ -19,7 +19,7 @@ enum Spawn {
   /// Starts `argv[0]` (a path) with `argv` and `environment`; returns its pid.
   static func start(
     _ argv: [String], environment: [String: String], _ detachment: Detachment = .attached
-  ) throws(CLIError) -> pid_t {
+  ) throws -> pid_t {
     let status: Int32
     let pid: pid_t
     (status, pid) = spawn(argv, environment, newSession: detachment == .detached) { actions in
@@ -72,7 +72,7 @@ enum Spawn {
   /// Starts a program and waits for it; returns its exit status (128+N for signal N).
   static func run(
     _ argv: [String], environment: [String: String], _ detachment: Detachment = .attached
-  ) throws(CLIError) -> Int32 {
+  ) throws -> Int32 {
     let pid = try start(argv, environment: environment, detachment)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

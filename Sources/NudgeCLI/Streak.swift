@@ -29,11 +29,11 @@ struct StreakCommand: ContextCommand {
     }
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let today = ctx.today(settings).day
-    let done = try storing(db) { try db.doneDays() }
+    let done = try db.doneDays()
     let s = StreakRule.evaluate(doneDays: done, today: today)
     if json {
       ctx.line(
@@ -114,9 +114,9 @@ struct AchievementsCommand: ContextCommand {
     }
   }
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let db = try ctx.database()
-    let earned = try storing(db) { try db.achievements() }
+    let earned = try db.achievements()
     if json {
       ctx.line(
         jsonText(

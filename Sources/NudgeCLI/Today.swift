@@ -6,15 +6,15 @@ struct TodayCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "today", abstract: "What matters now: the morning focus or tonight's prep.")
 
-  func run(_ ctx: Context) throws(CLIError) {
+  func run(_ ctx: Context) throws {
     let db = try ctx.database()
-    let settings = try storing(db) { try db.settings() }
+    let settings = try db.settings()
     let today = ctx.today(settings).day
     let local = LocalTime(ctx.now, in: ctx.timeZone)
     let phase = DayPhase.of(local, rolloverHour: settings.rolloverHour)
-    let (days, done) = try storing(db) {
-      (try db.history(from: today.adding(days: -1), through: today), try db.doneDays())
-    }
+    let (days, done) = (
+      try db.history(from: today.adding(days: -1), through: today), try db.doneDays()
+    )
     let (yesterday, now) = (days[0], days[1])
     let streak = StreakRule.evaluate(doneDays: done, today: today)
     let style = ctx.style

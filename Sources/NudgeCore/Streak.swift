@@ -39,15 +39,6 @@ public enum StreakRule {
       frozen: walk.frozen, freezesHeld: walk.freezes, weekDone: weekDone)
   }
 
-  /// The streak length on each done day, oldest first, as history stands.
-  public static func runs(doneDays: Set<Day>) -> [(Day, Int)] {
-    let grid = DayGrid([doneDays])
-    guard let last = grid.last(1) else { return [] }
-    var out: [(Day, Int)] = []
-    _ = Walk(grid, mask: 1, through: last) { out.append((Day(ordinal: $0), $1)) }
-    return out
-  }
-
   /// One pass over the days from the first done day through `last` (ordinals), where a day is
   /// done when its flags in `grid` share a bit with `mask`.
   struct Walk {

@@ -1,3 +1,5 @@
+import GRDB
+
 /// Why the database could not be used, with a sentence that says what to do.
 public enum StoreError: Error, Equatable, Sendable {
   /// The file is not a Nudge database (garbage, truncated, another program's); left untouched.
@@ -13,5 +15,43 @@ public enum StoreError: Error, Equatable, Sendable {
     switch self {
     case .notNudgeDatabase(let m), .newerSchema(let m), .cannotCreate(let m), .busy(let m): m
     }
+  }
+}
+
+extension StoreError {
+  /// Maps an SQLite failure to what the person can do about it.
+  init(_ error: any Error, path: String) {
+    guard let db = error as? DatabaseError else {
+      self = .cannotCreate("Cannot use the database at \(path): \(error).")
+      return
+    }
+    let keep =
+      "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
+    switch db.resultCode {
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+      self = .busy(
+        "The database at \(path) is busy: another nudge is writing. Try again in a moment.")
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+      self = .notNudgeDatabase("\(path) is damaged or not a database. \(keep)")
+    case .SQLITE_FULL:
+      self = .cannotCreate(
+        "The disk holding \(path) is full: free some space and try again; nothing was saved.")
+    case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+      self = .cannotCreate(
+        "Cannot write the database at \(path) (\(db.message ?? "read-only")): fix the permissions of the file and its directory, or set NUDGE_DB."
+      )
+    default:
+      self = .cannotCreate(
+        "The database at \(path) failed: \(db.message ?? "\(db.resultCode)"). Nothing was changed; try again."
+      )
+    }
+  }
+}
+
+extension StoreError {
+  /// Maps any failure of a read or write to a `StoreError`.
+  public static func from(_ error: any Error, path: String) -> StoreError {
+    if let error = error as? StoreError { return error }
+    return StoreError(error, path: path)
   }
 }

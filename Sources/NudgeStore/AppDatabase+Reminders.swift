@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import NudgeCore
+
+extension AppDatabase {
+  // MARK: - Triggers
+
+  /// When the slot's timer last fired (epoch seconds), as systemd remembers a timer's last
+  /// trigger: the base its next elapse is counted from.
+  public func lastTrigger(_ slot: Slot) throws(StoreError) -> Int? {
+    try read { db in
+      try StateRow.fetchOne(db, key: "trigger.\(slot.rawValue)").flatMap { Int($0.value) }
+    }
+  }
+
+  /// Records a firing of the slot's timer at `at`.
+  public func recordTrigger(_ slot: Slot, at: Int) throws(StoreError) {
+    try write { db in
+      try StateRow(key: "trigger.\(slot.rawValue)", value: String(at)).save(db)
+    }
+  }
+
+  // MARK: - Snoozes
+
+  /// Stores a snoozed reminder: `slot` is due again at `due` (epoch seconds) for `elapse`.
+  public func saveSnooze(_ snooze: Snooze) throws(StoreError) {
+    try write { db in
+      try StateRow(key: Snooze.key(snooze.slot), value: "\(snooze.due) \(snooze.elapse ?? -1)")
+        .save(db)
+    }
+  }
+
+  /// Every stored snooze, due or not.
+  public func snoozes() throws(StoreError) -> [Snooze] {
+    try read { db in
+      try Slot.allCases.compactMap { slot in
+        try StateRow.fetchOne(db, key: Snooze.key(slot)).flatMap { Snooze(slot: slot, $0.value) }
+      }
+    }
+  }
+
+  /// Takes the slot's snooze when it is due at `now`; nil when there is none or another
+  /// process took it first (so a snooze is re-posted once, by whoever comes first).
+  public func takeDueSnooze(_ slot: Slot, now: Int) throws(StoreError) -> Snooze? {
+    try write { db in
+      guard let row = try StateRow.fetchOne(db, key: Snooze.key(slot)),
+        let snooze = Snooze(slot: slot, row.value), snooze.due <= now
+      else { return nil }
+      try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [Snooze.key(slot)])
+      return snooze
+    }
+  }
+
+  // MARK: - Reminders
+
+  /// Each slot's schedule, defaults for slots never changed.
+  public func schedules() throws(StoreError) -> [SlotSchedule] {
+    try read { db in
+      let stored = try SlotSchedule.fetchAll(db)
+      return Slot.allCases.map { slot in
+        stored.first { $0.slot == slot } ?? .defaults(slot)
+      }
+    }
+  }
+
+  public func saveSchedule(_ schedule: SlotSchedule) throws(StoreError) {
+    try write { db in try schedule.save(db) }
+  }
+
+  /// Claims (slot, elapse) for one reminder and logs its outcome, atomically. A second claim of
+  /// the same pair is refused by the UNIQUE key (not a check-then-insert), logs `duplicate`
+  /// and returns false.
+  public func claimFiring(slot: Slot, elapse: Int, outcome: ReminderOutcome, at: String)
+    throws(StoreError)
+    -> Bool
+  {
+    try write { db in
+      do {
+        try db.execute(
+          sql: "INSERT INTO reminder_claim (slot, elapse) VALUES (?, ?)",
+          arguments: [slot.rawValue, elapse])
+      } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+        try ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at).insert(db)
+        return false
+      }
+      try ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at).insert(db)
+      return true
+    }
+  }
+
+  /// Whether (slot, elapse) has been handled already.
+  public func isClaimed(slot: Slot, elapse: Int) throws(StoreError) -> Bool {
+    try read { db in
+      try Bool.fetchOne(
+        db, sql: "SELECT EXISTS (SELECT 1 FROM reminder_claim WHERE slot = ? AND elapse = ?)",
+        arguments: [slot.rawValue, elapse]) ?? false
+    }
+  }
+
+  /// Logs what happened to a reminder (clicked, done, snoozed…).
+  public func logReminder(_ entry: ReminderLogEntry) throws(StoreError) {
+    try write { db in try entry.insert(db) }
+  }
+
+  /// The reminder log, newest last.
+  public func reminderLog(limit: Int) throws(StoreError) -> [ReminderLogEntry] {
+    try read { db in
+      try ReminderLogEntry.order(Column("id").desc).limit(limit).fetchAll(db).reversed()
+    }
+  }
+}
