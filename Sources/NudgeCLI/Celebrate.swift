@@ -201,15 +201,15 @@ struct CelebrateCommand: ContextCommand {
   @Argument(
     help:
       "An earned achievement, by key or title (see 'nudge achievements'). Without one, the latest celebration is replayed.",
-    completion: .list(Achievement.allCases.map(\.rawValue)))
-  var key: String?
+  )
+  var achievement: Achievement?
 
   @Option(
     help: ArgumentHelp(
       "The size of the celebration.",
       valueName: CelebrationTier.allCases.map(\.rawValue).joined(separator: "|")),
-    completion: .list(CelebrationTier.allCases.map(\.rawValue)))
-  var tier: String?
+  )
+  var tier: CelebrationTier?
 
   @Flag(help: "Print one line instead of the animation.")
   var noAnimation = false
@@ -230,29 +230,7 @@ struct CelebrateCommand: ContextCommand {
         stored.celebration, seed: ctx.rewardSeed ^ stored.number)
       return
     }
-    var achievement: Achievement? = nil
-    if let key {
-      let wanted = key.lowercased().replacingOccurrences(of: " ", with: "-")
-      guard
-        let a = Achievement(rawValue: key)
-          ?? Achievement.allCases.first(where: {
-            $0.title.lowercased().replacingOccurrences(of: " ", with: "-") == wanted
-          })
-      else {
-        let keys = Achievement.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CLIError(
-          "'\(key)' is not an achievement; give a key or a title: \(keys).", code: .usage)
-      }
-      achievement = a
-    }
-    var chosenTier: CelebrationTier? = nil
-    if let tier {
-      guard let t = CelebrationTier(rawValue: tier) else {
-        throw CLIError(
-          "--tier '\(tier)' is not one of quiet, spark, confetti, fireworks.", code: .usage)
-      }
-      chosenTier = t
-    }
+    let chosenTier = tier
     var earnedOn: Day? = nil
     if let achievement {
       let db = try ctx.database()

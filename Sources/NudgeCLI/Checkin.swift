@@ -7,8 +7,8 @@ struct CheckinCommand: ContextCommand {
     commandName: "checkin",
     abstract: "End-of-day check-in: did the swap happen, how it felt, what got in the way.")
 
-  @Option(help: "Did you follow your swap? yes|no", completion: .list(["yes", "no"]))
-  var followed: String?
+  @Option(help: "Did you follow your swap? yes|no")
+  var followed: YesNo?
 
   @Option(help: "How you feel about it.")
   var feel: String?
@@ -19,13 +19,7 @@ struct CheckinCommand: ContextCommand {
   @OptionGroup var options: FlowOptions
 
   func run(_ ctx: Context) throws {
-    var followedAnswer: Bool? = nil
-    if let followed {
-      guard let value = yesNoValue(followed) else {
-        throw CLIError("--followed '\(followed)' must be yes or no.", code: .usage)
-      }
-      followedAnswer = value
-    }
+    var followedAnswer = followed?.value
     var feelText = try flagText(feel, "--feel")
     var blockerText = try flagText(blocker, "--blocker")
     let interactive = try ctx.isInteractive(
@@ -72,7 +66,7 @@ struct CheckinCommand: ContextCommand {
     let result = try db.saveCheckin(day: day, savedAt: savedAt, apply)
     let saved = result.entry
     if options.json {
-      ctx.line(jsonText(saved))
+      ctx.line(try jsonText(saved))
       return
     }
     let style = ctx.style

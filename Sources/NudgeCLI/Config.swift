@@ -19,7 +19,7 @@ struct ConfigCommand: ParsableCommand {
       let settings = try db.settings()
       if json {
         ctx.line(
-          jsonText(
+          try jsonText(
             Dictionary(
               uniqueKeysWithValues: SettingKey.allCases.map { ($0.rawValue, settings.value($0)) })))
         return

@@ -125,7 +125,7 @@ struct DoctorCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let results = checks(ctx)
     if json {
-      ctx.line(jsonText(results))
+      ctx.line(try jsonText(results))
     } else {
       for check in results {
         let mark = check.ok ? ctx.style.green("✓") : ctx.style.yellow("✗")

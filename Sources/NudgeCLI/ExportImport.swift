@@ -86,7 +86,7 @@ struct ImportCommand: ContextCommand {
       try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules())
     }
     if json {
-      ctx.line(jsonText(ImportReport(summary)))
+      ctx.line(try jsonText(ImportReport(summary)))
     } else {
       ctx.line(
         ctx.style.green("✓")

@@ -24,7 +24,7 @@ struct HistoryCommand: ContextCommand {
     let today = ctx.today(settings).day
     let timeline = try db.history(from: today.adding(days: -(days - 1)), through: today)
     if json {
-      ctx.line(jsonText(timeline))
+      ctx.line(try jsonText(timeline))
       return
     }
     let style = ctx.style

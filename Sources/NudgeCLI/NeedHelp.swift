@@ -14,8 +14,8 @@ struct NeedHelpCommand: ContextCommand {
     help: ArgumentHelp(
       "What kind of craving it is.",
       valueName: HelpCategory.allCases.map(\.rawValue).joined(separator: "|")),
-    completion: .list(HelpCategory.allCases.map(\.rawValue)))
-  var category: String?
+  )
+  var category: HelpCategory?
 
   @Option(help: "A note to keep with it.")
   var note: String?
@@ -32,14 +32,7 @@ struct NeedHelpCommand: ContextCommand {
   }
 
   func run(_ ctx: Context) throws {
-    var picked: HelpCategory? = nil
-    if let category {
-      guard let c = HelpCategory(rawValue: category) else {
-        let names = HelpCategory.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CLIError("--category '\(category)' is not one of \(names).", code: .usage)
-      }
-      picked = c
-    }
+    var picked = category
     var noteText = try flagText(note, "--note")
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: picked != nil || noteText != nil,
@@ -73,7 +66,7 @@ struct NeedHelpCommand: ContextCommand {
       id: ctx.makeID(), day: day, category: picked!, note: noteText, coach: coach, at: savedAt)
     let result = try db.addHelpNote(saved)
     if options.json {
-      ctx.line(jsonText(saved))
+      ctx.line(try jsonText(saved))
       return
     }
     let week = try db.helpNotes(from: day.adding(days: -6), through: day)

@@ -81,7 +81,14 @@ func usageLine(_ error: any Error, _ arguments: [String]) -> String {
     let hint = close.flatMap { $0.1 <= 2 ? " Did you mean '\($0.0)'?" : nil } ?? ""
     return "'\(first)' is not a command.\(hint) Usage: nudge [<command>]; see 'nudge --help'."
   }
-  var message = Nudge.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+  let lines = Nudge.message(for: error).split(separator: "\n").map(String.init)
+  var message = lines.first ?? ""
+  // a list of allowed values, one per line, becomes part of the one line
+  let values = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+    .filter { $0.hasPrefix("- ") }.map { "'\($0.dropFirst(2))'" }
+  if message.hasSuffix(" one of the following:"), !values.isEmpty {
+    message = message.dropLast(" the following:".count) + ": " + values.joined(separator: ", ")
+  }
   if let last = message.last, !".?!".contains(last) { message += "." }
   // the deepest command the arguments name: its help says what is allowed
   var path = ["nudge"]
@@ -112,11 +119,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
 }
 
 /// JSON as Nudge prints it: sorted keys, indented, one trailing newline.
-func jsonText<T: Encodable>(_ value: T) -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-  let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-  return String(decoding: data, as: UTF8.self)
+func jsonText<T: Encodable>(_ value: T) throws -> String {
+  String(decoding: try NudgeJSON.encode(value), as: UTF8.self)
 }
 
 /// Parses yes/no answers given as flag values.

@@ -9,33 +9,16 @@ struct PrepCommand: ContextCommand {
     discussion: "Items: \(PrepItem.allCases.map(\.rawValue).joined(separator: ", ")).")
 
   @Option(
-    name: .customLong("item"), help: "An item and whether it is done: ITEM=yes|no.",
-    completion: .list(PrepItem.allCases.flatMap { ["\($0.rawValue)=yes", "\($0.rawValue)=no"] }))
-  var items: [String] = []
+    name: .customLong("item"), help: "An item and whether it is done: ITEM=yes|no.")
+  var items: [PrepAnswer] = []
 
   @Option(help: "Anything else you prepped.")
   var other: String?
 
   @OptionGroup var options: FlowOptions
 
-  func parsedItems() throws -> [PrepItem: Bool] {
-    var answers: [PrepItem: Bool] = [:]
-    for raw in items {
-      let parts = raw.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, let item = PrepItem(rawValue: parts[0]),
-        let value = yesNoValue(parts[1])
-      else {
-        let names = PrepItem.allCases.map(\.rawValue).joined(separator: "|")
-        throw CLIError(
-          "--item '\(raw)' is not ITEM=yes|no with ITEM one of \(names).", code: .usage)
-      }
-      answers[item] = value
-    }
-    return answers
-  }
-
   func run(_ ctx: Context) throws {
-    var answers = try parsedItems()
+    var answers = Dictionary(items.map { ($0.item, $0.ready) }) { _, last in last }
     var otherText = try flagText(other, "--other")
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: !answers.isEmpty || otherText != nil,
@@ -83,7 +66,7 @@ struct PrepCommand: ContextCommand {
     let result = try db.savePrep(day: day, savedAt: savedAt, apply)
     let saved = result.entry
     if options.json {
-      ctx.line(jsonText(saved))
+      ctx.line(try jsonText(saved))
       return
     }
     let style = ctx.style

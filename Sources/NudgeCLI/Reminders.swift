@@ -177,7 +177,7 @@ struct NotifyCommand: ContextCommand {
     var elapse: Int? = nil
     if snoozed {
       guard let snooze = try db.takeDueSnooze(target, now: nowSeconds) else {
-        report(ctx, target, nil, "nothing-due")
+        try report(ctx, target, nil, .nothingDue)
         return
       }
       elapse = snooze.elapse
@@ -185,7 +185,7 @@ struct NotifyCommand: ContextCommand {
       if target.offer(done: try db.doneFlows(on: today)) == nil {
         try db.logReminder(
           ReminderLogEntry(slot: target, elapse: elapse, outcome: .skippedDone, at: at))
-        report(ctx, target, elapse.map { local.iso($0) }, ReminderOutcome.skippedDone.rawValue)
+        try report(ctx, target, elapse.map { local.iso($0) }, .logged(.skippedDone))
         return
       }
     }
@@ -193,17 +193,19 @@ struct NotifyCommand: ContextCommand {
     if scheduled {
       let (decision, claimed) = try SlotFiring(ctx: ctx, db: db, local: local).decide(
         target, now: ctx.now, deliverable: problem == nil)
-      let outcome: String
+      let logged: ReminderOutcome
       switch decision {
-      case .nothingDue: outcome = "nothing-due"
-      case .skipOff(let e): (outcome, elapse) = (claimed ? "skipped-off" : "duplicate", e)
-      case .skipDone(let e): (outcome, elapse) = (claimed ? "skipped-done" : "duplicate", e)
-      case .skipStale(let e): (outcome, elapse) = (claimed ? "skipped-stale" : "duplicate", e)
-      case .fire(let e):
-        (outcome, elapse) = (claimed ? (problem == nil ? "shown" : "undelivered") : "duplicate", e)
+      case .nothingDue:
+        try report(ctx, target, nil, .nothingDue)
+        return
+      case .skipOff(let e): (logged, elapse) = (.skippedOff, e)
+      case .skipDone(let e): (logged, elapse) = (.skippedDone, e)
+      case .skipStale(let e): (logged, elapse) = (.skippedStale, e)
+      case .fire(let e): (logged, elapse) = (problem == nil ? .shown : .undelivered, e)
       }
-      guard outcome == "shown" || outcome == "undelivered" else {
-        report(ctx, target, elapse.map { local.iso($0) }, outcome)
+      guard claimed, logged == .shown || logged == .undelivered else {
+        try report(
+          ctx, target, elapse.map { local.iso($0) }, .logged(claimed ? logged : .duplicate))
         return
       }
     } else {
@@ -215,7 +217,7 @@ struct NotifyCommand: ContextCommand {
         printFallback(
           ctx, slot: target, streak: currentStreak(ctx, db, settings), offering: offered)
       }
-      report(ctx, target, elapse.map { local.iso($0) }, "undelivered")
+      try report(ctx, target, elapse.map { local.iso($0) }, .logged(.undelivered))
       throw CLIError(
         "\(problem); the reminder was printed instead. Run the command it names.",
         code: .unavailable)
@@ -235,14 +237,28 @@ struct NotifyCommand: ContextCommand {
       serverWait: serverWait,
       snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds
     ).run()
-    report(ctx, target, elapse.map { local.iso($0) }, final.rawValue)
+    try report(ctx, target, elapse.map { local.iso($0) }, .logged(final))
   }
 
-  func report(_ ctx: Context, _ slot: Slot, _ elapse: String?, _ outcome: String) {
+  func report(_ ctx: Context, _ slot: Slot, _ elapse: String?, _ outcome: NotifyOutcome) throws {
     if json {
-      ctx.line(jsonText(NotifyReport(slot: slot, elapse: elapse, outcome: outcome)))
+      ctx.line(try jsonText(NotifyReport(slot: slot, elapse: elapse, outcome: outcome.text)))
     } else {
-      ctx.line("\(slot.rawValue): \(outcome)" + (elapse.map { " (elapse \($0))" } ?? ""))
+      ctx.line("\(slot.rawValue): \(outcome.text)" + (elapse.map { " (elapse \($0))" } ?? ""))
+    }
+  }
+}
+
+/// What one `nudge notify` run did: nothing was due, or the outcome it logged.
+enum NotifyOutcome: Equatable {
+  case nothingDue
+  case logged(ReminderOutcome)
+
+  /// As printed and in `--json`: "nothing-due", or the logged outcome ("shown", "duplicate"…).
+  var text: String {
+    switch self {
+    case .nothingDue: "nothing-due"
+    case .logged(let outcome): outcome.rawValue
     }
   }
 }
@@ -326,7 +342,7 @@ struct ReminderSession {
         return .done
       case .action:
         log(.clicked)
-        try TerminalLauncher(ctx: ctx).open("nudge://\(offered.rawValue)")
+        try TerminalLauncher(ctx: ctx).open(offered.deepLink.url)
         return .clicked
       }
     }
@@ -364,7 +380,7 @@ struct ReminderSession {
       note, wait: NotificationWait(seconds: min(wait, 120), serverSeconds: 2))
     if case .action = outcome {
       try TerminalLauncher(ctx: ctx).open(
-        number.map { "nudge://celebrate?replay=\($0)" } ?? "nudge://celebrate")
+        (number.map(DeepLink.replay) ?? .celebrate(nil)).url)
     }
   }
 }
@@ -424,7 +440,7 @@ struct LogCommand: ContextCommand {
       Row(slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome, at: $0.at)
     }
     if json {
-      ctx.line(jsonText(rows))
+      ctx.line(try jsonText(rows))
       return
     }
     if rows.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }

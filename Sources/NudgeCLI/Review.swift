@@ -14,8 +14,8 @@ struct ReviewCommand: ContextCommand {
     help: ArgumentHelp(
       "Today's challenge.",
       valueName: Challenge.allCases.map(\.rawValue).joined(separator: "|")),
-    completion: .list(Challenge.allCases.map(\.rawValue)))
-  var challenge: String?
+  )
+  var challenge: Challenge?
 
   @Option(help: "Your own words when the challenge is 'other'.")
   var challengeOther: String?
@@ -32,14 +32,7 @@ struct ReviewCommand: ContextCommand {
   @OptionGroup var options: FlowOptions
 
   func run(_ ctx: Context) throws {
-    var picked: Challenge? = nil
-    if let challenge {
-      guard let c = Challenge(rawValue: challenge) else {
-        let names = Challenge.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CLIError("--challenge '\(challenge)' is not one of \(names).", code: .usage)
-      }
-      picked = c
-    }
+    var picked = challenge
     if challengeOther != nil {
       // words for the challenge are the "other" challenge, never dropped
       guard picked == nil || picked == .other else {
@@ -91,7 +84,7 @@ struct ReviewCommand: ContextCommand {
     let result = try db.saveReview(day: day, savedAt: savedAt, apply)
     let saved = result.entry
     if options.json {
-      ctx.line(jsonText(saved))
+      ctx.line(try jsonText(saved))
       return
     }
     let style = ctx.style

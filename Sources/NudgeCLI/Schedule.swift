@@ -41,7 +41,7 @@ struct ScheduleCommand: ParsableCommand {
         )
       }
       if json {
-        ctx.line(jsonText(rows.map(\.0)))
+        ctx.line(try jsonText(rows.map(\.0)))
         return
       }
       let style = ctx.style
@@ -81,14 +81,14 @@ struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Change a slot's time: '12:15', 'Mon..Fri 07:00', any systemd calendar expression.")
 
-    @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
-    var slot: String
+    @Argument(help: "morning, midday or evening.")
+    var slot: Slot
 
     @Argument(help: "A calendar expression.")
     var expression: String
 
     func run(_ ctx: Context) throws {
-      let target = try parseSlot(slot)
+      let target = slot
       let local = ctx.timeZone
       let spec = try ctx.parseCalendar(expression, local: local)
       let db = try ctx.database()
@@ -100,11 +100,11 @@ struct ScheduleCommand: ParsableCommand {
   struct On: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder on.")
 
-    @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
-    var slot: String
+    @Argument(help: "morning, midday or evening.")
+    var slot: Slot
 
     func run(_ ctx: Context) throws {
-      let target = try parseSlot(slot)
+      let target = slot
       let db = try ctx.database()
       try change(ctx, db, target) { $0.enabled = true }
     }
@@ -114,11 +114,11 @@ struct ScheduleCommand: ParsableCommand {
   struct Off: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder off.")
 
-    @Argument(help: "morning, midday or evening.", completion: .list(Slot.allCases.map(\.rawValue)))
-    var slot: String
+    @Argument(help: "morning, midday or evening.")
+    var slot: Slot
 
     func run(_ ctx: Context) throws {
-      let target = try parseSlot(slot)
+      let target = slot
       let db = try ctx.database()
       try change(ctx, db, target) { $0.enabled = false }
     }
@@ -211,13 +211,6 @@ struct ScheduleCommand: ParsableCommand {
       }
     }
   }
-}
-
-func parseSlot(_ name: String) throws -> Slot {
-  guard let slot = Slot(rawValue: name) else {
-    throw CLIError("'\(name)' is not a slot: use morning, midday or evening.", code: .usage)
-  }
-  return slot
 }
 
 /// Saves a slot's changed schedule, updates installed units, and shows the result.

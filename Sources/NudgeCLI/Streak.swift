@@ -37,7 +37,7 @@ struct StreakCommand: ContextCommand {
     let s = StreakRule.evaluate(doneDays: done, today: today)
     if json {
       ctx.line(
-        jsonText(
+        try jsonText(
           Report(
             current: s.current, longest: s.longest, todayDone: s.todayDone, frozen: s.frozen,
             freezesHeld: s.freezesHeld, week: .init(done: s.weekDone))))
@@ -119,7 +119,7 @@ struct AchievementsCommand: ContextCommand {
     let earned = try db.achievements()
     if json {
       ctx.line(
-        jsonText(
+        try jsonText(
           Achievement.allCases.map { Row(key: $0.rawValue, title: $0.title, earnedOn: earned[$0]) })
       )
       return

@@ -92,10 +92,27 @@ public enum DeepLink: Equatable, Sendable {
     }
   }
 
+  /// The link as text, the inverse of `parse`: `DeepLink.parse(link.url) == link`.
+  public var url: String {
+    switch self {
+    case .prep: "nudge://prep"
+    case .review: "nudge://review"
+    case .checkin: "nudge://checkin"
+    case .needHelp(let category):
+      "nudge://need-help" + (category.map { "?category=\($0.rawValue)" } ?? "")
+    case .today: "nudge://today"
+    case .streak: "nudge://streak"
+    case .achievements: "nudge://achievements"
+    case .celebrate(let achievement):
+      "nudge://celebrate" + (achievement.map { "?achievement=\($0.rawValue)" } ?? "")
+    case .replay(let number): "nudge://celebrate?replay=\(number)"
+    }
+  }
+
   /// The reminder slot whose reminder opens this link (what a Snooze from the flow delays).
   public var slot: Slot? {
     if self == .checkin { return .evening }
-    return Slot.allCases.first { $0.deepLink == "nudge://\(arguments[0])" && arguments.count == 1 }
+    return Slot.allCases.first { $0.deepLink == self }
   }
 
   /// The `nudge` arguments that run this link's flow.

@@ -50,10 +50,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
-  public func encoded() -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    var data = (try? encoder.encode(self)) ?? Data()
+  public func encoded() throws -> Data {
+    var data = try NudgeJSON.encode(self)
     data.append(0x0A)
     return data
   }

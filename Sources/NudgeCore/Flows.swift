@@ -13,6 +13,16 @@ public enum Flow: String, CaseIterable, Codable, Sendable {
     case .needHelp: "I need help"
     }
   }
+
+  /// The link that opens this flow.
+  public var deepLink: DeepLink {
+    switch self {
+    case .prep: .prep
+    case .review: .review
+    case .checkin: .checkin
+    case .needHelp: .needHelp(nil)
+    }
+  }
 }
 
 /// One line of the Prep Tonight checklist.

@@ -36,7 +36,8 @@ extension Slot {
     }
   }
 
-  public var deepLink: String { "nudge://\(flow.rawValue)" }
+  /// The link a click on the slot's reminder opens: its flow.
+  public var deepLink: DeepLink { flow.deepLink }
 
   /// The flow this slot's reminder offers when `done` are the flows finished today, or nil
   /// when it has nothing left to offer: the evening offers the prep, then the check-in.

@@ -130,7 +130,7 @@ extension AppDatabase {
       try StateRow(key: "reward.last-message", value: celebration.message).save(db)
       try StateRow(key: "reward.draws", value: String(count + 1)).save(db)
       let stored = StoredCelebration(number: count, celebration: celebration)
-      let json = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
+      let json = String(decoding: try NudgeJSON.encode(stored), as: UTF8.self)
       try StateRow(key: "reward.last-celebration", value: json).save(db)
       return celebration
     }

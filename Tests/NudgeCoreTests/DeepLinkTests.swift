@@ -25,6 +25,18 @@ import Testing
   func routesEveryLinkOfTheGrammar(text: String, link: DeepLink, arguments: [String]) throws {
     #expect(try DeepLink.parse(text) == link)
     #expect(link.arguments == arguments)
+    // `url` is the inverse of `parse`
+    #expect(try DeepLink.parse(link.url) == link)
+  }
+
+  @Test func eachSlotOpensItsFlowAndAFlowKnowsItsSlot() {
+    #expect(Slot.morning.deepLink == .review)
+    #expect(Slot.evening.deepLink == .prep)
+    #expect(Slot.midday.deepLink == .needHelp(nil))
+    #expect(DeepLink.review.slot == .morning)
+    #expect(DeepLink.checkin.slot == .evening)
+    #expect(DeepLink.needHelp(.stress).slot == nil)
+    #expect(DeepLink.streak.slot == nil)
   }
 
   static let hostile: [String] = {
