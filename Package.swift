@@ -49,6 +49,7 @@ let package = Package(
     .testTarget(
       name: "NudgeStoreTests",
       dependencies: ["NudgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+    .testTarget(name: "NudgeDesktopTests", dependencies: ["NudgeDesktop", "NudgeCore"]),
     .testTarget(name: "NudgeCLITests", dependencies: ["NudgeCLI", "NudgeCore", "nudge"]),
   ]
 )

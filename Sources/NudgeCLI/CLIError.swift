@@ -1,4 +1,5 @@
 import NudgeCore
+import NudgeDesktop
 import NudgeStore
 
 /// The exit codes of DESIGN §6 (sysexits).
@@ -41,6 +42,7 @@ extension CLIError {
     switch error {
     case let error as CLIError: error
     case let error as StoreError: CLIError(error)
+    case let error as SpawnError: CLIError(error.message, code: .unavailable)
     default: nil
     }
   }

@@ -11,6 +11,8 @@ public protocol LineInput: AnyObject {
   func readLine() -> String?
   /// Waits up to `seconds` for a line to be ready; true when one is.
   func waitForLine(seconds: Double) -> Bool
+  /// Everything left, to the end of input (a document piped in).
+  func readAll() -> Data
 }
 
 /// Where a command writes what the person sees.
@@ -41,7 +43,13 @@ public struct Context {
   /// The system's time zone files.
   var zones = ZoneDirectory()
   /// Posts desktop notifications (libnotify in a live run).
-  public var notifier: any NotifierEdge = NoNotifier()
+  public var notifier: any Notifier = NoNotifier()
+  /// Starts other programs (systemctl, systemd-run, terminals, firings).
+  public var spawner: any ProcessSpawner = NoSpawner()
+  /// Opens a nudge:// link in a new terminal window.
+  public var launcher: any LinkLauncher = NoLauncher()
+  /// The service manager running Nudge (readiness and watchdog of the daemon).
+  public var serviceManager: any ServiceManager = NoServiceManager()
   /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
   /// fixed start at the pace of the monotonic clock.
   public var clock: () -> Instant
@@ -91,24 +99,8 @@ extension Context {
   /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
   public static func live() throws -> Context {
     let env = ProcessInfo.processInfo.environment
-    var now = Self.systemClock()
-    if let fixed = env["NUDGE_NOW"], !fixed.isEmpty {
-      guard let parsed = InstantFormat.parse(fixed) else {
-        throw CLIError(
-          "NUDGE_NOW='\(fixed)' is not a time: use ISO 8601 with an offset (2026-03-29T06:59:00+02:00) or @EPOCH.",
-          code: .usage)
-      }
-      now = parsed
-    }
-    var seed = UInt64.random(in: 0...UInt64.max)
-    if let fixed = env["NUDGE_SEED"], !fixed.isEmpty {
-      guard let parsed = UInt64(fixed) else {
-        throw CLIError(
-          "NUDGE_SEED='\(fixed)' is not a whole number from 0 to 18446744073709551615.",
-          code: .usage)
-      }
-      seed = parsed
-    }
+    let now = try fixedNow(env) ?? Self.systemClock()
+    let seed = try fixedSeed(env) ?? UInt64.random(in: 0...UInt64.max)
     var context = Context(
       now: now, timeZone: ZoneDirectory().local(tz: env["TZ"]), environment: env,
       input: StandardInput(),
@@ -118,8 +110,10 @@ extension Context {
       },
       makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
       pause: { usleep(UInt32($0 * 1_000_000)) })
-    let libnotify = LibnotifyNotifier(environment: env)
-    context.notifier = LiveNotifier(libnotify)
+    context.spawner = SystemSpawner()
+    context.launcher = TerminalLinkLauncher()
+    context.serviceManager = SystemdServiceManager()
+    context.notifier = LibnotifyNotifier(environment: env)
     if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
       let fixed = now
       let started = DispatchTime.now().uptimeNanoseconds
@@ -130,6 +124,30 @@ extension Context {
       context.clock = { Self.systemClock() }
     }
     return context
+  }
+}
+
+extension Context {
+  /// `NUDGE_NOW`, when set: the time every command takes as now.
+  static func fixedNow(_ env: [String: String]) throws -> Instant? {
+    guard let fixed = env["NUDGE_NOW"], !fixed.isEmpty else { return nil }
+    guard let parsed = InstantFormat.parse(fixed) else {
+      throw CLIError(
+        "NUDGE_NOW='\(fixed)' is not a time: use ISO 8601 with an offset (2026-03-29T06:59:00+02:00) or @EPOCH.",
+        code: .usage)
+    }
+    return parsed
+  }
+
+  /// `NUDGE_SEED`, when set: makes the reward draws reproducible.
+  static func fixedSeed(_ env: [String: String]) throws -> UInt64? {
+    guard let fixed = env["NUDGE_SEED"], !fixed.isEmpty else { return nil }
+    guard let parsed = UInt64(fixed) else {
+      throw CLIError(
+        "NUDGE_SEED='\(fixed)' is not a whole number from 0 to 18446744073709551615.",
+        code: .usage)
+    }
+    return parsed
   }
 }
 
@@ -145,6 +163,8 @@ final class StandardInput: LineInput {
     // Ctrl-D ends one answer, not every later read, so a window can still say "Press Enter"
     return editor.readLine()
   }
+
+  func readAll() -> Data { FileHandle.standardInput.readDataToEndOfFile() }
 
   func waitForLine(seconds: Double) -> Bool {
     var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
@@ -180,34 +200,59 @@ public struct Style: Sendable {
   func cyan(_ t: String) -> String { wrap("36", t) }
 }
 
-/// The notifier as commands see it: posting, and a check before claiming a reminder.
-public protocol NotifierEdge: Notifier {
-  /// Why nothing can be shown (no bus, no server, no actions) after waiting up to `seconds`
-  /// for a notification server to appear, or nil.
-  func unavailableReason(waitingForServer seconds: Double) -> String?
-}
-
-/// libnotify, live.
-struct LiveNotifier: NotifierEdge {
-  let notifier: LibnotifyNotifier
-
-  init(_ notifier: LibnotifyNotifier) { self.notifier = notifier }
-
-  func unavailableReason(waitingForServer seconds: Double) -> String? {
-    notifier.serverProblem(waitingUpTo: seconds)?.message
-  }
-
-  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
-    notifier.post(notification, wait: wait)
-  }
-}
-
-/// Test double that fails by default: no notification can be shown.
-struct NoNotifier: NotifierEdge {
+/// Refuses: this context was given no notifier, so nothing can be shown.
+final class NoNotifier: Notifier {
   func unavailableReason(waitingForServer seconds: Double) -> String? {
     "no notifier in this context"
   }
+
   func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
     .undelivered("no notifier in this context")
   }
+
+  func inspect() -> NotificationSession { .noSessionBus }
+
+  func whenServerHangs(_ handler: @escaping @Sendable () -> Void) {}
+}
+
+/// Opens a nudge:// link where the person can answer it: a terminal window.
+public protocol LinkLauncher: Sendable {
+  func open(_ url: String, in ctx: Context) throws
+}
+
+/// The live launcher: a terminal emulator in its own scope (see `TerminalLauncher`).
+struct TerminalLinkLauncher: LinkLauncher {
+  func open(_ url: String, in ctx: Context) throws { try TerminalLauncher(ctx: ctx).open(url) }
+}
+
+/// Refuses: this context was given no launcher.
+struct NoLauncher: LinkLauncher {
+  func open(_ url: String, in ctx: Context) throws {
+    throw CLIError("no terminal launcher in this context (opening \(url))", code: .internal)
+  }
+}
+
+/// Refuses: this context was given no way to start programs.
+struct NoSpawner: ProcessSpawner {
+  func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> pid_t
+  {
+    throw SpawnError(message: "no process spawner in this context (starting \(argv[0]))")
+  }
+
+  func run(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> Int32
+  {
+    throw SpawnError(message: "no process spawner in this context (running \(argv[0]))")
+  }
+
+  func capture(_ argv: [String], environment: [String: String]) -> String? { nil }
+
+  func reapFinished() {}
+}
+
+/// No service manager: notifications go nowhere, no watchdog (a run outside systemd).
+struct NoServiceManager: ServiceManager {
+  func notify(_ state: String) -> Bool { false }
+  var watchdogInterval: Duration? { nil }
 }

@@ -53,11 +53,11 @@ struct ReminderScheduler: Service, @unchecked Sendable {
       logger.error("\(error.message)")
       throw CLIError(error)
     }
-    ServiceNotifier.notify("READY=1\nSTATUS=Waiting for the next reminder")
+    ctx.serviceManager.notify("READY=1\nSTATUS=Waiting for the next reminder")
     logger.info("nudge daemon started")
     let started = ContinuousClock.now
     let watch = WakeWatch(zonePaths: Self.zoneFiles(tz: ctx.environment["TZ"]))
-    let watchdog = ServiceNotifier.watchdogInterval
+    let watchdog = ctx.serviceManager.watchdogInterval
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
       if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }
       let now = ctx.clock()
@@ -79,8 +79,8 @@ struct ReminderScheduler: Service, @unchecked Sendable {
       } catch {
         logger.error("\(error)")
       }
-      Spawn.reapFinished()
-      ServiceNotifier.notify("WATCHDOG=1")
+      ctx.spawner.reapFinished()
+      ctx.serviceManager.notify("WATCHDOG=1")
       var delay = Instant(seconds: wake).seconds(since: ctx.clock())
       delay = min(max(delay, 0.01), 60)
       if let watchdog { delay = min(delay, Double(watchdog.components.seconds) + 0.5) }
@@ -104,7 +104,7 @@ struct ReminderScheduler: Service, @unchecked Sendable {
           "the \(reason == .clockSet ? "clock was set" : "time zone changed"): rechecking")
       }
     }
-    ServiceNotifier.notify("STOPPING=1")
+    ctx.serviceManager.notify("STOPPING=1")
     logger.info("nudge daemon stopped")
   }
 
@@ -132,7 +132,7 @@ struct ReminderScheduler: Service, @unchecked Sendable {
       metadata: ["slot": "\(slot.rawValue)"])
     var env = ctx.environment
     env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
-    _ = try Spawn.start(
+    _ = try ctx.spawner.start(
       [UserUnits.binaryPath, "notify", slot.rawValue, "--scheduled"], environment: env)
   }
 }
@@ -147,7 +147,7 @@ extension ReminderScheduler {
     logger.info("re-posting the snoozed \(snooze.slot.rawValue) reminder")
     var env = ctx.environment
     env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
-    _ = try Spawn.start(
+    _ = try ctx.spawner.start(
       [UserUnits.binaryPath, "notify", snooze.slot.rawValue, "--snoozed"], environment: env)
   }
 }

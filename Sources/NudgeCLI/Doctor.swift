@@ -23,43 +23,42 @@ struct DoctorCommand: ContextCommand {
 
   func checks(_ ctx: Context) -> [Check] {
     var out: [Check] = []
-    let notifier = LibnotifyNotifier(environment: ctx.environment)
+    let session = ctx.notifier.inspect()
+    let hasSessionBus = session != .noSessionBus
     let sessionFix =
       "log in to a desktop session (or run under dbus-run-session); reminders are printed until then"
     out.append(
       Check(
-        name: "session bus", ok: notifier.hasSessionBus,
-        detail: notifier.hasSessionBus ? "D-Bus session bus found" : "no D-Bus session bus",
+        name: "session bus", ok: hasSessionBus,
+        detail: hasSessionBus ? "D-Bus session bus found" : "no D-Bus session bus",
         fix: sessionFix))
-    if !notifier.hasSessionBus {
+    switch session {
+    case .noSessionBus:
       out.append(
         Check(
           name: "notification server", ok: false,
           detail: "not checked: no session bus to find one on", fix: sessionFix))
-    } else {
-      switch notifier.probe() {
-      case .success(let info):
-        let actions = info.capabilities.contains("actions")
-        let click =
-          info.name == "dunst"
-          ? " (dunst: a middle click opens a reminder; Debian's default left click only closes it)"
-          : ""
-        out.append(
-          Check(
-            name: "notification server", ok: actions,
-            detail: "\(info.name): \(info.capabilities.joined(separator: ", "))\(click)",
-            fix: actions
-              ? nil
-              : "use a notification server with buttons (dunst, GNOME Shell, KDE Plasma, mako, xfce4-notifyd)"
-          ))
-      case .failure(let error):
-        out.append(
-          Check(
-            name: "notification server", ok: false, detail: error.message,
-            fix:
-              "start your desktop's notification server (or install one, e.g. apt-get install dunst)"
-          ))
-      }
+    case .server(let name, let capabilities):
+      let actions = capabilities.contains("actions")
+      let click =
+        name == "dunst"
+        ? " (dunst: a middle click opens a reminder; Debian's default left click only closes it)"
+        : ""
+      out.append(
+        Check(
+          name: "notification server", ok: actions,
+          detail: "\(name): \(capabilities.joined(separator: ", "))\(click)",
+          fix: actions
+            ? nil
+            : "use a notification server with buttons (dunst, GNOME Shell, KDE Plasma, mako, xfce4-notifyd)"
+        ))
+    case .noServer(let reason):
+      out.append(
+        Check(
+          name: "notification server", ok: false, detail: reason,
+          fix:
+            "start your desktop's notification server (or install one, e.g. apt-get install dunst)"
+        ))
     }
     let units = UserUnits(ctx: ctx, dryRun: true)
     let daemonFix = "run 'nudge daemon' (in your session's autostart) to get reminders without it"
@@ -144,7 +143,7 @@ struct DoctorCommand: ContextCommand {
 func userManagerEnvironment(_ ctx: Context) -> [String: String] {
   guard let systemctl = Spawn.which("systemctl", path: ctx.environment["PATH"]) else { return [:] }
   let text =
-    (Spawn.capture([systemctl, "--user", "show-environment"], environment: ctx.environment))
+    (ctx.spawner.capture([systemctl, "--user", "show-environment"], environment: ctx.environment))
     ?? ""
   var environment: [String: String] = [:]
   for line in text.split(separator: "\n") {

@@ -55,7 +55,7 @@ struct ImportCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let data: Data
     if file == "-" {
-      data = FileHandle.standardInput.readDataToEndOfFile()
+      data = ctx.input.readAll()
     } else {
       guard let read = FileManager.default.contents(atPath: file) else {
         throw CLIError("Cannot read \(file): no such readable file.", code: .noInput)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NudgeCore
+import NudgeDesktop
 import NudgeStore
 
 /// The user's systemd unit directory and the systemctl calls that manage Nudge's timers.
@@ -69,7 +70,7 @@ struct UserUnits {
       return
     }
     if !hasUserManager { return }
-    let status = try Spawn.run(
+    let status = try ctx.spawner.run(
       ["/usr/bin/env", "systemctl", "--user"] + args, environment: ctx.environment)
     guard status == 0 else {
       throw CLIError("'\(line)' failed (exit \(status)).", code: .unavailable)

@@ -44,13 +44,7 @@ public enum NudgeMain {
     -> Never
   {
     do {
-      let linkWords = OpenCommand.linkWords(arguments)
-      var command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])
-      if var open = command as? OpenCommand, let words = linkWords {
-        // a link is data, never an option: `nudge open --help=x` is a link to refuse
-        open.words = words
-        command = open
-      }
+      var command = try parse(arguments)
       if var asyncCommand = command as? any AsyncParsableCommand {
         try await asyncCommand.run()
       } else {
@@ -58,17 +52,40 @@ public enum NudgeMain {
       }
       exit(0)
     } catch {
-      if let failure = CLIError.from(error) {
-        FileHandle.standardError.write(Data("nudge: \(failure.message)\n".utf8))
-        exit(failure.code.rawValue)
-      }
-      let code = Nudge.exitCode(for: error)
-      guard code == .validationFailure, !(error is CleanExit), !(error is ExitCode) else {
-        Nudge.exit(withError: error)
-      }
-      FileHandle.standardError.write(Data("nudge: \(usageLine(error, arguments))\n".utf8))
-      exit(ExitStatus.usage.rawValue)
+      let failure = report(error, arguments: arguments)
+      FileHandle.standardError.write(Data(failure.stderr.utf8))
+      FileHandle.standardOutput.write(Data(failure.stdout.utf8))
+      exit(failure.status)
     }
+  }
+
+  /// The command the arguments name; a `nudge://` link is routed to `open` as data, never
+  /// parsed as options (`nudge open --help=x` is a link to refuse).
+  static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    let linkWords = OpenCommand.linkWords(arguments)
+    let command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])
+    if var open = command as? OpenCommand, let words = linkWords {
+      open.words = words
+      return open
+    }
+    return command
+  }
+
+  /// What a run that failed with `error` prints and exits with: Nudge's and the store's errors
+  /// and usage errors as one line on stderr (64 for usage); help and version on stdout, 0.
+  static func report(_ error: any Error, arguments: [String]) -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
+    if let failure = CLIError.from(error) {
+      return (failure.code.rawValue, "", "nudge: \(failure.message)\n")
+    }
+    let code = Nudge.exitCode(for: error)
+    guard code == .validationFailure, !(error is CleanExit), !(error is ExitCode) else {
+      let text = Nudge.fullMessage(for: error)
+      let line = text.isEmpty ? "" : text + "\n"
+      return code == .success ? (0, line, "") : (code.rawValue, "", line)
+    }
+    return (ExitStatus.usage.rawValue, "", "nudge: \(usageLine(error, arguments))\n")
   }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NudgeCore
+import NudgeDesktop
 import NudgeStore
 
 /// `nudge open URL`: the deep-link entry point (the x-scheme-handler runs it).
@@ -42,7 +43,7 @@ struct OpenCommand: ContextCommand {
         "refusing the link: \(error.message). Nothing was opened.", code: .badData)
     }
     guard ctx.input.isTerminal else {
-      try TerminalLauncher(ctx: ctx).open(url)
+      try ctx.launcher.open(url, in: ctx)
       return
     }
     var failure: CLIError? = nil
@@ -173,7 +174,7 @@ struct TerminalLauncher {
     {
       return
     }
-    _ = try Spawn.start(terminal, environment: environment, .detached)
+    _ = try ctx.spawner.start(terminal, environment: environment, .detached)
   }
 
   /// Runs `terminal` through `systemd-run --user --scope` (which moves itself into a new scope
@@ -188,7 +189,7 @@ struct TerminalLauncher {
         systemdRun, "--user", "--scope", "--quiet", "--collect", "--unit=\(unit)",
         "--description=Nudge flow opened from a reminder", "--",
       ] + terminal
-    guard let pid = try? Spawn.start(argv, environment: environment, .detached) else {
+    guard let pid = try? ctx.spawner.start(argv, environment: environment, .detached) else {
       return false
     }
     // systemd-run execs the terminal once the scope exists; it exits only when it failed

@@ -154,24 +154,19 @@ struct NotifyCommand: ContextCommand {
     let offered = target.offer(
       done: try db.doneFlows(on: settings.dayRule.day(of: ctx.now, in: ctx.timeZone)))
     let nowSeconds = ctx.now.seconds
-    if let live = ctx.notifier as? LiveNotifier {
-      // a server that stops answering mid-call: print the reminder, log it, leave with 69
-      let path = db.path
-      let fallback =
-        fallbackText(target, streak: currentStreak(ctx, db, settings), offering: offered) + "\n"
-      let (slotToLog, zone) = (target, ctx.timeZone)
-      live.notifier.onHang = {
-        FileHandle.standardOutput.write(Data(fallback.utf8))
-        if let store = try? AppDatabase.open(path: path) {
-          try? store.logReminder(
-            ReminderLogEntry(
-              slot: slotToLog, elapse: nil, outcome: .undelivered,
-              at: InstantFormat.format(Context.systemClock(), in: zone)))
-        }
-        FileHandle.standardError.write(
-          Data("nudge: the notification server did not answer within 3 seconds.\n".utf8))
-        _exit(69)
-      }
+    // a server that stops answering mid-call: print the reminder, log it, leave with 69
+    let fallback =
+      fallbackText(target, streak: currentStreak(ctx, db, settings), offering: offered) + "\n"
+    // (the handler runs on a watchdog thread while this one is blocked in the call, so the
+    // output it writes to is not shared with anything still running)
+    nonisolated(unsafe) let output = ctx.output
+    let (slotToLog, hangAt) = (target, at)
+    ctx.notifier.whenServerHangs {
+      output.write(fallback)
+      try? db.logReminder(
+        ReminderLogEntry(slot: slotToLog, elapse: nil, outcome: .undelivered, at: hangAt))
+      output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
+      _exit(69)
     }
     let serverWait = self.serverWait ?? (scheduled || snoozed ? 120 : 0)
     var elapse: Int? = nil
@@ -342,7 +337,7 @@ struct ReminderSession {
         return .done
       case .action:
         log(.clicked)
-        try TerminalLauncher(ctx: ctx).open(offered.deepLink.url)
+        try ctx.launcher.open(offered.deepLink.url, in: ctx)
         return .clicked
       }
     }
@@ -379,8 +374,7 @@ struct ReminderSession {
     let outcome = ctx.notifier.post(
       note, wait: NotificationWait(seconds: min(wait, 120), serverSeconds: 2))
     if case .action = outcome {
-      try TerminalLauncher(ctx: ctx).open(
-        (number.map(DeepLink.replay) ?? .celebrate(nil)).url)
+      try ctx.launcher.open((number.map(DeepLink.replay) ?? .celebrate(nil)).url, in: ctx)
     }
   }
 }
@@ -404,7 +398,7 @@ struct SnoozeTimer {
     ]
     if let tz = ctx.environment["TZ"] { argv.append("--setenv=TZ=\(tz)") }
     argv += ["--", UserUnits.binaryPath, "notify", slot.rawValue, "--snoozed"]
-    return (try? Spawn.run(argv, environment: ctx.environment)) == 0
+    return (try? ctx.spawner.run(argv, environment: ctx.environment)) == 0
   }
 }
 

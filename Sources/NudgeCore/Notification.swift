@@ -109,8 +109,27 @@ public struct NotificationWait: Sendable {
   }
 }
 
-/// Posts desktop notifications; the live one is libnotify, tests use a recorder.
-public protocol Notifier {
+/// The desktop's notification server as Nudge uses it — the one notifier protocol: libnotify
+/// in a live run, a refusing or recording double in tests.
+public protocol Notifier: AnyObject {
   /// Shows `notification` and waits as `wait` says for a click, a close or a withdrawal.
   func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome
+  /// Why nothing can be shown (no bus, no server, no buttons) after waiting up to `seconds`
+  /// for a server to appear; nil when one with buttons is there.
+  func unavailableReason(waitingForServer seconds: Double) -> String?
+  /// The session as `doctor` reports it: the bus, and the server's name and capabilities.
+  func inspect() -> NotificationSession
+  /// Runs when the server stops answering in the middle of a call; it must end the process
+  /// (a blocked D-Bus call cannot be abandoned).
+  func whenServerHangs(_ handler: @escaping @Sendable () -> Void)
+}
+
+/// What `doctor` finds of the desktop's notifications.
+public enum NotificationSession: Equatable, Sendable {
+  /// No D-Bus session bus to find a server on.
+  case noSessionBus
+  /// A bus, but no server answered (the reason).
+  case noServer(String)
+  /// A server, its name and its capabilities ("actions", "body"…).
+  case server(name: String, capabilities: [String])
 }

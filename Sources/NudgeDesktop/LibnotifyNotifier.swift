@@ -9,7 +9,7 @@ public final class LibnotifyNotifier: Notifier {
   let environment: [String: String]
   /// Runs if a D-Bus call is still blocked after `deadline` seconds; it must end the process
   /// (the blocked call cannot be abandoned). The default prints one line and exits 69.
-  public var onHang: @Sendable () -> Void = {
+  private var onHang: @Sendable () -> Void = {
     FileHandle.standardError.write(
       Data("nudge: the notification server did not answer within 3 seconds.\n".utf8))
     _exit(69)
@@ -17,6 +17,20 @@ public final class LibnotifyNotifier: Notifier {
   public var deadline = 2.9
 
   public init(environment: [String: String]) { self.environment = environment }
+
+  public func whenServerHangs(_ handler: @escaping @Sendable () -> Void) { onHang = handler }
+
+  public func unavailableReason(waitingForServer seconds: Double) -> String? {
+    serverProblem(waitingUpTo: seconds)?.message
+  }
+
+  public func inspect() -> NotificationSession {
+    guard hasSessionBus else { return .noSessionBus }
+    switch probe() {
+    case .success(let info): return .server(name: info.name, capabilities: info.capabilities)
+    case .failure(let error): return .noServer(error.message)
+    }
+  }
 
   /// Runs `body` with a watchdog: no D-Bus wait may outlast `deadline`.
   func bounded<T>(_ body: () -> T) -> T {

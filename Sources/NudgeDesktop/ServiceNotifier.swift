@@ -18,6 +18,23 @@ public enum ServiceNotifier {
   }
 }
 
+/// The service manager that runs Nudge (systemd): readiness, status and watchdog pings.
+public protocol ServiceManager: Sendable {
+  /// Sends a state (`READY=1`, `WATCHDOG=1`…); false when no manager listens.
+  @discardableResult func notify(_ state: String) -> Bool
+  /// How often the watchdog wants a ping, when one is configured.
+  var watchdogInterval: Duration? { get }
+}
+
+/// systemd through `sd_notify`.
+public struct SystemdServiceManager: ServiceManager {
+  public init() {}
+
+  @discardableResult public func notify(_ state: String) -> Bool { ServiceNotifier.notify(state) }
+
+  public var watchdogInterval: Duration? { ServiceNotifier.watchdogInterval }
+}
+
 /// A swift-log handler that writes to the systemd journal with priorities and fields.
 public struct JournalLogHandler: LogHandler {
   public var metadata: Logger.Metadata = [:]

@@ -10,7 +10,7 @@ import Testing
   }
 
   @Test func prepAfterMidnightCountsForTheEveningBeforeAndUpdatesInPlace() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let first = try nudge(
       "prep", "--item", "water=yes", "--no-input", now: "2026-11-20T00:40:00+01:00")
     #expect(first.status == 0, "\(first.stderr)")
@@ -31,7 +31,7 @@ import Testing
   }
 
   @Test func everyFlowSavesWhatTheFlagsSay() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     #expect(
       try nudge(
         "review", "--why", "energy", "--challenge", "sugary-drinks", "--swap", "sparkling water",
@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func neverPromptsWithoutATerminal() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     for flow in ["prep", "review", "checkin", "need-help"] {
       let result = try nudge(flow, stdin: "y\ny\n")
       #expect(result.status == 64)
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test func badFlagValuesAreUsageErrors() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let cases: [[String]] = [
       ["prep", "--item", "water=maybe", "--no-input"],
       ["prep", "--item", "coffee=yes", "--no-input"],
@@ -96,7 +96,7 @@ import Testing
   }
 
   @Test func todayViewFollowsThePhaseOfTheDay() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     try nudge(
       "prep", "--item", "water=yes", "--item", "produce=yes", "--no-input",
       now: "2026-11-19T21:30:00+01:00")
@@ -113,7 +113,7 @@ import Testing
   }
 
   @Test func configValidatesAndPersists() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     #expect(try nudge("config", "set", "rollover-hour", "2").status == 0)
     #expect(try nudge("config", "get", "rollover-hour").stdout == "2\n")
     let bad = try nudge("config", "set", "staleness.morning", "forever")
@@ -129,7 +129,7 @@ import Testing
   }
 
   @Test func wordsForTheChallengeMakeItOtherAndConflictsAreRefused() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     try nudge("review", "--challenge-other", "boredom", "--commit-to", "rest", "--no-input")
     let days = try #require(try nudge.json("history", "--days", "1") as? [[String: Any]])
     let review = try #require(days.first?["review"] as? [String: Any])
@@ -142,13 +142,13 @@ import Testing
   }
 
   @Test func openWithoutALinkIsAUsageError() throws {
-    let result = try Nudge()("open")
+    let result = try InProcess()("open")
     #expect(result.status == 64)
     #expect(result.stderr.contains("nudge open nudge://review"))
   }
 
   @Test func theGreetingFollowsTheHour() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     #expect(try nudge(now: "2026-11-20T11:59:00+01:00").stdout.hasPrefix("Good morning"))
     #expect(try nudge(now: "2026-11-20T17:59:00+01:00").stdout.hasPrefix("Good afternoon"))
     #expect(try nudge(now: "2026-11-20T18:00:00+01:00").stdout.hasPrefix("Good evening"))
@@ -161,7 +161,7 @@ import Testing
     (["schedule", "set", "morning"], "See 'nudge schedule set --help'."),
   ])
   func usageErrorsAreOneLineWithExit64(arguments: [String], says: String) throws {
-    let result = try Nudge().run(arguments)
+    let result = try InProcess().run(arguments)
     #expect(result.status == 64)
     #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     #expect(result.stderr.contains(says), "\(result.stderr)")
@@ -169,7 +169,7 @@ import Testing
 
   @Test(arguments: ["bash", "zsh", "fish"])
   func completionsOfferValuesNotOnlyFlags(shell: String) throws {
-    let script = try Nudge()("--generate-completion-script", shell).stdout
+    let script = try InProcess()("--generate-completion-script", shell).stdout
     for value in [
       "morning", "sugary-drinks", "stress", "fireworks", "first-prep", "staleness.evening",
       "water=yes",
@@ -179,7 +179,7 @@ import Testing
   }
 
   @Test func aForgottenDayCanBeFilledInUpToAWeekBackWithoutACelebration() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let now = "2026-11-20T08:00:00+01:00"
     try nudge("review", "--commit-to", "walk", "--no-input", now: now)
     let filled = try nudge(
@@ -210,7 +210,7 @@ import Testing
     ["checkin", "--feel", "fine", "--no-input"],
   ])
   func aFlowWithoutContentIsRefusedAndNothingIsSaved(arguments: [String]) throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let result = try nudge.run(arguments)
     #expect(result.status == 64, "\(result.stdout)")
     #expect(result.stderr.contains("nothing to save"))
@@ -219,7 +219,7 @@ import Testing
   }
 
   @Test func savingAgainSaysUpdatedAndCelebratesNothingNew() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let first = try nudge("prep", "--item", "water=yes", "--no-input", env: ["NUDGE_SEED": "3"])
     #expect(first.stdout.contains("New achievement: First prep."))
     let again = try nudge(

@@ -4,12 +4,12 @@ import Testing
 
 /// Streaks, achievements and celebrations through the real binary with NUDGE_NOW.
 @Suite struct RewardCommandTests {
-  func streak(_ nudge: Nudge, at now: String) throws -> [String: Any] {
+  func streak(_ nudge: InProcess, at now: String) throws -> [String: Any] {
     try #require(try nudge.json("streak", now: now) as? [String: Any])
   }
 
   @Test func savesAt0040And0359CountForTheEveningBefore() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     try nudge("need-help", "--category", "other", "--no-input", now: "2026-11-18T20:00:00+01:00")
     // 19th
     try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-20T00:40:00+01:00")
@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test func oneMissedDayIsFrozenAfterAWeekAndTwoBreak() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     for day in 1...7 {
       try nudge(
         "checkin", "--followed", "yes", "--no-input",
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func streakSurvivesSpringForwardAndATripWest() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     // Berlin, DST starts 2026-03-29 02:00 -> 03:00
     try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-03-28T23:30:00+01:00")
     // still the 28th
@@ -77,7 +77,7 @@ import Testing
   }
 
   @Test func celebrationIsOneCleanLineWhenPiped() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let result = try nudge("prep", "--item", "water=yes", "--no-input", env: ["NUDGE_SEED": "5"])
     let last = try #require(result.stdout.split(separator: "\n").last.map(String.init))
     // a new achievement is always fireworks: one of its messages, then the achievement
@@ -96,7 +96,7 @@ import Testing
 
   @Test func seededRewardsAreReproducibleAndCelebrationsCanBeTurnedOff() throws {
     func run(_ seed: String, off: Bool = false) throws -> [String] {
-      let nudge = Nudge()
+      let nudge = InProcess()
       if off { try nudge("config", "set", "celebrations", "off") }
       return try (1...6).map { day in
         let r = try nudge(
@@ -112,7 +112,7 @@ import Testing
   }
 
   @Test func celebrateReplaysOnlyEarnedAchievements() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let locked = try nudge("celebrate", "streak-7")
     #expect(locked.status == 1)
     #expect(locked.stdout.contains("Keep a 7-day streak."))
@@ -127,7 +127,7 @@ import Testing
   }
 
   @Test func plainCelebrateReplaysTheLatestCelebration() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     let nothing = try nudge("celebrate")
     #expect(nothing.status == 0)
     #expect(nothing.stdout.contains("Nothing to celebrate yet"))
@@ -137,7 +137,7 @@ import Testing
   }
 
   @Test func frozenDaysAreMarkedInTheHistoryTheRingAndTheHeatmap() throws {
-    let nudge = Nudge()
+    let nudge = InProcess()
     for day in 1...8 where day != 8 {
       try nudge(
         "need-help", "--category", "habit", "--no-input",

@@ -3,12 +3,12 @@ import Foundation
 /// Starts programs with `posix_spawn`: an argv, never a shell, stdin from /dev/null, an empty
 /// signal mask and default signal dispositions (whatever the calling thread blocks or ignores).
 /// Foundation's `Process` opens loopback UDP sockets for its run loop; Nudge opens no IP socket.
-enum Spawn {
+public enum Spawn {
   /// glibc's POSIX_SPAWN_SETSID (2.26+), hidden from Swift behind _GNU_SOURCE.
   static let setsid: Int32 = 0x80
 
   /// How a started program relates to Nudge.
-  enum Detachment {
+  public enum Detachment: Sendable {
     /// A helper Nudge waits for (systemctl): it shares Nudge's session and output.
     case attached
     /// A program that outlives Nudge (a terminal, a firing): its own session, its output to
@@ -17,7 +17,7 @@ enum Spawn {
   }
 
   /// Starts `argv[0]` (a path) with `argv` and `environment`; returns its pid.
-  static func start(
+  public static func start(
     _ argv: [String], environment: [String: String], _ detachment: Detachment = .attached
   ) throws -> pid_t {
     let status: Int32
@@ -29,8 +29,7 @@ enum Spawn {
       }
     }
     guard status == 0 else {
-      throw CLIError(
-        "cannot start \(argv[0]): \(String(cString: strerror(status))).", code: .unavailable)
+      throw SpawnError(message: "cannot start \(argv[0]): \(String(cString: strerror(status))).")
     }
     return pid
   }
@@ -70,7 +69,7 @@ enum Spawn {
   }
 
   /// Starts a program and waits for it; returns its exit status (128+N for signal N).
-  static func run(
+  public static func run(
     _ argv: [String], environment: [String: String], _ detachment: Detachment = .attached
   ) throws -> Int32 {
     let pid = try start(argv, environment: environment, detachment)
@@ -81,7 +80,7 @@ enum Spawn {
   }
 
   /// Runs a program and returns what it printed on stdout (stderr discarded); nil on failure.
-  static func capture(_ argv: [String], environment: [String: String]) -> String? {
+  public static func capture(_ argv: [String], environment: [String: String]) -> String? {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
     let (status, pid) = spawn(argv, environment, newSession: false) { actions in
@@ -104,13 +103,13 @@ enum Spawn {
   }
 
   /// Collects the exit status of every finished child, so none lingers as a zombie.
-  static func reapFinished() {
+  public static func reapFinished() {
     var status: Int32 = 0
     while waitpid(-1, &status, WNOHANG) > 0 {}
   }
 
   /// The full path of `name` on `path` (a name with a slash is taken as a path), if executable.
-  static func which(_ name: String, path: String?) -> String? {
+  public static func which(_ name: String, path: String?) -> String? {
     if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
     for dir in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
       let candidate = "\(dir)/\(name)"
@@ -118,4 +117,59 @@ enum Spawn {
     }
     return nil
   }
+}
+
+/// A program that could not be started, with a sentence that says which and why.
+public struct SpawnError: Error, Equatable, Sendable {
+  public let message: String
+
+  public init(message: String) { self.message = message }
+}
+
+/// Starts other programs and waits for them: the context's way to every child process, so a
+/// test context can refuse (or record) what a command would start.
+public protocol ProcessSpawner: Sendable {
+  /// Starts `argv[0]` (a path) with `argv` and `environment`; returns its pid.
+  func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> pid_t
+  /// Starts a program and waits for it; returns its exit status (128+N for signal N).
+  func run(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> Int32
+  /// Runs a program and returns what it printed on stdout; nil on failure.
+  func capture(_ argv: [String], environment: [String: String]) -> String?
+  /// Collects every finished child.
+  func reapFinished()
+}
+
+extension ProcessSpawner {
+  public func start(_ argv: [String], environment: [String: String]) throws -> pid_t {
+    try start(argv, environment: environment, .attached)
+  }
+
+  public func run(_ argv: [String], environment: [String: String]) throws -> Int32 {
+    try run(argv, environment: environment, .attached)
+  }
+}
+
+/// The machine's `posix_spawn`, through `Spawn`.
+public struct SystemSpawner: ProcessSpawner {
+  public init() {}
+
+  public func start(
+    _ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment
+  ) throws -> pid_t {
+    try Spawn.start(argv, environment: environment, detachment)
+  }
+
+  public func run(
+    _ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment
+  ) throws -> Int32 {
+    try Spawn.run(argv, environment: environment, detachment)
+  }
+
+  public func capture(_ argv: [String], environment: [String: String]) -> String? {
+    Spawn.capture(argv, environment: environment)
+  }
+
+  public func reapFinished() { Spawn.reapFinished() }
 }

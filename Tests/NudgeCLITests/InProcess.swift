@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import NudgeCore
+import NudgeDesktop
+import NudgeStore
+import Testing
+
+@testable import NudgeCLI
+
+/// Runs commands in this process against a test `Context`: a real SQLite file in a private
+/// home, a fixed clock and zone, typed input from a string, output captured — and every other
+/// effect (notifications, programs, terminals, the service manager) refused and recorded as a
+/// test failure, since a command test that reaches one has left what it claims to test.
+/// Same calls as `Nudge` (the binary runner), which stays for the smoke and data-safety suites.
+struct InProcess {
+  let home: String
+  var environment: [String: String]
+
+  init() {
+    home = NSTemporaryDirectory() + "nudge-inproc-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    environment = [
+      "HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config",
+      "TZ": "Europe/Berlin", "PATH": "/usr/bin:/bin", "NUDGE_NOW": "2026-11-20T08:00:00+01:00",
+    ]
+  }
+
+  var databasePath: String { home + "/data/nudge/nudge.sqlite3" }
+
+  @discardableResult
+  func callAsFunction(
+    _ arguments: String..., now: String? = nil, stdin: String? = nil, env: [String: String] = [:]
+  ) throws -> Nudge.Result {
+    try run(arguments, now: now, stdin: stdin, env: env)
+  }
+
+  /// Runs a command with `--json` and decodes what it printed.
+  func json(_ arguments: String..., now: String? = nil) throws -> Any {
+    let result = try run(arguments + ["--json"], now: now)
+    try #require(result.status == 0, "\(result.stderr)")
+    return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+  }
+
+  /// The context a run gets: what `Context.live()` reads from the process, taken from here.
+  func context(
+    now: String?, stdin: String?, env: [String: String], output: CapturedOutput
+  ) throws -> Context {
+    var environment = self.environment
+    if let now { environment["NUDGE_NOW"] = now }
+    environment.merge(env) { $1 }
+    let instant = try Context.fixedNow(environment) ?? Context.systemClock()
+    let path = DatabaseLocation.path(environment: environment)
+    var ctx = Context(
+      now: instant, timeZone: ZoneDirectory().local(tz: environment["TZ"]),
+      environment: environment, input: ScriptedInput(stdin), output: output,
+      openDatabase: { () throws(StoreError) -> AppDatabase in try AppDatabase.open(path: path) },
+      makeID: { UUID().uuidString.lowercased() },
+      rewardSeed: try Context.fixedSeed(environment) ?? 0)
+    ctx.notifier = RefusingNotifier()
+    ctx.spawner = RefusingSpawner()
+    ctx.launcher = RefusingLauncher()
+    return ctx
+  }
+
+  func run(
+    _ arguments: [String], now: String? = nil, stdin: String? = nil, env: [String: String] = [:]
+  ) throws -> Nudge.Result {
+    let output = CapturedOutput()
+    do {
+      let ctx = try context(now: now, stdin: stdin, env: env, output: output)
+      let command = try NudgeMain.parse(arguments)
+      let routed = try #require(
+        command as? any ContextCommand, "\(type(of: command)) does not run against a context")
+      try routed.run(ctx)
+      return Nudge.Result(status: 0, stdout: output.stdout, stderr: output.stderr)
+    } catch {
+      let failure = NudgeMain.report(error, arguments: arguments)
+      return Nudge.Result(
+        status: failure.status, stdout: output.stdout + failure.stdout,
+        stderr: output.stderr + failure.stderr)
+    }
+  }
+}
+
+/// Typed answers, one line at a time; not a terminal.
+final class ScriptedInput: LineInput {
+  private var lines: [String]
+  private let text: String?
+  let isTerminal = false
+
+  init(_ text: String?) {
+    self.text = text
+    lines =
+      text.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+      ?? []
+    if lines.last == "" { lines.removeLast() }
+  }
+
+  func readLine() -> String? { lines.isEmpty ? nil : lines.removeFirst() }
+  func waitForLine(seconds: Double) -> Bool { !lines.isEmpty }
+  func readAll() -> Data {
+    defer { lines = [] }
+    return Data(lines.joined(separator: "\n").utf8)
+      + (text?.hasSuffix("\n") == true ? Data([0x0A]) : Data())
+  }
+}
+
+/// What a command printed, stdout and stderr apart; not a terminal.
+final class CapturedOutput: TextOutput {
+  private(set) var stdout = ""
+  private(set) var stderr = ""
+  let isTerminal = false
+
+  func write(_ text: String) { stdout += text }
+  func writeError(_ text: String) { stderr += text }
+}
+
+/// A notifier a command test must never reach.
+final class RefusingNotifier: Notifier {
+  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
+    Issue.record("a command test posted a notification: \(notification.title)")
+    return .undelivered("no notifier in a command test")
+  }
+
+  func unavailableReason(waitingForServer seconds: Double) -> String? {
+    Issue.record("a command test asked for the notification server")
+    return "no notifier in a command test"
+  }
+
+  func inspect() -> NotificationSession {
+    Issue.record("a command test inspected the notification session")
+    return .noSessionBus
+  }
+
+  func whenServerHangs(_ handler: @escaping @Sendable () -> Void) {}
+}
+
+/// Starting a program is not something a command test does.
+struct RefusingSpawner: ProcessSpawner {
+  func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> pid_t
+  {
+    Issue.record("a command test started \(argv)")
+    throw SpawnError(message: "no programs in a command test")
+  }
+
+  func run(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> Int32
+  {
+    Issue.record("a command test ran \(argv)")
+    throw SpawnError(message: "no programs in a command test")
+  }
+
+  func capture(_ argv: [String], environment: [String: String]) -> String? {
+    Issue.record("a command test ran \(argv)")
+    return nil
+  }
+
+  func reapFinished() {}
+}
+
+/// Opening a terminal is not something a command test does.
+struct RefusingLauncher: LinkLauncher {
+  func open(_ url: String, in ctx: Context) throws {
+    Issue.record("a command test opened a terminal for \(url)")
+    throw CLIError("no terminal in a command test", code: .internal)
+  }
+}
