@@ -5,6 +5,7 @@ import NudgeCore
 import NudgeDesktop
 import NudgeStore
 import ServiceLifecycle
+import Synchronization
 
 /// `nudge daemon`: the reminder scheduler for machines without a systemd user instance.
 struct DaemonCommand: AsyncParsableCommand {
@@ -153,12 +154,12 @@ extension ReminderScheduler {
 }
 
 /// The (slot, elapse) pairs this daemon has already started a firing for.
-final class SpawnedFirings: @unchecked Sendable {
-  private var seen: Set<String> = []
+final class SpawnedFirings: Sendable {
+  private let seen = Mutex<Set<String>>([])
 
   /// True the first time a pair is seen.
   func claim(_ slot: Slot, _ elapse: Int) -> Bool {
-    seen.insert("\(slot.rawValue)@\(elapse)").inserted
+    seen.withLock { $0.insert("\(slot.rawValue)@\(elapse)").inserted }
   }
 }
 

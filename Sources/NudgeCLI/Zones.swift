@@ -1,15 +1,16 @@
 import Foundation
 import NudgeCore
+import Synchronization
 
 /// Loads time zones the way the C library does: `TZ`, else `/etc/localtime`, from the
 /// system's zone files; the only place that reads them.
-final class ZoneDirectory: @unchecked Sendable {
+final class ZoneDirectory: Sendable {
   static let root = "/usr/share/zoneinfo/"
-  private var cache: [String: ZoneRules?] = [:]
+  private let cache = Mutex<[String: ZoneRules?]>([:])
 
   /// A named zone ("Europe/Berlin"), or nil when it is not installed.
   func zone(named name: String) -> ZoneRules? {
-    if let hit = cache[name] { return hit }
+    if let hit = cache.withLock({ $0[name] }) { return hit }
     var rules: ZoneRules? = nil
     if name == "UTC" && !FileManager.default.fileExists(atPath: Self.root + "UTC") {
       rules = .utc
@@ -18,7 +19,7 @@ final class ZoneDirectory: @unchecked Sendable {
     {
       rules = ZoneRules(tzif: [UInt8](data), name: name)
     }
-    cache[name] = rules
+    cache.withLock { $0[name] = rules }
     return rules
   }
 

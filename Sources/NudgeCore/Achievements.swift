@@ -84,19 +84,20 @@ public struct HistoryFacts: Equatable, Sendable {
 public enum AchievementRule {
   /// The day each achievement's condition first held; absent when it never has.
   public static func evaluate(_ facts: HistoryFacts) -> [Achievement: Day] {
-    // bits: prep 1, review 2, check-in 4, help 8, followed 16; done = any of the first four
+    // one bit per set of days, in the order the grid is given them
     let grid = DayGrid([
       facts.prepDays, facts.reviewDays, facts.checkinDays, facts.helpDays, facts.followedDays,
     ])
     let day = { (ordinal: Int?) in ordinal.map(Day.init(ordinal:)) }
     var earned: [Achievement: Day] = [:]
-    earned[.firstPrep] = day(grid.first(1))
-    earned[.firstReview] = day(grid.first(2))
-    earned[.firstCheckin] = day(grid.first(4))
-    earned[.firstHelp] = day(grid.first(8))
-    if let last = grid.last(15) {
+    earned[.firstPrep] = day(grid.first(HistoryBits.prep.rawValue))
+    earned[.firstReview] = day(grid.first(HistoryBits.review.rawValue))
+    earned[.firstCheckin] = day(grid.first(HistoryBits.checkin.rawValue))
+    earned[.firstHelp] = day(grid.first(HistoryBits.help.rawValue))
+    let done = HistoryBits.done.rawValue
+    if let last = grid.last(done) {
       var pending = Achievement.allCases.compactMap { a in a.streakLength.map { (a, $0) } }
-      _ = StreakRule.Walk(grid, mask: 15, through: last) { ordinal, length in
+      _ = StreakRule.Walk(grid, mask: done, through: last) { ordinal, length in
         guard !pending.isEmpty else { return }
         pending.removeAll { achievement, needed in
           guard length >= needed else { return false }
@@ -105,11 +106,27 @@ public enum AchievementRule {
         }
       }
     }
-    earned[.morningWeek] = day(grid.firstRun(of: 7, all: 2))
-    earned[.perfectWeek] = day(grid.firstRun(of: 7, all: 1 | 2 | 4))
-    earned[.swaps10] = day(grid.nth(10, 16))
+    earned[.morningWeek] = day(grid.firstRun(of: 7, all: HistoryBits.review.rawValue))
+    let everyFlow: HistoryBits = [.prep, .review, .checkin]
+    earned[.perfectWeek] = day(grid.firstRun(of: 7, all: everyFlow.rawValue))
+    earned[.swaps10] = day(grid.nth(10, HistoryBits.followed.rawValue))
     return earned
   }
+}
+
+/// What a day of history holds, as the bits of its `DayGrid` cell (the order of the sets in
+/// `AchievementRule.evaluate`).
+struct HistoryBits: OptionSet {
+  let rawValue: UInt8
+
+  static let prep = HistoryBits(rawValue: 1 << 0)
+  static let review = HistoryBits(rawValue: 1 << 1)
+  static let checkin = HistoryBits(rawValue: 1 << 2)
+  static let help = HistoryBits(rawValue: 1 << 3)
+  /// The check-in said the swap was followed.
+  static let followed = HistoryBits(rawValue: 1 << 4)
+  /// A day that counts for a streak: any flow finished.
+  static let done: HistoryBits = [.prep, .review, .checkin, .help]
 }
 
 /// An achievement and the day it was earned (`nudge achievements --json`, exports).

@@ -14,49 +14,30 @@ extension AppDatabase {
   /// Saves the day's prep, merging `update` into what was saved earlier that day.
   @discardableResult
   public func savePrep(day: Day, savedAt: String, _ update: (inout PrepEntry) -> Void)
-    throws(StoreError)
-    -> Saved<PrepEntry>
-  {
-    try upsert(day: day) { (existing: PrepEntry?) in
-      var entry = existing ?? PrepEntry(day: day, savedAt: savedAt)
-      update(&entry)
-      entry.savedAt = savedAt
-      return entry
-    }
-  }
+    throws(StoreError) -> Saved<PrepEntry>
+  { try save(day: day, savedAt: savedAt, update) }
 
   /// Saves the day's Morning Focus, merging `update` into what was saved earlier that day.
   @discardableResult
   public func saveReview(day: Day, savedAt: String, _ update: (inout ReviewEntry) -> Void)
-    throws(StoreError)
-    -> Saved<ReviewEntry>
-  {
-    try upsert(day: day) { (existing: ReviewEntry?) in
-      var entry = existing ?? ReviewEntry(day: day, savedAt: savedAt)
-      update(&entry)
-      entry.savedAt = savedAt
-      return entry
-    }
-  }
+    throws(StoreError) -> Saved<ReviewEntry>
+  { try save(day: day, savedAt: savedAt, update) }
 
   /// Saves the day's check-in, merging `update` into what was saved earlier that day.
   @discardableResult
   public func saveCheckin(day: Day, savedAt: String, _ update: (inout CheckinEntry) -> Void)
     throws(StoreError) -> Saved<CheckinEntry>
-  {
-    try upsert(day: day) { (existing: CheckinEntry?) in
-      var entry = existing ?? CheckinEntry(day: day, savedAt: savedAt)
-      update(&entry)
-      entry.savedAt = savedAt
-      return entry
-    }
-  }
+  { try save(day: day, savedAt: savedAt, update) }
 
-  private func upsert<Entry: FetchableRecord & PersistableRecord & Sendable>(
-    day: Day, _ make: (Entry?) -> Entry
+  /// Merges `update` into the day's entry (a blank one if the day has none), stamps it with
+  /// `savedAt` and awards what it newly earns, in one transaction.
+  private func save<Entry: DayEntry>(
+    day: Day, savedAt: String, _ update: (inout Entry) -> Void
   ) throws(StoreError) -> Saved<Entry> {
     try write { db in
-      let entry = make(try Entry.fetchOne(db, key: day))
+      var entry = try Entry.fetchOne(db, key: day) ?? .blank(day: day, savedAt: savedAt)
+      update(&entry)
+      entry.savedAt = savedAt
       try entry.save(db)
       return Saved(entry: entry, newAchievements: try Self.awardAchievements(db))
     }

@@ -100,3 +100,22 @@ public struct Snooze: Equatable, Sendable {
 
   static func key(_ slot: Slot) -> String { "snooze.\(slot.rawValue)" }
 }
+
+/// A flow's entry of one day (prep, review, check-in): saved by merging into what the day has.
+protocol DayEntry: FetchableRecord, PersistableRecord, Sendable {
+  /// The entry of a day with nothing answered yet.
+  static func blank(day: Day, savedAt: String) -> Self
+  var savedAt: String { get set }
+}
+
+extension PrepEntry: DayEntry {
+  static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
+}
+
+extension ReviewEntry: DayEntry {
+  static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
+}
+
+extension CheckinEntry: DayEntry {
+  static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
+}
