@@ -155,44 +155,6 @@ enum TerminalGuard {
   }
 }
 
-extension Context {
-  /// Draws the reward for a completed flow and remembers it (the seed is `NUDGE_SEED` mixed
-  /// with the number of draws so far); returns it with the seed its animation uses.
-  func drawReward(_ db: AppDatabase, newAchievements: [Achievement]) throws -> (
-    Celebration, seed: UInt64
-  ) {
-    let settings = try db.settings()
-    var drawn: UInt64 = 0
-    let celebration = try db.drawCelebration { previous, index in
-      drawn = index
-      var rng = SplitMix64(seed: rewardSeed &+ index &* 0x9E37_79B9_7F4A_7C15)
-      return RewardPicker.draw(
-        using: &rng, newAchievements: newAchievements, celebrationsOn: settings.celebrationsOn,
-        previousMessage: previous)
-    }
-    return (celebration, rewardSeed ^ drawn)
-  }
-
-  /// Draws the reward for a completed flow, remembers it, and plays it; a day filled in
-  /// afterwards gets no celebration, only what it earned, in one plain line.
-  /// Saving a day's entry again celebrates nothing new, unless it earned an achievement.
-  func celebrate(
-    _ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool, filledIn: Day? = nil,
-    updated: Bool = false
-  ) throws {
-    if updated && newAchievements.isEmpty && filledIn == nil { return }
-    if let filledIn {
-      let titles = newAchievements.map(\.title).joined(separator: ", ")
-      line(
-        "Filled in \(filledIn.long); your streak and achievements are recomputed."
-          + (titles.isEmpty ? "" : " Earned: \(titles)."))
-      return
-    }
-    let (celebration, seed) = try drawReward(db, newAchievements: newAchievements)
-    CelebrationView(ctx: self, noAnimation: noAnimation).play(celebration, seed: seed)
-  }
-}
-
 /// `nudge celebrate [KEY]`: replays a celebration (the notification's deep link uses it).
 struct CelebrateCommand: ContextCommand {
   static let configuration = CommandConfiguration(
@@ -219,7 +181,7 @@ struct CelebrateCommand: ContextCommand {
 
   func run(_ ctx: Context) throws {
     if let replay {
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       guard let stored = try db.lastCelebration(), stored.number == replay
       else {
         throw CLIError(
@@ -227,13 +189,13 @@ struct CelebrateCommand: ContextCommand {
           code: .failure)
       }
       CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
-        stored.celebration, seed: ctx.rewardSeed ^ stored.number)
+        stored.celebration, seed: ctx.reward.animationSeed(stored.number))
       return
     }
     let chosenTier = tier
     var earnedOn: Day? = nil
     if let achievement {
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       guard let day = try db.achievements()[achievement] else {
         ctx.line("\(achievement.title) is not earned yet: \(achievement.requirement)")
         throw CLIError(
@@ -242,7 +204,7 @@ struct CelebrateCommand: ContextCommand {
       earnedOn = day
     } else if chosenTier == nil {
       // plain `nudge celebrate`: the latest celebration, as it was drawn
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       guard let stored = try db.lastCelebration() else {
         ctx.line(
           "Nothing to celebrate yet: finish a flow first ('nudge prep', 'nudge review', 'nudge checkin' or 'nudge need-help')."
@@ -250,7 +212,7 @@ struct CelebrateCommand: ContextCommand {
         return
       }
       CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
-        stored.celebration, seed: ctx.rewardSeed ^ stored.number)
+        stored.celebration, seed: ctx.reward.animationSeed(stored.number))
       return
     }
     var rng = SplitMix64(seed: ctx.rewardSeed)

@@ -26,15 +26,14 @@ struct CheckinCommand: ContextCommand {
       noInput: options.noInput,
       hasAnswers: followedAnswer != nil || feelText != nil || blockerText != nil,
       example: "nudge checkin --followed yes --feel proud --no-input")
-    let db = try ctx.database()
-    let settings = try db.settings()
-    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
-    let existing = try db.checkin(on: day)
+    let db = try ctx.openDatabase()
+    let flowDay = try ctx.flowDay(try db.settings(), options)
+    let existing = try db.checkin(on: flowDay.day)
     if interactive {
       let style = ctx.style
       let ask = Prompter(ctx: ctx)
       ctx.line(style.bold("End-of-day check-in"))
-      let focus = try db.review(on: day)
+      let focus = try db.review(on: flowDay.day)
       if let commitment = focus?.commitment {
         ctx.line("This morning: " + style.cyan(commitment))
       }
@@ -50,34 +49,22 @@ struct CheckinCommand: ContextCommand {
           current: existing?.blocker)
       }
     }
-    let apply = { [followedAnswer, feelText, blockerText] (entry: inout CheckinEntry) in
+    try ctx.finish(
+      db, flowDay, existing: existing, options: options,
+      refusal:
+        "nothing to save: a check-in counts with its answer. Add --followed yes or --followed no."
+    ) { [followedAnswer, feelText, blockerText] (entry: inout CheckinEntry) in
       if let followedAnswer { entry.followed = followedAnswer }
       if interactive || feel != nil { entry.feel = feelText }
       if interactive || blocker != nil { entry.blocker = blockerText }
+    } summary: { saved, verb in
+      ctx.line(ctx.style.green("✓") + " Check-in \(verb).")
+      switch saved.followed {
+      case true?: ctx.line("You followed your swap today. That is how habits change.")
+      case false?:
+        ctx.line("Noticing what got in the way is progress too. Tomorrow is a fresh try.")
+      case nil: break
+      }
     }
-    // a check-in counts with its answer: was the swap followed?
-    var preview = existing ?? CheckinEntry(day: day, savedAt: savedAt)
-    apply(&preview)
-    guard preview.followed != nil else {
-      throw CLIError(
-        "nothing to save: a check-in counts with its answer. Add --followed yes or --followed no.",
-        code: .usage)
-    }
-    let result = try db.saveCheckin(day: day, savedAt: savedAt, apply)
-    let saved = result.entry
-    if options.json {
-      ctx.line(try jsonText(saved))
-      return
-    }
-    let style = ctx.style
-    ctx.line(style.green("✓") + " Check-in \(existing == nil ? "saved" : "updated").")
-    switch saved.followed {
-    case true?: ctx.line("You followed your swap today. That is how habits change.")
-    case false?: ctx.line("Noticing what got in the way is progress too. Tomorrow is a fresh try.")
-    case nil: break
-    }
-    try ctx.celebrate(
-      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
-      filledIn: isPast ? day : nil, updated: existing != nil)
   }
 }

@@ -15,7 +15,7 @@ struct ConfigCommand: ParsableCommand {
     var json = false
 
     func run(_ ctx: Context) throws {
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       let settings = try db.settings()
       if json {
         ctx.line(
@@ -44,7 +44,7 @@ struct ConfigCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       let setting: SettingKey
       do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       ctx.line(try db.settings().value(setting))
     }
   }
@@ -78,7 +78,7 @@ struct ConfigCommand: ParsableCommand {
       } catch {
         throw CLIError.usage(error)
       }
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       try db.setSetting(setting, to: valid)
       ctx.line("\(setting.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
@@ -95,7 +95,7 @@ struct ConfigCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       let setting: SettingKey
       do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       try db.removeSetting(setting)
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
       ctx.line(

@@ -81,11 +81,6 @@ public struct Context {
   }
 
   func line(_ text: String = "") { output.write(text + "\n") }
-
-  /// The database, with store failures turned into a one-line error and exit code.
-  func database() throws -> AppDatabase {
-    do { return try openDatabase() } catch { throw CLIError(error) }
-  }
 }
 
 extension Context {

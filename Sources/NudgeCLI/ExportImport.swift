@@ -12,7 +12,7 @@ struct ExportCommand: ContextCommand {
   var output: String?
 
   func run(_ ctx: Context) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let data = try db.exportDocument().encoded()
     guard let output else {
       ctx.output.write(String(decoding: data, as: UTF8.self))
@@ -80,7 +80,7 @@ struct ImportCommand: ContextCommand {
           code: .badData)
       }
     }
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let summary = try db.importDocument(document)
     if summary.scheduleChanged {
       try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules())
@@ -102,11 +102,6 @@ struct ImportReport: Encodable {
   var updated: Int
   var unchanged: Int
   var newAchievements: [Achievement]
-
-  enum CodingKeys: String, CodingKey {
-    case added, updated, unchanged
-    case newAchievements = "new_achievements"
-  }
 
   init(_ s: AppDatabase.ImportSummary) {
     added = s.added

@@ -19,7 +19,7 @@ struct HistoryCommand: ContextCommand {
   }
 
   func run(_ ctx: Context) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
     let timeline = try db.history(from: today.adding(days: -(days - 1)), through: today)

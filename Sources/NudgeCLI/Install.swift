@@ -181,7 +181,7 @@ struct InstallCommand: ContextCommand {
   var dryRun = false
 
   func run(_ ctx: Context) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let schedules = try db.schedules()
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
     try units.install(schedules, settings: try db.settings())

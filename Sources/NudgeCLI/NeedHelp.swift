@@ -41,9 +41,8 @@ struct NeedHelpCommand: ContextCommand {
       let names = HelpCategory.allCases.map(\.rawValue).joined(separator: "|")
       throw CLIError("--category \(names) is needed without prompts.", code: .usage)
     }
-    let db = try ctx.database()
-    let settings = try db.settings()
-    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
+    let db = try ctx.openDatabase()
+    let flowDay = try ctx.flowDay(try db.settings(), options)
     var coach: String? = nil
     if interactive {
       let ask = Prompter(ctx: ctx)
@@ -62,23 +61,22 @@ struct NeedHelpCommand: ContextCommand {
       coach = coached.coach
       noteText = coached.note
     }
-    let saved = HelpNote(
-      id: ctx.makeID(), day: day, category: picked!, note: noteText, coach: coach, at: savedAt)
-    let result = try db.addHelpNote(saved)
+    let note = HelpNote(
+      id: ctx.makeID(), day: flowDay.day, category: picked!, note: noteText, coach: coach,
+      at: flowDay.savedAt)
+    let completed = try db.complete(note, reward: ctx.reward(flowDay, options))
     if options.json {
-      ctx.line(try jsonText(saved))
+      ctx.line(try jsonText(note))
       return
     }
-    let week = try db.helpNotes(from: day.adding(days: -6), through: day)
+    let week = try db.helpNotes(from: flowDay.day.adding(days: -6), through: flowDay.day)
     ctx.line(
       ctx.style.green("✓")
-        + " Noted (\(saved.category.label.lowercased())). Asking for help counts.")
-    if let pattern = HelpPattern.line(notes: week, today: day, latest: saved.category) {
+        + " Noted (\(note.category.label.lowercased())). Asking for help counts.")
+    if let pattern = HelpPattern.line(notes: week, today: flowDay.day, latest: note.category) {
       ctx.line(ctx.style.dim(pattern))
     }
-    try ctx.celebrate(
-      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
-      filledIn: isPast ? day : nil)
+    ctx.celebrate(completed, flowDay, options)
   }
 }
 

@@ -188,23 +188,6 @@ func clockTime(_ iso: String) -> String {
   return String(parts[11..<16])
 }
 
-/// The flags every flow takes.
-struct FlowOptions: ParsableArguments {
-  @Flag(help: "Do not ask; save only what the flags say.")
-  var noInput = false
-
-  @Flag(help: "Print one line instead of the celebration animation.")
-  var noAnimation = false
-
-  @Flag(help: "Print the saved entry as JSON.")
-  var json = false
-
-  @Option(
-    help: "Fill in a past day you forgot: yesterday or YYYY-MM-DD, at most 7 days back.",
-    completion: .list(["yesterday"]))
-  var day: String?
-}
-
 /// An optional that is written as JSON `null` when absent, so every documented key is always
 /// present (synthesised `Encodable` would leave the key out).
 // swift-format-ignore: UseSynthesizedInitializer

@@ -81,13 +81,13 @@ struct OpenCommand: ContextCommand {
   }
 
   func settingsSnooze(_ ctx: Context) throws -> Int {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     return try db.settings().snoozeSeconds
   }
 
   /// Snoozes the slot's reminder from the flow (as its Snooze button would).
   func snooze(_ ctx: Context, _ slot: Slot) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let seconds = try settingsSnooze(ctx)
     let due = ctx.clock().seconds + seconds
     try db.saveSnooze(Snooze(slot: slot, due: due, elapse: nil))

@@ -23,10 +23,10 @@ struct PrepCommand: ContextCommand {
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: !answers.isEmpty || otherText != nil,
       example: "nudge prep --item water=yes --no-input")
-    let db = try ctx.database()
-    let settings = try db.settings()
-    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
-    let existing = try db.prep(on: day)
+    let db = try ctx.openDatabase()
+    let flowDay = try ctx.flowDay(try db.settings(), options)
+    let existing = try db.prep(on: flowDay.day)
+    var allPrepped = false
     if interactive {
       let ask = Prompter(ctx: ctx)
       let style = ctx.style
@@ -39,7 +39,7 @@ struct PrepCommand: ContextCommand {
         if first {
           first = false
           guard let answer = try ask.yesNoOrAll("  \(item.label)?", current: existing?[item]) else {
-            for every in PrepItem.allCases { answers[every] = true }
+            allPrepped = true
             break
           }
           answers[item] = answer
@@ -51,36 +51,25 @@ struct PrepCommand: ContextCommand {
         otherText = try ask.text("  Anything else?", current: existing?.other)
       }
     }
-    let apply = { (entry: inout PrepEntry) in
+    try ctx.finish(
+      db, flowDay, existing: existing, options: options,
+      refusal:
+        "nothing to save: no item is ready and nothing else was prepped. Mark what is (e.g. --item water=yes) or add --other; a night off is fine."
+    ) { [allPrepped] (entry: inout PrepEntry) in
+      if allPrepped { entry.markAllReady() }
       for (item, value) in answers { entry[item] = value }
       if interactive || other != nil { entry.other = otherText }
+    } summary: { saved, verb in
+      let style = ctx.style
+      let done = PrepItem.allCases.filter { saved[$0] }.map(\.label)
+      ctx.line(
+        style.green("✓")
+          + " Prep \(verb) for tomorrow: \(saved.doneCount)/\(PrepItem.allCases.count) ready"
+          + (done.isEmpty ? "." : " (\(done.joined(separator: ", "))).")
+      )
+      if saved.doneCount < PrepItem.allCases.count {
+        ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
+      }
     }
-    // a prep counts with something prepped: one item ready, or a line of something else
-    var preview = existing ?? PrepEntry(day: day, savedAt: savedAt)
-    apply(&preview)
-    guard preview.doneCount > 0 || preview.other != nil else {
-      throw CLIError(
-        "nothing to save: no item is ready and nothing else was prepped. Mark what is (e.g. --item water=yes) or add --other; a night off is fine.",
-        code: .usage)
-    }
-    let result = try db.savePrep(day: day, savedAt: savedAt, apply)
-    let saved = result.entry
-    if options.json {
-      ctx.line(try jsonText(saved))
-      return
-    }
-    let style = ctx.style
-    let done = PrepItem.allCases.filter { saved[$0] }.map(\.label)
-    let verb = existing == nil ? "saved" : "updated"
-    ctx.line(
-      style.green("✓")
-        + " Prep \(verb) for tomorrow: \(saved.doneCount)/\(PrepItem.allCases.count) ready"
-        + (done.isEmpty ? "." : " (\(done.joined(separator: ", ")))."))
-    if saved.doneCount < PrepItem.allCases.count {
-      ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
-    }
-    try ctx.celebrate(
-      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
-      filledIn: isPast ? day : nil, updated: existing != nil)
   }
 }

@@ -104,34 +104,4 @@ extension Context {
       "stdin is not a terminal, so Nudge will not ask; pass the answers as flags, for example: \(example)",
       code: .usage)
   }
-
-  /// The day an action now counts for, and the timestamp it is saved with.
-  /// The day a flow saves to: today, or the past day `--day` names (yesterday or YYYY-MM-DD,
-  /// at most 7 days back, never ahead), and when it was saved (now, either way).
-  func flowDay(_ settings: Settings, _ options: FlowOptions) throws -> (
-    day: Day, savedAt: String, isPast: Bool
-  ) {
-    let (today, savedAt) = self.today(settings)
-    guard let given = options.day else { return (today, savedAt, false) }
-    let first = today.adding(days: -7)
-    let day: Day? =
-      switch given.lowercased() {
-      case "today": today
-      case "yesterday": today.adding(days: -1)
-      default: Day(given)
-      }
-    guard let day, day >= first, day <= today else {
-      throw CLIError(
-        "--day '\(given)' is not a day from \(first) to \(today): use yesterday or YYYY-MM-DD, at most 7 days back.",
-        code: .usage)
-    }
-    return (day, savedAt, day < today)
-  }
-
-  func today(_ settings: Settings) -> (day: Day, savedAt: String) {
-    (
-      settings.dayRule.day(of: now, in: timeZone),
-      InstantFormat.format(now, in: timeZone)
-    )
-  }
 }

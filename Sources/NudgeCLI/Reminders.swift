@@ -129,7 +129,7 @@ struct NotifyCommand: ContextCommand {
 
   func run(_ ctx: Context) throws {
     let isDemo = slot == "demo"
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let settings = try db.settings()
     var target: Slot
     if isDemo {
@@ -358,23 +358,20 @@ struct ReminderSession {
     return try db.takeDueSnooze(slot, now: now) != nil
   }
 
-  /// "All prepped": saves the whole checklist, evaluates rewards, posts a celebration whose
-  /// Replay button replays that same celebration.
+  /// "All prepped": saves the whole checklist (its awards and celebration in the same write),
+  /// posts the celebration, whose Replay button replays that same draw.
   func allPrepped(_ settings: Settings) throws {
-    let now = ctx.clock()
-    let day = settings.dayRule.day(of: now, in: ctx.timeZone)
-    let saved = try db.savePrep(day: day, savedAt: InstantFormat.format(now, in: ctx.timeZone)) {
-      entry in
-      for item in PrepItem.allCases { entry[item] = true }
+    let (day, savedAt) = ctx.today(settings, at: ctx.clock())
+    let completed = try db.complete(day: day, savedAt: savedAt, reward: ctx.reward) {
+      (entry: inout PrepEntry) in entry.markAllReady()
     }
     log(.done)
-    let (celebration, _) = try ctx.drawReward(db, newAchievements: saved.newAchievements)
-    let number = (try? db.lastCelebration())?.number
-    let note = DesktopNotification.celebration(celebration)
+    guard let drawn = completed.celebration else { return }
+    let note = DesktopNotification.celebration(drawn.celebration)
     let outcome = ctx.notifier.post(
       note, wait: NotificationWait(seconds: min(wait, 120), serverSeconds: 2))
     if case .action = outcome {
-      try ctx.launcher.open((number.map(DeepLink.replay) ?? .celebrate(nil)).url, in: ctx)
+      try ctx.launcher.open(DeepLink.replay(drawn.number).url, in: ctx)
     }
   }
 }
@@ -428,7 +425,7 @@ struct LogCommand: ContextCommand {
   }
 
   func run(_ ctx: Context) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let local = ctx.timeZone
     let rows = try db.reminderLog(limit: max(1, limit)).map {
       Row(slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome, at: $0.at)

@@ -54,16 +54,19 @@ struct ReviewCommand: ContextCommand {
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: given,
       example: "nudge review --challenge sugary-drinks --swap 'sparkling water' --no-input")
-    let db = try ctx.database()
-    let settings = try db.settings()
-    let (day, savedAt, isPast) = try ctx.flowDay(settings, options)
-    let existing = try db.review(on: day)
+    let db = try ctx.openDatabase()
+    let flowDay = try ctx.flowDay(try db.settings(), options)
+    let existing = try db.review(on: flowDay.day)
     if interactive {
-      let previous = try db.latestReview(before: day)
-      let lastPrep = try db.prep(on: day.adding(days: -1))
+      let previous = try db.latestReview(before: flowDay.day)
+      let lastPrep = try db.prep(on: flowDay.day.adding(days: -1))
       try ask(ctx, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
     }
-    let apply = { [answers] (entry: inout ReviewEntry) in
+    try ctx.finish(
+      db, flowDay, existing: existing, options: options,
+      refusal:
+        "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. --commit-to 'drink sparkling water' (and --commit-from soda)."
+    ) { [answers] (entry: inout ReviewEntry) in
       if let v = answers.why { entry.why = v }
       if let v = answers.challenge {
         entry.challenge = v
@@ -72,28 +75,12 @@ struct ReviewCommand: ContextCommand {
       if let v = answers.swap { entry.swap = v }
       if let v = answers.commitTo { entry.commitTo = v }
       if let v = answers.commitFrom { entry.commitFrom = v }
+    } summary: { saved, verb in
+      let style = ctx.style
+      ctx.line(style.green("✓") + " Morning Focus \(verb).")
+      if let commitment = saved.commitment { ctx.line("  " + style.bold(commitment)) }
+      ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
     }
-    // a Morning Focus counts with its commitment, "Today I will …"
-    var preview = existing ?? ReviewEntry(day: day, savedAt: savedAt)
-    apply(&preview)
-    guard preview.commitTo != nil else {
-      throw CLIError(
-        "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. --commit-to 'drink sparkling water' (and --commit-from soda).",
-        code: .usage)
-    }
-    let result = try db.saveReview(day: day, savedAt: savedAt, apply)
-    let saved = result.entry
-    if options.json {
-      ctx.line(try jsonText(saved))
-      return
-    }
-    let style = ctx.style
-    ctx.line(style.green("✓") + " Morning Focus \(existing == nil ? "saved" : "updated").")
-    if let commitment = saved.commitment { ctx.line("  " + style.bold(commitment)) }
-    ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
-    try ctx.celebrate(
-      db, newAchievements: result.newAchievements, noAnimation: options.noAnimation,
-      filledIn: isPast ? day : nil, updated: existing != nil)
   }
 
   private func ask(

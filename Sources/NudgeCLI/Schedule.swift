@@ -26,7 +26,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     func run(_ ctx: Context) throws {
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       let local = ctx.timeZone
       let firing = SlotFiring(ctx: ctx, db: db, local: local)
       let now = ctx.now.seconds
@@ -91,7 +91,7 @@ struct ScheduleCommand: ParsableCommand {
       let target = slot
       let local = ctx.timeZone
       let spec = try ctx.parseCalendar(expression, local: local)
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       try change(ctx, db, target) { $0.expression = spec.normalized }
     }
   }
@@ -105,7 +105,7 @@ struct ScheduleCommand: ParsableCommand {
 
     func run(_ ctx: Context) throws {
       let target = slot
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       try change(ctx, db, target) { $0.enabled = true }
     }
   }
@@ -119,7 +119,7 @@ struct ScheduleCommand: ParsableCommand {
 
     func run(_ ctx: Context) throws {
       let target = slot
-      let db = try ctx.database()
+      let db = try ctx.openDatabase()
       try change(ctx, db, target) { $0.enabled = false }
     }
   }

@@ -21,16 +21,10 @@ struct StreakCommand: ContextCommand {
     var frozen: [Day]
     var freezesHeld: Int
     var week: Week
-
-    enum CodingKeys: String, CodingKey {
-      case current, longest, frozen, week
-      case todayDone = "today_done"
-      case freezesHeld = "freezes_held"
-    }
   }
 
   func run(_ ctx: Context) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
     let done = try db.doneDays()
@@ -107,15 +101,10 @@ struct AchievementsCommand: ContextCommand {
     var key: String
     var title: String
     @NullWhenAbsent var earnedOn: Day?
-
-    enum CodingKeys: String, CodingKey {
-      case key, title
-      case earnedOn = "earned_on"
-    }
   }
 
   func run(_ ctx: Context) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let earned = try db.achievements()
     if json {
       ctx.line(

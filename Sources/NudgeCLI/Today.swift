@@ -7,7 +7,7 @@ struct TodayCommand: ContextCommand {
     commandName: "today", abstract: "What matters now: the morning focus or tonight's prep.")
 
   func run(_ ctx: Context) throws {
-    let db = try ctx.database()
+    let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
     let local = LocalTime(ctx.now, in: ctx.timeZone)

@@ -134,11 +134,6 @@ public struct EarnedAchievement: Codable, Equatable, Sendable {
   public var key: Achievement
   public var earnedOn: Day
 
-  enum CodingKeys: String, CodingKey {
-    case key
-    case earnedOn = "earned_on"
-  }
-
   public init(key: Achievement, earnedOn: Day) {
     self.key = key
     self.earnedOn = earnedOn

@@ -66,8 +66,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
       throw InputError("it is not valid JSON; pass a file written by 'nudge export'.")
     }
-    let decoder = JSONDecoder()
-    guard let header = try? decoder.decode(Header.self, from: data), header.format == formatName
+    guard let header = try? NudgeJSON.decode(Header.self, from: data), header.format == formatName
     else {
       throw InputError(
         "it is not a Nudge export (expected \"format\": \"\(formatName)\" at the top level).")
@@ -82,7 +81,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     }
     let document: ExportDocument
     do {
-      document = try decoder.decode(ExportDocument.self, from: data)
+      document = try NudgeJSON.decode(ExportDocument.self, from: data)
     } catch let error as DecodingError {
       throw InputError(describe(error))
     } catch {
@@ -98,10 +97,24 @@ public struct ExportDocument: Codable, Equatable, Sendable {
       if let index = key.intValue {
         out += "[\(index)]"
       } else {
-        out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        // the key as the document spells it (the decoder read `saved_at` as `savedAt`)
+        let name = snakeCase(key.stringValue)
+        out += out.isEmpty ? name : ".\(name)"
       }
     }
     return out.isEmpty ? "the top level" : out
+  }
+
+  private static func snakeCase(_ name: String) -> String {
+    var out = ""
+    for character in name {
+      if character.isUppercase {
+        out += "_" + character.lowercased()
+      } else {
+        out.append(character)
+      }
+    }
+    return out
   }
 
   private static func describe(_ error: DecodingError) -> String {

@@ -40,8 +40,20 @@ public enum PrepItem: String, CaseIterable, Codable, Sendable {
   }
 }
 
+/// A flow's entry of one day (prep, review, check-in): a save merges into what the day has,
+/// and is refused unless the merged entry counts.
+public protocol DayEntry: Codable, Equatable, Sendable {
+  /// The entry of a day with nothing answered yet.
+  static func blank(day: Day, savedAt: String) -> Self
+  var day: Day { get }
+  /// When it was last saved, ISO 8601 with the offset then in effect.
+  var savedAt: String { get set }
+  /// Whether the entry is enough for the flow to count as done that day.
+  var counts: Bool { get }
+}
+
 /// What was prepared on an evening for the next day.
-public struct PrepEntry: Codable, Equatable, Sendable {
+public struct PrepEntry: DayEntry {
   public var day: Day
   public var stickyNotes: Bool
   public var produce: Bool
@@ -50,12 +62,6 @@ public struct PrepEntry: Codable, Equatable, Sendable {
   public var other: String?
   /// When it was last saved, ISO 8601 with the offset then in effect.
   public var savedAt: String
-
-  enum CodingKeys: String, CodingKey {
-    case day, produce, water, breakfast, other
-    case stickyNotes = "sticky_notes"
-    case savedAt = "saved_at"
-  }
 
   public init(
     day: Day, stickyNotes: Bool = false, produce: Bool = false, water: Bool = false,
@@ -90,6 +96,16 @@ public struct PrepEntry: Codable, Equatable, Sendable {
   }
 
   public var doneCount: Int { PrepItem.allCases.filter { self[$0] }.count }
+
+  public static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
+
+  /// A prep counts with something prepped: one item ready, or a line of something else.
+  public var counts: Bool { doneCount > 0 || other != nil }
+
+  /// "All prepped": every item ready (the `a` answer and the reminder's button).
+  public mutating func markAllReady() {
+    for item in PrepItem.allCases { self[item] = true }
+  }
 }
 
 /// The challenge picked in the Morning Focus.
@@ -114,7 +130,7 @@ public enum Challenge: String, CaseIterable, Codable, Sendable {
 }
 
 /// The Morning Focus: my why, today's challenge, my swap and the commitment.
-public struct ReviewEntry: Codable, Equatable, Sendable {
+public struct ReviewEntry: DayEntry {
   public var day: Day
   public var why: String?
   public var challenge: Challenge?
@@ -123,14 +139,6 @@ public struct ReviewEntry: Codable, Equatable, Sendable {
   public var commitTo: String?
   public var commitFrom: String?
   public var savedAt: String
-
-  enum CodingKeys: String, CodingKey {
-    case day, why, challenge, swap
-    case challengeOther = "challenge_other"
-    case commitTo = "commit_to"
-    case commitFrom = "commit_from"
-    case savedAt = "saved_at"
-  }
 
   public init(
     day: Day, why: String? = nil, challenge: Challenge? = nil, challengeOther: String? = nil,
@@ -161,20 +169,20 @@ public struct ReviewEntry: Codable, Equatable, Sendable {
     default: nil
     }
   }
+
+  public static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
+
+  /// A Morning Focus counts with its commitment, "Today I will …".
+  public var counts: Bool { commitTo != nil }
 }
 
 /// The end-of-day check-in.
-public struct CheckinEntry: Codable, Equatable, Sendable {
+public struct CheckinEntry: DayEntry {
   public var day: Day
   public var followed: Bool?
   public var feel: String?
   public var blocker: String?
   public var savedAt: String
-
-  enum CodingKeys: String, CodingKey {
-    case day, followed, feel, blocker
-    case savedAt = "saved_at"
-  }
 
   public init(
     day: Day, followed: Bool? = nil, feel: String? = nil, blocker: String? = nil, savedAt: String
@@ -185,6 +193,11 @@ public struct CheckinEntry: Codable, Equatable, Sendable {
     self.blocker = blocker
     self.savedAt = savedAt
   }
+
+  public static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
+
+  /// A check-in counts with its answer: was the swap followed?
+  public var counts: Bool { followed != nil }
 }
 
 /// What kind of craving a help request was about.

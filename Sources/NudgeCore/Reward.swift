@@ -91,6 +91,30 @@ public enum RewardPicker {
   }
 }
 
+/// How a finished flow's reward is drawn: from a seed (`NUDGE_SEED`, else random per run) and
+/// the number of draws so far, so a run can be replayed.
+public struct RewardDraw: Sendable {
+  public var seed: UInt64
+
+  public init(seed: UInt64) { self.seed = seed }
+
+  /// The celebration draw `number` gives, or nil: a day's entry saved again earns one only with
+  /// a new achievement.
+  public func celebration(
+    number: UInt64, newAchievements: [Achievement], updated: Bool, celebrationsOn: Bool,
+    previousMessage: String?
+  ) -> Celebration? {
+    if updated && newAchievements.isEmpty { return nil }
+    var rng = SplitMix64(seed: seed &+ number &* 0x9E37_79B9_7F4A_7C15)
+    return RewardPicker.draw(
+      using: &rng, newAchievements: newAchievements, celebrationsOn: celebrationsOn,
+      previousMessage: previousMessage)
+  }
+
+  /// The seed of the animation of draw `number` (a replay shows the same frames).
+  public func animationSeed(_ number: UInt64) -> UInt64 { seed ^ number }
+}
+
 /// The 12-week heatmap of `nudge streak`: one column a week (Monday first), oldest first.
 public enum Heatmap {
   /// What one cell shows.

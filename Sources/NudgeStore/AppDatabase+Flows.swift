@@ -5,51 +5,59 @@ import NudgeCore
 extension AppDatabase {
   // MARK: - Flows
 
-  /// What a flow's save changed: the entry as stored and the achievements it newly earned.
-  public struct Saved<Entry: Sendable>: Sendable {
+  /// What finishing a flow wrote, in one transaction: the entry as stored, whether the day
+  /// already had one, the achievements it newly earned and the celebration drawn for it (nil
+  /// when it earned none, or none was asked for).
+  public struct Completed<Entry: Sendable>: Sendable {
     public var entry: Entry
+    public var updated: Bool
     public var newAchievements: [Achievement]
+    public var celebration: StoredCelebration?
   }
 
-  /// Saves the day's prep, merging `update` into what was saved earlier that day.
+  /// Finishes a day's flow: merges `update` into the day's entry (a blank one if the day has
+  /// none), stamps it with `savedAt`, awards what it newly earns and draws its celebration
+  /// with `reward` — one transaction, so a kill leaves all of it or none.
   @discardableResult
-  public func savePrep(day: Day, savedAt: String, _ update: (inout PrepEntry) -> Void)
-    throws(StoreError) -> Saved<PrepEntry>
-  { try save(day: day, savedAt: savedAt, update) }
-
-  /// Saves the day's Morning Focus, merging `update` into what was saved earlier that day.
-  @discardableResult
-  public func saveReview(day: Day, savedAt: String, _ update: (inout ReviewEntry) -> Void)
-    throws(StoreError) -> Saved<ReviewEntry>
-  { try save(day: day, savedAt: savedAt, update) }
-
-  /// Saves the day's check-in, merging `update` into what was saved earlier that day.
-  @discardableResult
-  public func saveCheckin(day: Day, savedAt: String, _ update: (inout CheckinEntry) -> Void)
-    throws(StoreError) -> Saved<CheckinEntry>
-  { try save(day: day, savedAt: savedAt, update) }
-
-  /// Merges `update` into the day's entry (a blank one if the day has none), stamps it with
-  /// `savedAt` and awards what it newly earns, in one transaction.
-  private func save<Entry: DayEntry>(
-    day: Day, savedAt: String, _ update: (inout Entry) -> Void
-  ) throws(StoreError) -> Saved<Entry> {
+  public func complete<Entry: DayRecord>(
+    _ type: Entry.Type = Entry.self, day: Day, savedAt: String, reward: RewardDraw? = nil,
+    _ update: (inout Entry) -> Void
+  ) throws(StoreError) -> Completed<Entry> {
     try write { db in
-      var entry = try Entry.fetchOne(db, key: day) ?? .blank(day: day, savedAt: savedAt)
+      let existing = try Entry.fetchOne(db, key: day)
+      var entry = existing ?? .blank(day: day, savedAt: savedAt)
       update(&entry)
       entry.savedAt = savedAt
       try entry.save(db)
-      return Saved(entry: entry, newAchievements: try Self.awardAchievements(db))
+      return try Self.finish(db, entry, updated: existing != nil, reward: reward)
     }
   }
 
-  /// Adds a tagged I-need-help note.
+  /// Finishes an I-need-help flow: adds its tagged note, awards and draws as `complete` does.
   @discardableResult
-  public func addHelpNote(_ note: HelpNote) throws(StoreError) -> Saved<HelpNote> {
+  public func complete(_ note: HelpNote, reward: RewardDraw? = nil) throws(StoreError)
+    -> Completed<HelpNote>
+  {
     try write { db in
       try note.insert(db)
-      return Saved(entry: note, newAchievements: try Self.awardAchievements(db))
+      return try Self.finish(db, note, updated: false, reward: reward)
     }
+  }
+
+  private static func finish<Entry>(
+    _ db: Database, _ entry: Entry, updated: Bool, reward: RewardDraw?
+  ) throws -> Completed<Entry> {
+    let new = try awardAchievements(db)
+    var drawn: StoredCelebration? = nil
+    if let reward {
+      drawn = try drawCelebration(db) { previous, number in
+        reward.celebration(
+          number: number, newAchievements: new, updated: updated,
+          celebrationsOn: Settings(stored: try storedSettings(db)).celebrationsOn,
+          previousMessage: previous)
+      }
+    }
+    return Completed(entry: entry, updated: updated, newAchievements: new, celebration: drawn)
   }
 
   // MARK: - Achievements and rewards
@@ -99,29 +107,27 @@ extension AppDatabase {
     try read { db in try Self.historyFacts(db) }
   }
 
-  /// Draws the next celebration with the last message and the number of draws so far, and
-  /// remembers what it drew, in one transaction.
-  public func drawCelebration(
-    _ draw: (_ previousMessage: String?, _ drawIndex: UInt64) -> Celebration
-  ) throws(StoreError) -> Celebration {
-    try write { db in
-      let last = try StateRow.fetchOne(db, key: "reward.last-message")?.value
-      let count = try StateRow.fetchOne(db, key: "reward.draws").flatMap { UInt64($0.value) } ?? 0
-      let celebration = draw(last, count)
-      try StateRow(key: "reward.last-message", value: celebration.message).save(db)
-      try StateRow(key: "reward.draws", value: String(count + 1)).save(db)
-      let stored = StoredCelebration(number: count, celebration: celebration)
-      let json = String(decoding: try NudgeJSON.encode(stored), as: UTF8.self)
-      try StateRow(key: "reward.last-celebration", value: json).save(db)
-      return celebration
-    }
+  /// Draws the next celebration from the last message and the number of draws so far, and
+  /// remembers it; nil (and nothing remembered) when `draw` gives none.
+  static func drawCelebration(
+    _ db: Database, _ draw: (_ previousMessage: String?, _ number: UInt64) throws -> Celebration?
+  ) throws -> StoredCelebration? {
+    let last = try StateRow.fetchOne(db, key: "reward.last-message")?.value
+    let count = try StateRow.fetchOne(db, key: "reward.draws").flatMap { UInt64($0.value) } ?? 0
+    guard let celebration = try draw(last, count) else { return nil }
+    try StateRow(key: "reward.last-message", value: celebration.message).save(db)
+    try StateRow(key: "reward.draws", value: String(count + 1)).save(db)
+    let stored = StoredCelebration(number: count, celebration: celebration)
+    let json = String(decoding: try NudgeJSON.encode(stored), as: UTF8.self)
+    try StateRow(key: "reward.last-celebration", value: json).save(db)
+    return stored
   }
 
   /// The latest drawn celebration and its draw number (what a Replay button replays).
   public func lastCelebration() throws(StoreError) -> StoredCelebration? {
     try read { db in
       guard let row = try StateRow.fetchOne(db, key: "reward.last-celebration") else { return nil }
-      return try? JSONDecoder().decode(StoredCelebration.self, from: Data(row.value.utf8))
+      return try? NudgeJSON.decode(StoredCelebration.self, from: Data(row.value.utf8))
     }
   }
 }

@@ -20,14 +20,14 @@ extension AppDatabase {
   /// The most recent Morning Focus before `day`, to offer its Why and swap again.
   public func latestReview(before day: Day) throws(StoreError) -> ReviewEntry? {
     try read { db in
-      try ReviewEntry.filter(Column("day") < day).order(Column("day").desc).fetchOne(db)
+      try ReviewEntry.filter(Columns.day < day).order(Columns.day.desc).fetchOne(db)
     }
   }
 
   /// Every entry whose day lies in `days`, laid out as a timeline.
   public func history(from first: Day, through last: Day) throws(StoreError) -> [HistoryDay] {
     try read { db in
-      let range = Column("day") >= first && Column("day") <= last
+      let range = Columns.day >= first && Columns.day <= last
       return Timeline.days(
         endingOn: last, count: last.ordinal - first.ordinal + 1,
         prep: try PrepEntry.filter(range).fetchAll(db),
@@ -39,7 +39,7 @@ extension AppDatabase {
 
   public func helpNotes(from first: Day, through last: Day) throws(StoreError) -> [HelpNote] {
     try read { db in
-      try HelpNote.filter(Column("day") >= first && Column("day") <= last).order(Column("at"))
+      try HelpNote.filter(Columns.day >= first && Columns.day <= last).order(Columns.at)
         .fetchAll(db)
     }
   }
@@ -60,10 +60,11 @@ extension AppDatabase {
   // MARK: - Settings
 
   public func storedSettings() throws(StoreError) -> [String: String] {
-    try read { db in
-      Dictionary(
-        uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) })
-    }
+    try read { db in try Self.storedSettings(db) }
+  }
+
+  static func storedSettings(_ db: Database) throws -> [String: String] {
+    Dictionary(uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) })
   }
 
   public func settings() throws(StoreError) -> Settings { Settings(stored: try storedSettings()) }

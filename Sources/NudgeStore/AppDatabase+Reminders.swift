@@ -105,7 +105,7 @@ extension AppDatabase {
   /// The reminder log, newest last.
   public func reminderLog(limit: Int) throws(StoreError) -> [ReminderLogEntry] {
     try read { db in
-      try ReminderLogEntry.order(Column("id").desc).limit(limit).fetchAll(db).reversed()
+      try ReminderLogEntry.order(Columns.id.desc).limit(limit).fetchAll(db).reversed()
     }
   }
 }

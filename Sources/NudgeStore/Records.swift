@@ -12,15 +12,15 @@ extension Day: DatabaseValueConvertible {
 extension Challenge: DatabaseValueConvertible {}
 extension HelpCategory: DatabaseValueConvertible {}
 
-extension PrepEntry: FetchableRecord, PersistableRecord {
+extension PrepEntry: DayRecord {
   public static let databaseTableName = "prep"
 }
 
-extension ReviewEntry: FetchableRecord, PersistableRecord {
+extension ReviewEntry: DayRecord {
   public static let databaseTableName = "review"
 }
 
-extension CheckinEntry: FetchableRecord, PersistableRecord {
+extension CheckinEntry: DayRecord {
   public static let databaseTableName = "checkin"
 }
 
@@ -32,6 +32,10 @@ extension Achievement: DatabaseValueConvertible {}
 
 extension EarnedAchievement: FetchableRecord, PersistableRecord {
   public static let databaseTableName = "achievement"
+  public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy
+    .convertFromSnakeCase
+  public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy
+    .convertToSnakeCase
 }
 
 /// One stored setting (`nudge config`).
@@ -101,21 +105,22 @@ public struct Snooze: Equatable, Sendable {
   static func key(_ slot: Slot) -> String { "snooze.\(slot.rawValue)" }
 }
 
-/// A flow's entry of one day (prep, review, check-in): saved by merging into what the day has.
-protocol DayEntry: FetchableRecord, PersistableRecord, Sendable {
-  /// The entry of a day with nothing answered yet.
-  static func blank(day: Day, savedAt: String) -> Self
-  var savedAt: String { get set }
+/// A day entry as a row of its table (`prep`, `review`, `checkin`): the columns are the
+/// snake_case property names, like the JSON keys.
+public protocol DayRecord: DayEntry, FetchableRecord, PersistableRecord {}
+
+extension DayRecord {
+  public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
+    .convertFromSnakeCase
+  }
+  public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy {
+    .convertToSnakeCase
+  }
 }
 
-extension PrepEntry: DayEntry {
-  static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
-}
-
-extension ReviewEntry: DayEntry {
-  static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
-}
-
-extension CheckinEntry: DayEntry {
-  static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
+/// The columns queries filter and order on.
+enum Columns {
+  static let day = Column("day")
+  static let at = Column("at")
+  static let id = Column("id")
 }

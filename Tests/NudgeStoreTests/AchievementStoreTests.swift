@@ -9,9 +9,13 @@ import Testing
 
   @Test func awardsOnceAndEvaluatingTwiceAwardsNothingNew() throws {
     let db = try AppDatabase.inMemory()
-    let first = try db.savePrep(day: start, savedAt: "2026-03-01T21:00:00Z") { $0.water = true }
+    let first = try db.complete(PrepEntry.self, day: start, savedAt: "2026-03-01T21:00:00Z") {
+      $0.water = true
+    }
     #expect(first.newAchievements == [.firstPrep])
-    let again = try db.savePrep(day: start, savedAt: "2026-03-01T22:00:00Z") { $0.produce = true }
+    let again = try db.complete(PrepEntry.self, day: start, savedAt: "2026-03-01T22:00:00Z") {
+      $0.produce = true
+    }
     #expect(again.newAchievements.isEmpty)
     #expect(try db.achievements() == [.firstPrep: start])
   }
@@ -20,7 +24,9 @@ import Testing
     let source = try AppDatabase.inMemory()
     for i in 0..<8 {
       let day = start.adding(days: i)
-      try source.saveReview(day: day, savedAt: "\(day)T08:00:00Z") { $0.swap = "water" }
+      try source.complete(ReviewEntry.self, day: day, savedAt: "\(day)T08:00:00Z") {
+        $0.swap = "water"
+      }
     }
     var document = try source.exportDocument()
     document.achievements = []  // an export from before achievements: history only
@@ -37,7 +43,9 @@ import Testing
 
   @Test func olderHistoryMovesAnAchievementToItsEarlierDay() throws {
     let db = try AppDatabase.inMemory()
-    try db.savePrep(day: start.adding(days: 10), savedAt: "2026-03-11T21:00:00Z") { _ in }
+    try db.complete(PrepEntry.self, day: start.adding(days: 10), savedAt: "2026-03-11T21:00:00Z") {
+      _ in
+    }
     var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])
     document.prep = [PrepEntry(day: start, savedAt: "2026-03-01T21:00:00Z")]
     _ = try db.importDocument(document)
@@ -48,9 +56,11 @@ import Testing
     let db = try AppDatabase.inMemory()
     for i in 0..<40 where i % 9 != 4 {
       let day = start.adding(days: i)
-      try db.savePrep(day: day, savedAt: "\(day)T21:00:00Z") { _ in }
+      try db.complete(PrepEntry.self, day: day, savedAt: "\(day)T21:00:00Z") { _ in }
       if i % 2 == 0 {
-        try db.saveCheckin(day: day, savedAt: "\(day)T22:00:00Z") { $0.followed = true }
+        try db.complete(CheckinEntry.self, day: day, savedAt: "\(day)T22:00:00Z") {
+          $0.followed = true
+        }
       }
     }
     #expect(try db.achievements() == AchievementRule.evaluate(try db.historyFacts()))
@@ -59,13 +69,41 @@ import Testing
   @Test func celebrationDrawsNeverRepeatTheLastMessage() throws {
     let db = try AppDatabase.inMemory()
     var messages: [String] = []
-    for _ in 0..<200 {
-      let c = try db.drawCelebration { previous, index in
-        var rng = SplitMix64(seed: 9 &+ index)
-        return RewardPicker.draw(using: &rng, previousMessage: previous)
-      }
-      messages.append(c.message)
+    for i in 0..<200 {
+      let note = HelpNote(
+        id: "n\(i)", day: start, category: .stress, note: nil, at: "2026-03-01T12:00:00Z")
+      let drawn = try #require(try db.complete(note, reward: RewardDraw(seed: 9)).celebration)
+      #expect(drawn.number == UInt64(i))
+      messages.append(drawn.celebration.message)
     }
     #expect(zip(messages, messages.dropFirst()).allSatisfy { $0 != $1 })
+  }
+
+  @Test func completingAFlowSavesAwardsAndDrawsInOneWrite() throws {
+    let db = try AppDatabase.inMemory()
+    let reward = RewardDraw(seed: 3)
+    let first = try db.complete(
+      PrepEntry.self, day: start, savedAt: "2026-03-01T21:00:00Z", reward: reward
+    ) { $0.water = true }
+    // the first prep earns an achievement: fireworks naming it, remembered for Replay
+    #expect(!first.updated)
+    #expect(first.celebration?.celebration.tier == .fireworks)
+    #expect(first.celebration?.celebration.achievements == [.firstPrep])
+    #expect(try db.lastCelebration() == first.celebration)
+    // saved again the same day with nothing new earned: no celebration, nothing drawn
+    let again = try db.complete(
+      PrepEntry.self, day: start, savedAt: "2026-03-01T22:00:00Z", reward: reward
+    ) { $0.produce = true }
+    #expect(again.updated)
+    #expect(again.celebration == nil)
+    #expect(try db.lastCelebration() == first.celebration)
+    #expect(try db.prep(on: start)?.produce == true)
+    // celebrations off: quiet, still drawn
+    try db.setSetting(.celebrations, to: "off")
+    let quiet = try db.complete(
+      ReviewEntry.self, day: start, savedAt: "2026-03-01T08:00:00Z", reward: reward
+    ) { $0.commitTo = "walk" }
+    #expect(quiet.celebration?.celebration.tier == .quiet)
+    #expect(quiet.celebration?.number == 1)
   }
 }

@@ -12,8 +12,12 @@ import Testing
     // Given an empty database
     let db = try AppDatabase.inMemory()
     // When prep is saved twice on one day with different items
-    try db.savePrep(day: day, savedAt: "2026-11-19T21:30:00+01:00") { $0.water = true }
-    try db.savePrep(day: day, savedAt: "2026-11-20T00:40:00+01:00") { $0.produce = true }
+    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-19T21:30:00+01:00") {
+      $0.water = true
+    }
+    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-20T00:40:00+01:00") {
+      $0.produce = true
+    }
     // Then one entry holds both answers and the later timestamp
     let entry = try #require(try db.prep(on: day))
     #expect(entry.water && entry.produce && !entry.breakfast)
@@ -38,11 +42,11 @@ import Testing
 
   @Test func doneDaysUnionAllFlows() throws {
     let db = try AppDatabase.inMemory()
-    try db.savePrep(day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }
-    try db.saveCheckin(day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") {
+    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }
+    try db.complete(CheckinEntry.self, day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") {
       $0.followed = true
     }
-    try db.addHelpNote(
+    try db.complete(
       HelpNote(
         id: "a", day: day.adding(days: 3), category: .habit, note: nil, at: "2026-11-22T12:00:00Z"))
     #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])
@@ -50,14 +54,18 @@ import Testing
 
   @Test func importIsIdempotentAndNewerSaveWins() throws {
     let source = try AppDatabase.inMemory()
-    try source.saveReview(day: day, savedAt: "2026-11-19T08:00:00Z") { $0.swap = "water" }
-    try source.addHelpNote(
+    try source.complete(ReviewEntry.self, day: day, savedAt: "2026-11-19T08:00:00Z") {
+      $0.swap = "water"
+    }
+    try source.complete(
       HelpNote(id: "n1", day: day, category: .stress, note: "meeting", at: "2026-11-19T12:00:00Z"))
     try source.setSetting(.rolloverHour, to: "3")
     let document = try source.exportDocument()
 
     let target = try AppDatabase.inMemory()
-    try target.saveReview(day: day, savedAt: "2026-11-19T07:00:00Z") { $0.swap = "tea" }
+    try target.complete(ReviewEntry.self, day: day, savedAt: "2026-11-19T07:00:00Z") {
+      $0.swap = "tea"
+    }
     let first = try target.importDocument(document)
     #expect((first.added, first.updated, first.unchanged) == (1, 1, 0))
     #expect(first.newAchievements == [.firstHelp])  // first-review was already earned here
@@ -112,7 +120,9 @@ import Testing
   @Test func createsPrivateDirectoryAndFileThenReopens() throws {
     let path = tempDir() + "/data/nudge/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
-    try db.savePrep(day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") { $0.water = true }
+    try db.complete(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
+      $0.water = true
+    }
     #expect(try mode(path) == 0o600)
     #expect(try mode((path as NSString).deletingLastPathComponent) == 0o700)
     let again = try AppDatabase.open(path: path)
@@ -151,7 +161,7 @@ import Testing
     let path = tempDir() + "/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
     for i in 0..<300 {
-      try db.addHelpNote(
+      try db.complete(
         HelpNote(
           id: "n\(i)", day: Day("2026-01-01")!.adding(days: i), category: .other,
           note: String(repeating: "x", count: 200), at: "2026-01-01T12:00:00Z"))
