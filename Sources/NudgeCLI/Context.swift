@@ -2,9 +2,10 @@ import Foundation
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
+import Synchronization
 
 /// Where a command reads typed answers from.
-public protocol LineInput: AnyObject {
+public protocol LineInput: AnyObject, Sendable {
   /// True when a person is typing (stdin is a terminal).
   var isTerminal: Bool { get }
   /// One line without its newline, or nil at end of input.
@@ -16,7 +17,7 @@ public protocol LineInput: AnyObject {
 }
 
 /// Where a command writes what the person sees.
-public protocol TextOutput: AnyObject {
+public protocol TextOutput: AnyObject, Sendable {
   /// True when stdout is a terminal.
   var isTerminal: Bool { get }
   func write(_ text: String)
@@ -24,7 +25,8 @@ public protocol TextOutput: AnyObject {
 }
 
 /// Everything one command run touches of the outside world; the live one is built in `main`.
-public struct Context {
+/// It is Sendable: the daemon's service and a notification's watchdog thread carry it.
+public struct Context: Sendable {
   public var now: Instant
   /// The local zone (`TZ`, else /etc/localtime), as the calendar engine and the C library
   /// read it: days, rollover, firing, history and the log all use it.
@@ -33,13 +35,13 @@ public struct Context {
   public var input: any LineInput
   public var output: any TextOutput
   /// Opens the database only when a command needs it (`--help` never does).
-  public var openDatabase: () throws(StoreError) -> AppDatabase
+  public var openDatabase: @Sendable () throws(StoreError) -> AppDatabase
   /// A fresh identifier for a new help note.
-  public var makeID: () -> String
+  public var makeID: @Sendable () -> String
   /// Seeds the reward draw: `NUDGE_SEED`, else random per run.
   public var rewardSeed: UInt64
   /// Waits between animation frames.
-  public var pause: (Double) -> Void
+  public var pause: @Sendable (Double) -> Void
   /// The system's time zone files.
   var zones = ZoneDirectory()
   /// Posts desktop notifications (libnotify in a live run).
@@ -52,13 +54,14 @@ public struct Context {
   public var serviceManager: any ServiceManager = NoServiceManager()
   /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
   /// fixed start at the pace of the monotonic clock.
-  public var clock: () -> Instant
+  public var clock: @Sendable () -> Instant
 
   public init(
     now: Instant, timeZone: ZoneRules, environment: [String: String], input: any LineInput,
-    output: any TextOutput, openDatabase: @escaping () throws(StoreError) -> AppDatabase,
-    makeID: @escaping () -> String, rewardSeed: UInt64 = 0,
-    pause: @escaping (Double) -> Void = { _ in }
+    output: any TextOutput,
+    openDatabase: @escaping @Sendable () throws(StoreError) -> AppDatabase,
+    makeID: @escaping @Sendable () -> String, rewardSeed: UInt64 = 0,
+    pause: @escaping @Sendable (Double) -> Void = { _ in }
   ) {
     self.rewardSeed = rewardSeed
     self.pause = pause
@@ -151,12 +154,15 @@ final class StandardInput: LineInput {
   let isTerminal = isatty(STDIN_FILENO) == 1
 
   /// Answers typed on a terminal are read with line editing (and this run's history).
-  private lazy var editor = LineEditor()
+  private let editor = Mutex<LineEditor?>(nil)
 
   func readLine() -> String? {
     guard isTerminal else { return Swift.readLine(strippingNewline: true) }
     // Ctrl-D ends one answer, not every later read, so a window can still say "Press Enter"
-    return editor.readLine()
+    return editor.withLock { editor in
+      if editor == nil { editor = LineEditor() }
+      return editor!.readLine()
+    }
   }
 
   func readAll() -> Data { FileHandle.standardInput.readDataToEndOfFile() }

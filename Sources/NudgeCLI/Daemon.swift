@@ -42,7 +42,7 @@ struct DaemonCommand: AsyncParsableCommand {
 /// Sleeps until the next elapse of any enabled slot (at once when the clock is set or the zone
 /// file is replaced, and at least once a minute, so suspend is noticed too) and fires each slot by the same rules as
 /// `nudge notify SLOT --scheduled`.
-struct ReminderScheduler: Service, @unchecked Sendable {
+struct ReminderScheduler: Service {
   let ctx: Context
   let logger: Logger
   let exitAfter: Double?

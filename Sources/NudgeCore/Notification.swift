@@ -111,7 +111,7 @@ public struct NotificationWait: Sendable {
 
 /// The desktop's notification server as Nudge uses it — the one notifier protocol: libnotify
 /// in a live run, a refusing or recording double in tests.
-public protocol Notifier: AnyObject {
+public protocol Notifier: AnyObject, Sendable {
   /// Shows `notification` and waits as `wait` says for a click, a close or a withdrawal.
   func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome
   /// Why nothing can be shown (no bus, no server, no buttons) after waiting up to `seconds`

@@ -1,6 +1,7 @@
 import CLibnotify
 import Foundation
 import NudgeCore
+import Synchronization
 
 /// Posts notifications through libnotify and waits in a GLib main loop for the click. Every
 /// D-Bus call is bounded: the server is asked for its capabilities with a 2-second timeout
@@ -9,16 +10,18 @@ public final class LibnotifyNotifier: Notifier {
   let environment: [String: String]
   /// Runs if a D-Bus call is still blocked after `deadline` seconds; it must end the process
   /// (the blocked call cannot be abandoned). The default prints one line and exits 69.
-  private var onHang: @Sendable () -> Void = {
+  private let onHang = Mutex<@Sendable () -> Void>({
     FileHandle.standardError.write(
       Data("nudge: the notification server did not answer within 3 seconds.\n".utf8))
     _exit(69)
-  }
-  public var deadline = 2.9
+  })
+  public let deadline = 2.9
 
   public init(environment: [String: String]) { self.environment = environment }
 
-  public func whenServerHangs(_ handler: @escaping @Sendable () -> Void) { onHang = handler }
+  public func whenServerHangs(_ handler: @escaping @Sendable () -> Void) {
+    onHang.withLock { $0 = handler }
+  }
 
   public func unavailableReason(waitingForServer seconds: Double) -> String? {
     serverProblem(waitingUpTo: seconds)?.message
@@ -34,7 +37,8 @@ public final class LibnotifyNotifier: Notifier {
 
   /// Runs `body` with a watchdog: no D-Bus wait may outlast `deadline`.
   func bounded<T>(_ body: () -> T) -> T {
-    let item = DispatchWorkItem(block: onHang)
+    let handler: @Sendable () -> Void = onHang.withLock { $0 }
+    let item = DispatchWorkItem { handler() }
     DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: item)
     defer { item.cancel() }
     return body()

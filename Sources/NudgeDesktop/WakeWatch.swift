@@ -4,7 +4,7 @@ import Foundation
 /// Sleeps like systemd's timer loop does: until a deadline, or at once when the wall clock is
 /// set (a `timerfd` with `TFD_TIMER_CANCEL_ON_SET`) or the local time-zone file is replaced
 /// (inotify on its directory), or when `stop()` is called.
-public final class WakeWatch: @unchecked Sendable {
+public final class WakeWatch: Sendable {
   /// Why `wait` returned.
   public enum Reason: Equatable, Sendable { case deadline, clockSet, zoneChanged, stopped }
 

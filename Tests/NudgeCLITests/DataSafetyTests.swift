@@ -7,7 +7,7 @@ import Testing
     let nudge = Nudge()
     let path = nudge.home + "/garbage.sqlite3"
     let bytes = Data("definitely not sqlite\n".utf8) + Data((0..<5000).map { UInt8($0 % 251) })
-    FileManager.default.createFile(atPath: path, contents: bytes)
+    _ = FileManager.default.createFile(atPath: path, contents: bytes)
     for args in [["history"], ["prep", "--item", "water=yes", "--no-input"], []] {
       let result = try nudge.run(args, env: ["NUDGE_DB": path])
       #expect(result.status == 65)
@@ -121,7 +121,7 @@ import Testing
   @Test func unwritableDataDirectoryIsCannotCreate() throws {
     let nudge = Nudge()
     let blocker = nudge.home + "/file"
-    FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+    _ = FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
     let result = try nudge("history", env: ["NUDGE_DB": blocker + "/nudge/nudge.sqlite3"])
     #expect(result.status == 73)
     #expect(result.stderr.contains("NUDGE_DB"))

@@ -3,6 +3,7 @@ import Foundation
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
+import Synchronization
 import Testing
 
 @testable import NudgeCLI
@@ -84,35 +85,40 @@ struct InProcess {
 
 /// Typed answers, one line at a time; not a terminal.
 final class ScriptedInput: LineInput {
-  private var lines: [String]
-  private let text: String?
+  /// What has not been read yet.
+  private let rest: Mutex<Substring>
   let isTerminal = false
 
-  init(_ text: String?) {
-    self.text = text
-    lines =
-      text.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
-      ?? []
-    if lines.last == "" { lines.removeLast() }
+  init(_ text: String?) { rest = Mutex(Substring(text ?? "")) }
+
+  func readLine() -> String? {
+    rest.withLock { rest in
+      guard !rest.isEmpty else { return nil }
+      let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+      defer { rest = end < rest.endIndex ? rest[rest.index(after: end)...] : "" }
+      return String(rest[..<end])
+    }
   }
 
-  func readLine() -> String? { lines.isEmpty ? nil : lines.removeFirst() }
-  func waitForLine(seconds: Double) -> Bool { !lines.isEmpty }
+  func waitForLine(seconds: Double) -> Bool { rest.withLock { !$0.isEmpty } }
+
   func readAll() -> Data {
-    defer { lines = [] }
-    return Data(lines.joined(separator: "\n").utf8)
-      + (text?.hasSuffix("\n") == true ? Data([0x0A]) : Data())
+    rest.withLock { rest in
+      defer { rest = "" }
+      return Data(rest.utf8)
+    }
   }
 }
 
 /// What a command printed, stdout and stderr apart; not a terminal.
 final class CapturedOutput: TextOutput {
-  private(set) var stdout = ""
-  private(set) var stderr = ""
+  private let printed = Mutex((stdout: "", stderr: ""))
   let isTerminal = false
 
-  func write(_ text: String) { stdout += text }
-  func writeError(_ text: String) { stderr += text }
+  var stdout: String { printed.withLock { $0.stdout } }
+  var stderr: String { printed.withLock { $0.stderr } }
+  func write(_ text: String) { printed.withLock { $0.stdout += text } }
+  func writeError(_ text: String) { printed.withLock { $0.stderr += text } }
 }
 
 /// A notifier a command test must never reach.

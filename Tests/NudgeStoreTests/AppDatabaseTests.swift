@@ -132,7 +132,7 @@ import Testing
 
   func expectRefusedUnchanged(_ bytes: Data, kind: (StoreError) -> Bool) throws {
     let path = tempDir() + "/nudge.sqlite3"
-    FileManager.default.createFile(atPath: path, contents: bytes)
+    _ = FileManager.default.createFile(atPath: path, contents: bytes)
     #expect {
       _ = try AppDatabase.open(path: path)
     } throws: { error in
