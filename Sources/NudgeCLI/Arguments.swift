@@ -8,6 +8,7 @@ extension Slot: ExpressibleByArgument {}
 extension Challenge: ExpressibleByArgument {}
 extension HelpCategory: ExpressibleByArgument {}
 extension CelebrationTier: ExpressibleByArgument {}
+extension SettingKey: ExpressibleByArgument {}
 
 extension Achievement: ExpressibleByArgument {
   /// A key (`streak-7`) or a title, in any case, spaces or dashes (`"7-day streak"`).

@@ -38,14 +38,12 @@ struct ConfigCommand: ParsableCommand {
   struct Get: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Print one setting's value.")
 
-    @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
-    var key: String
+    @Argument(help: "The setting.")
+    var key: SettingKey
 
     func run(_ ctx: Context) throws {
-      let setting: SettingKey
-      do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
       let db = try ctx.openDatabase()
-      ctx.line(try db.settings().value(setting))
+      ctx.line(try db.settings().value(key))
     }
   }
 
@@ -53,8 +51,8 @@ struct ConfigCommand: ParsableCommand {
   struct Set: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Change a setting.")
 
-    @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
-    var key: String
+    @Argument(help: "The setting.")
+    var key: SettingKey
 
     @Argument(
       parsing: .allUnrecognized,
@@ -67,20 +65,14 @@ struct ConfigCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       guard words.count == 1, let value = words.first else {
         throw CLIError(
-          "give the new value as one argument (quote it if it has spaces): nudge config set \(key) 'VALUE'.",
+          "give the new value as one argument (quote it if it has spaces): nudge config set \(key.rawValue) 'VALUE'.",
           code: .usage)
       }
-      let setting: SettingKey
       let valid: String
-      do {
-        setting = try SettingKey.named(key)
-        valid = try setting.validate(value)
-      } catch {
-        throw CLIError.usage(error)
-      }
+      do { valid = try key.validate(value) } catch { throw CLIError.usage(error) }
       let db = try ctx.openDatabase()
-      try db.setSetting(setting, to: valid)
-      ctx.line("\(setting.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
+      try db.setSetting(key, to: valid)
+      ctx.line("\(key.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
     }
   }
@@ -89,17 +81,15 @@ struct ConfigCommand: ParsableCommand {
   struct Unset: ContextCommand {
     static let configuration = CommandConfiguration(abstract: "Return a setting to its default.")
 
-    @Argument(help: "The setting.", completion: .list(SettingKey.allCases.map(\.rawValue)))
-    var key: String
+    @Argument(help: "The setting.")
+    var key: SettingKey
 
     func run(_ ctx: Context) throws {
-      let setting: SettingKey
-      do { setting = try SettingKey.named(key) } catch { throw CLIError.usage(error) }
       let db = try ctx.openDatabase()
-      try db.removeSetting(setting)
+      try db.removeSetting(key)
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
       ctx.line(
-        "\(setting.rawValue) = \(setting.defaultValue.isEmpty ? "(auto)" : setting.defaultValue) (default)"
+        "\(key.rawValue) = \(key.defaultValue.isEmpty ? "(auto)" : key.defaultValue) (default)"
       )
     }
   }
