@@ -1,6 +1,17 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+#if arch(arm64)
+  let multiarch = "aarch64-linux-gnu"
+#else
+  let multiarch = "x86_64-linux-gnu"
+#endif
+
+/// Where GLib's, GIO's and libnotify's headers are (`pkg-config --cflags libnotify`).
+let desktopHeaderDirectories = [
+  "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/gdk-pixbuf-2.0",
+]
+
 let package = Package(
   name: "nudge",
   platforms: [.macOS(.v13)],
@@ -24,16 +35,17 @@ let package = Package(
       name: "NudgeStore",
       dependencies: ["NudgeCore", .product(name: "GRDB", package: "GRDB.swift")]
     ),
-    .systemLibrary(
-      name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
-    .systemLibrary(
-      name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    // libnotify (with GLib and GIO) and libsystemd, the system's shared libraries, loaded with
+    // dlopen on first use: compiled against their headers (libnotify-dev, libsystemd-dev; the
+    // include directories `pkg-config --cflags libnotify` names on Debian), never linked, so a
+    // command that posts nothing starts without them.
+    .target(
+      name: "CDesktop",
+      cSettings: [.unsafeFlags(desktopHeaderDirectories.map { "-I" + $0 })]),
     // The only target that imports C modules: desktop notifications, journald.
     .target(
       name: "NudgeDesktop",
-      dependencies: [
-        "NudgeCore", "CLibnotify", "CSystemd", .product(name: "Logging", package: "swift-log"),
-      ]),
+      dependencies: ["NudgeCore", "CDesktop", .product(name: "Logging", package: "swift-log")]),
     // Commands, prompts and terminal rendering, run against an injected context.
     .target(
       name: "NudgeCLI",

@@ -1,4 +1,4 @@
-import CSystemd
+import CDesktop
 import Foundation
 
 /// Writes structured entries to the systemd journal through `sd_journal_sendv`.
@@ -23,6 +23,7 @@ public enum Journal {
   public static func send(_ message: String, priority: Priority, fields: [String: String] = [:])
     -> Bool
   {
+    guard nd_load(ND_SYSTEMD) == nil else { return false }
     var lines = [
       "MESSAGE=\(message)", "PRIORITY=\(priority.rawValue)", "SYSLOG_IDENTIFIER=nudge",
     ]
@@ -30,6 +31,6 @@ public enum Journal {
     let buffers = lines.map { strdup($0)! }
     defer { for buffer in buffers { free(buffer) } }
     var vectors = buffers.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0)) }
-    return sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0
+    return nd_sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0
   }
 }

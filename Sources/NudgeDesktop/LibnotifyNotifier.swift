@@ -1,4 +1,4 @@
-import CLibnotify
+import CDesktop
 import Foundation
 import NudgeCore
 import Synchronization
@@ -62,60 +62,69 @@ public final class LibnotifyNotifier: Notifier {
   /// Asks the server directly (1.2-second bound a call, 2.9 in all) for its name and
   /// capabilities.
   public func probe() -> Result<ServerInfo, ProbeError> {
+    if let missing = Self.libraryMissing { return .failure(missing) }
     guard hasSessionBus else { return .failure(.noSessionBus()) }
     return bounded { unboundedProbe() }
   }
 
   private func unboundedProbe() -> Result<ServerInfo, ProbeError> {
     var error: UnsafeMutablePointer<GError>? = nil
-    guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+    guard let bus = nd_g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-      g_clear_error(&error)
+      nd_g_clear_error(&error)
       return .failure(.noSessionBus(message))
     }
-    defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+    defer { nd_g_object_unref(UnsafeMutableRawPointer(bus)) }
     func call(_ method: String, _ type: String) -> OpaquePointer? {
-      let reply = g_dbus_connection_call_sync(
+      let reply = nd_g_dbus_connection_call_sync(
         bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-        "org.freedesktop.Notifications", method, nil, g_variant_type_new(type),
+        "org.freedesktop.Notifications", method, nil, nd_g_variant_type_new(type),
         G_DBUS_CALL_FLAGS_NONE, 1200, nil, &error)
       return reply
     }
     guard let caps = call("GetCapabilities", "(as)") else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "no answer"
-      g_clear_error(&error)
+      nd_g_clear_error(&error)
       return .failure(.noServer(message))
     }
-    defer { g_variant_unref(caps) }
+    defer { nd_g_variant_unref(caps) }
     var capabilities: [String] = []
-    let list = g_variant_get_child_value(caps, 0)
-    let count = g_variant_n_children(list)
+    let list = nd_g_variant_get_child_value(caps, 0)
+    let count = nd_g_variant_n_children(list)
     for i in 0..<count {
-      let item = g_variant_get_child_value(list, i)
-      capabilities.append(String(cString: g_variant_get_string(item, nil)))
-      g_variant_unref(item)
+      let item = nd_g_variant_get_child_value(list, i)
+      capabilities.append(String(cString: nd_g_variant_get_string(item, nil)))
+      nd_g_variant_unref(item)
     }
-    g_variant_unref(list)
+    nd_g_variant_unref(list)
     var name = "unknown"
     if let info = call("GetServerInformation", "(ssss)") {
-      let first = g_variant_get_child_value(info, 0)
-      name = String(cString: g_variant_get_string(first, nil))
-      g_variant_unref(first)
-      g_variant_unref(info)
+      let first = nd_g_variant_get_child_value(info, 0)
+      name = String(cString: nd_g_variant_get_string(first, nil))
+      nd_g_variant_unref(first)
+      nd_g_variant_unref(info)
     } else {
-      g_clear_error(&error)
+      nd_g_clear_error(&error)
     }
     return .success(ServerInfo(name: name, capabilities: capabilities))
   }
 
+  /// libnotify (with GLib and GIO), loaded on first use: why it cannot be, if it cannot.
+  static var libraryMissing: ProbeError? {
+    nd_load(ND_NOTIFY).map { .noLibrary(String(cString: $0)) }
+  }
+
   /// Why no notification can be shown.
   public enum ProbeError: Error, Equatable, Sendable {
+    case noLibrary(String)
     case noSessionBus(String = "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
     case noServer(String)
     case noActions(String)
 
     public var message: String {
       switch self {
+      case .noLibrary(let m):
+        "libnotify cannot be loaded (\(m)); install it: apt-get install libnotify4"
       case .noSessionBus(let m): m
       case .noServer(let m): "no notification server answered: \(m)"
       case .noActions(let m):
@@ -132,6 +141,7 @@ public final class LibnotifyNotifier: Notifier {
   public func post(_ notification: DesktopNotification, wait: NotificationWait)
     -> NotificationOutcome
   {
+    if let missing = Self.libraryMissing { return .undelivered(missing.message) }
     let started = ContinuousClock.now
     func remaining() -> Double {
       let elapsed = (ContinuousClock.now - started).components
@@ -139,7 +149,7 @@ public final class LibnotifyNotifier: Notifier {
     }
     let watch = WaitState()
     let signals = [SIGTERM, SIGINT, SIGHUP].map { watch.onSignal($0) }
-    defer { for id in signals { g_source_remove(id) } }
+    defer { for id in signals { nd_g_source_remove(id) } }
     if case .failure(let error) = findServer(waitingUpTo: wait.serverSeconds, watch) {
       return .undelivered(error.message)
     }
@@ -147,18 +157,18 @@ public final class LibnotifyNotifier: Notifier {
     while true {
       let shown = show(notification, watch)
       guard let note = shown.note else { return .undelivered(shown.error) }
-      defer { g_object_unref(UnsafeMutableRawPointer(note)) }
+      defer { nd_g_object_unref(UnsafeMutableRawPointer(note)) }
       let end = watch.waitForAnswer(
         seconds: max(0.001, remaining()), watchDirectory: wait.watchDirectory,
         isDoneElsewhere: wait.isDoneElsewhere)
       switch end {
       case .action(let id):
-        bounded { _ = notify_notification_close(note, nil) }
+        bounded { _ = nd_notify_notification_close(note, nil) }
         return .action(ReminderAction(rawValue: id) ?? .open)
       case .closed:
         return .closed
       case .expired, .doneElsewhere, .stopped:
-        bounded { _ = notify_notification_close(note, nil) }
+        bounded { _ = nd_notify_notification_close(note, nil) }
         let reason: Withdrawal =
           end == .expired ? .expired : end == .doneElsewhere ? .doneElsewhere : .stopped
         return .withdrawn(reason)
@@ -179,9 +189,10 @@ public final class LibnotifyNotifier: Notifier {
   /// Why no reminder can be shown, after waiting up to `seconds` for a server to appear (a stop
   /// signal ends the wait); nil when a server with buttons is there.
   public func serverProblem(waitingUpTo seconds: Double) -> ProbeError? {
+    if let missing = Self.libraryMissing { return missing }
     let watch = WaitState()
     let signals = [SIGTERM, SIGINT, SIGHUP].map { watch.onSignal($0) }
-    defer { for id in signals { g_source_remove(id) } }
+    defer { for id in signals { nd_g_source_remove(id) } }
     if case .failure(let error) = findServer(waitingUpTo: seconds, watch) { return error }
     return nil
   }
@@ -207,19 +218,20 @@ public final class LibnotifyNotifier: Notifier {
   func show(_ notification: DesktopNotification, _ watch: WaitState) -> (
     note: UnsafeMutablePointer<NotifyNotification>?, error: String
   ) {
-    if notify_is_initted() != 0 { notify_uninit() }
-    notify_init("nudge")
+    if nd_notify_is_initted() != 0 { nd_notify_uninit() }
+    nd_notify_init("nudge")
     guard
-      let note = notify_notification_new(notification.title, notification.body, notification.icon)
+      let note = nd_notify_notification_new(
+        notification.title, notification.body, notification.icon)
     else {
       return (nil, "libnotify could not create the notification")
     }
-    notify_notification_set_app_name(note, "nudge")
-    notify_notification_set_timeout(note, NOTIFY_EXPIRES_NEVER)
-    notify_notification_set_hint(note, "desktop-entry", g_variant_new_string("nudge"))
+    nd_notify_notification_set_app_name(note, "nudge")
+    nd_notify_notification_set_timeout(note, NOTIFY_EXPIRES_NEVER)
+    nd_notify_notification_set_hint(note, "desktop-entry", nd_g_variant_new_string("nudge"))
     let userData = Unmanaged.passUnretained(watch).toOpaque()
     for action in notification.actions {
-      notify_notification_add_action(
+      nd_notify_notification_add_action(
         note, action.id, action.label,
         { _, action, data in
           guard let data, let action else { return }
@@ -232,14 +244,14 @@ public final class LibnotifyNotifier: Notifier {
       guard let data else { return }
       Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.closed)
     }
-    g_signal_connect_data(
+    nd_g_signal_connect_data(
       UnsafeMutableRawPointer(note), "closed", unsafeBitCast(closed, to: GCallback.self), userData,
       nil, GConnectFlags(rawValue: 0))
     var error: UnsafeMutablePointer<GError>? = nil
-    guard bounded({ notify_notification_show(note, &error) }) != 0 else {
+    guard bounded({ nd_notify_notification_show(note, &error) }) != 0 else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-      g_clear_error(&error)
-      g_object_unref(UnsafeMutableRawPointer(note))
+      nd_g_clear_error(&error)
+      nd_g_object_unref(UnsafeMutableRawPointer(note))
       return (nil, "the notification server refused it: \(message)")
     }
     return (note, "")
@@ -263,12 +275,12 @@ final class WaitState {
   /// Ends the current wait (the first reason wins).
   func end(_ reason: End) {
     if ended == nil { ended = reason }
-    if let loop { g_main_loop_quit(loop) }
+    if let loop { nd_g_main_loop_quit(loop) }
   }
 
   /// Watches a stop signal: it ends the current wait, or the next one at once.
   func onSignal(_ signal: Int32) -> UInt32 {
-    g_unix_signal_add(
+    nd_g_unix_signal_add(
       signal,
       { data in
         guard let data else { return 0 }
@@ -284,19 +296,19 @@ final class WaitState {
   private func run(seconds: Double) -> End {
     if stopRequested { return .stopped }
     ended = nil
-    let loop = g_main_loop_new(nil, 0)
+    let loop = nd_g_main_loop_new(nil, 0)
     self.loop = loop
     let data = Unmanaged.passUnretained(self).toOpaque()
-    let timer = g_timeout_add(
+    let timer = nd_g_timeout_add(
       UInt32(min(max(1, seconds * 1000), Double(UInt32.max))),
       { data in
         guard let data else { return 0 }
         Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.expired)
         return 0
       }, data)
-    g_main_loop_run(loop)
-    if ended != .expired { g_source_remove(timer) }
-    g_main_loop_unref(loop)
+    nd_g_main_loop_run(loop)
+    if ended != .expired { nd_g_source_remove(timer) }
+    nd_g_main_loop_unref(loop)
     self.loop = nil
     return ended ?? .expired
   }
@@ -308,20 +320,20 @@ final class WaitState {
   ) -> End {
     self.isDoneElsewhere = isDoneElsewhere
     let data = Unmanaged.passUnretained(self).toOpaque()
-    let watch = g_bus_watch_name(
+    let watch = nd_g_bus_watch_name(
       G_BUS_TYPE_SESSION, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
       { _, _, data in
         guard let data else { return }
         Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.serverGone)
       }, data, nil)
-    defer { g_bus_unwatch_name(watch) }
+    defer { nd_g_bus_unwatch_name(watch) }
     let monitor = watchDirectory.flatMap { path in
-      let directory = g_file_new_for_path(path)
-      defer { g_object_unref(UnsafeMutableRawPointer(directory)) }
-      return g_file_monitor_directory(directory, G_FILE_MONITOR_NONE, nil, nil)
+      let directory = nd_g_file_new_for_path(path)
+      defer { nd_g_object_unref(UnsafeMutableRawPointer(directory)) }
+      return nd_g_file_monitor_directory(directory, G_FILE_MONITOR_NONE, nil, nil)
     }
     if let monitor {
-      g_file_monitor_set_rate_limit(monitor, 500)
+      nd_g_file_monitor_set_rate_limit(monitor, 500)
       let changed:
         @convention(c) (
           UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UInt32,
@@ -331,14 +343,14 @@ final class WaitState {
           let state = Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue()
           if state.isDoneElsewhere() { state.end(.doneElsewhere) }
         }
-      g_signal_connect_data(
+      nd_g_signal_connect_data(
         UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(changed, to: GCallback.self),
         data, nil, GConnectFlags(rawValue: 0))
     }
     defer {
       if let monitor {
-        g_file_monitor_cancel(monitor)
-        g_object_unref(UnsafeMutableRawPointer(monitor))
+        nd_g_file_monitor_cancel(monitor)
+        nd_g_object_unref(UnsafeMutableRawPointer(monitor))
       }
     }
     if isDoneElsewhere() { return .doneElsewhere }
@@ -349,7 +361,7 @@ final class WaitState {
   func waitForServer(seconds: Double) -> Bool {
     serverAppeared = false
     let data = Unmanaged.passUnretained(self).toOpaque()
-    let watch = g_bus_watch_name(
+    let watch = nd_g_bus_watch_name(
       G_BUS_TYPE_SESSION, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE,
       { _, _, _, data in
         guard let data else { return }
@@ -357,7 +369,7 @@ final class WaitState {
         state.serverAppeared = true
         state.end(.action("server"))
       }, nil, data, nil)
-    defer { g_bus_unwatch_name(watch) }
+    defer { nd_g_bus_unwatch_name(watch) }
     _ = run(seconds: seconds)
     return serverAppeared
   }

@@ -1,4 +1,4 @@
-import CSystemd
+import CDesktop
 import Foundation
 import Logging
 
@@ -7,13 +7,17 @@ public enum ServiceNotifier {
   /// Sends a notification; a no-op when `NOTIFY_SOCKET` is not set.
   @discardableResult
   public static func notify(_ state: String) -> Bool {
-    sd_notify(0, state) > 0
+    // no manager listening: libsystemd is not even loaded
+    guard getenv("NOTIFY_SOCKET") != nil, nd_load(ND_SYSTEMD) == nil else { return false }
+    return nd_sd_notify(0, state) > 0
   }
 
   /// How often the watchdog wants a ping (half its timeout), when one is configured.
   public static var watchdogInterval: Duration? {
     var usec: UInt64 = 0
-    guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
+    guard getenv("WATCHDOG_USEC") != nil, nd_load(ND_SYSTEMD) == nil,
+      nd_sd_watchdog_enabled(0, &usec) > 0, usec > 0
+    else { return nil }
     return .microseconds(Int64(usec / 2))
   }
 }

@@ -1,4 +1,4 @@
-import CSystemd
+import CDesktop
 import Foundation
 
 /// Sleeps like systemd's timer loop does: until a deadline, or at once when the wall clock is

@@ -1,0 +1,63 @@
+#include "CDesktop.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const sonames[] = {"libnotify.so.4", "libsystemd.so.0"};
+static void *handles[2];
+static const char *errors[2];
+static pthread_once_t once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+
+static void load(nd_library library) {
+  // RTLD_GLOBAL: GLib's own plug-ins (GIO modules) resolve against what is loaded here
+  handles[library] = dlopen(sonames[library], RTLD_NOW | RTLD_GLOBAL);
+  if (!handles[library]) errors[library] = dlerror();
+}
+
+static void load_notify(void) { load(ND_NOTIFY); }
+static void load_systemd(void) { load(ND_SYSTEMD); }
+
+const char *nd_load(nd_library library) {
+  pthread_once(&once[library], library == ND_NOTIFY ? load_notify : load_systemd);
+  return errors[library];
+}
+
+/// The address of `name` in the library (and the libraries it depends on), which must have
+/// been loaded: a caller that skipped nd_load, or a library without the function, is a bug.
+static void *symbol(nd_library library, const char *name) {
+  if (nd_load(library) != NULL || handles[library] == NULL) {
+    fprintf(stderr, "nudge: %s is not loaded (%s)\n", sonames[library], nd_load(library));
+    abort();
+  }
+  void *address = dlsym(handles[library], name);
+  if (!address) {
+    fprintf(stderr, "nudge: %s has no %s\n", sonames[library], name);
+    abort();
+  }
+  return address;
+}
+
+#define NOTIFY ND_NOTIFY
+#define SYSTEMD ND_SYSTEMD
+
+#define RESOLVE(lib, name)                                                 \
+  static __typeof__(name) *real;                                           \
+  __typeof__(name) *fn = __atomic_load_n(&real, __ATOMIC_ACQUIRE);         \
+  if (!fn) {                                                               \
+    fn = (__typeof__(name) *)symbol(lib, #name);                           \
+    __atomic_store_n(&real, fn, __ATOMIC_RELEASE);                         \
+  }
+
+#define FUNCTION(lib, ret, name, params, args) \
+  ret nd_##name params {                       \
+    RESOLVE(lib, name)                         \
+    return fn args;                            \
+  }
+#define PROCEDURE(lib, name, params, args) \
+  void nd_##name params {                  \
+    RESOLVE(lib, name)                     \
+    fn args;                               \
+  }
+#include "functions.def"

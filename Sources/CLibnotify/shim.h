@@ -1,3 +1,0 @@
-#include <libnotify/notify.h>
-#include <gio/gio.h>
-#include <glib-unix.h>

@@ -1,0 +1,202 @@
+"""Faults around nudge: no network, a notification server killed, restarted or hung, clock steps."""
+
+import datetime as dt
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+
+from .world import Case, World
+
+
+def case_no_network(suite):
+    """Every command's sockets, traced: only AF_UNIX (D-Bus, journald), never an IP socket."""
+    case = Case("no network socket (strace -e socket)")
+    world = World(suite, "sockets")
+    desktop = suite.desktop()
+    desktop.start_dunst()
+    world.env.update(desktop.env)
+    commands = [
+        ["today"], ["prep", "--item", "water=yes", "--no-input", "--no-animation"],
+        ["review", "--why", "w", "--commit-to", "tea", "--no-input", "--no-animation"],
+        # the evening is done (prep and check-in), so the daemon's firing ends at once
+        ["checkin", "--followed", "yes", "--no-input", "--no-animation"], ["streak", "--json"],
+        ["achievements"], ["history"], ["schedule", "preview", "daily", "--count", "3"],
+        ["notify", "demo", "--wait", "1"], ["notify", "morning", "--scheduled", "--wait", "1"],
+        ["doctor"], ["export"], ["open", "nudge://x;y"], ["config", "list"],
+        ["daemon", "--exit-after", "2"], ["install", "--dry-run"],
+    ]
+    families = set()
+    for args in commands:
+        trace = os.path.join(world.dir, "sockets.txt")
+        subprocess.run(["strace", "-f", "-qq", "-e", "trace=socket,connect", "-o", trace,
+                        suite.nudge, *args], env=world.environment("2026-01-01T21:30:00+01:00", None),
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        found = set(re.findall(r"socket\((AF_[A-Z0-9]+)", open(trace).read()))
+        families |= found
+        case.check(found <= {"AF_UNIX"}, f"{args[0]}: opened {sorted(found)}")
+    desktop.stop()
+    case.note = f"{len(commands)} commands, socket families seen: {sorted(families) or 'none'}"
+    return case
+
+
+# MARK: - Notification faults
+
+
+def case_notification_faults(suite):
+    """The server killed between posting and the click, or an activation that never answers:
+    nudge returns within 3 s, logs `undelivered`; a server restarted while the reminder is on
+    screen gets it again, once; the next reminder is shown normally."""
+    case = Case("notification faults: killed, restarted, hung")
+    timings = []
+    for run in range(suite.fault_runs):
+        for fault in ("killed", "restarted", "hung"):
+            world = World(suite, f"notify-{fault}")
+            desktop = suite.desktop(activatable="/bin/sleep 600" if fault == "hung" else None)
+            world.env.update(desktop.env)
+            if fault != "hung":
+                desktop.start_dunst()
+            started = time.monotonic()
+            proc = world.start("notify", "morning", "--wait", "60",
+                               now="2026-01-05T07:00:05+01:00")
+            if fault != "hung":
+                if not desktop.wait_displayed(1, 5):
+                    case.fail(f"{fault}: the first reminder was never displayed")
+                started = time.monotonic()
+                desktop.kill_dunst()
+                if fault == "restarted":
+                    desktop.start_dunst()
+            if fault == "restarted":
+                # shown again on the new server, once; a dismissal there ends it
+                again = desktop.wait_displayed(1, 5)
+                time.sleep(0.5)
+                once = desktop.displayed() == 1
+                desktop.close_all()
+            try:
+                code = proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = "hang"
+            took = time.monotonic() - started
+            log = json.loads(world.run("log", "--json").stdout or "[]")
+            outcomes = [e["outcome"] for e in log]
+            if fault == "restarted":
+                case.check(again and once and code == 0 and outcomes == ["shown", "dismissed"],
+                           f"restarted: shown again {again}, once {once}, exit {code}, "
+                           f"log {outcomes}")
+            else:
+                timings.append(took)
+                case.check(code == 69 and took <= 3.0 and outcomes[-1:] == ["undelivered"],
+                           f"{fault}: exit {code} after {took:.2f} s, log {outcomes}")
+            if fault == "hung":
+                subprocess.run(["pkill", "-f", "^/bin/sleep 600$"], capture_output=True)
+                desktop.start_dunst()
+            elif desktop.dunst is None:
+                desktop.start_dunst()
+            proc = world.start("notify", "evening", "--wait", "3",
+                               now="2026-01-05T21:30:05+01:00")
+            shown = desktop.wait_displayed(1, 5)
+            desktop.close_all()
+            proc.wait(timeout=15)
+            log = json.loads(world.run("log", "--json").stdout or "[]")
+            case.check(shown and [e["outcome"] for e in log][-2:] == ["shown", "dismissed"],
+                       f"{fault}: next reminder shown={shown}, log {[e['outcome'] for e in log]}")
+            desktop.stop()
+    case.note = f"returned after {min(timings):.2f}-{max(timings):.2f} s"
+    return case
+
+
+# MARK: - Time faults
+
+
+def epoch_of(text):
+    return dt.datetime.fromisoformat(text).timestamp()
+
+
+def step_clock(seconds):
+    """Steps the machine's real wall clock (CLOCK_REALTIME) by `seconds`; monotonic time goes
+    on. Needs root (CI runs as root); the suite steps back what it stepped."""
+    subprocess.run(["date", "-s", f"@{time.time() + seconds:.6f}"], check=True,
+                   capture_output=True)
+
+
+def local_clock_time(epoch, zone):
+    """`HH:MM:SS` of an instant in a zone (a calendar expression's time of day)."""
+    env = dict(os.environ, TZ=zone)
+    return subprocess.run(["date", "-d", f"@{epoch}", "+%H:%M:%S"], env=env,
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def case_time_faults(suite):
+    """`nudge daemon` while the machine's clock steps back two hours (and forward again) and
+    the time zone changes under it: each elapse reminds once, and the next reminder comes at
+    its right instant, in the new zone after the change."""
+    case = Case("time faults: clock -2 h / +2 h, zone change")
+    world = World(suite, "time")
+    zone_link = os.path.join(world.dir, "localtime")
+    os.symlink("/usr/share/zoneinfo/Europe/Berlin", zone_link)
+    world.env["TZ"] = ":" + zone_link
+    start = int(time.time())
+    morning = start + 8          # a daily slot due 8 s from now
+    midday = start + 50          # a daily slot due at this New York time of day
+    world.run("schedule", "set", "morning", "*-*-* " + local_clock_time(morning, "Europe/Berlin"))
+    world.run("schedule", "set", "midday", "*-*-* " + local_clock_time(midday, "America/New_York"))
+    world.run("schedule", "on", "midday")
+    world.run("schedule", "set", "evening", "*:*:0/20")
+    log = open(os.path.join(world.dir, "daemon.log"), "w")
+    daemon = subprocess.Popen([suite.nudge, "daemon"], env=world.env, stdin=subprocess.DEVNULL,
+                              stdout=log, stderr=log)
+    t0 = time.monotonic() - (time.time() - start)  # monotonic time at `start`
+    offset = 0
+    try:
+        sleep_until(t0 + 13)
+        step_clock(-7200)
+        offset = -7200
+        back = start + 13 - 7200  # the wall clock right after the step
+        sleep_until(t0 + 36)
+        step_clock(7200)
+        offset = 0
+        sleep_until(t0 + 40)
+        os.unlink(zone_link)  # the machine moves from Berlin to New York
+        os.symlink("/usr/share/zoneinfo/America/New_York", zone_link)
+        sleep_until(t0 + 54)
+    finally:
+        if offset:
+            step_clock(-offset)
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=15)
+    rows = json.loads(world.run("log", "--json", "--limit", "500").stdout)
+    skipped = ("skipped-stale", "skipped-done", "duplicate")
+    reminders = [r for r in rows if r["outcome"] not in skipped]
+    per_elapse = {}
+    for r in reminders:
+        per_elapse.setdefault((r["slot"], epoch_of(r["elapse"])), []).append(r)
+    repeated = {k: len(v) for k, v in per_elapse.items() if len(v) > 1}
+    duplicates = [r for r in rows if r["outcome"] == "duplicate"]
+    case.check(code == 0, f"daemon exit {code}")
+    case.check(not repeated and not duplicates,
+               f"reminded twice: {repeated}, refused duplicates: {len(duplicates)}")
+
+    def on_time(slot, low, high):
+        hits = [r for r in reminders if r["slot"] == slot and low <= epoch_of(r["elapse"]) <= high]
+        late = [epoch_of(r["at"]) - epoch_of(r["elapse"]) for r in hits]
+        return len(hits) == 1 and all(0 <= d <= 2.5 for d in late), late
+
+    checks = [("morning", morning, morning, "the morning reminder"),
+              ("evening", back, back + 20, "the next reminder after stepping back"),
+              ("midday", midday, midday, "the next reminder in the new zone")]
+    for slot, low, high, what in checks:
+        ok, late = on_time(slot, low, high)
+        case.check(ok, f"{what}: fired {len(late)} times, late by {late}")
+    mornings = [r for r in reminders if r["slot"] == "morning"]
+    case.check(len(mornings) == 1, f"morning reminded {len(mornings)} times")
+    case.note = (f"{len(reminders)} reminders over {len(per_elapse)} elapses, "
+                 f"{sum(1 for r in rows if r['outcome'] == 'skipped-stale')} stale skipped")
+    return case
+
+
+def sleep_until(monotonic):
+    while time.monotonic() < monotonic:
+        time.sleep(min(0.1, monotonic - time.monotonic()))
