@@ -12,6 +12,11 @@ let desktopHeaderDirectories = [
   "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/gdk-pixbuf-2.0",
 ]
 
+/// The same for Swift code that imports CDesktop (its module's headers include GLib's).
+let desktopHeaders: [SwiftSetting] = [
+  .unsafeFlags(desktopHeaderDirectories.flatMap { ["-Xcc", "-I" + $0] })
+]
+
 let package = Package(
   name: "nudge",
   platforms: [.macOS(.v13)],
@@ -45,7 +50,8 @@ let package = Package(
     // The only target that imports C modules: desktop notifications, journald.
     .target(
       name: "NudgeDesktop",
-      dependencies: ["NudgeCore", "CDesktop", .product(name: "Logging", package: "swift-log")]),
+      dependencies: ["NudgeCore", "CDesktop", .product(name: "Logging", package: "swift-log")],
+      swiftSettings: desktopHeaders),
     // Commands, prompts and terminal rendering, run against an injected context.
     .target(
       name: "NudgeCLI",
@@ -54,14 +60,19 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      ]
+      ],
+      swiftSettings: desktopHeaders
     ),
-    .executableTarget(name: "nudge", dependencies: ["NudgeCLI"]),
+    .executableTarget(name: "nudge", dependencies: ["NudgeCLI"], swiftSettings: desktopHeaders),
     .testTarget(name: "NudgeCoreTests", dependencies: ["NudgeCore"]),
     .testTarget(
       name: "NudgeStoreTests",
       dependencies: ["NudgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
-    .testTarget(name: "NudgeDesktopTests", dependencies: ["NudgeDesktop", "NudgeCore"]),
-    .testTarget(name: "NudgeCLITests", dependencies: ["NudgeCLI", "NudgeCore", "nudge"]),
+    .testTarget(
+      name: "NudgeDesktopTests", dependencies: ["NudgeDesktop", "NudgeCore"],
+      swiftSettings: desktopHeaders),
+    .testTarget(
+      name: "NudgeCLITests", dependencies: ["NudgeCLI", "NudgeCore", "nudge"],
+      swiftSettings: desktopHeaders),
   ]
 )

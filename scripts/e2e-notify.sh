@@ -80,6 +80,20 @@ script -qec "\"$NUDGE\" notify demo --wait 2" /dev/null > "$CASE/pty.out" 2>&1
 check "demo: on a terminal it says it waits for a click and how to stop" \
   grep -q "Waiting for a click on the reminder (2 s at most; Ctrl-C takes it down)" "$work/waiting/pty.out"
 
+# 1c. --wait 0: posted without buttons, left on the screen, one log entry, back at once.
+session nowait default '
+. '"$work"'/lib.sh
+start=$(date +%s%N)
+"$NUDGE" notify morning --wait 0 > "$CASE/out" 2>&1
+echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+sleep 0.5
+echo "displayed=$(dunstctl count displayed)"
+"$NUDGE" log --json > "$CASE/log.json"
+'
+check "--wait 0: exit 0 in under a second, still displayed afterwards" \
+  bash -c "grep -qE 'status=0 ms=[0-9]{1,3}$' '$work/nowait/log' && grep -q 'displayed=1' '$work/nowait/log'"
+check "--wait 0: one log entry, shown" python3 -c "import json,sys; l=[e['outcome'] for e in json.load(open('$work/nowait/log.json'))]; sys.exit(0 if l==['shown'] else 1)"
+
 # 1b. doctor sees the server and its actions; install registers the nudge:// handler.
 session doctor default '
 XDG_CONFIG_HOME="$CASE/config" "$NUDGE" install > /dev/null 2>&1
@@ -209,6 +223,16 @@ env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR="$work/none" XDG_DATA_HOME="$wor
 status=$?
 elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
 check "no session bus: exit 69 quickly" test "$status" = 69 -a "$elapsed" -lt 3000
+
+# 7. libnotify missing (its file hidden in a private mount namespace): one line, the reminder
+#    printed, exit 69; commands that post nothing do not load it at all.
+unshare -m bash -c "mount --bind /dev/null \$(ldconfig -p | awk '/libnotify.so.4 /{print \$NF; exit}') &&
+  XDG_DATA_HOME='$work/nolib/data' '$NUDGE' notify demo > '$work/nolib.out' 2> '$work/nolib.err'
+  echo \$? > '$work/nolib.status'
+  XDG_DATA_HOME='$work/nolib/data' '$NUDGE' schedule preview '*-*-* 07:00' --count 1 > /dev/null && echo ok > '$work/nolib.preview'"
+check "no libnotify: exit 69, the reminder printed, one line saying what to install" bash -c \
+  "test \"\$(cat '$work/nolib.status')\" = 69 && grep -q 'Run: nudge' '$work/nolib.out' && test \$(wc -l < '$work/nolib.err') = 1 && grep -q 'apt-get install libnotify4' '$work/nolib.err'"
+check "no libnotify: other commands run" test -s "$work/nolib.preview"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -9,7 +9,8 @@ struct ConfigCommand: ParsableCommand {
 
   /// `nudge config list`: every setting, its value and what it takes.
   struct List: ContextCommand {
-    static let configuration = CommandConfiguration(abstract: "List every setting.")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List every setting.")
 
     @Flag(help: "Print the settings as JSON.")
     var json = false
@@ -36,7 +37,8 @@ struct ConfigCommand: ParsableCommand {
 
   /// `nudge config get KEY`: one value.
   struct Get: ContextCommand {
-    static let configuration = CommandConfiguration(abstract: "Print one setting's value.")
+    static let configuration = CommandConfiguration(
+      commandName: "get", abstract: "Print one setting's value.")
 
     @Argument(help: "The setting.")
     var key: SettingKey
@@ -49,7 +51,8 @@ struct ConfigCommand: ParsableCommand {
 
   /// `nudge config set KEY VALUE`: validate and store.
   struct Set: ContextCommand {
-    static let configuration = CommandConfiguration(abstract: "Change a setting.")
+    static let configuration = CommandConfiguration(
+      commandName: "set", abstract: "Change a setting.")
 
     @Argument(help: "The setting.")
     var key: SettingKey
@@ -79,7 +82,8 @@ struct ConfigCommand: ParsableCommand {
 
   /// `nudge config unset KEY`: back to the default.
   struct Unset: ContextCommand {
-    static let configuration = CommandConfiguration(abstract: "Return a setting to its default.")
+    static let configuration = CommandConfiguration(
+      commandName: "unset", abstract: "Return a setting to its default.")
 
     @Argument(help: "The setting.")
     var key: SettingKey

@@ -45,7 +45,8 @@ struct NotifyCommand: ContextCommand {
   var snoozed = false
 
   @Option(
-    help: "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600)."
+    help:
+      "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600). 0 posts it without buttons, leaves it on the screen and returns at once."
   )
   var wait: Double?
 
@@ -60,6 +61,12 @@ struct NotifyCommand: ContextCommand {
 
   @Flag(help: "Print what happened as JSON.")
   var json = false
+
+  func validate() throws {
+    if let wait, !(wait >= 0) {
+      throw ValidationError("--wait must be 0 or more seconds (0: post it and do not wait).")
+    }
+  }
 
   func run(_ ctx: Context) throws {
     let isDemo = slot == "demo"
@@ -114,7 +121,9 @@ struct NotifyCommand: ContextCommand {
         return
       }
     }
-    let problem = ctx.notifier.unavailableReason(waitingForServer: serverWait)
+    // `--wait 0` posts without buttons, so it needs no server check before: the post says
+    let problem =
+      wait == 0 && !scheduled ? nil : ctx.notifier.unavailableReason(waitingForServer: serverWait)
     if scheduled {
       let (decision, claimed) = try SlotFiring(ctx: ctx, db: db, local: local).decide(
         target, now: ctx.now, deliverable: problem == nil)
@@ -133,7 +142,8 @@ struct NotifyCommand: ContextCommand {
           ctx, target, elapse.map { local.iso($0) }, .logged(claimed ? logged : .duplicate))
         return
       }
-    } else {
+    } else if wait != 0 || problem != nil {
+      // (`--wait 0` logs once it knows: one commit per post)
       let first: ReminderOutcome = problem != nil ? .undelivered : (isDemo ? .demo : .shown)
       try db.logReminder(ReminderLogEntry(slot: target, elapse: elapse, outcome: first, at: at))
     }
@@ -151,17 +161,21 @@ struct NotifyCommand: ContextCommand {
     let window = settings.stalenessSeconds(for: target)
     let relevantFor =
       isDemo ? 600 : Double(max(60, (elapse ?? nowSeconds) + window - nowSeconds))
-    if ctx.output.isTerminal && !json {
+    if ctx.output.isTerminal && !json && wait != 0 {
       ctx.line(
         ctx.style.dim(
           "Waiting for a click on the reminder (\(DurationText.spoken(seconds: Int(wait ?? relevantFor))) at most; Ctrl-C takes it down)."
         ))
     }
-    let final = try ReminderSession(
+    let session = ReminderSession(
       ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait ?? relevantFor,
       serverWait: serverWait,
-      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds
-    ).run()
+      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds)
+    var final = try session.run()
+    if wait == 0 && !scheduled {
+      final = isDemo ? .demo : .shown
+      session.log(final)
+    }
     try report(ctx, target, elapse.map { local.iso($0) }, .logged(final))
   }
 

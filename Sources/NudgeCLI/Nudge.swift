@@ -39,24 +39,43 @@ extension ContextCommand {
 }
 
 /// The process entry point: parses, runs, and turns failures into one line and an exit code.
+/// Only the daemon is async: every other command runs on the main thread without starting
+/// the concurrency runtime and its threads (start-up is most of a short command's time).
 public enum NudgeMain {
-  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async
-    -> Never
-  {
+  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     do {
       var command = try parse(arguments)
-      if var asyncCommand = command as? any AsyncParsableCommand {
-        try await asyncCommand.run()
-      } else {
-        try command.run()
+      if let asyncCommand = command as? any AsyncParsableCommand {
+        runAsync(asyncCommand, arguments: arguments)
       }
+      try command.run()
       exit(0)
     } catch {
-      let failure = report(error, arguments: arguments)
-      FileHandle.standardError.write(Data(failure.stderr.utf8))
-      FileHandle.standardOutput.write(Data(failure.stdout.utf8))
-      exit(failure.status)
+      fail(error, arguments: arguments)
     }
+  }
+
+  /// Runs an async command on the concurrency runtime; the main thread serves the main queue.
+  private static func runAsync(_ command: sending any AsyncParsableCommand, arguments: [String])
+    -> Never
+  {
+    Task {
+      do {
+        var running = command
+        try await running.run()
+        exit(0)
+      } catch {
+        fail(error, arguments: arguments)
+      }
+    }
+    dispatchMain()
+  }
+
+  private static func fail(_ error: any Error, arguments: [String]) -> Never {
+    let failure = report(error, arguments: arguments)
+    FileHandle.standardError.write(Data(failure.stderr.utf8))
+    FileHandle.standardOutput.write(Data(failure.stdout.utf8))
+    exit(failure.status)
   }
 
   /// The command the arguments name; a `nudge://` link is routed to `open` as data, never

@@ -20,7 +20,8 @@ struct ReminderSession {
     try? db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
   }
 
-  /// Posts until a click, a dismissal, a withdrawal or a snooze; returns the last outcome.
+  /// Posts until a click, a dismissal, a withdrawal or a snooze; returns the last outcome. A
+  /// wait of 0 posts the reminder without buttons, leaves it on the screen and returns.
   func run() throws -> ReminderOutcome {
     let settings = try db.settings()
     let (clock, zone, rule) = (ctx.clock, ctx.timeZone, settings.dayRule)
@@ -35,11 +36,11 @@ struct ReminderSession {
       let note = DesktopNotification.reminder(
         slot, streak: currentStreak(ctx, db, settings), snoozeSeconds: snoozeSeconds,
         offering: offered)
-      let left = wait - ctx.clock().seconds(since: started)
+      let left = wait <= 0 ? 0 : max(1, wait - ctx.clock().seconds(since: started))
       let outcome = ctx.notifier.post(
-        note,
+        wait <= 0 ? note.withoutButtons(command: "nudge \(offered.rawValue)") : note,
         wait: NotificationWait(
-          seconds: max(1, left), serverSeconds: serverWait,
+          seconds: left, serverSeconds: serverWait,
           watchDirectory: (db.path as NSString).deletingLastPathComponent,
           isDoneElsewhere: {
             (try? db.isDone(offered, on: rule.day(of: clock(), in: zone))) ?? false
@@ -50,6 +51,9 @@ struct ReminderSession {
         printFallback(
           ctx, slot: slot, streak: currentStreak(ctx, db, settings), offering: offered)
         throw CLIError("\(reason); the reminder was printed instead.", code: .unavailable)
+      case .left:
+        // nobody waits (`--wait 0`): what it was is logged already
+        return .shown
       case .withdrawn(.doneElsewhere):
         log(.doneElsewhere)
         return .doneElsewhere

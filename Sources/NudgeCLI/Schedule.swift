@@ -13,7 +13,8 @@ struct ScheduleCommand: ParsableCommand {
 
   /// `nudge schedule`: each slot's time, state and next reminder.
   struct List: ContextCommand {
-    static let configuration = CommandConfiguration(abstract: "Show each reminder slot.")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "Show each reminder slot.")
 
     @Flag(help: "Print the schedule as JSON.")
     var json = false
@@ -79,6 +80,7 @@ struct ScheduleCommand: ParsableCommand {
   /// `nudge schedule set SLOT EXPR`.
   struct Set: ContextCommand {
     static let configuration = CommandConfiguration(
+      commandName: "set",
       abstract: "Change a slot's time: '12:15', 'Mon..Fri 07:00', any systemd calendar expression.")
 
     @Argument(help: "morning, midday or evening.")
@@ -98,7 +100,8 @@ struct ScheduleCommand: ParsableCommand {
 
   /// `nudge schedule on SLOT`.
   struct On: ContextCommand {
-    static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder on.")
+    static let configuration = CommandConfiguration(
+      commandName: "on", abstract: "Turn a slot's reminder on.")
 
     @Argument(help: "morning, midday or evening.")
     var slot: Slot
@@ -112,7 +115,8 @@ struct ScheduleCommand: ParsableCommand {
 
   /// `nudge schedule off SLOT`.
   struct Off: ContextCommand {
-    static let configuration = CommandConfiguration(abstract: "Turn a slot's reminder off.")
+    static let configuration = CommandConfiguration(
+      commandName: "off", abstract: "Turn a slot's reminder off.")
 
     @Argument(help: "morning, midday or evening.")
     var slot: Slot
@@ -127,6 +131,7 @@ struct ScheduleCommand: ParsableCommand {
   /// `nudge schedule normalize EXPR`: systemd's normalised form.
   struct Normalize: ContextCommand {
     static let configuration = CommandConfiguration(
+      commandName: "normalize",
       abstract: "Print the normalised form of a calendar expression, as systemd does.")
 
     @Argument(help: "A calendar expression, e.g. 'Mon..Fri 07:00'.")
@@ -141,6 +146,7 @@ struct ScheduleCommand: ParsableCommand {
   /// `nudge schedule preview EXPR`: the next elapses.
   struct Preview: ContextCommand {
     static let configuration = CommandConfiguration(
+      commandName: "preview",
       abstract: "Print the next elapses of a calendar expression, one a line.")
 
     @Argument(help: "A calendar expression, e.g. 'Mon..Fri 07:00'.")

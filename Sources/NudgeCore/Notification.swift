@@ -47,6 +47,12 @@ public struct DesktopNotification: Equatable, Sendable {
     return DesktopNotification(title: title, body: body + streakLine, actions: actions)
   }
 
+  /// The same reminder for nobody waiting (`--wait 0`): no buttons, which would have no one to
+  /// answer them, and the command that opens the flow in the body instead.
+  public func withoutButtons(command: String) -> DesktopNotification {
+    DesktopNotification(title: title, body: body + "\nRun: \(command)", actions: [], icon: icon)
+  }
+
   /// The celebration posted after `done` from a notification: one Replay (its `default`).
   public static func celebration(_ c: Celebration) -> DesktopNotification {
     let title = c.achievements.isEmpty ? c.message : "🏆 \(c.achievements[0].title)"
@@ -85,11 +91,14 @@ public enum NotificationOutcome: Equatable, Sendable {
   case withdrawn(Withdrawal)
   /// It could not be shown: no session bus, no server, or no `actions` capability.
   case undelivered(String)
+  /// Shown without buttons and left on the screen for the server to expire: nobody waits.
+  case left
 }
 
 /// How long a posted notification is waited for, and what ends the wait early.
 public struct NotificationWait: Sendable {
-  /// Seconds to wait for a click before withdrawing the notification.
+  /// Seconds to wait for a click before withdrawing the notification; 0 leaves a notification
+  /// without buttons on the screen and returns once the server has it.
   public var seconds: Double
   /// Seconds to wait for a notification server that is not (or no longer) on the bus.
   public var serverSeconds: Double

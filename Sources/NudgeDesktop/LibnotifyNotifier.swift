@@ -29,7 +29,7 @@ public final class LibnotifyNotifier: Notifier {
 
   public func inspect() -> NotificationSession {
     guard hasSessionBus else { return .noSessionBus }
-    switch probe() {
+    switch probe(askingName: true) {
     case .success(let info): return .server(name: info.name, capabilities: info.capabilities)
     case .failure(let error): return .noServer(error.message)
     }
@@ -59,15 +59,23 @@ public final class LibnotifyNotifier: Notifier {
     return false
   }
 
-  /// Asks the server directly (1.2-second bound a call, 2.9 in all) for its name and
-  /// capabilities.
-  public func probe() -> Result<ServerInfo, ProbeError> {
+  /// Asks the server directly (1.2-second bound a call, 2.9 in all) for its capabilities, and
+  /// its name only when asked (doctor): one D-Bus call before a post.
+  public func probe(askingName: Bool = false) -> Result<ServerInfo, ProbeError> {
     if let missing = Self.libraryMissing { return .failure(missing) }
     guard hasSessionBus else { return .failure(.noSessionBus()) }
-    return bounded { unboundedProbe() }
+    let result = bounded { unboundedProbe(askingName: askingName) }
+    if case .success(let info) = result {
+      lastServer.withLock { $0 = (info, ContinuousClock.now) }
+    }
+    return result
   }
 
-  private func unboundedProbe() -> Result<ServerInfo, ProbeError> {
+  /// The server the last probe found, and when: a post right after `unavailableReason` uses
+  /// it instead of asking again (a server gone since makes the post itself fail).
+  private let lastServer = Mutex<(info: ServerInfo, at: ContinuousClock.Instant)?>(nil)
+
+  private func unboundedProbe(askingName: Bool) -> Result<ServerInfo, ProbeError> {
     var error: UnsafeMutablePointer<GError>? = nil
     guard let bus = nd_g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
@@ -97,13 +105,13 @@ public final class LibnotifyNotifier: Notifier {
       nd_g_variant_unref(item)
     }
     nd_g_variant_unref(list)
-    var name = "unknown"
-    if let info = call("GetServerInformation", "(ssss)") {
+    var name = "the notification server"
+    if askingName, let info = call("GetServerInformation", "(ssss)") {
       let first = nd_g_variant_get_child_value(info, 0)
       name = String(cString: nd_g_variant_get_string(first, nil))
       nd_g_variant_unref(first)
       nd_g_variant_unref(info)
-    } else {
+    } else if askingName {
       nd_g_clear_error(&error)
     }
     return .success(ServerInfo(name: name, capabilities: capabilities))
@@ -128,7 +136,7 @@ public final class LibnotifyNotifier: Notifier {
       case .noSessionBus(let m): m
       case .noServer(let m): "no notification server answered: \(m)"
       case .noActions(let m):
-        "the notification server \(m) cannot show buttons (no 'actions' capability)"
+        "\(m) cannot show buttons (no 'actions' capability)"
       }
     }
   }
@@ -142,6 +150,7 @@ public final class LibnotifyNotifier: Notifier {
     -> NotificationOutcome
   {
     if let missing = Self.libraryMissing { return .undelivered(missing.message) }
+    if wait.seconds <= 0 { return leave(notification) }
     let started = ContinuousClock.now
     func remaining() -> Double {
       let elapsed = (ContinuousClock.now - started).components
@@ -186,6 +195,17 @@ public final class LibnotifyNotifier: Notifier {
     }
   }
 
+  /// Shows a notification without buttons and leaves it for the server to expire: no probe (a
+  /// missing server fails the Notify call itself), no main loop, nothing waits.
+  func leave(_ notification: DesktopNotification) -> NotificationOutcome {
+    var plain = notification
+    plain.actions = []
+    let shown = show(plain, WaitState())
+    guard let note = shown.note else { return .undelivered(shown.error) }
+    nd_g_object_unref(UnsafeMutableRawPointer(note))
+    return .left
+  }
+
   /// Why no reminder can be shown, after waiting up to `seconds` for a server to appear (a stop
   /// signal ends the wait); nil when a server with buttons is there.
   public func serverProblem(waitingUpTo seconds: Double) -> ProbeError? {
@@ -202,8 +222,13 @@ public final class LibnotifyNotifier: Notifier {
   func findServer(waitingUpTo seconds: Double, _ watch: WaitState, justVanished: Bool = false)
     -> Result<ServerInfo, ProbeError>
   {
+    let recent = lastServer.withLock { last in
+      last.flatMap { ContinuousClock.now - $0.at < .seconds(2) ? $0.info : nil }
+    }
     var result: Result<ServerInfo, ProbeError> =
-      justVanished ? .failure(.noServer("the notification server went away")) : probe()
+      justVanished
+      ? .failure(.noServer("the notification server went away"))
+      : recent.map { .success($0) } ?? probe()
     if case .failure(.noServer) = result, seconds > 0, hasSessionBus {
       if watch.waitForServer(seconds: seconds) { result = probe() }
     }
@@ -227,7 +252,9 @@ public final class LibnotifyNotifier: Notifier {
       return (nil, "libnotify could not create the notification")
     }
     nd_notify_notification_set_app_name(note, "nudge")
-    nd_notify_notification_set_timeout(note, NOTIFY_EXPIRES_NEVER)
+    // a reminder with buttons stays until answered or withdrawn; one without, the server's time
+    nd_notify_notification_set_timeout(
+      note, notification.actions.isEmpty ? NOTIFY_EXPIRES_DEFAULT : NOTIFY_EXPIRES_NEVER)
     nd_notify_notification_set_hint(note, "desktop-entry", nd_g_variant_new_string("nudge"))
     let userData = Unmanaged.passUnretained(watch).toOpaque()
     for action in notification.actions {

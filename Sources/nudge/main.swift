@@ -1,3 +1,3 @@
 import NudgeCLI
 
-await NudgeMain.main()
+NudgeMain.main()
