@@ -65,7 +65,7 @@ struct ScheduleCommand: ParsableCommand {
 
     static func friendly(_ t: Int, _ zone: ZoneRules) -> String {
       let local = BrokenDown(t + zone.localType(at: t).offset)
-      return "\(local.day.short) \(String(format: "%02d:%02d", local.hour, local.minute))"
+      return "\(local.day.short) \(zeroPadded(local.hour, 2) + ":" + zeroPadded(local.minute, 2))"
     }
 
     static func until(_ seconds: Int) -> String {

@@ -38,7 +38,7 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
   }
 
   public var description: String {
-    String(format: "%04d-%02d-%02d", year, month, day)
+    zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2)
   }
 
   public static func < (a: Day, b: Day) -> Bool {
@@ -142,4 +142,12 @@ public struct DayRule: Equatable, Sendable {
     let local = LocalTime(instant, in: zone)
     return local.hour < rolloverHour ? local.date.adding(days: -1) : local.date
   }
+}
+
+/// `n` in decimal with at least `width` digits, as printf's `%0*d` writes it (a minus sign
+/// first), without going through Foundation's formatter (the preview prints thousands).
+public func zeroPadded(_ n: Int, _ width: Int) -> String {
+  let digits = String(n.magnitude)
+  let padding = String(repeating: "0", count: max(0, width - digits.count))
+  return (n < 0 ? "-" : "") + padding + digits
 }

@@ -49,7 +49,7 @@ public enum InstantFormat {
     guard chars.count >= 20, let y = number(0, 4), chars[4] == 45, let mo = number(5, 2),
       chars[7] == 45, let d = number(8, 2), chars[10] == 84 || chars[10] == 32,
       let h = number(11, 2), chars[13] == 58, let mi = number(14, 2), chars[16] == 58,
-      let s = number(17, 2), let day = Day(String(format: "%04d-%02d-%02d", y, mo, d)),
+      let s = number(17, 2), (1...12).contains(mo), d >= 1, d <= Day.daysIn(month: mo, year: y),
       h < 24, mi < 60, s < 60
     else { return nil }
     var rest = chars[19...]
@@ -74,7 +74,7 @@ public enum InstantFormat {
       else { return nil }
       offset = (o[0] == 45 ? -1 : 1) * (oh * 3600 + om * 60)
     }
-    let seconds = day.ordinal * 86400 + h * 3600 + mi * 60 + s - offset
+    let seconds = Day(year: y, month: mo, day: d).ordinal * 86400 + h * 3600 + mi * 60 + s - offset
     return Instant(seconds: seconds)
   }
 
@@ -84,7 +84,7 @@ public enum InstantFormat {
     let sign = t.utcOffset < 0 ? "-" : "+"
     let off = abs(t.utcOffset)
     return t.date.description
-      + String(format: "T%02d:%02d:%02d", t.hour, t.minute, t.second) + sign
-      + String(format: "%02d:%02d", off / 3600, off % 3600 / 60)
+      + "T\(zeroPadded(t.hour, 2)):\(zeroPadded(t.minute, 2)):\(zeroPadded(t.second, 2))" + sign
+      + zeroPadded(off / 3600, 2) + ":" + zeroPadded(off % 3600 / 60, 2)
   }
 }

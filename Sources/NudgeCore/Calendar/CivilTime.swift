@@ -40,6 +40,27 @@ struct BrokenDownTime: Equatable {
 
 func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
+/// A local date on which the zone keeps one offset, from two days before to two days after:
+/// `mktime` and `localtime` of its times need no search of the zone's transitions, and give
+/// what the full emulation gives (the elapse loop asks about the same day many times).
+struct SteadyDay: Sendable, Equatable {
+  /// The date as days since the epoch, and as a C `struct tm` has it (month from 0).
+  var naiveDay: Int
+  var year: Int
+  var month: Int
+  var day: Int
+  var offset: Int
+  var isDST: Int
+
+  /// The day's fields at `naive` seconds (local time read as UTC) on this day.
+  func time(naive: Int) -> BrokenDownTime {
+    let rest = naive - naiveDay * 86400
+    return BrokenDownTime(
+      year: year, month: month, day: day, hour: rest / 3600, minute: rest % 3600 / 60,
+      second: rest % 60, isDST: isDST)
+  }
+}
+
 /// The C library's conversions in one zone: `localtime_r`, and `mktime` as glibc 2.36 does it,
 /// including its remembered offset guess, which decides ambiguous local times.
 struct CivilClock {
@@ -47,6 +68,10 @@ struct CivilClock {
   let utc: Bool
   /// glibc's static `localtime_offset`: t minus local seconds of the last result.
   var guess = 0
+  /// The last steady local day `mktime` met.
+  var steady: SteadyDay? = nil
+  /// Off: every call searches the zone (the reference the steady-day path is tested against).
+  var usesSteadyDays = true
 
   init(zone: ZoneRules, utc: Bool) {
     self.zone = zone
@@ -55,11 +80,28 @@ struct CivilClock {
 
   func localtime(_ t: Int) -> BrokenDownTime {
     if utc { return BrokenDownTime(naive: t, isDST: 0) }
+    if let steady, floorDiv(t + steady.offset, 86400) == steady.naiveDay {
+      return steady.time(naive: t + steady.offset)
+    }
     let type = zone.localType(at: t)
     let leap = zone.leapCorrection(at: t)
     var tm = BrokenDownTime(naive: t + type.offset - leap.correction, isDST: type.isDST ? 1 : 0)
     tm.second += leap.hit
     return tm
+  }
+
+  /// The local day `naiveDay` when it is steady (remembered for the next call).
+  private mutating func steadyDay(_ naiveDay: Int) -> SteadyDay? {
+    if let steady, steady.naiveDay == naiveDay { return steady }
+    guard
+      let type = zone.steadyType(from: (naiveDay - 2) * 86400, to: (naiveDay + 3) * 86400)
+    else { return nil }
+    let date = Day(ordinal: naiveDay)
+    let day = SteadyDay(
+      naiveDay: naiveDay, year: date.year, month: date.month - 1, day: date.day,
+      offset: type.offset, isDST: type.isDST ? 1 : 0)
+    steady = day
+    return day
   }
 
   /// Normalises `tm` and returns its instant; nil where glibc returns -1.
@@ -74,6 +116,15 @@ struct CivilClock {
     var clamped = tm
     clamped.second = min(max(tm.second, 0), 59)
     let wanted = clamped.naiveSeconds
+    // a steady day: the search below would land on `wanted - offset` and remember that offset
+    if usesSteadyDays, clamped.second == requestedSecond,
+      let day = steadyDay(floorDiv(wanted, 86400)),
+      isdst < 0 || isdst == day.isDST
+    {
+      guess = -day.offset
+      tm = day.time(naive: wanted)
+      return wanted - day.offset
+    }
     let t0 = wanted + guess
     var t = t0
     var t1 = t0

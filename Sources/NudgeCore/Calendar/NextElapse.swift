@@ -20,9 +20,12 @@ extension CalendarSpec {
 
   /// What the C library remembers between `mktime` calls in one process (glibc's static
   /// offset guess): systemd-analyze steps through elapses in one process, so one elapse's
-  /// conversions decide how the next one reads an ambiguous or cut-back local time.
+  /// conversions decide how the next one reads an ambiguous or cut-back local time. One memory
+  /// serves one local zone (it also keeps the last steady day of that zone).
   public struct MktimeMemory: Sendable {
     var guess = 0
+    /// The last steady local day (of the local zone): the next elapse is often on it.
+    var steady: SteadyDay? = nil
     public init() {}
   }
 
@@ -50,7 +53,13 @@ extension CalendarSpec {
     }
     var clock = CivilClock(zone: zone, utc: utc)
     clock.guess = memory.guess
-    defer { if !forked && !utc { memory.guess = clock.guess } }
+    if !forked { clock.steady = memory.steady }
+    defer {
+      if !forked && !utc {
+        memory.guess = clock.guess
+        memory.steady = clock.steady
+      }
+    }
     let usec = after + 1
     let seconds = floorDiv(usec, Self.usecPerSec)
     var tm = clock.localtime(seconds)

@@ -187,6 +187,33 @@ public struct ZoneRules: Sendable, Equatable {
     return types[transitionTypes[lo]]
   }
 
+  /// The local time type in effect all the way from `from` to `to` when no transition and no
+  /// leap second falls between them; nil when one does.
+  func steadyType(from: Int, to: Int) -> LocalType? {
+    guard leaps.isEmpty else { return nil }
+    if let last = transitions.last, from < last {
+      // the first transition after `from` must come after `to`
+      var lo = 0
+      var hi = transitions.count - 1
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if transitions[mid] > from { hi = mid } else { lo = mid + 1 }
+      }
+      guard transitions[lo] > to else { return nil }
+      return localType(at: from)
+    }
+    if let rule {
+      let first = Day(ordinal: floorDiv(from, 86400)).year
+      let last = Day(ordinal: floorDiv(to, 86400)).year
+      for year in first...last {
+        for change in rule.changes(year: year) where change > from && change <= to {
+          return nil
+        }
+      }
+    }
+    return localType(at: from)
+  }
+
   /// glibc's `tzname[0]` and `tzname[1]` after `tzset()`: the latest standard and DST names.
   public var tzNames: (standard: String, daylight: String) {
     var names: [String?] = [nil, nil]
@@ -342,6 +369,15 @@ struct PosixTZ: Sendable, Equatable {
       while day > length { day -= 7 }
       return (first.ordinal + day - 1) * 86400
     }
+  }
+
+  /// The instants in `year` at which the rule switches to DST and back (none without DST).
+  func changes(year: Int) -> [Int] {
+    guard dstName != nil, let start, let end else { return [] }
+    return [
+      Self.dayStart(start.0, year: year) + start.1 - stdOffset,
+      Self.dayStart(end.0, year: year) + end.1 - dstOffset,
+    ]
   }
 
   func localType(at t: Int) -> ZoneRules.LocalType {
