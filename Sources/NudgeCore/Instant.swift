@@ -81,10 +81,40 @@ public enum InstantFormat {
   /// Formats as `2026-11-20T00:40:00+01:00` in the given zone.
   public static func format(_ instant: Instant, in zone: ZoneRules) -> String {
     let t = LocalTime(instant, in: zone)
-    let sign = t.utcOffset < 0 ? "-" : "+"
     let off = abs(t.utcOffset)
-    return t.date.description
-      + "T\(zeroPadded(t.hour, 2)):\(zeroPadded(t.minute, 2)):\(zeroPadded(t.second, 2))" + sign
-      + zeroPadded(off / 3600, 2) + ":" + zeroPadded(off % 3600 / 60, 2)
+    // written as bytes: the preview prints thousands of these
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(26)
+    func digits(_ n: Int, _ width: Int) {
+      if n < 0 || n >= 10_000 || width > 4 {
+        bytes += Array(zeroPadded(n, width).utf8)
+        return
+      }
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      var rest = n
+      while divisor > 0 {
+        bytes.append(UInt8(48 + rest / divisor))
+        rest %= divisor
+        divisor /= 10
+      }
+    }
+    digits(t.date.year, 4)
+    bytes.append(45)  // -
+    digits(t.date.month, 2)
+    bytes.append(45)
+    digits(t.date.day, 2)
+    bytes.append(84)  // T
+    digits(t.hour, 2)
+    bytes.append(58)  // :
+    digits(t.minute, 2)
+    bytes.append(58)
+    digits(t.second, 2)
+    bytes.append(t.utcOffset < 0 ? 45 : 43)  // - or +
+    digits(off / 3600, 2)
+    bytes.append(58)
+    digits(off % 3600 / 60, 2)
+    return String(decoding: bytes, as: UTF8.self)
   }
+
 }
