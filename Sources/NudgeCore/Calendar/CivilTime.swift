@@ -44,20 +44,18 @@ func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) 
 /// `mktime` and `localtime` of its times need no search of the zone's transitions, and give
 /// what the full emulation gives (the elapse loop asks about the same day many times).
 struct SteadyDay: Sendable, Equatable {
-  /// The date as days since the epoch, and as a C `struct tm` has it (month from 0).
+  /// The date as days since the epoch.
   var naiveDay: Int
-  var year: Int
-  var month: Int
-  var day: Int
+  /// Its local midnight, with the day's DST flag.
+  var midnight: BrokenDownTime
   var offset: Int
-  var isDST: Int
 
   /// The day's fields at `naive` seconds (local time read as UTC) on this day.
   func time(naive: Int) -> BrokenDownTime {
     let rest = naive - naiveDay * 86400
-    return BrokenDownTime(
-      year: year, month: month, day: day, hour: rest / 3600, minute: rest % 3600 / 60,
-      second: rest % 60, isDST: isDST)
+    var tm = midnight
+    (tm.hour, tm.minute, tm.second) = (rest / 3600, rest % 3600 / 60, rest % 60)
+    return tm
   }
 }
 
@@ -96,10 +94,10 @@ struct CivilClock {
     guard
       let type = zone.steadyType(from: (naiveDay - 2) * 86400, to: (naiveDay + 3) * 86400)
     else { return nil }
-    let date = Day(ordinal: naiveDay)
     let day = SteadyDay(
-      naiveDay: naiveDay, year: date.year, month: date.month - 1, day: date.day,
-      offset: type.offset, isDST: type.isDST ? 1 : 0)
+      naiveDay: naiveDay,
+      midnight: BrokenDownTime(naive: naiveDay * 86400, isDST: type.isDST ? 1 : 0),
+      offset: type.offset)
     steady = day
     return day
   }
@@ -119,7 +117,7 @@ struct CivilClock {
     // a steady day: the search below would land on `wanted - offset` and remember that offset
     if usesSteadyDays, clamped.second == requestedSecond,
       let day = steadyDay(floorDiv(wanted, 86400)),
-      isdst < 0 || isdst == day.isDST
+      isdst < 0 || isdst == day.midnight.isDST
     {
       guess = -day.offset
       tm = day.time(naive: wanted)
