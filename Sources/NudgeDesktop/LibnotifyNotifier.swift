@@ -167,6 +167,8 @@ public final class LibnotifyNotifier: Notifier {
       let shown = show(notification, watch)
       guard let note = shown.note else { return .undelivered(shown.error) }
       defer { nd_g_object_unref(UnsafeMutableRawPointer(note)) }
+      // a reminder may wait for hours: what start-up touched goes back first
+      if remaining() > 5 { IdleMemory.release() }
       let end = watch.waitForAnswer(
         seconds: max(0.001, remaining()), watchDirectory: wait.watchDirectory,
         isDoneElsewhere: wait.isDoneElsewhere)

@@ -13,6 +13,8 @@
 // the daemon's wake-ups: wall-clock steps (timerfd) and time-zone file changes (inotify)
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
+// malloc_trim: a waiting reminder gives free heap back
+#include <malloc.h>
 
 /// The libraries Nudge loads on first use.
 typedef enum { ND_NOTIFY = 0, ND_SYSTEMD = 1 } nd_library;
