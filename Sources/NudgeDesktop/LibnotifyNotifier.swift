@@ -370,7 +370,11 @@ final class WaitState {
         ) -> Void = { _, _, _, _, data in
           guard let data else { return }
           let state = Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue()
-          if state.isDoneElsewhere() { state.end(.doneElsewhere) }
+          if state.isDoneElsewhere() {
+            state.end(.doneElsewhere)
+          } else {
+            IdleMemory.release()  // the check touched the store's code: back to waiting light
+          }
         }
       nd_g_signal_connect_data(
         UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(changed, to: GCallback.self),
