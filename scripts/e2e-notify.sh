@@ -94,6 +94,17 @@ check "--wait 0: exit 0 in under a second, still displayed afterwards" \
   bash -c "grep -qE 'status=0 ms=[0-9]{1,3}$' '$work/nowait/log' && grep -q 'displayed=1' '$work/nowait/log'"
 check "--wait 0: one log entry, shown" python3 -c "import json,sys; l=[e['outcome'] for e in json.load(open('$work/nowait/log.json'))]; sys.exit(0 if l==['shown'] else 1)"
 
+# 1d. --wait 0 for a flow already done today: nothing posted, one entry, said as it is.
+session nowaitdone default '
+NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" review --commit-to walk --no-input --no-animation > /dev/null
+NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 --json > "$CASE/out.json"
+sleep 0.5
+echo "displayed=$(dunstctl count displayed)"
+"$NUDGE" log --json > "$CASE/log.json"
+'
+check "--wait 0, flow done: nothing displayed, logged done-elsewhere once, reported so" bash -c \
+  "grep -q displayed=0 '$work/nowaitdone/log' && grep -q '\"outcome\" : \"done-elsewhere\"' '$work/nowaitdone/out.json' && python3 -c \"import json,sys; l=[e['outcome'] for e in json.load(open('$work/nowaitdone/log.json'))]; sys.exit(0 if l==['done-elsewhere'] else 1)\""
+
 # 1b. doctor sees the server and its actions; install registers the nudge:// handler.
 session doctor default '
 XDG_CONFIG_HOME="$CASE/config" "$NUDGE" install > /dev/null 2>&1
@@ -223,6 +234,11 @@ env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR="$work/none" XDG_DATA_HOME="$wor
 status=$?
 elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
 check "no session bus: exit 69 quickly" test "$status" = 69 -a "$elapsed" -lt 3000
+# --wait 0 too, and --json stays JSON; no bus is started behind the user's back
+env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR="$work/none" XDG_DATA_HOME="$work/nobus/data" "$NUDGE" notify demo --wait 0 --json > "$work/nobus0.out" 2> "$work/nobus0.err"
+status=$?
+check "no session bus, --wait 0 --json: exit 69, stdout is the JSON report, one line on stderr" bash -c \
+  "test $status = 69 && python3 -c \"import json; assert json.load(open('$work/nobus0.out'))['outcome'] == 'undelivered'\" && test \$(wc -l < '$work/nobus0.err') = 1"
 
 # 7. libnotify missing (its file hidden in a private mount namespace): one line, the reminder
 #    printed, exit 69; commands that post nothing do not load it at all.

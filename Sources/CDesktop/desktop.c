@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const sonames[] = {"libnotify.so.4", "libsystemd.so.0"};
 static void *handles[2];
@@ -13,7 +14,8 @@ static pthread_once_t once[2] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 static void load(nd_library library) {
   // RTLD_GLOBAL: GLib's own plug-ins (GIO modules) resolve against what is loaded here
   handles[library] = dlopen(sonames[library], RTLD_NOW | RTLD_GLOBAL);
-  if (!handles[library]) errors[library] = dlerror();
+  // a copy: dlerror's buffer is reused by the next dl call of the thread
+  if (!handles[library]) errors[library] = strdup(dlerror());
 }
 
 static void load_notify(void) { load(ND_NOTIFY); }

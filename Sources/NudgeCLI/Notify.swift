@@ -63,7 +63,7 @@ struct NotifyCommand: ContextCommand {
   var json = false
 
   func validate() throws {
-    if let wait, !(wait >= 0) {
+    if let wait, !(wait >= 0) || !wait.isFinite {
       throw ValidationError("--wait must be 0 or more seconds (0: post it and do not wait).")
     }
   }
@@ -170,9 +170,16 @@ struct NotifyCommand: ContextCommand {
     let session = ReminderSession(
       ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait ?? relevantFor,
       serverWait: serverWait,
-      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds)
-    var final = try session.run()
-    if wait == 0 && !scheduled {
+      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds, printsFallback: !json)
+    var final: ReminderOutcome
+    do {
+      final = try session.run()
+    } catch let error as CLIError where json && error.code == .unavailable {
+      try report(ctx, target, elapse.map { local.iso($0) }, .logged(.undelivered))
+      throw error
+    }
+    if wait == 0 && !scheduled && final == .shown {
+      // left on the screen (`--wait 0`): its one log entry
       final = isDemo ? .demo : .shown
       session.log(final)
     }

@@ -14,6 +14,8 @@ struct ReminderSession {
   let wait: Double
   let serverWait: Double
   let snoozeSeconds: Int
+  /// False for `--json`: an undelivered reminder is journaled, not printed on stdout.
+  var printsFallback = true
 
   func log(_ outcome: ReminderOutcome) {
     let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
@@ -48,8 +50,10 @@ struct ReminderSession {
       switch outcome {
       case .undelivered(let reason):
         log(.undelivered)
-        printFallback(
-          ctx, slot: slot, streak: currentStreak(ctx, db, settings), offering: offered)
+        if printsFallback {
+          printFallback(
+            ctx, slot: slot, streak: currentStreak(ctx, db, settings), offering: offered)
+        }
         throw CLIError("\(reason); the reminder was printed instead.", code: .unavailable)
       case .left:
         // nobody waits (`--wait 0`): what it was is logged already

@@ -144,8 +144,8 @@ public struct DayRule: Equatable, Sendable {
   }
 }
 
-/// `n` in decimal with at least `width` digits, as printf's `%0*d` writes it (a minus sign
-/// first), without going through Foundation's formatter (the preview prints thousands).
+/// `n` in decimal with at least `width` digits (a minus sign before them), without going
+/// through Foundation's formatter (the preview prints thousands).
 public func zeroPadded(_ n: Int, _ width: Int) -> String {
   let digits = String(n.magnitude)
   let padding = String(repeating: "0", count: max(0, width - digits.count))

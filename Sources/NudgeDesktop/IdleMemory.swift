@@ -16,8 +16,9 @@ public enum IdleMemory {
     else { return }
     for line in maps.split(separator: "\n") {
       let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-      // only mappings of the executable that are not written to (code, constants)
-      guard fields.count >= 6, fields[5] == executable, !fields[1].contains("w") else { continue }
+      // only the executable's code and constants (r-x): clean pages of the file, never the
+      // relocated read-only data (r--, dirty) or the writable data
+      guard fields.count >= 6, fields[5] == executable, fields[1].hasPrefix("r-x") else { continue }
       let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
       guard bounds.count == 2, bounds[1] > bounds[0],
         let start = UnsafeMutableRawPointer(bitPattern: bounds[0])

@@ -84,9 +84,11 @@ public final class LibnotifyNotifier: Notifier {
     }
     defer { nd_g_object_unref(UnsafeMutableRawPointer(bus)) }
     func call(_ method: String, _ type: String) -> OpaquePointer? {
+      let replyType = nd_g_variant_type_new(type)
+      defer { nd_g_variant_type_free(replyType) }
       let reply = nd_g_dbus_connection_call_sync(
         bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-        "org.freedesktop.Notifications", method, nil, nd_g_variant_type_new(type),
+        "org.freedesktop.Notifications", method, nil, replyType,
         G_DBUS_CALL_FLAGS_NONE, 1200, nil, &error)
       return reply
     }
@@ -141,7 +143,7 @@ public final class LibnotifyNotifier: Notifier {
     }
   }
 
-  /// Shows `notification` on the server found now (never a cached one), then waits for a
+  /// Shows `notification` on the server found now (or by the check just before it), then waits for a
   /// click, a close, the end of the wait, the flow done elsewhere or a stop signal; whatever
   /// ends the wait without a click takes the notification off the screen. A server that is not
   /// there yet (login catch-up) or restarts while the notification is shown is waited for,
@@ -200,6 +202,8 @@ public final class LibnotifyNotifier: Notifier {
   /// Shows a notification without buttons and leaves it for the server to expire: no probe (a
   /// missing server fails the Notify call itself), no main loop, nothing waits.
   func leave(_ notification: DesktopNotification) -> NotificationOutcome {
+    // never let GLib start a session bus of its own (it would outlive this command)
+    guard hasSessionBus else { return .undelivered(ProbeError.noSessionBus().message) }
     var plain = notification
     plain.actions = []
     let shown = show(plain, WaitState())

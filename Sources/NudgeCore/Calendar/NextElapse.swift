@@ -24,8 +24,9 @@ extension CalendarSpec {
   /// serves one local zone (it also keeps the last steady day of that zone).
   public struct MktimeMemory: Sendable {
     var guess = 0
-    /// The last steady local day (of the local zone): the next elapse is often on it.
+    /// The last steady local day and the zone it was found in: the next elapse is often on it.
     var steady: SteadyDay? = nil
+    var steadyZone: String? = nil
     public init() {}
   }
 
@@ -53,11 +54,12 @@ extension CalendarSpec {
     }
     var clock = CivilClock(zone: zone, utc: utc)
     clock.guess = memory.guess
-    if !forked { clock.steady = memory.steady }
+    if !forked && memory.steadyZone == zone.name { clock.steady = memory.steady }
     defer {
       if !forked && !utc {
         memory.guess = clock.guess
         memory.steady = clock.steady
+        memory.steadyZone = zone.name
       }
     }
     let usec = after + 1

@@ -204,11 +204,10 @@ public struct ZoneRules: Sendable, Equatable {
     }
     if let rule {
       let first = Day(ordinal: floorDiv(from, 86400)).year
-      let last = Day(ordinal: floorDiv(to, 86400)).year
-      for year in first...last {
-        for change in rule.changes(year: year) where change > from && change <= to {
-          return nil
-        }
+      // the rule is read in the UTC year of each instant: a window across New Year may flip
+      guard Day(ordinal: floorDiv(to, 86400)).year == first else { return nil }
+      for change in rule.changes(year: first) where change > from && change <= to {
+        return nil
       }
     }
     return localType(at: from)
