@@ -84,7 +84,7 @@ check "demo: on a terminal it says it waits for a click and how to stop" \
 session nowait default '
 . '"$work"'/lib.sh
 start=$(date +%s%N)
-"$NUDGE" notify morning --wait 0 > "$CASE/out" 2>&1
+NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 > "$CASE/out" 2>&1
 echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
 sleep 0.5
 echo "displayed=$(dunstctl count displayed)"

@@ -170,18 +170,14 @@ struct NotifyCommand: ContextCommand {
     let session = ReminderSession(
       ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait ?? relevantFor,
       serverWait: serverWait,
-      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds, printsFallback: !json)
-    var final: ReminderOutcome
+      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds, printsFallback: !json,
+      leftOutcome: wait == 0 && !scheduled ? (isDemo ? .demo : .shown) : nil)
+    let final: ReminderOutcome
     do {
       final = try session.run()
     } catch let error as CLIError where json && error.code == .unavailable {
       try report(ctx, target, elapse.map { local.iso($0) }, .logged(.undelivered))
       throw error
-    }
-    if wait == 0 && !scheduled && final == .shown {
-      // left on the screen (`--wait 0`): its one log entry
-      final = isDemo ? .demo : .shown
-      session.log(final)
     }
     try report(ctx, target, elapse.map { local.iso($0) }, .logged(final))
   }

@@ -16,6 +16,9 @@ struct ReminderSession {
   let snoozeSeconds: Int
   /// False for `--json`: an undelivered reminder is journaled, not printed on stdout.
   var printsFallback = true
+  /// What to log once a reminder is left on the screen (`--wait 0` logs after posting, once);
+  /// nil when the caller logged it before posting.
+  var leftOutcome: ReminderOutcome? = nil
 
   func log(_ outcome: ReminderOutcome) {
     let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
@@ -56,8 +59,10 @@ struct ReminderSession {
         }
         throw CLIError("\(reason); the reminder was printed instead.", code: .unavailable)
       case .left:
-        // nobody waits (`--wait 0`): what it was is logged already
-        return .shown
+        // nobody waits (`--wait 0`)
+        guard let leftOutcome else { return .shown }
+        log(leftOutcome)
+        return leftOutcome
       case .withdrawn(.doneElsewhere):
         log(.doneElsewhere)
         return .doneElsewhere

@@ -107,9 +107,7 @@ struct ScheduleCommand: ParsableCommand {
     var slot: Slot
 
     func run(_ ctx: Context) throws {
-      let target = slot
-      let db = try ctx.openDatabase()
-      try change(ctx, db, target) { $0.enabled = true }
+      try change(ctx, try ctx.openDatabase(), slot) { $0.enabled = true }
     }
   }
 
@@ -122,9 +120,7 @@ struct ScheduleCommand: ParsableCommand {
     var slot: Slot
 
     func run(_ ctx: Context) throws {
-      let target = slot
-      let db = try ctx.openDatabase()
-      try change(ctx, db, target) { $0.enabled = false }
+      try change(ctx, try ctx.openDatabase(), slot) { $0.enabled = false }
     }
   }
 
