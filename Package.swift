@@ -27,7 +27,6 @@ let package = Package(
     .library(name: "NudgeStore", targets: ["NudgeStore"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
@@ -35,11 +34,11 @@ let package = Package(
   targets: [
     // Pure rules: days, flows, history, config, export format. No I/O.
     .target(name: "NudgeCore"),
-    // SQLite through GRDB: migrations, records, named writes.
-    .target(
-      name: "NudgeStore",
-      dependencies: ["NudgeCore", .product(name: "GRDB", package: "GRDB.swift")]
-    ),
+    // The system's SQLite (libsqlite3), called directly: no Foundation at start-up.
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // SQLite: migrations, records, named writes.
+    .target(name: "NudgeStore", dependencies: ["NudgeCore", "CSQLite"]),
     // libnotify (with GLib and GIO) and libsystemd, the system's shared libraries, loaded with
     // dlopen on first use: compiled against their headers (libnotify-dev, libsystemd-dev; the
     // include directories `pkg-config --cflags libnotify` names on Debian), never linked, so a
@@ -65,9 +64,7 @@ let package = Package(
     ),
     .executableTarget(name: "nudge", dependencies: ["NudgeCLI"], swiftSettings: desktopHeaders),
     .testTarget(name: "NudgeCoreTests", dependencies: ["NudgeCore"]),
-    .testTarget(
-      name: "NudgeStoreTests",
-      dependencies: ["NudgeStore", .product(name: "GRDB", package: "GRDB.swift")]),
+    .testTarget(name: "NudgeStoreTests", dependencies: ["NudgeStore"]),
     .testTarget(
       name: "NudgeDesktopTests", dependencies: ["NudgeDesktop", "NudgeCore"],
       swiftSettings: desktopHeaders),

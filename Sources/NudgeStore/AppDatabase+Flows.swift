@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import FoundationEssentials
 import NudgeCore
 
 extension AppDatabase {
@@ -24,11 +23,11 @@ extension AppDatabase {
     _ update: (inout Entry) -> Void
   ) throws(StoreError) -> Completed<Entry> {
     try write { db in
-      let existing = try Entry.fetchOne(db, key: day)
+      let existing = try db.fetchOne(Entry.self, key: day.description)
       var entry = existing ?? .blank(day: day, savedAt: savedAt)
       update(&entry)
       entry.savedAt = savedAt
-      try entry.save(db)
+      try db.save(entry)
       return try Self.finish(db, entry, updated: existing != nil, reward: reward)
     }
   }
@@ -39,13 +38,13 @@ extension AppDatabase {
     -> Completed<HelpNote>
   {
     try write { db in
-      try note.insert(db)
+      try db.insert(note)
       return try Self.finish(db, note, updated: false, reward: reward)
     }
   }
 
   private static func finish<Entry>(
-    _ db: Database, _ entry: Entry, updated: Bool, reward: RewardDraw?
+    _ db: SQLiteConnection, _ entry: Entry, updated: Bool, reward: RewardDraw?
   ) throws -> Completed<Entry> {
     let new = try awardAchievements(db)
     var drawn: StoredCelebration? = nil
@@ -62,9 +61,9 @@ extension AppDatabase {
 
   // MARK: - Achievements and rewards
 
-  static func historyFacts(_ db: Database) throws -> HistoryFacts {
+  static func historyFacts(_ db: SQLiteConnection) throws -> HistoryFacts {
     func days(_ sql: String) throws -> Set<Day> {
-      Set(try String.fetchAll(db, sql: sql).compactMap(Day.init))
+      Set(try db.texts(sql).compactMap { Day($0) })
     }
     return HistoryFacts(
       prepDays: try days("SELECT day FROM prep"),
@@ -77,17 +76,17 @@ extension AppDatabase {
   /// Recomputes achievements from history and stores each once, keeping the earliest day;
   /// returns the ones earned for the first time.
   @discardableResult
-  static func awardAchievements(_ db: Database) throws -> [Achievement] {
+  static func awardAchievements(_ db: SQLiteConnection) throws -> [Achievement] {
     let computed = AchievementRule.evaluate(try historyFacts(db))
     let stored = Dictionary(
-      uniqueKeysWithValues: try EarnedAchievement.fetchAll(db).map { ($0.key, $0.earnedOn) })
+      uniqueKeysWithValues: try db.fetchAll(EarnedAchievement.self).map { ($0.key, $0.earnedOn) })
     var new: [Achievement] = []
     for achievement in Achievement.allCases {
       guard let day = computed[achievement] else { continue }
       if let old = stored[achievement] {
-        if day < old { try EarnedAchievement(key: achievement, earnedOn: day).update(db) }
+        if day < old { try db.save(EarnedAchievement(key: achievement, earnedOn: day)) }
       } else {
-        try EarnedAchievement(key: achievement, earnedOn: day).insert(db)
+        try db.insert(EarnedAchievement(key: achievement, earnedOn: day))
         new.append(achievement)
       }
     }
@@ -98,7 +97,7 @@ extension AppDatabase {
   public func achievements() throws(StoreError) -> [Achievement: Day] {
     try read { db in
       Dictionary(
-        uniqueKeysWithValues: try EarnedAchievement.fetchAll(db).map { ($0.key, $0.earnedOn) })
+        uniqueKeysWithValues: try db.fetchAll(EarnedAchievement.self).map { ($0.key, $0.earnedOn) })
     }
   }
 
@@ -110,23 +109,27 @@ extension AppDatabase {
   /// Draws the next celebration from the last message and the number of draws so far, and
   /// remembers it; nil (and nothing remembered) when `draw` gives none.
   static func drawCelebration(
-    _ db: Database, _ draw: (_ previousMessage: String?, _ number: UInt64) throws -> Celebration?
+    _ db: SQLiteConnection,
+    _ draw: (_ previousMessage: String?, _ number: UInt64) throws -> Celebration?
   ) throws -> StoredCelebration? {
-    let last = try StateRow.fetchOne(db, key: "reward.last-message")?.value
-    let count = try StateRow.fetchOne(db, key: "reward.draws").flatMap { UInt64($0.value) } ?? 0
+    let last = try db.fetchOne(StateRow.self, key: "reward.last-message")?.value
+    let count =
+      try db.fetchOne(StateRow.self, key: "reward.draws").flatMap { UInt64($0.value) } ?? 0
     guard let celebration = try draw(last, count) else { return nil }
-    try StateRow(key: "reward.last-message", value: celebration.message).save(db)
-    try StateRow(key: "reward.draws", value: String(count + 1)).save(db)
+    try db.save(StateRow(key: "reward.last-message", value: celebration.message))
+    try db.save(StateRow(key: "reward.draws", value: String(count + 1)))
     let stored = StoredCelebration(number: count, celebration: celebration)
     let json = String(decoding: try NudgeJSON.encode(stored), as: UTF8.self)
-    try StateRow(key: "reward.last-celebration", value: json).save(db)
+    try db.save(StateRow(key: "reward.last-celebration", value: json))
     return stored
   }
 
   /// The latest drawn celebration and its draw number (what a Replay button replays).
   public func lastCelebration() throws(StoreError) -> StoredCelebration? {
     try read { db in
-      guard let row = try StateRow.fetchOne(db, key: "reward.last-celebration") else { return nil }
+      guard let row = try db.fetchOne(StateRow.self, key: "reward.last-celebration") else {
+        return nil
+      }
       return try? NudgeJSON.decode(StoredCelebration.self, from: Data(row.value.utf8))
     }
   }

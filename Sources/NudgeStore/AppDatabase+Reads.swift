@@ -1,59 +1,59 @@
-import Foundation
-import GRDB
 import NudgeCore
 
 extension AppDatabase {
   // MARK: - Reads
 
   public func prep(on day: Day) throws(StoreError) -> PrepEntry? {
-    try read { db in try PrepEntry.fetchOne(db, key: day) }
+    try read { db in try db.fetchOne(PrepEntry.self, key: day.description) }
   }
 
   public func review(on day: Day) throws(StoreError) -> ReviewEntry? {
-    try read { db in try ReviewEntry.fetchOne(db, key: day) }
+    try read { db in try db.fetchOne(ReviewEntry.self, key: day.description) }
   }
 
   public func checkin(on day: Day) throws(StoreError) -> CheckinEntry? {
-    try read { db in try CheckinEntry.fetchOne(db, key: day) }
+    try read { db in try db.fetchOne(CheckinEntry.self, key: day.description) }
   }
 
   /// The most recent Morning Focus before `day`, to offer its Why and swap again.
   public func latestReview(before day: Day) throws(StoreError) -> ReviewEntry? {
     try read { db in
-      try ReviewEntry.filter(Columns.day < day).order(Columns.day.desc).fetchOne(db)
+      try db.fetchAll(
+        ReviewEntry.self, "WHERE day < ? ORDER BY day DESC LIMIT 1", [SQLValue(day)]
+      ).first
     }
   }
 
   /// Every entry whose day lies in `days`, laid out as a timeline.
   public func history(from first: Day, through last: Day) throws(StoreError) -> [HistoryDay] {
     try read { db in
-      let range = Columns.day >= first && Columns.day <= last
+      let range = "WHERE day >= ? AND day <= ?"
+      let days = [SQLValue(first), SQLValue(last)]
       return Timeline.days(
         endingOn: last, count: last.ordinal - first.ordinal + 1,
-        prep: try PrepEntry.filter(range).fetchAll(db),
-        review: try ReviewEntry.filter(range).fetchAll(db),
-        checkin: try CheckinEntry.filter(range).fetchAll(db),
-        help: try HelpNote.filter(range).fetchAll(db))
+        prep: try db.fetchAll(PrepEntry.self, range, days),
+        review: try db.fetchAll(ReviewEntry.self, range, days),
+        checkin: try db.fetchAll(CheckinEntry.self, range, days),
+        help: try db.fetchAll(HelpNote.self, range, days))
     }
   }
 
   public func helpNotes(from first: Day, through last: Day) throws(StoreError) -> [HelpNote] {
     try read { db in
-      try HelpNote.filter(Columns.day >= first && Columns.day <= last).order(Columns.at)
-        .fetchAll(db)
+      try db.fetchAll(
+        HelpNote.self, "WHERE day >= ? AND day <= ? ORDER BY at", [SQLValue(first), SQLValue(last)])
     }
   }
 
   /// Days on which any flow was completed.
   public func doneDays() throws(StoreError) -> Set<Day> {
     try read { db in
-      let days = try String.fetchAll(
-        db,
-        sql: """
-          SELECT day FROM prep UNION SELECT day FROM review
-          UNION SELECT day FROM checkin UNION SELECT day FROM help_note
-          """)
-      return Set(days.compactMap(Day.init))
+      let days = try db.texts(
+        """
+        SELECT day FROM prep UNION SELECT day FROM review
+        UNION SELECT day FROM checkin UNION SELECT day FROM help_note
+        """)
+      return Set(days.compactMap { Day($0) })
     }
   }
 
@@ -63,18 +63,18 @@ extension AppDatabase {
     try read { db in try Self.storedSettings(db) }
   }
 
-  static func storedSettings(_ db: Database) throws -> [String: String] {
-    Dictionary(uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) })
+  static func storedSettings(_ db: SQLiteConnection) throws -> [String: String] {
+    Dictionary(uniqueKeysWithValues: try db.fetchAll(SettingRow.self).map { ($0.key, $0.value) })
   }
 
   public func settings() throws(StoreError) -> Settings { Settings(stored: try storedSettings()) }
 
   public func setSetting(_ key: SettingKey, to value: String) throws(StoreError) {
-    try write { db in try SettingRow(key: key.rawValue, value: value).save(db) }
+    try write { db in try db.save(SettingRow(key: key.rawValue, value: value)) }
   }
 
   public func removeSetting(_ key: SettingKey) throws(StoreError) {
-    _ = try write { db in try SettingRow.deleteOne(db, key: key.rawValue) }
+    try write { db in try db.delete(SettingRow.self, key: key.rawValue) }
   }
 
   /// The flows finished on `day`.
@@ -94,8 +94,8 @@ extension AppDatabase {
         case .checkin: "checkin"
         case .needHelp: "help_note"
         }
-      return try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", arguments: [day]) ?? false
+      return try db.integer(
+        "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", [SQLValue(day)]) == 1
     }
   }
 }

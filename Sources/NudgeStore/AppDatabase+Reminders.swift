@@ -1,5 +1,4 @@
-import Foundation
-import GRDB
+import CSQLite
 import NudgeCore
 
 extension AppDatabase {
@@ -9,14 +8,14 @@ extension AppDatabase {
   /// trigger: the base its next elapse is counted from.
   public func lastTrigger(_ slot: Slot) throws(StoreError) -> Int? {
     try read { db in
-      try StateRow.fetchOne(db, key: "trigger.\(slot.rawValue)").flatMap { Int($0.value) }
+      try db.fetchOne(StateRow.self, key: "trigger.\(slot.rawValue)").flatMap { Int($0.value) }
     }
   }
 
   /// Records a firing of the slot's timer at `at`.
   public func recordTrigger(_ slot: Slot, at: Int) throws(StoreError) {
     try write { db in
-      try StateRow(key: "trigger.\(slot.rawValue)", value: String(at)).save(db)
+      try db.save(StateRow(key: "trigger.\(slot.rawValue)", value: String(at)))
     }
   }
 
@@ -25,8 +24,8 @@ extension AppDatabase {
   /// Stores a snoozed reminder: `slot` is due again at `due` (epoch seconds) for `elapse`.
   public func saveSnooze(_ snooze: Snooze) throws(StoreError) {
     try write { db in
-      try StateRow(key: Snooze.key(snooze.slot), value: "\(snooze.due) \(snooze.elapse ?? -1)")
-        .save(db)
+      try db.save(
+        StateRow(key: Snooze.key(snooze.slot), value: "\(snooze.due) \(snooze.elapse ?? -1)"))
     }
   }
 
@@ -34,7 +33,9 @@ extension AppDatabase {
   public func snoozes() throws(StoreError) -> [Snooze] {
     try read { db in
       try Slot.allCases.compactMap { slot in
-        try StateRow.fetchOne(db, key: Snooze.key(slot)).flatMap { Snooze(slot: slot, $0.value) }
+        try db.fetchOne(StateRow.self, key: Snooze.key(slot)).flatMap {
+          Snooze(slot: slot, $0.value)
+        }
       }
     }
   }
@@ -43,10 +44,10 @@ extension AppDatabase {
   /// process took it first (so a snooze is re-posted once, by whoever comes first).
   public func takeDueSnooze(_ slot: Slot, now: Int) throws(StoreError) -> Snooze? {
     try write { db in
-      guard let row = try StateRow.fetchOne(db, key: Snooze.key(slot)),
+      guard let row = try db.fetchOne(StateRow.self, key: Snooze.key(slot)),
         let snooze = Snooze(slot: slot, row.value), snooze.due <= now
       else { return nil }
-      try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [Snooze.key(slot)])
+      try db.delete(StateRow.self, key: Snooze.key(slot))
       return snooze
     }
   }
@@ -56,7 +57,7 @@ extension AppDatabase {
   /// Each slot's schedule, defaults for slots never changed.
   public func schedules() throws(StoreError) -> [SlotSchedule] {
     try read { db in
-      let stored = try SlotSchedule.fetchAll(db)
+      let stored = try db.fetchAll(SlotSchedule.self)
       return Slot.allCases.map { slot in
         stored.first { $0.slot == slot } ?? .defaults(slot)
       }
@@ -64,7 +65,7 @@ extension AppDatabase {
   }
 
   public func saveSchedule(_ schedule: SlotSchedule) throws(StoreError) {
-    try write { db in try schedule.save(db) }
+    try write { db in try db.save(schedule) }
   }
 
   /// Claims (slot, elapse) for one reminder and logs its outcome, atomically. A second claim of
@@ -77,13 +78,13 @@ extension AppDatabase {
     try write { db in
       do {
         try db.execute(
-          sql: "INSERT INTO reminder_claim (slot, elapse) VALUES (?, ?)",
-          arguments: [slot.rawValue, elapse])
-      } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-        try ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at).insert(db)
+          "INSERT INTO reminder_claim (slot, elapse) VALUES (?, ?)",
+          [SQLValue(slot), SQLValue(elapse)])
+      } catch let error as SQLiteError where error.code == SQLITE_CONSTRAINT {
+        try db.insert(ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at))
         return false
       }
-      try ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at).insert(db)
+      try db.insert(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
       return true
     }
   }
@@ -91,21 +92,22 @@ extension AppDatabase {
   /// Whether (slot, elapse) has been handled already.
   public func isClaimed(slot: Slot, elapse: Int) throws(StoreError) -> Bool {
     try read { db in
-      try Bool.fetchOne(
-        db, sql: "SELECT EXISTS (SELECT 1 FROM reminder_claim WHERE slot = ? AND elapse = ?)",
-        arguments: [slot.rawValue, elapse]) ?? false
+      try db.integer(
+        "SELECT EXISTS (SELECT 1 FROM reminder_claim WHERE slot = ? AND elapse = ?)",
+        [SQLValue(slot), SQLValue(elapse)]) == 1
     }
   }
 
   /// Logs what happened to a reminder (clicked, done, snoozed…).
   public func logReminder(_ entry: ReminderLogEntry) throws(StoreError) {
-    try write { db in try entry.insert(db) }
+    try write { db in try db.insert(entry) }
   }
 
   /// The reminder log, newest last.
   public func reminderLog(limit: Int) throws(StoreError) -> [ReminderLogEntry] {
     try read { db in
-      try ReminderLogEntry.order(Columns.id.desc).limit(limit).fetchAll(db).reversed()
+      try db.fetchAll(ReminderLogEntry.self, "ORDER BY id DESC LIMIT ?", [SQLValue(limit)])
+        .reversed()
     }
   }
 }

@@ -1,5 +1,3 @@
-import Foundation
-import GRDB
 import NudgeCore
 
 extension AppDatabase {
@@ -9,11 +7,11 @@ extension AppDatabase {
     try read { db in
       ExportDocument(
         settings: Dictionary(
-          uniqueKeysWithValues: try SettingRow.fetchAll(db).map { ($0.key, $0.value) }),
-        prep: try PrepEntry.fetchAll(db), review: try ReviewEntry.fetchAll(db),
-        checkin: try CheckinEntry.fetchAll(db), help: try HelpNote.fetchAll(db),
-        achievements: try EarnedAchievement.fetchAll(db),
-        schedule: try SlotSchedule.fetchAll(db))
+          uniqueKeysWithValues: try db.fetchAll(SettingRow.self).map { ($0.key, $0.value) }),
+        prep: try db.fetchAll(PrepEntry.self), review: try db.fetchAll(ReviewEntry.self),
+        checkin: try db.fetchAll(CheckinEntry.self), help: try db.fetchAll(HelpNote.self),
+        achievements: try db.fetchAll(EarnedAchievement.self),
+        schedule: try db.fetchAll(SlotSchedule.self))
     }
   }
 
@@ -32,50 +30,49 @@ extension AppDatabase {
   public func importDocument(_ document: ExportDocument) throws(StoreError) -> ImportSummary {
     try write { db in
       var summary = ImportSummary()
-      func merge<Entry: FetchableRecord & PersistableRecord & Equatable>(
-        _ entries: [Entry], day: (Entry) -> Day, savedAt: (Entry) -> String
-      ) throws {
+      func merge<Entry: DayRecord>(_ entries: [Entry]) throws {
         for entry in entries {
-          guard let existing = try Entry.fetchOne(db, key: day(entry)) else {
-            try entry.insert(db)
+          guard let existing = try db.fetchOne(Entry.self, key: entry.day.description) else {
+            try db.insert(entry)
             summary.added += 1
             continue
           }
-          let incoming = InstantFormat.parse(savedAt(entry)) ?? .distantPast
-          let local = InstantFormat.parse(savedAt(existing)) ?? .distantPast
+          let incoming = InstantFormat.parse(entry.savedAt) ?? .distantPast
+          let local = InstantFormat.parse(existing.savedAt) ?? .distantPast
           if existing != entry && incoming > local {
-            try entry.update(db)
+            try db.save(entry)
             summary.updated += 1
           } else {
             summary.unchanged += 1
           }
         }
       }
-      try merge(document.prep, day: \.day, savedAt: \.savedAt)
-      try merge(document.review, day: \.day, savedAt: \.savedAt)
-      try merge(document.checkin, day: \.day, savedAt: \.savedAt)
+      try merge(document.prep)
+      try merge(document.review)
+      try merge(document.checkin)
       for note in document.help {
-        if try note.exists(db) {
+        if try db.exists(HelpNote.self, key: note.id) {
           summary.unchanged += 1
         } else {
-          try note.insert(db)
+          try db.insert(note)
           summary.added += 1
         }
       }
       for (key, value) in document.settings {
-        if try SettingRow.exists(db, key: key) { continue }
-        try SettingRow(key: key, value: value).insert(db)
+        if try db.exists(SettingRow.self, key: key) { continue }
+        try db.insert(SettingRow(key: key, value: value))
       }
       // like settings, a slot already changed here keeps its local schedule
-      for schedule in document.schedule where try !SlotSchedule.exists(db, key: schedule.slot) {
-        try schedule.insert(db)
+      for schedule in document.schedule
+      where try !db.exists(SlotSchedule.self, key: schedule.slot.rawValue) {
+        try db.insert(schedule)
         summary.scheduleChanged = true
       }
       for earned in document.achievements {
-        if let old = try EarnedAchievement.fetchOne(db, key: earned.key.rawValue) {
-          if earned.earnedOn < old.earnedOn { try earned.update(db) }
+        if let old = try db.fetchOne(EarnedAchievement.self, key: earned.key.rawValue) {
+          if earned.earnedOn < old.earnedOn { try db.save(earned) }
         } else {
-          try earned.insert(db)
+          try db.insert(earned)
           summary.newAchievements.append(earned.key)
         }
       }

@@ -1,49 +1,58 @@
-import Foundation
-import GRDB
+import FoundationEssentials
+import Glibc
 import NudgeCore
+import Synchronization
 
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
   public static let schemaVersion = 3
 
-  let writer: any DatabaseWriter
+  /// The one connection, used by one thread at a time.
+  private let connection: Mutex<SQLiteConnection>
   /// The file this database lives in (":memory:" for tests).
   public let path: String
 
   /// Wraps an open connection and brings its schema up to date.
-  public init(_ writer: any DatabaseWriter, path: String = ":memory:") throws {
-    self.writer = writer
+  init(_ connection: SQLiteConnection, path: String = ":memory:") throws {
+    try Self.prepare(connection)
+    try Self.migrate(connection)
+    self.connection = Mutex(connection)
     self.path = path
-    try Self.migrate(writer)
   }
 
-  /// Runs a read, turning any failure into a `StoreError` that names this file.
-  func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    do { return try writer.read(body) } catch { throw StoreError.from(error, path: path) }
+  /// Runs a read in one transaction (one snapshot of the file), turning any failure into a
+  /// `StoreError` that names this file.
+  func read<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
+    try run(immediate: false, body)
   }
 
   /// Runs a write transaction, turning any failure into a `StoreError` that names this file.
-  func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    do { return try writer.write(body) } catch { throw StoreError.from(error, path: path) }
+  func write<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
+    try run(immediate: true, body)
   }
 
-  private static func configuration() -> Configuration {
-    var config = Configuration()
-    config.busyMode = .timeout(10)
-    config.label = "nudge"
-    config.prepareDatabase { db in
-      // in WAL mode NORMAL syncs at checkpoints, not at every commit: a killed process loses
-      // nothing (the reliability suite kills at every write), a power cut may lose the last
-      // commits, never the file (README, "Your data")
-      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+  private func run<T>(immediate: Bool, _ body: (SQLiteConnection) throws -> T) throws(StoreError)
+    -> T
+  {
+    var result: Result<T, any Error>? = nil
+    connection.withLock { db in
+      result = Result { try db.transaction(immediate: immediate) { try body(db) } }
     }
-    return config
+    do { return try result!.get() } catch { throw StoreError.from(error, path: path) }
+  }
+
+  /// Every connection's settings: wait up to 10 s for another process's lock; in WAL mode
+  /// NORMAL syncs at checkpoints, not at every commit: a killed process loses nothing (the
+  /// reliability suite kills at every write), a power cut may lose the last commits, never the
+  /// file (README, "Your data").
+  private static func prepare(_ db: SQLiteConnection) throws {
+    try db.execute("PRAGMA synchronous = NORMAL")
   }
 
   /// An empty in-memory database, for tests.
   public static func inMemory() throws -> AppDatabase {
-    try AppDatabase(DatabaseQueue(configuration: configuration()))
+    try AppDatabase(SQLiteConnection(path: ":memory:"))
   }
 
   /// Opens (or atomically creates) the database file at `path`, refusing files that are not
@@ -56,19 +65,19 @@ public final class AppDatabase: Sendable {
     }
     try DatabaseFileHeader.check(path: path, knownVersion: schemaVersion)
     do {
-      let pool = try DatabasePool(path: path, configuration: configuration())
-      return try AppDatabase(pool, path: path)
-    } catch let error as StoreError {
-      throw error
+      let db = try SQLiteConnection(path: path)
+      // a file made in another journal mode (an old Nudge's, a restored copy) switches to WAL
+      try db.execute("PRAGMA journal_mode = WAL")
+      return try AppDatabase(db, path: path)
     } catch {
-      throw StoreError(error, path: path)
+      throw StoreError.from(error, path: path)
     }
   }
 
   private static func ensureDirectory(_ dir: String) throws(StoreError) {
-    var isDir: ObjCBool = false
-    if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
-      if isDir.boolValue { return }
+    var info = stat()
+    if stat(dir, &info) == 0 {
+      if info.st_mode & S_IFMT == S_IFDIR { return }
       throw .cannotCreate("\(dir) is a file, not a directory: move it away or set NUDGE_DB.")
     }
     let parent = URL(fileURLWithPath: dir).deletingLastPathComponent().path
@@ -98,16 +107,15 @@ public final class AppDatabase: Sendable {
         )
       }
       close(fd)
-      let queue = try DatabaseQueue(path: temp, configuration: configuration())
-      try migrate(queue)
-      try queue.writeWithoutTransaction { db in
-        try db.execute(sql: "PRAGMA journal_mode = WAL")
-      }
-      try queue.close()
-    } catch let error as StoreError {
-      throw error
+      // closed (its WAL checkpointed away) before the file is linked into place
+      try {
+        let db = try SQLiteConnection(path: temp)
+        try prepare(db)
+        try migrate(db)
+        try db.execute("PRAGMA journal_mode = WAL")
+      }()
     } catch {
-      throw StoreError(error, path: path)
+      throw StoreError.from(error, path: path)
     }
     if link(temp, path) != 0 && errno != EEXIST {
       let reason = String(cString: strerror(errno))
@@ -134,8 +142,6 @@ public final class AppDatabase: Sendable {
 
   /// `PRAGMA integrity_check`: "ok" or the problems SQLite found.
   public func integrityCheck() throws(StoreError) -> String {
-    try read { db in
-      try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")
-    }
+    try read { db in try db.texts("PRAGMA integrity_check").joined(separator: "; ") }
   }
 }

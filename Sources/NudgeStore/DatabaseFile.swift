@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where the database lives: `NUDGE_DB`, else `$XDG_DATA_HOME/nudge/nudge.sqlite3`,
 /// else `~/.local/share/nudge/nudge.sqlite3`.
@@ -9,10 +9,15 @@ public enum DatabaseLocation {
     if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
       dataHome = xdg
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.passwdHome()
       dataHome = home + "/.local/share"
     }
     return dataHome + "/nudge/nudge.sqlite3"
+  }
+
+  /// The home directory the password database names, for a session without `HOME`.
+  private static func passwdHome() -> String {
+    getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/"
   }
 }
 
@@ -43,14 +48,17 @@ public struct DatabaseFileHeader: Equatable, Sendable {
 
   /// Refuses files Nudge must not open: not SQLite, another program's, newer, or truncated.
   public static func check(path: String, knownVersion: Int) throws(StoreError) {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
       throw .cannotCreate(
         "Cannot read the database at \(path): check its permissions, or set NUDGE_DB to another file."
       )
     }
-    defer { try? handle.close() }
-    let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 100)
+    let got = pread(fd, &bytes, 100, 0)
+    bytes.removeLast(100 - max(0, got))
+    let size = fileSize(path)
     let keep =
       "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
     if size == 0 {
@@ -68,12 +76,17 @@ public struct DatabaseFileHeader: Equatable, Sendable {
         "\(path) was written by a newer Nudge (schema \(header.userVersion); this one knows \(knownVersion)). Update Nudge; the file was left untouched."
       )
     }
-    let walSize =
-      (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    let walSize = fileSize(path + "-wal")
     if header.countIsValid, walSize == 0, header.pageCount * header.pageSize > size {
       throw .notNudgeDatabase(
         "\(path) is truncated (\(size) of \(header.pageCount * header.pageSize) bytes). Restore it from a backup or 'nudge export'; \(keep)"
       )
     }
   }
+}
+
+/// The size of the file at `path` in bytes; 0 when it cannot be read.
+private func fileSize(_ path: String) -> Int {
+  var info = stat()
+  return stat(path, &info) == 0 ? Int(info.st_size) : 0
 }

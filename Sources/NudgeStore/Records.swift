@@ -1,67 +1,289 @@
-import GRDB
 import NudgeCore
 
-extension Day: DatabaseValueConvertible {
-  public var databaseValue: DatabaseValue { description.databaseValue }
+/// A type stored as one row of a table. Its columns are named like its JSON keys (snake_case
+/// property names); the schema is in `Schema.swift`, frozen per version.
+public protocol TableRecord {
+  static var tableName: String { get }
+  /// The primary-key column a row is found by.
+  static var keyColumn: String { get }
+  /// Reads a row selected with `SELECT *`.
+  init(row: Row) throws
+  /// The row's columns and their values, key column included.
+  var columns: KeyValuePairs<String, SQLValue> { get }
+}
 
-  public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Day? {
-    String.fromDatabaseValue(dbValue).flatMap(Day.init)
+/// One row of a `SELECT *`, read by column name.
+public struct Row {
+  let statement: SQLiteConnection.Statement
+  let indexes: [String: Int32]
+
+  private func index(_ column: String) throws -> Int32 {
+    guard let index = indexes[column] else {
+      throw SQLiteError(code: 11, message: "column \(column) is missing")  // SQLITE_CORRUPT
+    }
+    return index
+  }
+
+  func text(_ column: String) throws -> String? { statement.text(at: try index(column)) }
+
+  func text(_ column: String, default fallback: String = "") throws -> String {
+    try text(column) ?? fallback
+  }
+
+  func int(_ column: String) throws -> Int? { statement.integer(at: try index(column)) }
+
+  func bool(_ column: String) throws -> Bool? { try int(column).map { $0 != 0 } }
+
+  func bool(_ column: String, default fallback: Bool) throws -> Bool {
+    try bool(column) ?? fallback
+  }
+
+  /// A column holding a value of a `RawRepresentable` type (a day, an enum case).
+  func value<T: TextColumn>(_ column: String) throws -> T? {
+    guard let text = try text(column) else { return nil }
+    guard let value = T(column: text) else {
+      throw SQLiteError(code: 11, message: "\(T.self) column \(column) holds '\(text)'")
+    }
+    return value
+  }
+
+  func value<T: TextColumn>(_ column: String) throws -> T {
+    guard let value: T = try value(column) else {
+      throw SQLiteError(code: 11, message: "column \(column) is NULL")
+    }
+    return value
   }
 }
 
-extension Challenge: DatabaseValueConvertible {}
-extension HelpCategory: DatabaseValueConvertible {}
-
-extension PrepEntry: DayRecord {
-  public static let databaseTableName = "prep"
+/// A value stored as text in one column.
+protocol TextColumn {
+  init?(column: String)
+  var column: String { get }
 }
 
-extension ReviewEntry: DayRecord {
-  public static let databaseTableName = "review"
+extension TextColumn where Self: RawRepresentable, RawValue == String {
+  init?(column: String) { self.init(rawValue: column) }
+  var column: String { rawValue }
 }
 
-extension CheckinEntry: DayRecord {
-  public static let databaseTableName = "checkin"
+extension Day: TextColumn {
+  init?(column: String) { self.init(column) }
+  var column: String { description }
 }
 
-extension HelpNote: FetchableRecord, PersistableRecord {
-  public static let databaseTableName = "help_note"
+extension Challenge: TextColumn {}
+extension HelpCategory: TextColumn {}
+extension Achievement: TextColumn {}
+extension Slot: TextColumn {}
+extension ReminderOutcome: TextColumn {}
+
+extension SQLValue {
+  init(_ text: String?) { self = text.map { .text($0) } ?? .null }
+  init(_ number: Int?) { self = number.map { .integer(Int64($0)) } ?? .null }
+  init(_ flag: Bool?) { self = flag.map { .integer($0 ? 1 : 0) } ?? .null }
+  init<T: TextColumn>(_ value: T?) { self = value.map { .text($0.column) } ?? .null }
 }
 
-extension Achievement: DatabaseValueConvertible {}
+extension SQLiteConnection {
+  /// Every row of `SELECT * FROM table` plus `rest` (a WHERE, ORDER BY or LIMIT clause).
+  func fetchAll<R: TableRecord>(
+    _ type: R.Type, _ rest: String = "", _ arguments: [SQLValue] = []
+  ) throws -> [R] {
+    var indexes: [String: Int32]? = nil
+    return try rows("SELECT * FROM \(R.tableName) \(rest)", arguments) { statement in
+      if indexes == nil {
+        indexes = Dictionary(
+          uniqueKeysWithValues: (0..<statement.columnCount).map { (statement.name(at: $0), $0) })
+      }
+      return try R(row: Row(statement: statement, indexes: indexes!))
+    }
+  }
 
-extension EarnedAchievement: FetchableRecord, PersistableRecord {
-  public static let databaseTableName = "achievement"
-  public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy
-    .convertFromSnakeCase
-  public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy
-    .convertToSnakeCase
+  /// The row whose key column holds `key`.
+  func fetchOne<R: TableRecord>(_ type: R.Type, key: String) throws -> R? {
+    try fetchAll(R.self, "WHERE \(R.keyColumn) = ?", [.text(key)]).first
+  }
+
+  func exists<R: TableRecord>(_ type: R.Type, key: String) throws -> Bool {
+    try integer(
+      "SELECT EXISTS (SELECT 1 FROM \(R.tableName) WHERE \(R.keyColumn) = ?)", [.text(key)])
+      == 1
+  }
+
+  /// Adds the record's row; fails (SQLITE_CONSTRAINT) when its key is taken.
+  func insert<R: TableRecord>(_ record: R) throws {
+    try write(record, verb: "INSERT")
+  }
+
+  /// Adds the record's row, or replaces the row that has its key.
+  func save<R: TableRecord>(_ record: R) throws {
+    try write(record, verb: "INSERT OR REPLACE")
+  }
+
+  private func write<R: TableRecord>(_ record: R, verb: String) throws {
+    let columns = record.columns
+    let names = columns.map(\.key).joined(separator: ", ")
+    let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+    try execute(
+      "\(verb) INTO \(R.tableName) (\(names)) VALUES (\(marks))", columns.map(\.value))
+  }
+
+  func delete<R: TableRecord>(_ type: R.Type, key: String) throws {
+    try execute("DELETE FROM \(R.tableName) WHERE \(R.keyColumn) = ?", [.text(key)])
+  }
+}
+
+// MARK: - The records
+
+extension PrepEntry: TableRecord {
+  public static let tableName = "prep"
+  public static let keyColumn = "day"
+
+  public init(row: Row) throws {
+    self.init(
+      day: try row.value("day"), stickyNotes: try row.bool("sticky_notes", default: false),
+      produce: try row.bool("produce", default: false),
+      water: try row.bool("water", default: false),
+      breakfast: try row.bool("breakfast", default: false), other: try row.text("other"),
+      savedAt: try row.text("saved_at", default: ""))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    [
+      "day": SQLValue(day), "sticky_notes": SQLValue(stickyNotes), "produce": SQLValue(produce),
+      "water": SQLValue(water), "breakfast": SQLValue(breakfast), "other": SQLValue(other),
+      "saved_at": SQLValue(savedAt),
+    ]
+  }
+}
+
+extension ReviewEntry: TableRecord {
+  public static let tableName = "review"
+  public static let keyColumn = "day"
+
+  public init(row: Row) throws {
+    self.init(
+      day: try row.value("day"), why: try row.text("why"), challenge: try row.value("challenge"),
+      challengeOther: try row.text("challenge_other"), swap: try row.text("swap"),
+      commitTo: try row.text("commit_to"), commitFrom: try row.text("commit_from"),
+      savedAt: try row.text("saved_at", default: ""))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    [
+      "day": SQLValue(day), "why": SQLValue(why), "challenge": SQLValue(challenge),
+      "challenge_other": SQLValue(challengeOther), "swap": SQLValue(swap),
+      "commit_to": SQLValue(commitTo), "commit_from": SQLValue(commitFrom),
+      "saved_at": SQLValue(savedAt),
+    ]
+  }
+}
+
+extension CheckinEntry: TableRecord {
+  public static let tableName = "checkin"
+  public static let keyColumn = "day"
+
+  public init(row: Row) throws {
+    self.init(
+      day: try row.value("day"), followed: try row.bool("followed"), feel: try row.text("feel"),
+      blocker: try row.text("blocker"), savedAt: try row.text("saved_at", default: ""))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    [
+      "day": SQLValue(day), "followed": SQLValue(followed), "feel": SQLValue(feel),
+      "blocker": SQLValue(blocker), "saved_at": SQLValue(savedAt),
+    ]
+  }
+}
+
+extension HelpNote: TableRecord {
+  public static let tableName = "help_note"
+  public static let keyColumn = "id"
+
+  public init(row: Row) throws {
+    self.init(
+      id: try row.text("id", default: ""), day: try row.value("day"),
+      category: try row.value("category"), note: try row.text("note"),
+      coach: try row.text("coach"), at: try row.text("at", default: ""))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    [
+      "id": SQLValue(id), "day": SQLValue(day), "category": SQLValue(category),
+      "note": SQLValue(note), "coach": SQLValue(coach), "at": SQLValue(at),
+    ]
+  }
+}
+
+extension EarnedAchievement: TableRecord {
+  public static let tableName = "achievement"
+  public static let keyColumn = "key"
+
+  public init(row: Row) throws {
+    self.init(key: try row.value("key"), earnedOn: try row.value("earned_on"))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    ["key": SQLValue(key), "earned_on": SQLValue(earnedOn)]
+  }
 }
 
 /// One stored setting (`nudge config`).
-struct SettingRow: Codable, FetchableRecord, PersistableRecord {
-  static let databaseTableName = "setting"
+struct SettingRow: TableRecord {
+  static let tableName = "setting"
+  static let keyColumn = "key"
   var key: String
   var value: String
+
+  init(key: String, value: String) {
+    self.key = key
+    self.value = value
+  }
+
+  init(row: Row) throws {
+    self.init(key: try row.text("key", default: ""), value: try row.text("value", default: ""))
+  }
+
+  var columns: KeyValuePairs<String, SQLValue> { ["key": SQLValue(key), "value": SQLValue(value)] }
 }
 
 /// Internal bookkeeping that is not a setting (the last reward message, the draw count).
-struct StateRow: Codable, FetchableRecord, PersistableRecord {
-  static let databaseTableName = "state"
+struct StateRow: TableRecord {
+  static let tableName = "state"
+  static let keyColumn = "key"
   var key: String
   var value: String
+
+  init(key: String, value: String) {
+    self.key = key
+    self.value = value
+  }
+
+  init(row: Row) throws {
+    self.init(key: try row.text("key", default: ""), value: try row.text("value", default: ""))
+  }
+
+  var columns: KeyValuePairs<String, SQLValue> { ["key": SQLValue(key), "value": SQLValue(value)] }
 }
 
-extension Slot: DatabaseValueConvertible {}
-extension ReminderOutcome: DatabaseValueConvertible {}
+extension SlotSchedule: TableRecord {
+  public static let tableName = "slot_schedule"
+  public static let keyColumn = "slot"
 
-extension SlotSchedule: FetchableRecord, PersistableRecord {
-  public static let databaseTableName = "slot_schedule"
+  public init(row: Row) throws {
+    self.init(
+      slot: try row.value("slot"), expression: try row.text("expression", default: ""),
+      enabled: try row.bool("enabled", default: false))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    ["slot": SQLValue(slot), "expression": SQLValue(expression), "enabled": SQLValue(enabled)]
+  }
 }
 
 /// One line of the reminder log (`nudge log`).
-public struct ReminderLogEntry: Codable, Equatable, Sendable, FetchableRecord, PersistableRecord {
-  public static let databaseTableName = "reminder_log"
+public struct ReminderLogEntry: Codable, Equatable, Sendable {
   public var slot: Slot
   /// The elapse (seconds since the epoch) the firing was for; nil for a demo.
   public var elapse: Int?
@@ -73,6 +295,25 @@ public struct ReminderLogEntry: Codable, Equatable, Sendable, FetchableRecord, P
     self.elapse = elapse
     self.outcome = outcome
     self.at = at
+  }
+}
+
+extension ReminderLogEntry: TableRecord {
+  public static let tableName = "reminder_log"
+  /// Rows are never looked up by key; `id` orders them.
+  public static let keyColumn = "id"
+
+  public init(row: Row) throws {
+    self.init(
+      slot: try row.value("slot"), elapse: try row.int("elapse"), outcome: try row.value("outcome"),
+      at: try row.text("at", default: ""))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    [
+      "slot": SQLValue(slot), "elapse": SQLValue(elapse), "outcome": SQLValue(outcome),
+      "at": SQLValue(at),
+    ]
   }
 }
 
@@ -105,22 +346,9 @@ public struct Snooze: Equatable, Sendable {
   static func key(_ slot: Slot) -> String { "snooze.\(slot.rawValue)" }
 }
 
-/// A day entry as a row of its table (`prep`, `review`, `checkin`): the columns are the
-/// snake_case property names, like the JSON keys.
-public protocol DayRecord: DayEntry, FetchableRecord, PersistableRecord {}
+/// A day entry as a row of its table (`prep`, `review`, `checkin`).
+public protocol DayRecord: DayEntry, TableRecord {}
 
-extension DayRecord {
-  public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
-    .convertFromSnakeCase
-  }
-  public static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy {
-    .convertToSnakeCase
-  }
-}
-
-/// The columns queries filter and order on.
-enum Columns {
-  static let day = Column("day")
-  static let at = Column("at")
-  static let id = Column("id")
-}
+extension PrepEntry: DayRecord {}
+extension ReviewEntry: DayRecord {}
+extension CheckinEntry: DayRecord {}

@@ -1,5 +1,3 @@
-import Foundation
-import GRDB
 import NudgeCore
 
 /// The schema, version by version. A migration is frozen once released: it never calls code
@@ -8,89 +6,75 @@ extension AppDatabase {
   /// Brings the schema up to date in a single immediate write transaction, so a file is at
   /// its old version or the current one, never in between, whatever stops the process; a
   /// file from a newer Nudge is refused untouched.
-  public static func migrate(_ writer: any DatabaseWriter, upTo target: Int = schemaVersion)
-    throws
-  {
-    let current = try writer.read { try Int.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
+  static func migrate(_ db: SQLiteConnection, upTo target: Int = schemaVersion) throws {
+    let current = try db.integer("PRAGMA user_version") ?? 0
     if current == target { return }
-    try writer.writeWithoutTransaction { db in
-      try db.inTransaction(.immediate) {
-        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        if version > schemaVersion {
-          throw StoreError.newerSchema(
-            "the database was written by a newer Nudge (schema \(version)). Update Nudge; the file was left untouched."
-          )
-        }
-        for (number, step) in migrations.enumerated() where number + 1 > version {
-          guard number + 1 <= target else { break }
-          try step(db)
-          try db.execute(sql: "PRAGMA user_version = \(number + 1)")
-        }
-        // a file from before achievements gets those its history already earned
-        if version < 2 && target >= 2 { try awardAchievements(db) }
-        return .commit
+    try db.transaction(immediate: true) {
+      let version = try db.integer("PRAGMA user_version") ?? 0
+      if version > schemaVersion {
+        throw StoreError.newerSchema(
+          "the database was written by a newer Nudge (schema \(version)). Update Nudge; the file was left untouched."
+        )
       }
+      for (number, step) in migrations.enumerated() where number + 1 > version {
+        guard number + 1 <= target else { break }
+        try db.execute(step)
+        try db.execute("PRAGMA user_version = \(number + 1)")
+      }
+      // a file from before achievements gets those its history already earned
+      if version < 2 && target >= 2 { try awardAchievements(db) }
     }
   }
 
   /// Each schema version's changes from the one before, in order (index 0 builds version 1).
-  private static let migrations: [@Sendable (Database) throws -> Void] = [
-    { db in
-      try db.execute(
-        sql: """
-          PRAGMA application_id = \(DatabaseFileHeader.applicationID);
-          CREATE TABLE prep (
-            day TEXT PRIMARY KEY NOT NULL,
-            sticky_notes BOOLEAN NOT NULL,
-            produce BOOLEAN NOT NULL,
-            water BOOLEAN NOT NULL,
-            breakfast BOOLEAN NOT NULL,
-            other TEXT,
-            saved_at TEXT NOT NULL
-          );
-          CREATE TABLE review (
-            day TEXT PRIMARY KEY NOT NULL,
-            why TEXT, challenge TEXT, challenge_other TEXT, swap TEXT,
-            commit_to TEXT, commit_from TEXT,
-            saved_at TEXT NOT NULL
-          );
-          CREATE TABLE checkin (
-            day TEXT PRIMARY KEY NOT NULL,
-            followed BOOLEAN, feel TEXT, blocker TEXT,
-            saved_at TEXT NOT NULL
-          );
-          CREATE TABLE help_note (
-            id TEXT PRIMARY KEY NOT NULL,
-            day TEXT NOT NULL,
-            category TEXT NOT NULL,
-            note TEXT, coach TEXT,
-            at TEXT NOT NULL
-          );
-          CREATE INDEX help_note_day ON help_note(day);
-          CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-          """)
-    },
-    { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE achievement (key TEXT PRIMARY KEY NOT NULL, earned_on TEXT NOT NULL);
-          CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-          """)
-    },
-    { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE slot_schedule (
-            slot TEXT PRIMARY KEY NOT NULL, expression TEXT NOT NULL, enabled BOOLEAN NOT NULL
-          );
-          CREATE TABLE reminder_claim (
-            slot TEXT NOT NULL, elapse INTEGER NOT NULL, PRIMARY KEY (slot, elapse)
-          );
-          CREATE TABLE reminder_log (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            slot TEXT NOT NULL, elapse INTEGER, outcome TEXT NOT NULL, at TEXT NOT NULL
-          );
-          """)
-    },
+  private static let migrations: [String] = [
+    """
+      PRAGMA application_id = \(DatabaseFileHeader.applicationID);
+      CREATE TABLE prep (
+        day TEXT PRIMARY KEY NOT NULL,
+        sticky_notes BOOLEAN NOT NULL,
+        produce BOOLEAN NOT NULL,
+        water BOOLEAN NOT NULL,
+        breakfast BOOLEAN NOT NULL,
+        other TEXT,
+        saved_at TEXT NOT NULL
+      );
+      CREATE TABLE review (
+        day TEXT PRIMARY KEY NOT NULL,
+        why TEXT, challenge TEXT, challenge_other TEXT, swap TEXT,
+        commit_to TEXT, commit_from TEXT,
+        saved_at TEXT NOT NULL
+      );
+      CREATE TABLE checkin (
+        day TEXT PRIMARY KEY NOT NULL,
+        followed BOOLEAN, feel TEXT, blocker TEXT,
+        saved_at TEXT NOT NULL
+      );
+      CREATE TABLE help_note (
+        id TEXT PRIMARY KEY NOT NULL,
+        day TEXT NOT NULL,
+        category TEXT NOT NULL,
+        note TEXT, coach TEXT,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX help_note_day ON help_note(day);
+      CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+    """,
+    """
+      CREATE TABLE achievement (key TEXT PRIMARY KEY NOT NULL, earned_on TEXT NOT NULL);
+      CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+    """,
+    """
+      CREATE TABLE slot_schedule (
+        slot TEXT PRIMARY KEY NOT NULL, expression TEXT NOT NULL, enabled BOOLEAN NOT NULL
+      );
+      CREATE TABLE reminder_claim (
+        slot TEXT NOT NULL, elapse INTEGER NOT NULL, PRIMARY KEY (slot, elapse)
+      );
+      CREATE TABLE reminder_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        slot TEXT NOT NULL, elapse INTEGER, outcome TEXT NOT NULL, at TEXT NOT NULL
+      );
+    """,
   ]
 }

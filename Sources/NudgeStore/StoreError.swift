@@ -1,4 +1,4 @@
-import GRDB
+import CSQLite
 
 /// Why the database could not be used, with a sentence that says what to do.
 public enum StoreError: Error, Equatable, Sendable {
@@ -21,28 +21,28 @@ public enum StoreError: Error, Equatable, Sendable {
 extension StoreError {
   /// Maps an SQLite failure to what the person can do about it.
   init(_ error: any Error, path: String) {
-    guard let db = error as? DatabaseError else {
+    guard let db = error as? SQLiteError else {
       self = .cannotCreate("Cannot use the database at \(path): \(error).")
       return
     }
     let keep =
       "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
-    switch db.resultCode {
-    case .SQLITE_BUSY, .SQLITE_LOCKED:
+    switch db.code {
+    case SQLITE_BUSY, SQLITE_LOCKED:
       self = .busy(
         "The database at \(path) is busy: another nudge is writing. Try again in a moment.")
-    case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+    case SQLITE_NOTADB, SQLITE_CORRUPT:
       self = .notNudgeDatabase("\(path) is damaged or not a database. \(keep)")
-    case .SQLITE_FULL:
+    case SQLITE_FULL:
       self = .cannotCreate(
         "The disk holding \(path) is full: free some space and try again; nothing was saved.")
-    case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+    case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
       self = .cannotCreate(
-        "Cannot write the database at \(path) (\(db.message ?? "read-only")): fix the permissions of the file and its directory, or set NUDGE_DB."
+        "Cannot write the database at \(path) (\(db.message)): fix the permissions of the file and its directory, or set NUDGE_DB."
       )
     default:
       self = .cannotCreate(
-        "The database at \(path) failed: \(db.message ?? "\(db.resultCode)"). Nothing was changed; try again."
+        "The database at \(path) failed: \(db.message). Nothing was changed; try again."
       )
     }
   }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NudgeCore
 import Testing
 
@@ -85,12 +84,10 @@ import Testing
 
   @Test func importIsAllOrNothing() throws {
     // Given a database whose help-note insert fails, as a full disk would midway
-    let queue = try DatabaseQueue()
-    let db = try AppDatabase(queue)
-    try queue.write {
+    let db = try AppDatabase.inMemory()
+    try db.write {
       try $0.execute(
-        sql: "CREATE TRIGGER fail BEFORE INSERT ON help_note BEGIN SELECT RAISE(ABORT, 'boom'); END"
-      )
+        "CREATE TRIGGER fail BEFORE INSERT ON help_note BEGIN SELECT RAISE(ABORT, 'boom'); END")
     }
     var document = ExportDocument(
       settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])
@@ -151,9 +148,7 @@ import Testing
 
     // another program's SQLite database
     let foreign = tempDir() + "/other.sqlite3"
-    let queue = try GRDBQueue.make(
-      path: foreign, sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
-    _ = queue
+    try PlainSQLite.make(path: foreign, sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
     try expectRefusedUnchanged(try Data(contentsOf: URL(fileURLWithPath: foreign)), kind: notNudge)
   }
 
@@ -175,7 +170,7 @@ import Testing
   @Test func refusesNewerSchemaWithoutTouchingIt() throws {
     let path = tempDir() + "/nudge.sqlite3"
     _ = try AppDatabase.open(path: path)
-    _ = try GRDBQueue.make(path: path, sql: "PRAGMA user_version = 99")
+    try PlainSQLite.make(path: path, sql: "PRAGMA user_version = 99")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     try expectRefusedUnchanged(bytes, kind: { if case .newerSchema = $0 { true } else { false } })
   }

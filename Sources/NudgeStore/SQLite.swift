@@ -1,0 +1,153 @@
+import CSQLite
+
+/// A failure SQLite reported: its primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`…) and
+/// its message.
+struct SQLiteError: Error, CustomStringConvertible {
+  let code: Int32
+  let message: String
+
+  var description: String { "\(message) (SQLite code \(code))" }
+}
+
+/// A value bound to a statement's parameter or read from a column.
+public enum SQLValue: Equatable, Sendable {
+  case null
+  case integer(Int64)
+  case text(String)
+}
+
+/// One open SQLite connection: statements, transactions and the errors SQLite reports.
+///
+/// Sendable because SQLite serializes every call on a connection opened with
+/// `SQLITE_OPEN_FULLMUTEX`; a transaction spans several calls, so `AppDatabase` also keeps
+/// the connection behind its lock.
+final class SQLiteConnection: @unchecked Sendable {
+  private let handle: OpaquePointer
+
+  /// Opens the file at `path` (":memory:" for a private in-memory database); `create` makes
+  /// the file when it is missing. Waits up to `busySeconds` for another process's lock.
+  init(path: String, create: Bool = false, busySeconds: Int32 = 10) throws(SQLiteError) {
+    var db: OpaquePointer?
+    var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX
+    if create { flags |= SQLITE_OPEN_CREATE }
+    let status = sqlite3_open_v2(path, &db, flags, nil)
+    guard status == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(db)
+      throw SQLiteError(code: status & 0xFF, message: message)
+    }
+    handle = db
+    sqlite3_busy_timeout(db, busySeconds * 1000)
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  private func failure(_ status: Int32) -> SQLiteError {
+    SQLiteError(code: status & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+  }
+
+  /// Runs one or more statements that take no arguments and return no rows.
+  func execute(_ sql: String) throws(SQLiteError) {
+    let status = sqlite3_exec(handle, sql, nil, nil, nil)
+    guard status == SQLITE_OK else { throw failure(status) }
+  }
+
+  /// Runs one statement with `arguments` bound to its `?` parameters, ignoring any rows.
+  func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+    try withStatement(sql, arguments) { statement in
+      while try statement.step() {}
+    }
+  }
+
+  /// Every row of a query, each made by `row` while the statement is on it.
+  func rows<T>(_ sql: String, _ arguments: [SQLValue] = [], _ row: (Statement) throws -> T)
+    throws -> [T]
+  {
+    try withStatement(sql, arguments) { statement in
+      var result: [T] = []
+      while try statement.step() { result.append(try row(statement)) }
+      return result
+    }
+  }
+
+  /// The first column of every row, as text (NULLs left out).
+  func texts(_ sql: String, _ arguments: [SQLValue] = []) throws -> [String] {
+    try rows(sql, arguments) { $0.text(at: 0) }.compactMap { $0 }
+  }
+
+  /// The first column of the first row, as an integer; nil without rows or for NULL.
+  func integer(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int? {
+    try rows(sql, arguments) { $0.integer(at: 0) }.first ?? nil
+  }
+
+  private func withStatement<T>(
+    _ sql: String, _ arguments: [SQLValue], _ body: (Statement) throws -> T
+  ) throws -> T {
+    var pointer: OpaquePointer?
+    let status = sqlite3_prepare_v2(handle, sql, -1, &pointer, nil)
+    guard status == SQLITE_OK, let pointer else { throw failure(status) }
+    defer { sqlite3_finalize(pointer) }
+    let statement = Statement(pointer: pointer, connection: self)
+    for (index, value) in arguments.enumerated() {
+      try statement.bind(value, at: Int32(index + 1))
+    }
+    return try body(statement)
+  }
+
+  /// Runs `body` in a transaction (`BEGIN IMMEDIATE` for writes, so a writer waits for the
+  /// lock up front instead of failing halfway), committing when it returns and rolling back
+  /// when it throws.
+  func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+    try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  /// A prepared statement, valid while the call that made it runs.
+  struct Statement {
+    let pointer: OpaquePointer
+    let connection: SQLiteConnection
+
+    fileprivate func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+      let status =
+        switch value {
+        case .null: sqlite3_bind_null(pointer, index)
+        case .integer(let number): sqlite3_bind_int64(pointer, index, number)
+        case .text(let text):
+          // SQLITE_TRANSIENT: SQLite copies the bytes before the Swift string goes away
+          sqlite3_bind_text(
+            pointer, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+      guard status == SQLITE_OK else { throw connection.failure(status) }
+    }
+
+    /// Moves to the next row; false once there are no more.
+    fileprivate func step() throws(SQLiteError) -> Bool {
+      let status = sqlite3_step(pointer)
+      if status == SQLITE_ROW { return true }
+      if status == SQLITE_DONE { return false }
+      throw connection.failure(status)
+    }
+
+    var columnCount: Int32 { sqlite3_column_count(pointer) }
+
+    func name(at index: Int32) -> String { String(cString: sqlite3_column_name(pointer, index)) }
+
+    func isNull(at index: Int32) -> Bool { sqlite3_column_type(pointer, index) == SQLITE_NULL }
+
+    func integer(at index: Int32) -> Int? {
+      isNull(at: index) ? nil : Int(sqlite3_column_int64(pointer, index))
+    }
+
+    func text(at index: Int32) -> String? {
+      guard let bytes = sqlite3_column_text(pointer, index) else { return nil }
+      return String(cString: bytes)
+    }
+  }
+}
