@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 
+from . import processes
 from .world import Case, World
 
 
@@ -29,15 +30,16 @@ def case_no_network(suite):
         ["daemon", "--exit-after", "2"], ["install", "--dry-run"],
     ]
     families = set()
-    for args in commands:
-        trace = os.path.join(world.dir, "sockets.txt")
-        subprocess.run(["strace", "-f", "-qq", "-e", "trace=socket,connect", "-o", trace,
-                        suite.nudge, *args], env=world.environment("2026-01-01T21:30:00+01:00", None),
-                       stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
-        found = set(re.findall(r"socket\((AF_[A-Z0-9]+)", open(trace).read()))
-        families |= found
-        case.check(found <= {"AF_UNIX"}, f"{args[0]}: opened {sorted(found)}")
-    desktop.stop()
+    with desktop:
+        for args in commands:
+            trace = os.path.join(world.dir, "sockets.txt")
+            subprocess.run(["strace", "-f", "-qq", "-e", "trace=socket,connect", "-o", trace,
+                            suite.nudge, *args],
+                           env=world.environment("2026-01-01T21:30:00+01:00", None),
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+            found = set(re.findall(r"socket\((AF_[A-Z0-9]+)", open(trace).read()))
+            families |= found
+            case.check(found <= {"AF_UNIX"}, f"{args[0]}: opened {sorted(found)}")
     case.note = f"{len(commands)} commands, socket families seen: {sorted(families) or 'none'}"
     return case
 
@@ -56,56 +58,73 @@ def case_notification_faults(suite):
             world = World(suite, f"notify-{fault}")
             desktop = suite.desktop(activatable="/bin/sleep 600" if fault == "hung" else None)
             world.env.update(desktop.env)
-            if fault != "hung":
-                desktop.start_dunst()
-            started = time.monotonic()
-            proc = world.start("notify", "morning", "--wait", "60",
-                               now="2026-01-05T07:00:05+01:00")
-            if fault != "hung":
-                if not desktop.wait_displayed(1, 5):
-                    case.fail(f"{fault}: the first reminder was never displayed")
-                started = time.monotonic()
-                desktop.kill_dunst()
-                if fault == "restarted":
-                    desktop.start_dunst()
-            if fault == "restarted":
-                # shown again on the new server, once; a dismissal there ends it
-                again = desktop.wait_displayed(1, 5)
-                time.sleep(0.5)
-                once = desktop.displayed() == 1
-                desktop.close_all()
+            procs = []
             try:
-                code = proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                code = "hang"
-            took = time.monotonic() - started
-            log = json.loads(world.run("log", "--json").stdout or "[]")
-            outcomes = [e["outcome"] for e in log]
-            if fault == "restarted":
-                case.check(again and once and code == 0 and outcomes == ["shown", "dismissed"],
-                           f"restarted: shown again {again}, once {once}, exit {code}, "
-                           f"log {outcomes}")
-            else:
-                timings.append(took)
-                case.check(code == 69 and took <= 3.0 and outcomes[-1:] == ["undelivered"],
-                           f"{fault}: exit {code} after {took:.2f} s, log {outcomes}")
-            if fault == "hung":
-                subprocess.run(["pkill", "-f", "^/bin/sleep 600$"], capture_output=True)
-                desktop.start_dunst()
-            elif desktop.dunst is None:
-                desktop.start_dunst()
-            proc = world.start("notify", "evening", "--wait", "3",
-                               now="2026-01-05T21:30:05+01:00")
-            shown = desktop.wait_displayed(1, 5)
-            desktop.close_all()
-            proc.wait(timeout=15)
-            log = json.loads(world.run("log", "--json").stdout or "[]")
-            case.check(shown and [e["outcome"] for e in log][-2:] == ["shown", "dismissed"],
-                       f"{fault}: next reminder shown={shown}, log {[e['outcome'] for e in log]}")
-            desktop.stop()
+                timings.append(notification_fault(case, world, desktop, fault, procs))
+            finally:
+                # the nudge processes, then dunst, the bus and what it activated (the hung
+                # server's `sleep 600`), whatever went wrong
+                for proc in procs:
+                    processes.stop(proc, 0)
+                desktop.stop()
+    timings = [t for t in timings if t is not None]
     case.note = f"returned after {min(timings):.2f}-{max(timings):.2f} s"
     return case
+
+
+def notification_fault(case, world, desktop, fault, procs):
+    """One run of case_notification_faults; the nudge processes it starts go into `procs`.
+    Returns how long nudge took to return after the fault (None for `restarted`)."""
+    if fault != "hung":
+        desktop.start_dunst()
+    started = time.monotonic()
+    proc = world.start("notify", "morning", "--wait", "60", now="2026-01-05T07:00:05+01:00")
+    procs.append(proc)
+    if fault != "hung":
+        if not desktop.wait_displayed(1, 5):
+            case.fail(f"{fault}: the first reminder was never displayed")
+        started = time.monotonic()
+        desktop.kill_dunst()
+        if fault == "restarted":
+            desktop.start_dunst()
+    if fault == "restarted":
+        # shown again on the new server, once; a dismissal there ends it
+        again = desktop.wait_displayed(1, 5)
+        time.sleep(0.5)
+        once = desktop.displayed() == 1
+        desktop.close_all()
+    try:
+        code = proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        code = "hang"
+    took = time.monotonic() - started
+    log = json.loads(world.run("log", "--json").stdout or "[]")
+    outcomes = [e["outcome"] for e in log]
+    if fault == "restarted":
+        case.check(again and once and code == 0 and outcomes == ["shown", "dismissed"],
+                   f"restarted: shown again {again}, once {once}, exit {code}, log {outcomes}")
+    else:
+        case.check(code == 69 and took <= 3.0 and outcomes[-1:] == ["undelivered"],
+                   f"{fault}: exit {code} after {took:.2f} s, log {outcomes}")
+    if fault == "hung":
+        # the `sleep 600` this desktop's bus activated (found by the bus's mark, so no other
+        # `sleep` on the machine is touched); the bus then fails the pending activation
+        hung = desktop.kill_activated()
+        if desktop.activated():
+            case.fail(f"hung: the activated server {hung} outlived SIGKILL")
+        desktop.start_dunst()
+    elif desktop.dunst is None:
+        desktop.start_dunst()
+    proc = world.start("notify", "evening", "--wait", "3", now="2026-01-05T21:30:05+01:00")
+    procs.append(proc)
+    shown = desktop.wait_displayed(1, 5)
+    desktop.close_all()
+    proc.wait(timeout=15)
+    log = json.loads(world.run("log", "--json").stdout or "[]")
+    case.check(shown and [e["outcome"] for e in log][-2:] == ["shown", "dismissed"],
+               f"{fault}: next reminder shown={shown}, log {[e['outcome'] for e in log]}")
+    return None if fault == "restarted" else took
 
 
 # MARK: - Time faults

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import time
 
+from .processes import kill_marked
 from .world import Case, World, sha256, one_line_error, iso
 
 
@@ -143,6 +144,7 @@ def case_hostile_links(suite):
 
 
 SHELLS = {"sh", "bash", "dash", "zsh", "fish", "ksh", "csh", "tcsh", "busybox"}
+MARK = "NUDGETEST_CASE"  # in the environment of what a case starts (see processes.marked)
 
 
 def case_no_shell(suite):
@@ -151,40 +153,57 @@ def case_no_shell(suite):
     case = Case("terminal launch traced (strace -f -e execve)")
     world = World(suite, "strace")
     world.env["DISPLAY"] = suite.display
+    # inherited by the detached xterm and the nudge in it: found and ended by it below
+    world.env[MARK] = world.dir
     world.run("config", "set", "terminal", "xterm -e")
+    binary = os.path.realpath(suite.nudge)
+
+    def role(path):
+        """`nudge` for the binary under test whatever it is called (strace starts the path it
+        was given, xterm is handed /proc/self/exe's target), else the program's name."""
+        return "nudge" if os.path.realpath(path) == binary else os.path.basename(path)
+
     links = ["nudge://need-help?category=stress", "nudge://review", "nudge://celebrate?achievement=first-prep"]
     for link in links:
         trace = os.path.join(world.dir, "trace.txt")
+        quoted = json.dumps(link)
+
+        def chain():
+            """(programs exec'd, the paths of those whose argv ends with the link as one item)
+            so far."""
+            seen = open(trace).read() if os.path.exists(trace) else ""
+            calls = re.findall(r'execve\("([^"]+)", \[(.*?)\]', seen)
+            programs = [os.path.basename(p) for p, _ in calls]
+            carried = [p for p, argv in calls
+                       if argv.endswith(f'"open", {quoted}')
+                       or argv.endswith(f'"open", "--hold", {quoted}')]
+            return programs, carried
+
         proc = subprocess.Popen(
             ["strace", "-f", "-qq", "-s", "4096", "-e", "trace=execve", "-o", trace,
              suite.nudge, "open", link], env=world.env, stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             start_new_session=True)
-        quoted = json.dumps(link)
-
-        def chain():
-            """(programs exec'd, those whose argv ends with the link as one item) so far."""
-            seen = open(trace).read() if os.path.exists(trace) else ""
-            calls = re.findall(r'execve\("([^"]+)", \[(.*?)\]', seen)
-            programs = [os.path.basename(p) for p, _ in calls]
-            carried = [os.path.basename(p) for p, argv in calls
-                       if argv.endswith(f'"open", {quoted}')
-                       or argv.endswith(f'"open", "--hold", {quoted}')]
-            return programs, carried
-
-        # xterm runs `nudge open LINK` in its terminal, where the flow waits for answers. Under
-        # load xterm can take many seconds to reach the X server and start its child, so wait
-        # for the whole chain (not a count of execve lines) with a deadline far beyond that.
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(chain()[1]) < 3:
-            time.sleep(0.1)
-        time.sleep(0.5)
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+        try:
+            # xterm runs `nudge open LINK` in its terminal, where the flow waits for answers.
+            # Under load xterm can take many seconds to reach the X server and start its child,
+            # so wait for the whole chain (not a count of execve lines) with a deadline far
+            # beyond that.
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and len(chain()[1]) < 3:
+                time.sleep(0.1)
+            time.sleep(0.5)
+        finally:
+            # strace and nudge; the xterm nudge started in a session of its own, and the nudge
+            # in it, die with strace (their tracer) or else by the mark in their environment
+            os.killpg(proc.pid, signal.SIGKILL)
+            kill_marked(MARK, world.dir)
+            proc.wait(timeout=10)
         programs, carried = chain()
         shells = [p for p in programs if p in SHELLS]
         # the link is the last argv item of nudge, of xterm, and of the nudge xterm starts
-        case.check(not shells and carried == ["nudge", "xterm", "nudge"],
-                   f"{link}: programs {programs}, shells {shells}, link carried by {carried}")
+        case.check(not shells and [role(p) for p in carried] == ["nudge", "xterm", "nudge"],
+                   f"{link}: programs {programs}, shells {shells}, link carried by "
+                   f"{[os.path.basename(p) for p in carried]} (nudge is {binary})")
     case.note = "exec chain: " + " -> ".join(programs)
     return case

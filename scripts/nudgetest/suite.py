@@ -3,7 +3,7 @@
 import argparse
 import os
 import shutil
-import subprocess
+import signal
 import sys
 import tempfile
 import time
@@ -11,7 +11,7 @@ import traceback
 
 from .concurrency import case_concurrency, case_fresh_creators, case_reader_holds
 from .crashes import case_crash_random, case_crash_each_write, case_migration_kills
-from .desktop import Desktop
+from .desktop import Desktop, Xvfb
 from .faults import case_no_network, case_notification_faults, case_time_faults
 from .files import case_bad_files, case_read_only, case_disk_full, case_permissions
 from .fuzzing import case_fuzz_config, case_fuzz_import, case_libfuzzer
@@ -38,15 +38,37 @@ class Suite:
         self.import_docs = 300
         self.fault_runs = 3
         self.display = f":{80 + os.getpid() % 9}"
-        self.xvfb = subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1024x768x24"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        self.desktops = []
+        try:
+            self.xvfb = Xvfb(self.display)
+        except Exception:
+            self.remove_work()
+            raise
 
     def desktop(self, **kw):
-        return Desktop(self, **kw)
+        """A private D-Bus session on the display (see Desktop); close() and the end of each
+        case stop it if the case did not."""
+        desktop = Desktop(self, **kw)
+        self.desktops.append(desktop)
+        return desktop
+
+    def stop_desktops(self):
+        """Stops every desktop a case started and left running (one that failed half-way)."""
+        while self.desktops:
+            self.desktops.pop().stop()
 
     def close(self):
-        self.xvfb.kill()
+        """Stops the desktops, then Xvfb (cleanly, without a stale lock), then removes the
+        scratch folder unless --keep."""
+        try:
+            self.stop_desktops()
+        finally:
+            try:
+                self.xvfb.stop()
+            finally:
+                self.remove_work()
+
+    def remove_work(self):
         if not self.keep:
             shutil.rmtree(self.work, ignore_errors=True)
 
@@ -82,6 +104,8 @@ def main():
                         help="seconds of libFuzzer per target (default 30)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args()
+    # a SIGTERM ends the run through the `finally` below, which stops Xvfb, dbus and dunst
+    signal.signal(signal.SIGTERM, terminated)
     suite = Suite(args)
     results = []
     started = time.monotonic()
@@ -97,6 +121,8 @@ def main():
                 case = Case(key)
                 case.fail("crashed: " + traceback.format_exc().strip().splitlines()[-1])
                 traceback.print_exc()
+            finally:
+                suite.stop_desktops()
             case.seconds = time.monotonic() - t0
             results.append(case)
             for problem in case.problems:
@@ -114,3 +140,7 @@ def main():
     print(f"{'total':<{width}}  {sum(c.runs for c in results):>6}  {failures:>8}  {lost:>9}  "
           f"{time.monotonic() - started:>5.0f}s")
     sys.exit(1 if failures or lost else 0)
+
+
+def terminated(signum, frame):
+    sys.exit(128 + signum)
