@@ -13,11 +13,11 @@ extension SettingKey: ExpressibleByArgument {}
 extension Achievement: ExpressibleByArgument {
   /// A key (`streak-7`) or a title, in any case, spaces or dashes (`"7-day streak"`).
   public init?(argument: String) {
-    let wanted = argument.lowercased().replacingOccurrences(of: " ", with: "-")
+    let wanted = argument.lowercased().replacing(" ", with: "-")
     guard
       let found = Achievement(rawValue: argument)
         ?? Achievement.allCases.first(where: {
-          $0.title.lowercased().replacingOccurrences(of: " ", with: "-") == wanted
+          $0.title.lowercased().replacing(" ", with: "-") == wanted
         })
     else { return nil }
     self = found

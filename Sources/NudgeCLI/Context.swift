@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -165,7 +167,7 @@ final class StandardInput: LineInput {
     }
   }
 
-  func readAll() -> Data { FileHandle.standardInput.readDataToEndOfFile() }
+  func readAll() -> Data { Data(StandardStreams.readAllInput()) }
 
   func waitForLine(seconds: Double) -> Bool {
     var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
@@ -178,11 +180,11 @@ final class StandardOutput: TextOutput {
   let isTerminal = isatty(STDOUT_FILENO) == 1
 
   func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardStreams.write(text, to: STDOUT_FILENO)
   }
 
   func writeError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardStreams.write(text, to: STDERR_FILENO)
   }
 }
 

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Logging
 import NudgeCore
 import NudgeDesktop

@@ -33,7 +33,7 @@ struct HistoryCommand: ContextCommand {
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
       ctx.line(
-        style.bold(label.padding(toLength: 11, withPad: " ", startingAt: 0))
+        style.bold(label.padded(to: 11))
           + summary(entry, style, frozen: frozen.contains(entry.date), today: entry.date == today)
       )
     }

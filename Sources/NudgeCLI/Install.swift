@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -13,7 +14,7 @@ struct UserUnits {
     let env = ctx.environment
     let config =
       env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? (env["HOME"] ?? NSHomeDirectory()) + "/.config"
+      ?? HomeDirectory.path(environment: env) + "/.config"
     return config + "/systemd/user"
   }
 
@@ -44,12 +45,25 @@ struct UserUnits {
       ctx.line()
       return
     }
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     do {
-      try FileManager.default.createDirectory(
-        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
-      throw CLIError("Cannot write \(path): \(error.localizedDescription).", code: .cannotCreate)
+      throw CLIError("Cannot write \(path): cannot create \(directory).", code: .cannotCreate)
+    }
+    // a new file beside it, renamed over it: a reader sees the old text or the new, never half
+    let temp = path + ".new-\(getpid())"
+    let fd = open(temp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+    var written = fd >= 0
+    if written {
+      StandardStreams.write(text, to: fd)
+      written = fsync(fd) == 0
+      written = close(fd) == 0 && written && rename(temp, path) == 0
+    }
+    guard written else {
+      let reason = String(cString: strerror(errno))
+      unlink(temp)
+      throw CLIError("Cannot write \(path): \(reason).", code: .cannotCreate)
     }
   }
 
@@ -81,7 +95,7 @@ struct UserUnits {
     let env = ctx.environment
     let data =
       env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+      ?? HomeDirectory.path(environment: env) + "/.local/share"
     return data + "/applications"
   }
 
@@ -208,11 +222,11 @@ struct UninstallCommand: ContextCommand {
     try units.systemctl(["disable", "--now"] + Slot.allCases.map(UnitFiles.timerName))
     for slot in Slot.allCases {
       units.remove(UnitFiles.dropInPath(slot))
-      units.remove(UnitFiles.dropInPath(slot).replacingOccurrences(of: "/schedule.conf", with: ""))
+      units.remove(UnitFiles.dropInPath(slot).replacing("/schedule.conf", with: ""))
       units.remove(UnitFiles.timerName(slot))
       units.remove(UnitFiles.windowDropInPath(slot))
       units.remove(
-        UnitFiles.windowDropInPath(slot).replacingOccurrences(of: "/window.conf", with: ""))
+        UnitFiles.windowDropInPath(slot).replacing("/window.conf", with: ""))
     }
     units.remove(UnitFiles.serviceName)
     units.removeLinkHandler()

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads one answer from a terminal with line editing: Left/Right (Ctrl-B/F), Home/End
 /// (Ctrl-A/E), Backspace/Delete, Ctrl-U/K/W, Up/Down through the earlier answers of this run,
@@ -48,7 +49,7 @@ final class LineEditor {
       case .enter:
         write("\r\n")
         let text = String(line)
-        if !text.trimmingCharacters(in: .whitespaces).isEmpty, history.last != text {
+        if !text.trimmingSpaces.isEmpty, history.last != text {
           history.append(text)
         }
         return text
@@ -162,7 +163,7 @@ final class LineEditor {
   private func readByte() -> UInt8? {
     var byte: UInt8 = 0
     while true {
-      let n = Foundation.read(input, &byte, 1)
+      let n = Glibc.read(input, &byte, 1)
       if n == 1 { return byte }
       if n < 0 && errno == EINTR { continue }
       return nil
@@ -174,7 +175,7 @@ final class LineEditor {
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes {
-        Foundation.write(output, $0.baseAddress, $0.count)
+        Glibc.write(output, $0.baseAddress, $0.count)
       }
       if n < 0 && errno == EINTR { continue }
       if n <= 0 { return }

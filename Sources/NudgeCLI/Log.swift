@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -35,7 +36,7 @@ struct LogCommand: ContextCommand {
     if rows.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
     for row in rows {
       ctx.line(
-        "\(row.at)  \(row.slot.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(row.outcome.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))"
+        "\(row.at)  \(row.slot.rawValue.padded(to: 8)) \(row.outcome.rawValue.padded(to: 14))"
           + (row.elapse.map { ctx.style.dim(" for \($0)") } ?? ""))
     }
   }

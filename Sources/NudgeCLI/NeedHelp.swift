@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import NudgeCore
 
 /// `nudge need-help`: pick what kind of craving it is, get a mini-coach, save a tagged note.
@@ -168,7 +169,7 @@ struct Coach {
             String(repeating: "●", count: tick + 1)
             + String(repeating: "·", count: length - tick - 1)
           ctx.output.write(
-            "\r  \(style.cyan(phase))  \(bar)  \(left / 60):\(String(format: "%02d", left % 60)) left  "
+            "\r  \(style.cyan(phase))  \(bar)  \(left / 60):\(zeroPadded(left % 60, 2)) left  "
           )
           if ctx.input.waitForLine(seconds: 1) {
             _ = ctx.input.readLine()
@@ -180,7 +181,7 @@ struct Coach {
       }
     }
     ctx.output.write("\r" + String(repeating: " ", count: 50) + "\r")
-    let spent = "\(elapsed / 60):\(String(format: "%02d", elapsed % 60))"
+    let spent = "\(elapsed / 60):\(zeroPadded(elapsed % 60, 2))"
     if skipped {
       ctx.line("Stopped after \(spent). Every breath counts.")
       return "breathing \(spent) (stopped early)"

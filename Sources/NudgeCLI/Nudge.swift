@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import NudgeCore
+import NudgeDesktop
 
 /// `nudge`: the root command; with no subcommand it shows the today view.
 public struct Nudge: ParsableCommand {
@@ -73,8 +76,8 @@ public enum NudgeMain {
 
   private static func fail(_ error: any Error, arguments: [String]) -> Never {
     let failure = report(error, arguments: arguments)
-    FileHandle.standardError.write(Data(failure.stderr.utf8))
-    FileHandle.standardOutput.write(Data(failure.stdout.utf8))
+    StandardStreams.write(failure.stderr, to: STDERR_FILENO)
+    StandardStreams.write(failure.stdout, to: STDOUT_FILENO)
     exit(failure.status)
   }
 
@@ -120,7 +123,7 @@ func usageLine(_ error: any Error, _ arguments: [String]) -> String {
   let lines = Nudge.message(for: error).split(separator: "\n").map(String.init)
   var message = lines.first ?? ""
   // a list of allowed values, one per line, becomes part of the one line
-  let values = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+  let values = lines.dropFirst().map { $0.trimmingSpaces }
     .filter { $0.hasPrefix("- ") }.map { "'\($0.dropFirst(2))'" }
   if message.hasSuffix(" one of the following:"), !values.isEmpty {
     message = message.dropLast(" the following:".count) + ": " + values.joined(separator: ", ")

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -70,14 +71,14 @@ struct OpenCommand: ContextCommand {
       ctx.output.write(
         ctx.style.dim("Press Enter to close this window, or s and Enter to snooze \(length).")
           + " ")
-      if ctx.input.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "s" {
+      if ctx.input.readLine()?.trimmingSpaces.lowercased() == "s" {
         try snooze(ctx, slot)
       }
     } else {
       ctx.output.write(ctx.style.dim("Press Enter to close this window.") + " ")
       _ = ctx.input.readLine()
     }
-    if let failure { Foundation.exit(failure.code.rawValue) }
+    if let failure { Glibc.exit(failure.code.rawValue) }
   }
 
   func settingsSnooze(_ ctx: Context) throws -> Int {

@@ -23,8 +23,8 @@ struct Prompter {
       let hint = current.map { style.dim(" [\($0)]") } ?? style.dim(" (Enter to skip)")
       ctx.output.write("\(question)\(hint) ")
       let answer = try read()
-      if answer.trimmingCharacters(in: .whitespaces).isEmpty { return current }
-      if answer.trimmingCharacters(in: .whitespaces) == "-" { return nil }
+      if answer.trimmingSpaces.isEmpty { return current }
+      if answer.trimmingSpaces == "-" { return nil }
       do {
         // the person sees "that answer", never an internal field name
         return try FreeText.clean(answer, field: "That answer")
@@ -56,7 +56,7 @@ struct Prompter {
       }
     while true {
       ctx.output.write("\(question) \(style.dim(hint)) ")
-      switch try read().trimmingCharacters(in: .whitespaces).lowercased() {
+      switch try read().trimmingSpaces.lowercased() {
       case "y", "yes": return true
       case "n", "no": return false
       case "a",
@@ -84,7 +84,7 @@ struct Prompter {
     while true {
       let hint = currentIndex.map { " [\($0 + 1)]" } ?? ""
       ctx.output.write("Choose 1-\(options.count)\(style.dim(hint)): ")
-      let answer = try read().trimmingCharacters(in: .whitespaces).lowercased()
+      let answer = try read().trimmingSpaces.lowercased()
       if answer.isEmpty, let currentIndex { return options[currentIndex] }
       if let n = Int(answer), (1...options.count).contains(n) { return options[n - 1] }
       if let match = options.first(where: { key($0) == answer }) { return match }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -46,7 +47,7 @@ struct ReminderSession {
         wait <= 0 ? note.withoutButtons(command: "nudge \(offered.rawValue)") : note,
         wait: NotificationWait(
           seconds: left, serverSeconds: serverWait,
-          watchDirectory: (db.path as NSString).deletingLastPathComponent,
+          watchDirectory: String(db.path[..<(db.path.lastIndex(of: "/") ?? db.path.startIndex)]),
           isDoneElsewhere: {
             (try? db.isDone(offered, on: rule.day(of: clock(), in: zone))) ?? false
           }))

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import NudgeCore
 import NudgeStore
 
@@ -50,9 +51,9 @@ struct ScheduleCommand: ParsableCommand {
       let width = max(24, rows.map(\.0.expression.count).max() ?? 0)
       for (row, next) in rows {
         let state = row.enabled ? style.green("on ") : style.dim("off")
-        let expression = row.expression.padding(toLength: width, withPad: " ", startingAt: 0)
+        let expression = row.expression.padded(to: width)
         var line =
-          "\(style.bold(row.slot.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))) \(state)  \(expression)"
+          "\(style.bold(row.slot.rawValue.padded(to: 8))) \(state)  \(expression)"
         if let next {
           line +=
             " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")

@@ -119,7 +119,7 @@ struct AchievementsCommand: ContextCommand {
     if got.isEmpty { ctx.line(style.dim("  None yet. Finish any flow to earn your first.")) }
     for a in got.sorted(by: { earned[$0]! < earned[$1]! }) {
       ctx.line(
-        "  🏆 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(earned[a]!.description))  \(style.dim("nudge celebrate \(a.rawValue)"))"
+        "  🏆 \(a.title.padded(to: 22)) \(style.dim(earned[a]!.description))  \(style.dim("nudge celebrate \(a.rawValue)"))"
       )
     }
     let locked = Achievement.allCases.filter { earned[$0] == nil }
@@ -128,7 +128,7 @@ struct AchievementsCommand: ContextCommand {
       ctx.line(style.bold("Locked"))
       for a in locked {
         ctx.line(
-          "  🔒 \(a.title.padding(toLength: 22, withPad: " ", startingAt: 0)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
+          "  🔒 \(a.title.padded(to: 22)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
         )
       }
     }

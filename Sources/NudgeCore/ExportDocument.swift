@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The versioned JSON document of everything Nudge stores (`nudge export` / `nudge import`).
 public struct ExportDocument: Codable, Equatable, Sendable {
@@ -63,7 +64,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
   /// Decodes and checks a document; the error says what is wrong and where.
   public static func decode(_ data: Data) throws(InputError) -> ExportDocument {
-    guard (try? JSONSerialization.jsonObject(with: data)) != nil else {
+    guard (try? JSONDecoder().decode(AnyJSON.self, from: data)) != nil else {
       throw InputError("it is not valid JSON; pass a file written by 'nudge export'.")
     }
     guard let header = try? NudgeJSON.decode(Header.self, from: data), header.format == formatName
@@ -206,5 +207,29 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         throw InputError("settings.\(name): \(error.message)")
       }
     }
+  }
+}
+
+/// Any JSON value: decoding it checks that a text is JSON at all, before its shape is read.
+private struct AnyJSON: Decodable {
+  init(from decoder: any Decoder) throws {
+    if var list = try? decoder.unkeyedContainer() {
+      while !list.isAtEnd { _ = try list.decode(AnyJSON.self) }
+    } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
+      for key in object.allKeys { _ = try object.decode(AnyJSON.self, forKey: key) }
+    } else {
+      let value = try decoder.singleValueContainer()
+      if value.decodeNil() { return }
+      if (try? value.decode(Bool.self)) != nil { return }
+      if (try? value.decode(Double.self)) != nil { return }
+      _ = try value.decode(String.self)
+    }
+  }
+
+  private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
   }
 }

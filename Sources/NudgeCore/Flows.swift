@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The four daily flows a person completes.
 public enum Flow: String, CaseIterable, Codable, Sendable {
@@ -244,7 +245,7 @@ public enum FreeText {
   /// Trims, turns empty into nil, and refuses control characters or over-long text.
   public static func clean(_ text: String?, field: String) throws(InputError) -> String? {
     guard let text else { return nil }
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces
     if trimmed.isEmpty { return nil }
     if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
       throw InputError("\(field) contains a control character; type plain text on one line.")

@@ -47,7 +47,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
 
   /// Checks a value and returns it in its canonical spelling.
   public func validate(_ raw: String) throws(InputError) -> String {
-    let value = raw.trimmingCharacters(in: .whitespaces)
+    let value = raw.trimmingSpaces
     let bad = InputError("'\(raw)' is not a valid \(rawValue): use \(allowed).")
     switch self {
     case .rolloverHour:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The systemd user units Nudge installs, rendered from the templates in `units/`.
 public enum UnitFiles {
@@ -71,7 +72,7 @@ public enum UnitFiles {
     -> [(path: String, text: String)]
   {
     let quoted = binary.contains(" ") ? "\"\(binary)\"" : binary
-    var files = [(serviceName, serviceTemplate.replacingOccurrences(of: "@NUDGE@", with: quoted))]
+    var files = [(serviceName, serviceTemplate.replacing("@NUDGE@", with: quoted))]
     for schedule in schedules {
       let slot = schedule.slot
       files.append(
@@ -82,8 +83,8 @@ public enum UnitFiles {
       files.append(
         (
           timerName(slot),
-          timerTemplate.replacingOccurrences(of: "@SLOT@", with: slot.rawValue)
-            .replacingOccurrences(of: "@CALENDAR@", with: slot.defaultExpression)
+          timerTemplate.replacing("@SLOT@", with: slot.rawValue)
+            .replacing("@CALENDAR@", with: slot.defaultExpression)
         ))
       if let dropIn = dropIn(schedule) { files.append((dropInPath(slot), dropIn)) }
     }
@@ -117,8 +118,7 @@ public enum LinkHandlerFile {
     """
 
   public static func render(binary: String) -> String {
-    template.replacingOccurrences(
-      of: "@NUDGE@", with: binary.contains(" ") ? "\"\(binary)\"" : binary)
+    template.replacing("@NUDGE@", with: binary.contains(" ") ? "\"\(binary)\"" : binary)
   }
 
   /// `mimeapps.list` with Nudge as the default handler, other lines kept.
@@ -133,7 +133,7 @@ public enum LinkHandlerFile {
       if !lines.isEmpty { lines.append("") }
       lines.append(contentsOf: ["[Default Applications]", entry])
     }
-    return lines.joined(separator: "\n").trimmingCharacters(in: .newlines) + "\n"
+    return lines.joined(separator: "\n").trimming { $0.isNewline } + "\n"
   }
 }
 

@@ -1,5 +1,6 @@
 import CDesktop
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Gives back, before a long wait, the memory start-up touched and the wait does not need: the
 /// pages of Nudge's own executable (code and read-only data; clean, so the kernel reads them

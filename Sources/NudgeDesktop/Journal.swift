@@ -1,5 +1,6 @@
 import CDesktop
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes structured entries to the systemd journal through `sd_journal_sendv`.
 public enum Journal {

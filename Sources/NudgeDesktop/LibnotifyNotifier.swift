@@ -1,5 +1,7 @@
 import CDesktop
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import NudgeCore
 import Synchronization
 
@@ -11,8 +13,8 @@ public final class LibnotifyNotifier: Notifier {
   /// Runs if a D-Bus call is still blocked after `deadline` seconds; it must end the process
   /// (the blocked call cannot be abandoned). The default prints one line and exits 69.
   private let onHang = Mutex<@Sendable () -> Void>({
-    FileHandle.standardError.write(
-      Data("nudge: the notification server did not answer within 3 seconds.\n".utf8))
+    StandardStreams.write(
+      "nudge: the notification server did not answer within 3 seconds.\n", to: STDERR_FILENO)
     _exit(69)
   })
   public let deadline = 2.9

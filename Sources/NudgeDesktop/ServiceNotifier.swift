@@ -1,5 +1,6 @@
 import CDesktop
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// Tells systemd about a service's state through `sd_notify` (READY=1, WATCHDOG=1, STATUS=…).
@@ -61,7 +62,7 @@ public struct JournalLogHandler: LogHandler {
       }
     var fields: [String: String] = [:]
     for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-      fields["NUDGE_" + key.uppercased().replacingOccurrences(of: "-", with: "_")] = "\(value)"
+      fields["NUDGE_" + key.uppercased().replacing("-", with: "_")] = "\(value)"
     }
     Journal.send("\(event.message)", priority: priority, fields: fields)
   }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Starts programs with `posix_spawn`: an argv, never a shell, stdin from /dev/null, an empty
 /// signal mask and default signal dispositions (whatever the calling thread blocks or ignores).

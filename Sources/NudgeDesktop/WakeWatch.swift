@@ -1,5 +1,6 @@
 import CDesktop
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Sleeps like systemd's timer loop does: until a deadline, or at once when the wall clock is
 /// set (a `timerfd` with `TFD_TIMER_CANCEL_ON_SET`) or the local time-zone file is replaced

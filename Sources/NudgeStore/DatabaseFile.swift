@@ -9,14 +9,20 @@ public enum DatabaseLocation {
     if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
       dataHome = xdg
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.passwdHome()
+      let home = HomeDirectory.path(environment: environment)
       dataHome = home + "/.local/share"
     }
     return dataHome + "/nudge/nudge.sqlite3"
   }
+}
 
-  /// The home directory the password database names, for a session without `HOME`.
-  private static func passwdHome() -> String {
+/// The person's home directory: `HOME`, else what the password database names.
+public enum HomeDirectory {
+  public static func path(environment: [String: String]) -> String {
+    environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? passwd()
+  }
+
+  private static func passwd() -> String {
     getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/"
   }
 }

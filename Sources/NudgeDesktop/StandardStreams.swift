@@ -1,0 +1,31 @@
+import Glibc
+
+/// Whole writes to and reads from the standard streams, with plain `write(2)`/`read(2)`.
+public enum StandardStreams {
+  /// Writes all of `text` to `fd` (standard output or error), across short writes and
+  /// interrupted calls; gives up quietly when the stream is closed.
+  public static func write(_ text: String, to fd: Int32) {
+    var text = text
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  /// Everything standard input holds until its end.
+  public static func readAllInput() -> [UInt8] {
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let got = read(STDIN_FILENO, &chunk, chunk.count)
+      if got < 0 && errno == EINTR { continue }
+      if got <= 0 { return data }
+      data.append(contentsOf: chunk[0..<got])
+    }
+  }
+}
