@@ -10,6 +10,18 @@ struct BrokenDownTime: Equatable {
   /// -1 unknown, 0 standard, 1 daylight saving.
   var isDST: Int = -1
 
+  /// Year, month, day, hour, minute, second by position (0…5).
+  func field(_ level: Int) -> Int {
+    switch level {
+    case 0: year
+    case 1: month
+    case 2: day
+    case 3: hour
+    case 4: minute
+    default: second
+    }
+  }
+
   /// The fields read as if they were UTC: seconds since the epoch, normalising overflow.
   var naiveSeconds: Int {
     let y = year + floorDiv(month, 12)
@@ -70,6 +82,13 @@ struct CivilClock {
   var steady: SteadyDay? = nil
   /// Off: every call searches the zone (the reference the steady-day path is tested against).
   var usesSteadyDays = true
+  /// The last call: its fields and guess, and what it gave. The elapse loop asks about the
+  /// same fields several times in a row (each bound check normalises a copy).
+  private var last:
+    (
+      input: BrokenDownTime, guess: Int, output: BrokenDownTime, t: Int?,
+      guessAfter: Int
+    )? = nil
 
   init(zone: ZoneRules, utc: Bool) {
     self.zone = zone
@@ -102,8 +121,22 @@ struct CivilClock {
     return day
   }
 
-  /// Normalises `tm` and returns its instant; nil where glibc returns -1.
+  /// Normalises `tm` and returns its instant; nil where glibc returns -1. The answer depends
+  /// only on the fields and the guess (glibc's `localtime_offset`), so a repeated call replays
+  /// the last one.
   mutating func mktime(_ tm: inout BrokenDownTime) -> Int? {
+    if let last, last.input == tm, last.guess == guess {
+      tm = last.output
+      guess = last.guessAfter
+      return last.t
+    }
+    let (input, guessBefore) = (tm, guess)
+    let t = searchingMktime(&tm)
+    last = (input, guessBefore, tm, t, guess)
+    return t
+  }
+
+  private mutating func searchingMktime(_ tm: inout BrokenDownTime) -> Int? {
     if utc {
       let t = tm.naiveSeconds
       tm = BrokenDownTime(naive: t, isDST: 0)

@@ -126,26 +126,19 @@ extension CalendarSpec {
     if tm.year > Self.maxYear { return nil }
     var t = tm
     guard clock.mktime(&t) != nil else { return nil }
-    let pairs = [
-      (t.year, tm.year), (t.month, tm.month), (t.day, tm.day), (t.hour, tm.hour),
-      (t.minute, tm.minute), (t.second, tm.second),
-    ]
-    var cmp = 0
-    if let level = pairs.firstIndex(where: { $0.0 != $0.1 }) {
-      cmp = pairs[level].0 < pairs[level].1 ? -1 : 1
-      // a higher field moved: restart the next lower one, as systemd does
-      switch level {
-      case 0: t.month = 0
-      case 1: t.day = 1
-      case 2: t.hour = 0
-      case 3: t.minute = 0
-      case 4: t.second = 0
-      default: break
-      }
+    guard let level = Self.firstDifferingField(t, tm) else { return 1 }
+    if t.field(level) < tm.field(level) { return nil }
+    // a higher field moved: restart the next lower one, as systemd does
+    switch level {
+    case 0: t.month = 0
+    case 1: t.day = 1
+    case 2: t.hour = 0
+    case 3: t.minute = 0
+    case 4: t.second = 0
+    default: break
     }
-    if cmp < 0 { return nil }
-    if cmp > 0 { tm = t }
-    return cmp == 0 ? 1 : 0
+    tm = t
+    return 0
   }
 
   private func matchesWeekday(_ tm: BrokenDownTime, _ clock: inout CivilClock) -> Bool {
@@ -157,11 +150,16 @@ extension CalendarSpec {
     return weekdays & (1 << k) != 0
   }
 
+  /// -1, 0 or 1 as `a`'s fields, year first, come before, equal or after `b`'s.
   static func compareFields(_ a: BrokenDownTime, _ b: BrokenDownTime) -> Int {
-    let l = [a.year, a.month, a.day, a.hour, a.minute, a.second]
-    let r = [b.year, b.month, b.day, b.hour, b.minute, b.second]
-    for (x, y) in zip(l, r) where x != y { return x < y ? -1 : 1 }
-    return 0
+    guard let level = firstDifferingField(a, b) else { return 0 }
+    let (x, y) = (a.field(level), b.field(level))
+    return x < y ? -1 : 1
+  }
+
+  /// The first of year, month, day, hour, minute, second (0…5) that differs.
+  static func firstDifferingField(_ a: BrokenDownTime, _ b: BrokenDownTime) -> Int? {
+    (0..<6).first { a.field($0) != b.field($0) }
   }
 
   private func findNext(
