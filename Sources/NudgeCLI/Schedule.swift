@@ -184,7 +184,9 @@ struct ScheduleCommand: ParsableCommand {
         }
         base = parsed.seconds
       }
-      var out = ""
+      let (count, epoch) = (count, epoch)  // read once: each read of a wrapper is a lookup
+      var out: [UInt8] = []
+      out.reserveCapacity(count * 26)
       var usec = base * 1_000_000
       var memory = CalendarSpec.MktimeMemory()
       for _ in 0..<count {
@@ -204,9 +206,14 @@ struct ScheduleCommand: ParsableCommand {
         guard case .at(let next) = step else { break }
         usec = next
         let seconds = next / 1_000_000
-        out += epoch ? "\(seconds)\n" : local.iso(seconds) + "\n"
+        if epoch {
+          out += String(seconds).utf8
+        } else {
+          InstantFormat.append(Instant(seconds: seconds), in: local, to: &out)
+        }
+        out.append(10)  // newline
       }
-      ctx.output.write(out)
+      ctx.output.write(String(decoding: out, as: UTF8.self))
       if out.isEmpty {
         ctx.output.writeError(
           "nudge: '\(expression)' has no elapse after \(local.iso(base)) (systemd: \"Next elapse: never\").\n"

@@ -81,11 +81,16 @@ public enum InstantFormat {
 
   /// Formats as `2026-11-20T00:40:00+01:00` in the given zone.
   public static func format(_ instant: Instant, in zone: ZoneRules) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(25)
+    append(instant, in: zone, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the same text as UTF-8 (the preview writes thousands of these into one buffer).
+  public static func append(_ instant: Instant, in zone: ZoneRules, to bytes: inout [UInt8]) {
     let t = LocalTime(instant, in: zone)
     let off = abs(t.utcOffset)
-    // written as bytes: the preview prints thousands of these
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(26)
     func digits(_ n: Int, _ width: Int) {
       if n < 0 || n >= 10_000 || width > 4 {
         bytes += Array(zeroPadded(n, width).utf8)
@@ -115,7 +120,6 @@ public enum InstantFormat {
     digits(off / 3600, 2)
     bytes.append(58)
     digits(off % 3600 / 60, 2)
-    return String(decoding: bytes, as: UTF8.self)
   }
 
 }
