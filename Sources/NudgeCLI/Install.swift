@@ -53,12 +53,14 @@ struct UserUnits {
     }
     // a new file beside it, renamed over it: a reader sees the old text or the new, never half
     let temp = path + ".new-\(getpid())"
-    let fd = open(temp, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+    let fd = open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0o644)
     var written = fd >= 0
     if written {
-      StandardStreams.write(text, to: fd)
-      written = fsync(fd) == 0
-      written = close(fd) == 0 && written && rename(temp, path) == 0
+      written = StandardStreams.write(text, to: fd) && fsync(fd) == 0
+      let reason = errno
+      written = close(fd) == 0 && written
+      if !written { errno = reason }
+      written = written && rename(temp, path) == 0
     }
     guard written else {
       let reason = String(cString: strerror(errno))

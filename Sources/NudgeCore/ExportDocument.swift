@@ -64,7 +64,11 @@ public struct ExportDocument: Codable, Equatable, Sendable {
 
   /// Decodes and checks a document; the error says what is wrong and where.
   public static func decode(_ data: Data) throws(InputError) -> ExportDocument {
-    guard (try? JSONDecoder().decode(AnyJSON.self, from: data)) != nil else {
+    // an object or an array, as JSONSerialization wants one at the top
+    let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+      (try? JSONDecoder().decode(AnyJSON.self, from: data)) != nil
+    else {
       throw InputError("it is not valid JSON; pass a file written by 'nudge export'.")
     }
     guard let header = try? NudgeJSON.decode(Header.self, from: data), header.format == formatName

@@ -2,18 +2,21 @@ import Glibc
 
 /// Whole writes to and reads from the standard streams, with plain `write(2)`/`read(2)`.
 public enum StandardStreams {
-  /// Writes all of `text` to `fd` (standard output or error), across short writes and
-  /// interrupted calls; gives up quietly when the stream is closed.
-  public static func write(_ text: String, to fd: Int32) {
+  /// Writes all of `text` to `fd` (standard output or error, or a file), across short writes
+  /// and interrupted calls; false when a write failed (`errno` says why). A closed pipe ends the
+  /// process with SIGPIPE, as it does for any command-line tool.
+  @discardableResult
+  public static func write(_ text: String, to fd: Int32) -> Bool {
     var text = text
-    text.withUTF8 { bytes in
+    return text.withUTF8 { bytes in
       var offset = 0
       while offset < bytes.count {
         let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
+        if written <= 0 { return false }
         offset += written
       }
+      return true
     }
   }
 

@@ -18,9 +18,7 @@ public struct Row {
   let indexes: [String: Int32]
 
   private func index(_ column: String) throws -> Int32 {
-    guard let index = indexes[column] else {
-      throw SQLiteError(code: 11, message: "column \(column) is missing")  // SQLITE_CORRUPT
-    }
+    guard let index = indexes[column] else { throw UnreadableValue(column: column, text: nil) }
     return index
   }
 
@@ -41,18 +39,21 @@ public struct Row {
   /// A column holding a value of a `RawRepresentable` type (a day, an enum case).
   func value<T: TextColumn>(_ column: String) throws -> T? {
     guard let text = try text(column) else { return nil }
-    guard let value = T(column: text) else {
-      throw SQLiteError(code: 11, message: "\(T.self) column \(column) holds '\(text)'")
-    }
+    guard let value = T(column: text) else { throw UnreadableValue(column: column, text: text) }
     return value
   }
 
   func value<T: TextColumn>(_ column: String) throws -> T {
-    guard let value: T = try value(column) else {
-      throw SQLiteError(code: 11, message: "column \(column) is NULL")
-    }
+    guard let value: T = try value(column) else { throw UnreadableValue(column: column, text: nil) }
     return value
   }
+}
+
+/// A column this Nudge cannot read: missing, NULL, or holding a value it does not know (one a
+/// newer Nudge wrote, say).
+struct UnreadableValue: Error {
+  let column: String
+  let text: String?
 }
 
 /// A value stored as text in one column.

@@ -21,6 +21,13 @@ public enum StoreError: Error, Equatable, Sendable {
 extension StoreError {
   /// Maps an SQLite failure to what the person can do about it.
   init(_ error: any Error, path: String) {
+    if let unreadable = error as? UnreadableValue {
+      let what = unreadable.text.map { "'\($0)' in its \(unreadable.column) column" }
+      self = .cannotCreate(
+        "The database at \(path) holds \(what ?? "no \(unreadable.column)"), which this Nudge cannot read. Update Nudge; the file was left untouched."
+      )
+      return
+    }
     guard let db = error as? SQLiteError else {
       self = .cannotCreate("Cannot use the database at \(path): \(error).")
       return

@@ -60,6 +60,10 @@ import Testing
     let before = try nudge("export").stdout
     let cases: [(String, String)] = [
       ("{ not json", "not valid JSON"),
+      ("5", "not valid JSON"),
+      ("", "not valid JSON"),
+      (#"{"format": "nudge-export"} trailing"#, "not valid JSON"),
+      ("[1, 2]", "not a Nudge export"),
       (#"{"format": "something-else", "version": 1}"#, "not a Nudge export"),
       (
         #"{"format": "nudge-export", "version": 7, "settings": {}, "prep": [], "review": [], "checkin": [], "help": []}"#,

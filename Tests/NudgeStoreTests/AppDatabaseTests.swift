@@ -175,6 +175,25 @@ import Testing
     try expectRefusedUnchanged(bytes, kind: { if case .newerSchema = $0 { true } else { false } })
   }
 
+  @Test func aValueThisNudgeDoesNotKnowAsksForAnUpdateAndChangesNothing() throws {
+    // Given a log line whose outcome a newer Nudge might write
+    let path = tempDir() + "/nudge.sqlite3"
+    try AppDatabase.open(path: path).logReminder(
+      ReminderLogEntry(slot: .morning, elapse: nil, outcome: .demo, at: "2026-11-19T07:00:00Z"))
+    try PlainSQLite.make(path: path, sql: "UPDATE reminder_log SET outcome = 'teleported'")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    // When the log is read
+    #expect {
+      _ = try AppDatabase.open(path: path).reminderLog(limit: 10)
+    } throws: { error in
+      // Then the error names the value and asks for an update, not to move the file away
+      guard case .cannotCreate(let message) = error as? StoreError else { return false }
+      return message.contains("'teleported' in its outcome column")
+        && message.contains("Update Nudge")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+  }
+
   @Test func readOnlyDirectoryIsACannotCreateError() throws {
     guard getuid() != 0 else { return }  // root ignores permissions; covered by the CLI suite
     let dir = tempDir()

@@ -82,6 +82,8 @@ struct CivilClock {
   var steady: SteadyDay? = nil
   /// Off: every call searches the zone (the reference the steady-day path is tested against).
   var usesSteadyDays = true
+  /// Off: every call computes (the reference the replay is tested against).
+  var remembersLastCall = true
   /// The last call: its fields and guess, and what it gave. The elapse loop asks about the
   /// same fields several times in a row (each bound check normalises a copy).
   private var last:
@@ -125,7 +127,7 @@ struct CivilClock {
   /// only on the fields and the guess (glibc's `localtime_offset`), so a repeated call replays
   /// the last one.
   mutating func mktime(_ tm: inout BrokenDownTime) -> Int? {
-    if let last, last.input == tm, last.guess == guess {
+    if remembersLastCall, let last, last.input == tm, last.guess == guess {
       tm = last.output
       guess = last.guessAfter
       return last.t
