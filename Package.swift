@@ -1,16 +1,34 @@
 // swift-tools-version:6.1
+import Foundation  // the manifest only: to ask pkg-config
 import PackageDescription
 
-#if arch(arm64)
-  let multiarch = "aarch64-linux-gnu"
-#else
-  let multiarch = "x86_64-linux-gnu"
-#endif
-
-/// Where GLib's, GIO's and libnotify's headers are (`pkg-config --cflags libnotify`).
-let desktopHeaderDirectories = [
-  "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/gdk-pixbuf-2.0",
-]
+/// Where GLib's, GIO's and libnotify's headers are, as `pkg-config --cflags-only-I libnotify`
+/// says (the headers only: the libraries are loaded with dlopen, never linked), leaving out
+/// the C library's own multiarch directory; Debian's directories when pkg-config is missing.
+let desktopHeaderDirectories: [String] = {
+  let pkgConfig = Process()
+  pkgConfig.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  pkgConfig.arguments = ["pkg-config", "--cflags-only-I", "libnotify"]
+  let output = Pipe()
+  pkgConfig.standardOutput = output
+  pkgConfig.standardError = FileHandle.nullDevice
+  if (try? pkgConfig.run()) != nil {
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    pkgConfig.waitUntilExit()
+    let directories = text.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("-I") }
+      .map { String($0.dropFirst(2)) }.filter { !$0.hasSuffix("-linux-gnu") }
+    if pkgConfig.terminationStatus == 0 && !directories.isEmpty { return directories }
+  }
+  #if arch(arm64)
+    let multiarch = "aarch64-linux-gnu"
+  #else
+    let multiarch = "x86_64-linux-gnu"
+  #endif
+  return [
+    "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include",
+    "/usr/include/gdk-pixbuf-2.0",
+  ]
+}()
 
 /// The same for Swift code that imports CDesktop (its module's headers include GLib's).
 let desktopHeaders: [SwiftSetting] = [
@@ -41,8 +59,8 @@ let package = Package(
     .target(name: "NudgeStore", dependencies: ["NudgeCore", "CSQLite"]),
     // libnotify (with GLib and GIO) and libsystemd, the system's shared libraries, loaded with
     // dlopen on first use: compiled against their headers (libnotify-dev, libsystemd-dev; the
-    // include directories `pkg-config --cflags libnotify` names on Debian), never linked, so a
-    // command that posts nothing starts without them.
+    // include directories pkg-config names), never linked, so a command that posts nothing
+    // starts without them.
     .target(
       name: "CDesktop",
       cSettings: [.unsafeFlags(desktopHeaderDirectories.map { "-I" + $0 })]),
