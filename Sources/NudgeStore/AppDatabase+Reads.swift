@@ -77,25 +77,25 @@ extension AppDatabase {
     try write { db in try db.delete(SettingRow.self, key: key.rawValue) }
   }
 
-  /// The flows finished on `day`.
+  /// The flows finished on `day`, read in one transaction.
   public func doneFlows(on day: Day) throws(StoreError) -> Set<Flow> {
-    var done = Set<Flow>()
-    for flow in Flow.allCases where try isDone(flow, on: day) { done.insert(flow) }
-    return done
+    try read { db in Set(try Flow.allCases.filter { try Self.isDone(db, $0, on: day) }) }
   }
 
   /// Whether `flow` was completed on `day`.
   public func isDone(_ flow: Flow, on day: Day) throws(StoreError) -> Bool {
-    try read { db in
-      let table =
-        switch flow {
-        case .prep: "prep"
-        case .review: "review"
-        case .checkin: "checkin"
-        case .needHelp: "help_note"
-        }
-      return try db.integer(
-        "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", [SQLValue(day)]) == 1
-    }
+    try read { db in try Self.isDone(db, flow, on: day) }
+  }
+
+  static func isDone(_ db: SQLiteConnection, _ flow: Flow, on day: Day) throws -> Bool {
+    let table =
+      switch flow {
+      case .prep: "prep"
+      case .review: "review"
+      case .checkin: "checkin"
+      case .needHelp: "help_note"
+      }
+    return try db.integer(
+      "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", [SQLValue(day)]) == 1
   }
 }

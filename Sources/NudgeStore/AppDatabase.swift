@@ -63,11 +63,11 @@ public final class AppDatabase: Sendable {
     if !FileManager.default.fileExists(atPath: path) {
       try create(path: path)
     }
-    try DatabaseFileHeader.check(path: path, knownVersion: schemaVersion)
+    let header = try DatabaseFileHeader.check(path: path, knownVersion: schemaVersion)
     do {
       let db = try SQLiteConnection(path: path)
       // a file made in another journal mode (an old Nudge's, a restored copy) switches to WAL
-      try db.execute("PRAGMA journal_mode = WAL")
+      if !header.isWAL { try db.execute("PRAGMA journal_mode = WAL") }
       return try AppDatabase(db, path: path)
     } catch {
       throw StoreError.from(error, path: path)

@@ -36,6 +36,8 @@ public struct DatabaseFileHeader: Equatable, Sendable {
   public let countIsValid: Bool
   public let userVersion: Int
   public let applicationID: UInt32
+  /// Whether the file is in WAL mode (read and write format versions 2).
+  public let isWAL: Bool
 
   /// Parses the SQLite header; nil when the bytes are not one.
   public init?(_ bytes: [UInt8]) {
@@ -50,10 +52,15 @@ public struct DatabaseFileHeader: Equatable, Sendable {
     countIsValid = u32(24) == u32(92) && pageCount > 0
     userVersion = Int(Int32(bitPattern: u32(60)))
     applicationID = u32(68)
+    isWAL = bytes[18] == 2 && bytes[19] == 2
   }
 
-  /// Refuses files Nudge must not open: not SQLite, another program's, newer, or truncated.
-  public static func check(path: String, knownVersion: Int) throws(StoreError) {
+  /// Refuses files Nudge must not open: not SQLite, another program's, newer, or truncated;
+  /// the header of one it may open.
+  @discardableResult
+  public static func check(path: String, knownVersion: Int) throws(StoreError)
+    -> DatabaseFileHeader
+  {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw .cannotCreate(
@@ -88,6 +95,7 @@ public struct DatabaseFileHeader: Equatable, Sendable {
         "\(path) is truncated (\(size) of \(header.pageCount * header.pageSize) bytes). Restore it from a backup or 'nudge export'; \(keep)"
       )
     }
+    return header
   }
 }
 
