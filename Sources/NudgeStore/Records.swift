@@ -230,10 +230,10 @@ extension EarnedAchievement: TableRecord {
   }
 }
 
-/// One stored setting (`nudge config`).
-struct SettingRow: TableRecord {
-  static let tableName = "setting"
-  static let keyColumn = "key"
+/// A row of a two-column key-value table; `Table` names which.
+struct KeyValueRow<Table: KeyValueTable>: TableRecord {
+  static var tableName: String { Table.name }
+  static var keyColumn: String { "key" }
   var key: String
   var value: String
 
@@ -248,25 +248,20 @@ struct SettingRow: TableRecord {
 
   var columns: KeyValuePairs<String, SQLValue> { ["key": SQLValue(key), "value": SQLValue(value)] }
 }
+
+/// A key-value table's name.
+protocol KeyValueTable { static var name: String { get } }
+
+/// The stored settings (`nudge config`).
+enum SettingTable: KeyValueTable { static let name = "setting" }
 
 /// Internal bookkeeping that is not a setting (the last reward message, the draw count).
-struct StateRow: TableRecord {
-  static let tableName = "state"
-  static let keyColumn = "key"
-  var key: String
-  var value: String
+enum StateTable: KeyValueTable { static let name = "state" }
 
-  init(key: String, value: String) {
-    self.key = key
-    self.value = value
-  }
-
-  init(row: Row) throws {
-    self.init(key: try row.text("key", default: ""), value: try row.text("value", default: ""))
-  }
-
-  var columns: KeyValuePairs<String, SQLValue> { ["key": SQLValue(key), "value": SQLValue(value)] }
-}
+/// One stored setting.
+typealias SettingRow = KeyValueRow<SettingTable>
+/// One line of bookkeeping.
+typealias StateRow = KeyValueRow<StateTable>
 
 extension SlotSchedule: TableRecord {
   public static let tableName = "slot_schedule"
