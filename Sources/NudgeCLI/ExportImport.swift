@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import NudgeCore
+import NudgeDesktop
 import NudgeStore
 
 /// `nudge export`: everything as one versioned JSON document.
@@ -19,22 +20,11 @@ struct ExportCommand: ContextCommand {
       ctx.output.write(String(decoding: data, as: UTF8.self))
       return
     }
-    let url = URL(fileURLWithPath: output)
-    let temp = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).tmp-\(getpid())")
     do {
-      guard
-        FileManager.default.createFile(
-          atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600])
-      else {
-        throw CocoaError(.fileWriteUnknown)
-      }
-      if rename(temp.path, url.path) != 0 { throw CocoaError(.fileWriteUnknown) }
+      try AtomicFile.write([UInt8](data), to: output, mode: 0o600)
     } catch {
-      unlink(temp.path)
       throw CLIError(
-        "Cannot write \(output): \(String(cString: strerror(errno))). Choose a writable path.",
-        code: .cannotCreate)
+        "Cannot write \(output): \(error.reason). Choose a writable path.", code: .cannotCreate)
     }
     ctx.output.writeError("Exported to \(output).\n")
   }

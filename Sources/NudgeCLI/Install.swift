@@ -45,27 +45,16 @@ struct UserUnits {
       ctx.line()
       return
     }
-    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    let directory = parentDirectory(of: path)
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
       throw CLIError("Cannot write \(path): cannot create \(directory).", code: .cannotCreate)
     }
-    // a new file beside it, renamed over it: a reader sees the old text or the new, never half
-    let temp = path + ".new-\(getpid())"
-    let fd = open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0o644)
-    var written = fd >= 0
-    if written {
-      written = StandardStreams.write(text, to: fd) && fsync(fd) == 0
-      let reason = errno
-      written = close(fd) == 0 && written
-      if !written { errno = reason }
-      written = written && rename(temp, path) == 0
-    }
-    guard written else {
-      let reason = String(cString: strerror(errno))
-      unlink(temp)
-      throw CLIError("Cannot write \(path): \(reason).", code: .cannotCreate)
+    do {
+      try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644)
+    } catch {
+      throw CLIError("Cannot write \(path): \(error.reason).", code: .cannotCreate)
     }
   }
 
@@ -124,7 +113,7 @@ struct UserUnits {
     if let current = try? String(contentsOfFile: mimeappsPath, encoding: .utf8) {
       let kept = current.split(separator: "\n", omittingEmptySubsequences: false)
         .filter { !$0.hasPrefix("x-scheme-handler/nudge=") }.joined(separator: "\n")
-      try? Data(kept.utf8).write(to: URL(fileURLWithPath: mimeappsPath), options: .atomic)
+      try? AtomicFile.write(Array(kept.utf8), to: mimeappsPath, mode: 0o644)
     }
   }
 

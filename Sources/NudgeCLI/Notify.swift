@@ -171,7 +171,8 @@ struct NotifyCommand: ContextCommand {
     let session = ReminderSession(
       ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait ?? relevantFor,
       serverWait: serverWait,
-      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds, printsFallback: !json,
+      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds, settings: settings,
+      printsFallback: !json,
       leftOutcome: wait == 0 && !scheduled ? (isDemo ? .demo : .shown) : nil)
     let final: ReminderOutcome
     do {

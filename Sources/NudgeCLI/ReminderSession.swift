@@ -15,6 +15,8 @@ struct ReminderSession {
   let wait: Double
   let serverWait: Double
   let snoozeSeconds: Int
+  /// The settings the command read (the day's rule, the streak's).
+  let settings: Settings
   /// False for `--json`: an undelivered reminder is journaled, not printed on stdout.
   var printsFallback = true
   /// What to log once a reminder is left on the screen (`--wait 0` logs after posting, once);
@@ -29,7 +31,6 @@ struct ReminderSession {
   /// Posts until a click, a dismissal, a withdrawal or a snooze; returns the last outcome. A
   /// wait of 0 posts the reminder without buttons, leaves it on the screen and returns.
   func run() throws -> ReminderOutcome {
-    let settings = try db.settings()
     let (clock, zone, rule) = (ctx.clock, ctx.timeZone, settings.dayRule)
     let started = ctx.clock()
     while true {
@@ -47,7 +48,7 @@ struct ReminderSession {
         wait <= 0 ? note.withoutButtons(command: "nudge \(offered.rawValue)") : note,
         wait: NotificationWait(
           seconds: left, serverSeconds: serverWait,
-          watchDirectory: String(db.path[..<(db.path.lastIndex(of: "/") ?? db.path.startIndex)]),
+          watchDirectory: parentDirectory(of: db.path),
           isDoneElsewhere: {
             (try? db.isDone(offered, on: rule.day(of: clock(), in: zone))) ?? false
           }))

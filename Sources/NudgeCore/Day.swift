@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// A local calendar date ("2026-11-19") that an action counts for, after the rollover hour.
 public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {

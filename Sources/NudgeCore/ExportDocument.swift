@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// The versioned JSON document of everything Nudge stores (`nudge export` / `nudge import`).
 public struct ExportDocument: Codable, Equatable, Sendable {

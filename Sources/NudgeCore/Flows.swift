@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// The four daily flows a person completes.
 public enum Flow: String, CaseIterable, Codable, Sendable {

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// A point in time, in microseconds since the Unix epoch (UTC): Nudge's one instant type, from
 /// the clock through days, firing, the calendar (which counts microseconds, as systemd does),

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// JSON as Nudge writes and reads it everywhere (exports, `--json`, stored state): snake_case
 /// keys from the Swift property names (`savedAt` is `saved_at`, as in the database), sorted

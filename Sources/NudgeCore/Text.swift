@@ -17,3 +17,9 @@ extension StringProtocol {
     count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
   }
 }
+
+/// The directory holding `path`: "." for a bare file name, "/" for a file at the root.
+public func parentDirectory(of path: String) -> String {
+  guard let slash = path.lastIndex(of: "/") else { return "." }
+  return slash == path.startIndex ? "/" : String(path[..<slash])
+}

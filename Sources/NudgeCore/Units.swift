@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// The systemd user units Nudge installs, rendered from the templates in `units/`.
 public enum UnitFiles {

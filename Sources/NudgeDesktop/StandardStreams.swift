@@ -8,16 +8,24 @@ public enum StandardStreams {
   @discardableResult
   public static func write(_ text: String, to fd: Int32) -> Bool {
     var text = text
-    return text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return false }
-        offset += written
-      }
-      return true
+    return text.withUTF8 { write($0, to: fd) }
+  }
+
+  /// The same for bytes.
+  @discardableResult
+  public static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
+    bytes.withUnsafeBufferPointer { write($0, to: fd) }
+  }
+
+  private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { return false }
+      offset += written
     }
+    return true
   }
 
   /// Everything standard input holds until its end.

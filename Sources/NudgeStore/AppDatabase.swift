@@ -58,8 +58,7 @@ public final class AppDatabase: Sendable {
   /// Opens (or atomically creates) the database file at `path`, refusing files that are not
   /// Nudge's or are newer, and never writing to a file it refused.
   public static func open(path: String) throws(StoreError) -> AppDatabase {
-    let url = URL(fileURLWithPath: path)
-    try ensureDirectory(url.deletingLastPathComponent().path)
+    try ensureDirectory(parentDirectory(of: path))
     if !FileManager.default.fileExists(atPath: path) {
       try create(path: path)
     }
@@ -80,7 +79,7 @@ public final class AppDatabase: Sendable {
       if info.st_mode & S_IFMT == S_IFDIR { return }
       throw .cannotCreate("\(dir) is a file, not a directory: move it away or set NUDGE_DB.")
     }
-    let parent = URL(fileURLWithPath: dir).deletingLastPathComponent().path
+    let parent = parentDirectory(of: dir)
     if parent != dir { try ensureDirectory(parent) }
     if mkdir(dir, 0o700) != 0 && errno != EEXIST {
       let reason = String(cString: strerror(errno))
@@ -128,9 +127,8 @@ public final class AppDatabase: Sendable {
   /// Deletes the private files of creators that were killed before linking theirs into place
   /// (`PATH.creating-PID` whose process is gone).
   private static func removeAbandonedTempFiles(of path: String) {
-    let url = URL(fileURLWithPath: path)
-    let prefix = url.lastPathComponent + ".creating-"
-    let dir = url.deletingLastPathComponent().path
+    let dir = parentDirectory(of: path)
+    let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + ".creating-"
     for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
     where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)

@@ -178,13 +178,18 @@ public struct ZoneRules: Sendable, Equatable {
       if let rule { return rule.localType(at: t) }
       return types[transitionTypes[transitions.count - 1]]
     }
+    return types[transitionTypes[firstTransition(after: t) - 1]]
+  }
+
+  /// The index of the first transition after `t` (`transitions.count` when none is).
+  private func firstTransition(after t: Int) -> Int {
     var lo = 0
-    var hi = transitions.count - 1
-    while lo + 1 < hi {
+    var hi = transitions.count
+    while lo < hi {
       let mid = (lo + hi) / 2
-      if transitions[mid] <= t { lo = mid } else { hi = mid }
+      if transitions[mid] > t { hi = mid } else { lo = mid + 1 }
     }
-    return types[transitionTypes[lo]]
+    return lo
   }
 
   /// The local time type in effect all the way from `from` to `to` when no transition and no
@@ -193,13 +198,7 @@ public struct ZoneRules: Sendable, Equatable {
     guard leaps.isEmpty else { return nil }
     if let last = transitions.last, from < last {
       // the first transition after `from` must come after `to`
-      var lo = 0
-      var hi = transitions.count - 1
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if transitions[mid] > from { hi = mid } else { lo = mid + 1 }
-      }
-      guard transitions[lo] > to else { return nil }
+      guard transitions[firstTransition(after: from)] > to else { return nil }
       return localType(at: from)
     }
     if let rule {
