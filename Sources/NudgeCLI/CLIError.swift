@@ -12,6 +12,8 @@ public enum ExitStatus: Int32, Sendable {
   case `internal` = 70
   case cannotCreate = 73
   case busy = 75
+  /// Stopped with Ctrl-C (128 + SIGINT, as a shell reports it).
+  case interrupted = 130
 }
 
 /// A failure shown to the person as one line on stderr, with its exit code.

@@ -25,46 +25,79 @@ struct CheckinCommand: ContextCommand {
     let interactive = try ctx.isInteractive(
       noInput: options.noInput,
       hasAnswers: followedAnswer != nil || feelText != nil || blockerText != nil,
-      example: "nudge checkin --followed yes --feel proud --no-input")
+      example: Self.example)
     let db = try ctx.openDatabase()
-    let flowDay = try ctx.flowDay(try db.settings(), options)
+    let flowDay = try ctx.flowDay(db, options)
     let existing = try db.checkin(on: flowDay.day)
     if interactive {
       let style = ctx.style
-      let ask = Prompter(ctx: ctx)
-      ctx.line(style.bold("End-of-day check-in"))
+      let kept = try FlowAnswers.start(ctx, db, .checkin, flowDay)
+      let ask = kept.prompter
+      ctx.line(
+        style.bold("End-of-day check-in")
+          + (flowDay.isPast ? style.dim("  (filling in \(flowDay.day.long))") : ""))
       let focus = try db.review(on: flowDay.day)
-      if let commitment = focus?.commitment {
-        ctx.line("This morning: " + style.cyan(commitment))
+      // the swap is asked about only when one was set that day
+      let hasSwap = focus?.swap != nil || focus?.commitTo != nil
+      if let commitment = focus?.commitment(on: flowDay) {
+        ctx.line("\(flowDay.morning): " + style.cyan(commitment))
+      } else if let swap = focus?.swap {
+        ctx.line("\(flowDay.morning): your swap was " + style.cyan(swap))
       }
-      if followedAnswer == nil {
-        followedAnswer = try ask.yesNo("Did you follow your swap?", current: existing?.followed)
-      }
-      if feel == nil {
-        feelText = try ask.text("How do you feel about it?", current: existing?.feel)
+      if hasSwap {
+        if followedAnswer == nil {
+          let question =
+            flowDay.isPast ? "Did you follow your swap on \(flowDay.day.long)?" : "Did you follow your swap?"
+          followedAnswer = try kept.yesNo("followed", question) {
+            try ask.yesNo(question, current: existing?.followed)
+          }
+        }
+        if feel == nil {
+          let question = "How do you feel about it?"
+          feelText = try kept.text("feel", question) {
+            try ask.text(question, current: existing?.feel)
+          }
+        }
+      } else if feel == nil {
+        ctx.line(
+          style.dim(
+            "No Morning Focus \(flowDay.isPast ? "that day" : "today"), so there is no swap to check."))
+        let question = flowDay.isPast ? "How did \(flowDay.day.long) go?" : "How did today go?"
+        feelText = try kept.text("feel", question) {
+          try ask.text(question, current: existing?.feel, required: existing?.feel == nil)
+        }
       }
       if blocker == nil {
-        blockerText = try ask.text(
-          followedAnswer == true ? "Anything that made it hard?" : "What got in the way?",
-          current: existing?.blocker)
+        let question = followedAnswer == true ? "Anything that made it hard?" : "What got in the way?"
+        blockerText = try kept.text("blocker", question) {
+          try ask.text(question, current: existing?.blocker)
+        }
       }
     }
     try ctx.finish(
       db, flowDay, existing: existing, options: options,
       refusal:
-        "nothing to save: a check-in counts with its answer. Add --followed yes or --followed no."
+        "nothing to save: a check-in counts with an answer, e.g. \(Self.example) (or --feel TEXT on a day without a swap)."
     ) { [followedAnswer, feelText, blockerText] (entry: inout CheckinEntry) in
       if let followedAnswer { entry.followed = followedAnswer }
       if interactive || feel != nil { entry.feel = feelText }
       if interactive || blocker != nil { entry.blocker = blockerText }
     } summary: { saved, verb in
-      ctx.line(ctx.style.green("✓") + " Check-in \(verb).")
+      ctx.line(
+        ctx.style.green("✓") + " Check-in \(verb)"
+          + (flowDay.isPast ? " for \(flowDay.day.long)." : "."))
+      let when = flowDay.isPast ? "that day" : "today"
       switch saved.followed {
-      case true?: ctx.line("You followed your swap today. That is how habits change.")
+      case true?: ctx.line("You followed your swap \(when). That is how habits change.")
       case false?:
-        ctx.line("Noticing what got in the way is progress too. Tomorrow is a fresh try.")
-      case nil: break
+        ctx.line(
+          "Noticing what got in the way is progress too."
+            + (flowDay.isPast ? "" : " Tomorrow is a fresh try."))
+      case nil: ctx.line("Thanks for checking in. Noticing how a day went is how change starts.")
       }
     }
   }
+
+  /// What Nudge prints as a working example.
+  static let example = "nudge checkin --followed yes --feel proud --no-input"
 }

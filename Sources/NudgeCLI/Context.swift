@@ -10,8 +10,12 @@ import Synchronization
 public protocol LineInput: AnyObject, Sendable {
   /// True when a person is typing (stdin is a terminal).
   var isTerminal: Bool { get }
-  /// One line without its newline, or nil at end of input.
+  /// One line without its newline, or nil at end of input or after Ctrl-C.
   func readLine() -> String?
+  /// True once the person pressed Ctrl-C (a read then returns nil).
+  var wasInterrupted: Bool { get }
+  /// From now on Ctrl-C is noted (`wasInterrupted`) instead of ending the process at once.
+  func catchInterrupts()
   /// Waits up to `seconds` for a line to be ready; true when one is.
   func waitForLine(seconds: Double) -> Bool
   /// Everything left, to the end of input (a document piped in).
@@ -168,6 +172,10 @@ final class StandardInput: LineInput {
   }
 
   func readAll() -> Data { Data(StandardStreams.readAllInput()) }
+
+  var wasInterrupted: Bool { Interrupts.pending }
+
+  func catchInterrupts() { if isTerminal { Interrupts.catchInterrupts() } }
 
   func waitForLine(seconds: Double) -> Bool {
     var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)

@@ -17,6 +17,10 @@ struct FlowOptions: ParsableArguments {
     help: "Fill in a past day you forgot: yesterday or YYYY-MM-DD, at most 7 days back.",
     completion: .list(["yesterday"]))
   var day: String?
+
+  /// Set by `nudge edit`: any past day that has an entry may be changed.
+  @Flag(help: .hidden)
+  var editing = false
 }
 
 /// The day a flow saves to and when: today, or a past day filled in with `--day`.
@@ -24,8 +28,26 @@ struct FlowDay {
   var day: Day
   /// When it is saved, ISO 8601 with the offset in effect now.
   var savedAt: String
+  /// The day it is now (after the rollover hour): the day the change is made on.
+  var today: Day
+  /// A change of an entry through `nudge edit`.
+  var editing = false
+
   /// A past day filled in: it earns what it earns, but no celebration.
-  var isPast: Bool
+  var isPast: Bool { day < today }
+
+  /// "today", "yesterday" or "Wednesday 18 November": the day a prompt or message is about.
+  var name: String {
+    day == today ? "today" : day == today.adding(days: -1) ? "yesterday" : day.long
+  }
+
+  /// "Today" / "Yesterday" / "On Wednesday 18 November", to start a sentence.
+  var sentenceStart: String {
+    day == today ? "Today" : day == today.adding(days: -1) ? "Yesterday" : "On \(day.long)"
+  }
+
+  /// "This morning" / "That morning (Wednesday 18 November)".
+  var morning: String { isPast ? "That morning (\(day.long))" : "This morning" }
 }
 
 extension Context {
@@ -38,51 +60,105 @@ extension Context {
     return (settings.dayRule.day(of: at, in: timeZone), InstantFormat.format(at, in: timeZone))
   }
 
-  /// The day a flow saves to: today, or `--day` (yesterday or YYYY-MM-DD, at most 7 days back).
-  func flowDay(_ settings: Settings, _ options: FlowOptions) throws -> FlowDay {
-    let (today, savedAt) = self.today(settings)
+  /// The day a flow saves to: today, or `--day` (yesterday or YYYY-MM-DD, at most 7 days back;
+  /// `nudge edit` reaches further back, to a day that already counts).
+  func flowDay(_ db: AppDatabase, _ options: FlowOptions) throws -> FlowDay {
+    let (today, savedAt) = self.today(try db.settings())
     guard let given = options.day else {
-      return FlowDay(day: today, savedAt: savedAt, isPast: false)
+      return FlowDay(day: today, savedAt: savedAt, today: today, editing: options.editing)
     }
-    let first = today.adding(days: -7)
+    let first = today.adding(days: -FlowDay.backfillDays)
     let day: Day? =
       switch given.lowercased() {
       case "today": today
       case "yesterday": today.adding(days: -1)
       default: Day(given)
       }
-    guard let day, day >= first, day <= today else {
+    guard let day, day <= today else {
       throw CLIError(
-        "--day '\(given)' is not a day from \(first) to \(today): use yesterday or YYYY-MM-DD, at most 7 days back.",
+        "'\(given)' is not a day from \(first) to \(today): use today, yesterday or YYYY-MM-DD.",
         code: .usage)
     }
-    return FlowDay(day: day, savedAt: savedAt, isPast: day < today)
+    let editable = options.editing ? try db.doneDays().contains(day) : false
+    if day < first && !editable {
+      throw CLIError(
+        "\(day.long) \(day.year) is more than \(FlowDay.backfillDays) days back: a day can be filled in up to \(first) (yesterday or YYYY-MM-DD); older entries can be edited with 'nudge edit DAY FLOW'.",
+        code: .usage)
+    }
+    return FlowDay(day: day, savedAt: savedAt, today: today, editing: options.editing)
   }
 
   /// The end prep, review and check-in share: `apply` merged into the day's entry must count
-  /// (else `refusal`, exit 64, nothing saved); the save, its awards and its celebration are one
-  /// write; then `--json` prints the entry, or `summary` says what was saved (its argument:
-  /// "saved" or "updated") and the celebration plays.
+  /// (else `refusal`, exit 64, nothing saved; asked interactively, `interactiveRefusal` is
+  /// said instead and the run ends without a save); the save, its awards and its celebration
+  /// are one write; then `--json` prints the entry, or `summary` says what was saved (its
+  /// argument: "saved", "updated" or "edited") and the celebration plays.
   func finish<Entry: DayRecord>(
     _ db: AppDatabase, _ flowDay: FlowDay, existing: Entry?, options: FlowOptions,
-    refusal: String, _ apply: (inout Entry) -> Void, summary: (Entry, _ verb: String) -> Void
+    refusal: String, interactiveRefusal: String? = nil, _ apply: (inout Entry) -> Void,
+    summary: (Entry, _ verb: String) -> Void
   ) throws {
     var preview = existing ?? .blank(day: flowDay.day, savedAt: flowDay.savedAt)
     apply(&preview)
-    guard preview.counts else { throw CLIError(refusal, code: .usage) }
+    guard preview.counts else {
+      if let interactiveRefusal {
+        try db.removeDraft(Entry.flow, on: flowDay.day)
+        line(interactiveRefusal)
+        return
+      }
+      throw CLIError(refusal, code: .usage)
+    }
+    let freezesBefore = options.json ? nil : try freezesHeld(db, flowDay)
     let completed = try db.complete(
-      day: flowDay.day, savedAt: flowDay.savedAt, reward: reward(flowDay, options), apply)
+      day: flowDay.day, savedAt: flowDay.savedAt, madeOn: flowDay.today,
+      editing: flowDay.editing, reward: reward(flowDay, options), apply)
     if options.json {
       line(try jsonText(completed.entry))
       return
     }
-    summary(completed.entry, completed.updated ? "updated" : "saved")
+    let verb = flowDay.editing ? "edited" : completed.updated ? "updated" : "saved"
+    summary(completed.entry, verb)
+    try finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
+  }
+
+  /// Streak freezes held as of the flow's day (before a save, to see whether it earned one).
+  func freezesHeld(_ db: AppDatabase, _ flowDay: FlowDay) throws -> Int {
+    StreakRule.evaluate(doneDays: try db.doneDays(), today: flowDay.today).freezesHeld
+  }
+
+  /// What every finished flow says after its summary: which day a save before the rollover
+  /// hour counts for, a streak freeze it earned, achievements it took away, then the
+  /// celebration.
+  func finished<Entry>(
+    _ db: AppDatabase, _ completed: AppDatabase.Completed<Entry>, _ flowDay: FlowDay,
+    _ options: FlowOptions, freezesBefore: Int?
+  ) throws {
+    let style = self.style
+    let settings = try db.settings()
+    let local = LocalTime(now, in: timeZone)
+    if !flowDay.isPast && local.hour < settings.rolloverHour {
+      line(
+        style.dim(
+          "It counts for \(flowDay.day.long): until \(zeroPadded(settings.rolloverHour, 2)):00 a day still belongs to the evening before."
+        ))
+    }
+    if let freezesBefore {
+      let held = try freezesHeld(db, flowDay)
+      if held > freezesBefore {
+        line(
+          "❄ You earned a streak freeze (\(held)/\(StreakRule.maxFreezes) held): it covers a missed day, so one day off will not break your streak."
+        )
+      }
+    }
+    for lost in completed.lostAchievements {
+      line(style.yellow("Achievement removed: \(lost.title) (its condition no longer holds)."))
+    }
     celebrate(completed, flowDay, options)
   }
 
-  /// The draw a flow's save asks for: none for `--json` or a past day filled in.
+  /// The draw a flow's save asks for: none for `--json`, a past day filled in or an edit.
   func reward(_ flowDay: FlowDay, _ options: FlowOptions) -> RewardDraw? {
-    options.json || flowDay.isPast ? nil : reward
+    options.json || flowDay.isPast || flowDay.editing ? nil : reward
   }
 
   /// Plays what a finished flow earned; a day filled in afterwards gets no celebration, only
@@ -90,10 +166,13 @@ extension Context {
   func celebrate<Entry>(
     _ completed: AppDatabase.Completed<Entry>, _ flowDay: FlowDay, _ options: FlowOptions
   ) {
-    if flowDay.isPast {
+    if flowDay.isPast || flowDay.editing {
       let titles = completed.newAchievements.map(\.title).joined(separator: ", ")
+      let what =
+        flowDay.editing
+        ? "Edited \(flowDay.name)" : completed.updated ? "Updated \(flowDay.day.long)" : "Filled in \(flowDay.day.long)"
       line(
-        "Filled in \(flowDay.day.long); your streak and achievements are recomputed."
+        "\(what); your streak and achievements are recomputed."
           + (titles.isEmpty ? "" : " Earned: \(titles)."))
       return
     }
@@ -101,4 +180,9 @@ extension Context {
     CelebrationView(ctx: self, noAnimation: options.noAnimation).play(
       drawn.celebration, seed: reward.animationSeed(drawn.number))
   }
+}
+
+extension FlowDay {
+  /// How far back a day can be filled in (a new done day).
+  static let backfillDays = 7
 }

@@ -1,10 +1,13 @@
 import FoundationEssentials
 import Glibc
+import NudgeDesktop
 
 /// Reads one answer from a terminal with line editing: Left/Right (Ctrl-B/F), Home/End
 /// (Ctrl-A/E), Backspace/Delete, Ctrl-U/K/W, Up/Down through the earlier answers of this run,
-/// Ctrl-D on an empty line to leave, Ctrl-C to stop. The terminal is in raw mode only while a
-/// line is read and is restored however the read ends.
+/// Ctrl-D on an empty line to leave, Ctrl-C to stop (marked in `Interrupts`). It edits whole
+/// characters as a person sees them (grapheme clusters: a family emoji is one), and a pasted
+/// text of several lines stays one answer (bracketed paste, or lines that arrive at once).
+/// The terminal is in raw mode only while a line is read and is restored however it ends.
 final class LineEditor {
   private var history: [String] = []
   private let input: Int32
@@ -29,15 +32,29 @@ final class LineEditor {
       }
     }
     tcsetattr(input, TCSADRAIN, &raw)
-    defer { tcsetattr(input, TCSADRAIN, &saved) }
+    // bracketed paste: the terminal marks a paste, whose newlines then stay in the answer
+    write("\u{1B}[?2004h")
+    defer {
+      write("\u{1B}[?2004l")
+      tcsetattr(input, TCSADRAIN, &saved)
+    }
     write("\u{1B}7")  // the line starts here: every redraw comes back to this point
     var line: [Character] = []
     var cursor = 0
     var recalled = history.count
     var draft: [Character] = []
+    var pasting = false
     func redraw() {
-      let after = line[cursor...].count
+      let after = line[cursor...].reduce(0) { $0 + Self.columns($1) }
       write("\u{1B}8" + String(line) + "\u{1B}[J" + (after > 0 ? "\u{1B}[\(after)D" : ""))
+    }
+    func insert(_ c: Character) {
+      // joined again as text, so scalars that arrive one by one (a ZWJ sequence, an accent)
+      // become the one character a person sees
+      let before = String(line[..<cursor]) + String(c)
+      let joined = Array(before + String(line[cursor...]))
+      cursor = min(Array(before).count, joined.count)
+      line = joined
     }
     func replace(with text: [Character]) {
       line = text
@@ -46,6 +63,11 @@ final class LineEditor {
     }
     while let key = readKey() {
       switch key {
+      case .enter where pasting || inputPending():
+        // a newline inside a paste: the answer goes on, on the same line
+        if line[..<cursor].last != " " { insert(" ") }
+      case .pasteStart: pasting = true
+      case .pasteEnd: pasting = false
       case .enter:
         write("\r\n")
         let text = String(line)
@@ -57,12 +79,11 @@ final class LineEditor {
         if line.isEmpty { return nil }
         if cursor < line.count { line.remove(at: cursor) }
       case .interrupt:
-        tcsetattr(input, TCSADRAIN, &saved)
         write("^C\r\n\u{1B}[0m\u{1B}[?25h")
-        exit(130)
+        Interrupts.raise()
+        return nil
       case .character(let c):
-        line.insert(c, at: cursor)
-        cursor += 1
+        insert(c)
       case .backspace where cursor > 0:
         cursor -= 1
         line.remove(at: cursor)
@@ -102,7 +123,31 @@ final class LineEditor {
   enum Key: Equatable {
     case character(Character)
     case enter, endOfInput, interrupt, backspace, delete, left, right, home, end, up, down
-    case killToStart, killToEnd, killWord, ignored
+    case killToStart, killToEnd, killWord, pasteStart, pasteEnd, ignored
+  }
+
+  /// The columns a character takes on a terminal: 2 for wide (East Asian) characters and
+  /// emoji, 1 otherwise.
+  static func columns(_ c: Character) -> Int {
+    guard let first = c.unicodeScalars.first else { return 0 }
+    if first.properties.isEmojiPresentation || c.unicodeScalars.count > 1 && c.unicodeScalars
+      .contains(where: { $0.value == 0xFE0F || $0.value == 0x200D })
+    {
+      return 2
+    }
+    switch first.value {
+    case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+      0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
+      return 2
+    default: return 1
+    }
+  }
+
+  /// True when more input is already waiting: a newline followed at once by more text is
+  /// part of a paste (a person's next key comes many milliseconds later).
+  private func inputPending() -> Bool {
+    var fds = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+    return poll(&fds, 1, 0) > 0 && fds.revents & Int16(POLLIN) != 0
   }
 
   /// The next key, decoding UTF-8 and the escape sequences terminals send; nil when input ends.
@@ -154,6 +199,8 @@ final class LineEditor {
       case (UInt8(ascii: "~"), "1"), (UInt8(ascii: "~"), "7"): return .home
       case (UInt8(ascii: "~"), "4"), (UInt8(ascii: "~"), "8"): return .end
       case (UInt8(ascii: "~"), "3"): return .delete
+      case (UInt8(ascii: "~"), "200"): return .pasteStart
+      case (UInt8(ascii: "~"), "201"): return .pasteEnd
       default: return .ignored
       }
     }

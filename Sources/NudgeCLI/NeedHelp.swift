@@ -37,27 +37,33 @@ struct NeedHelpCommand: ContextCommand {
     var noteText = try flagText(note, "--note")
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: picked != nil || noteText != nil,
-      example: "nudge need-help --category stress --note 'long meeting' --no-input")
+      example: Self.example)
     if !interactive && picked == nil {
       let names = HelpCategory.allCases.map(\.rawValue).joined(separator: "|")
-      throw CLIError("--category \(names) is needed without prompts.", code: .usage)
+      throw CLIError(
+        "--category \(names) is needed without prompts, e.g. \(Self.example)", code: .usage)
     }
     let db = try ctx.openDatabase()
-    let flowDay = try ctx.flowDay(try db.settings(), options)
+    let flowDay = try ctx.flowDay(db, options)
     var coach: String? = nil
     if interactive {
-      let ask = Prompter(ctx: ctx)
-      ctx.line(ctx.style.bold("I need help") + ctx.style.dim("  (asking is a win)"))
+      let kept = try FlowAnswers.start(ctx, db, .needHelp, flowDay)
+      let ask = kept.prompter
+      ctx.line(
+        ctx.style.bold("I need help") + ctx.style.dim("  (asking is a win)")
+          + (flowDay.isPast ? ctx.style.dim("  (noting it for \(flowDay.day.long))") : ""))
       let chosen: HelpCategory
       if let picked {
         chosen = picked
       } else {
-        chosen = try ask.choose(
-          "What does this feel like?", options: HelpCategory.allCases, key: \.rawValue,
-          label: \.label)
+        chosen = try kept.choice("category", "What does this feel like?") {
+          try ask.choose(
+            "What does this feel like?", options: HelpCategory.allCases, key: \.rawValue,
+            label: \.label)
+        }
       }
       picked = chosen
-      let coached = try Coach(ctx: ctx, ask: ask, breathingSeconds: breathingSeconds).run(
+      let coached = try Coach(ctx: ctx, kept: kept, breathingSeconds: breathingSeconds).run(
         chosen, note: noteText)
       coach = coached.coach
       noteText = coached.note
@@ -65,7 +71,11 @@ struct NeedHelpCommand: ContextCommand {
     let note = HelpNote(
       id: ctx.makeID(), day: flowDay.day, category: picked!, note: noteText, coach: coach,
       at: flowDay.savedAt)
-    let completed = try db.complete(note, reward: ctx.reward(flowDay, options))
+    // the first capture of a day is celebrated; later ones get a quiet acknowledgement
+    let firstToday = !(try db.isDone(.needHelp, on: flowDay.day))
+    let freezesBefore = options.json ? nil : try ctx.freezesHeld(db, flowDay)
+    let completed = try db.complete(
+      note, madeOn: flowDay.today, reward: firstToday ? ctx.reward(flowDay, options) : nil)
     if options.json {
       ctx.line(try jsonText(note))
       return
@@ -73,26 +83,42 @@ struct NeedHelpCommand: ContextCommand {
     let week = try db.helpNotes(from: flowDay.day.adding(days: -6), through: flowDay.day)
     ctx.line(
       ctx.style.green("✓")
-        + " Noted (\(note.category.label.lowercased())). Asking for help counts.")
+        + " Noted (\(note.category.label.lowercased()))"
+        + (flowDay.isPast ? " for \(flowDay.day.long)." : ". Asking for help counts."))
     if let pattern = HelpPattern.line(notes: week, today: flowDay.day, latest: note.category) {
       ctx.line(ctx.style.dim(pattern))
     }
-    ctx.celebrate(completed, flowDay, options)
+    try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
   }
+
+  /// What Nudge prints as a working example.
+  static let example = "nudge need-help --category stress --note 'long meeting' --no-input"
 }
 
-/// The mini-coach for each kind of craving; returns what it did and the note typed.
+/// The mini-coach for each kind of craving; returns what it did and the note typed. Each
+/// answer is kept in the flow's draft as it is given.
 struct Coach {
   let ctx: Context
-  let ask: Prompter
+  let kept: FlowAnswers
   let breathingSeconds: Int
+
+  var ask: Prompter { kept.prompter }
 
   func run(_ category: HelpCategory, note: String?) throws -> (
     coach: String?, note: String?
   ) {
     var note = note
-    var coach: String? = nil
     ctx.line()
+    let coach = try kept.text("coach", "Coach:") { try coached(category, note: &note) }
+    if note == nil && category != .other {
+      note = try kept.text("note", "A note for later?") { try ask.text("A note for later?") }
+    }
+    return (coach, note)
+  }
+
+  /// What the coach for `category` did (nil: nothing to record); a note typed on the way
+  /// goes into `note`.
+  private func coached(_ category: HelpCategory, note: inout String?) throws -> String? {
     switch category {
     case .stress:
       let tools = ["breathe", "journal"]
@@ -100,13 +126,20 @@ struct Coach {
         "Two minutes for you:", options: tools, key: { $0 },
         label: { $0 == "breathe" ? "A 2-minute guided breathing timer" : "A quick journal line" })
       if tool == "breathe" {
-        coach = breathe()
-      } else {
-        coach = "journal line"
-        if note == nil {
-          note = try ask.text("What's going on, in one line?")
+        let done = breathe()
+        if ctx.input.wasInterrupted {
+          // what was breathed is kept too, then the flow stops
+          try kept.keep("coach", done)
+          throw kept.stop(interrupted: true)
+        }
+        return done
+      }
+      if note == nil {
+        note = try kept.text("note", "What's going on, in one line?") {
+          try ask.text("What's going on, in one line?")
         }
       }
+      return "journal line"
     case .habit:
       let swaps = ["gum", "water", "walk"]
       let swap = try ask.choose(
@@ -129,7 +162,7 @@ struct Coach {
           default: "Not sure"
           }
         })
-      coach = "swap: \(swap) · trigger: \(trigger)"
+      return "swap: \(swap) · trigger: \(trigger)"
     case .physical:
       var done: [String] = []
       for (key, label) in [
@@ -139,18 +172,16 @@ struct Coach {
         done.append(key)
       }
       let meal = try ask.text("When was your last balanced meal?")
-      coach =
-        (done.isEmpty ? "none of the checklist" : done.joined(separator: ", "))
+      return (done.isEmpty ? "none of the checklist" : done.joined(separator: ", "))
         + (meal.map { " · last balanced meal: \($0)" } ?? "")
     case .other:
       if note == nil {
-        note = try ask.text("What's happening? A few words help you spot patterns.")
+        note = try kept.text("note", "What's happening?") {
+          try ask.text("What's happening? A few words help you spot patterns.")
+        }
       }
+      return nil
     }
-    if note == nil && category != .other {
-      note = try ask.text("A note for later?")
-    }
-    return (coach, note)
   }
 
   /// Guided breathing with a visible countdown; Enter skips. Returns what was done.
@@ -173,6 +204,10 @@ struct Coach {
           )
           if ctx.input.waitForLine(seconds: 1) {
             _ = ctx.input.readLine()
+            skipped = true
+            break timer
+          }
+          if ctx.input.wasInterrupted {  // Ctrl-C: stop here, keep what was done
             skipped = true
             break timer
           }

@@ -65,7 +65,8 @@ struct OpenCommand: ContextCommand {
     if let failure { ctx.output.writeError("nudge: \(failure.message)\n") }
     ctx.line()
     // not now: servers whose tray hides buttons still get a Snooze, here
-    let snoozable = failure == Prompter.cancelled ? link.slot : nil
+    let left = failure.map { $0.code == .failure && $0.message.hasPrefix(Prompter.leftPrefix) }
+    let snoozable = left == true ? link.slot : nil
     if let slot = snoozable {
       let length = DurationText.spoken(seconds: try settingsSnooze(ctx))
       ctx.output.write(

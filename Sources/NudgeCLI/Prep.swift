@@ -22,39 +22,57 @@ struct PrepCommand: ContextCommand {
     var otherText = try flagText(other, "--other")
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: !answers.isEmpty || otherText != nil,
-      example: "nudge prep --item water=yes --no-input")
+      example: Self.example)
     let db = try ctx.openDatabase()
-    let flowDay = try ctx.flowDay(try db.settings(), options)
+    let flowDay = try ctx.flowDay(db, options)
     let existing = try db.prep(on: flowDay.day)
     var allPrepped = false
     if interactive {
-      let ask = Prompter(ctx: ctx)
+      let kept = try FlowAnswers.start(ctx, db, .prep, flowDay)
+      let ask = kept.prompter
       let style = ctx.style
-      ctx.line(style.bold("Prep tonight (for tomorrow)"))
       ctx.line(
-        style.dim("30 seconds now makes tomorrow easier. Enter keeps the answer in brackets."))
+        style.bold(flowDay.isPast ? "Prep on the evening of \(flowDay.day.long)" : "Prep tonight (for tomorrow)"))
+      ctx.line(
+        style.dim(
+          (flowDay.isPast ? "What was ready that evening? " : "30 seconds now makes tomorrow easier. ")
+            + "Enter keeps the answer in brackets."))
       var first = answers.isEmpty
       if first { ctx.line(style.dim("  (a: all prepped, every item ready)")) }
       for item in PrepItem.allCases where answers[item] == nil {
+        let question = "  \(item.label)?"
         if first {
           first = false
-          guard let answer = try ask.yesNoOrAll("  \(item.label)?", current: existing?[item]) else {
+          let choice = try kept.text(item.rawValue, question) {
+            switch try ask.yesNoOrAll(question, current: existing?[item]) {
+            case true?: "yes"
+            case false?: "no"
+            case nil: "all"
+            }
+          }
+          guard let choice, choice != "all" else {
             allPrepped = true
             break
           }
-          answers[item] = answer
+          answers[item] = choice == "yes"
         } else {
-          answers[item] = try ask.yesNo("  \(item.label)?", current: existing?[item])
+          answers[item] = try kept.yesNo(item.rawValue, question) {
+            try ask.yesNo(question, current: existing?[item])
+          }
         }
       }
       if other == nil {
-        otherText = try ask.text("  Anything else?", current: existing?.other)
+        otherText = try kept.text("other", "  Anything else?") {
+          try ask.text("  Anything else?", current: existing?.other)
+        }
       }
     }
     try ctx.finish(
       db, flowDay, existing: existing, options: options,
       refusal:
-        "nothing to save: no item is ready and nothing else was prepped. Mark what is (e.g. --item water=yes) or add --other; a night off is fine."
+        "nothing to save: no item is ready and nothing else was prepped. Mark what is, e.g. \(Self.example) (a night off is fine).",
+      interactiveRefusal: interactive
+        ? "Nothing was ready \(flowDay.isPast ? "that evening" : "tonight"), so nothing was saved. A night off is fine." : nil
     ) { [allPrepped] (entry: inout PrepEntry) in
       if allPrepped { entry.markAllReady() }
       for (item, value) in answers { entry[item] = value }
@@ -62,14 +80,18 @@ struct PrepCommand: ContextCommand {
     } summary: { saved, verb in
       let style = ctx.style
       let done = PrepItem.allCases.filter { saved[$0] }.map(\.label)
+      let forDay = flowDay.isPast ? "for the evening of \(flowDay.day.long)" : "for tomorrow"
       ctx.line(
         style.green("✓")
-          + " Prep \(verb) for tomorrow: \(saved.doneCount)/\(PrepItem.allCases.count) ready"
+          + " Prep \(verb) \(forDay): \(saved.doneCount)/\(PrepItem.allCases.count) ready"
           + (done.isEmpty ? "." : " (\(done.joined(separator: ", "))).")
       )
-      if saved.doneCount < PrepItem.allCases.count {
+      if saved.doneCount < PrepItem.allCases.count && !flowDay.isPast {
         ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
       }
     }
   }
+
+  /// What Nudge prints as a working example.
+  static let example = "nudge prep --item water=yes --no-input"
 }

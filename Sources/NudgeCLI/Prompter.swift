@@ -1,30 +1,59 @@
 import NudgeCore
+import NudgeStore
 
-/// Asks questions on the terminal; only used when a person is there to answer.
+/// Asks questions on the terminal; only used when a person is there to answer. Ctrl-D at a
+/// question leaves the flow (exit 1) and Ctrl-C stops it (exit 130); either way the answers
+/// given so far stay in the flow's draft (`FlowAnswers`).
 struct Prompter {
   let ctx: Context
+  /// The run's answers, kept as a draft; nil for questions outside a flow.
+  var answers: FlowAnswers? = nil
 
   var style: Style { ctx.style }
 
-  /// Ctrl-D at a prompt: leave without saving.
-  static let cancelled = CLIError("Cancelled; nothing was saved.", code: .failure)
+  /// How every "left the flow" message starts (`open --hold` offers Snooze after one).
+  static let leftPrefix = "Left the flow"
+
+  /// The failure a run ends with when the person stops it: Ctrl-D (left) or Ctrl-C.
+  static func stop(interrupted: Bool, kept: Int, resume: String?) -> CLIError {
+    let what = interrupted ? "Stopped" : leftPrefix
+    let code: ExitStatus = interrupted ? .interrupted : .failure
+    guard kept > 0, let resume else { return CLIError("\(what); nothing was saved.", code: code) }
+    let answers = kept == 1 ? "your answer is" : "your \(kept) answers are"
+    return CLIError(
+      "\(what); \(answers) kept as a draft: '\(resume)' picks up where you left off.", code: code)
+  }
+
+  private func stop() -> CLIError {
+    let interrupted = ctx.input.wasInterrupted
+    return answers?.stop(interrupted: interrupted)
+      ?? Self.stop(interrupted: interrupted, kept: 0, resume: nil)
+  }
 
   private func read() throws -> String {
+    if ctx.input.wasInterrupted { throw stop() }
     guard let line = ctx.input.readLine() else {
       ctx.line()
-      throw Self.cancelled
+      throw stop()
     }
     return line
   }
 
-  /// Free text; Enter keeps `current` (shown in brackets), "-" clears it.
-  func text(_ question: String, current: String? = nil) throws -> String? {
+  /// Free text; Enter keeps `current` (shown in brackets), "-" clears it. A `required` answer
+  /// is never offered as skippable: it is asked again until given (or the flow is left).
+  func text(_ question: String, current: String? = nil, required: Bool = false) throws -> String? {
     while true {
-      let hint = current.map { style.dim(" [\($0)]") } ?? style.dim(" (Enter to skip)")
+      let hint =
+        current.map { style.dim(" [\($0)]") } ?? (required ? "" : style.dim(" (Enter to skip)"))
       ctx.output.write("\(question)\(hint) ")
-      let answer = try read()
-      if answer.trimmingSpaces.isEmpty { return current }
-      if answer.trimmingSpaces == "-" { return nil }
+      let answer = try read().trimmingSpaces
+      if answer.isEmpty, current != nil || !required { return current }
+      if answer == "-" && !required { return nil }
+      if answer.isEmpty || answer == "-" {
+        ctx.line(
+          style.yellow("This one is needed; type a few words (Ctrl-D leaves, your answers are kept)."))
+        continue
+      }
       do {
         // the person sees "that answer", never an internal field name
         return try FreeText.clean(answer, field: "That answer")
@@ -90,6 +119,107 @@ struct Prompter {
       if let match = options.first(where: { key($0) == answer }) { return match }
       ctx.line(style.yellow("Type a number from 1 to \(options.count)."))
     }
+  }
+}
+
+/// The answers of one interactive run of a flow for one day. Each is kept as the flow's draft
+/// (in the database) the moment it is given, so Ctrl-C, Ctrl-D or a closed window loses
+/// nothing; the next run of the flow for that day offers them back, and finishing the flow
+/// removes the draft (in the same transaction as the save).
+final class FlowAnswers {
+  let ctx: Context
+  let db: AppDatabase
+  private var draft: FlowDraft
+  /// Answers of an earlier run taken up again instead of asking.
+  private var resumed: [String: String]
+  /// The command that picks this flow up again ("nudge review --day 2026-11-20").
+  let resume: String
+
+  private init(
+    ctx: Context, db: AppDatabase, draft: FlowDraft, resumed: [String: String], resume: String
+  ) {
+    self.ctx = ctx
+    self.db = db
+    self.draft = draft
+    self.resumed = resumed
+    self.resume = resume
+  }
+
+  /// Starts a run: when a draft of this flow for this day is kept, offers to resume it
+  /// ("Resume where you left off? [Y/n]"); no starts afresh and forgets it.
+  static func start(_ ctx: Context, _ db: AppDatabase, _ flow: Flow, _ flowDay: FlowDay)
+    throws -> FlowAnswers
+  {
+    ctx.input.catchInterrupts()
+    let command = flow == .needHelp ? "need-help" : flow.rawValue
+    let resume =
+      "nudge \(command)" + (flowDay.isPast ? " --day \(flowDay.day)" : "")
+    var answers = FlowAnswers(
+      ctx: ctx, db: db, draft: FlowDraft(flow: flow, day: flowDay.day), resumed: [:],
+      resume: resume)
+    guard let kept = try db.draft(flow, on: flowDay.day), !kept.answers.isEmpty else {
+      return answers
+    }
+    let count = kept.answers.count
+    ctx.line(
+      ctx.style.dim(
+        "You started this earlier (\(count) answer\(count == 1 ? "" : "s") kept)."))
+    if try Prompter(ctx: ctx).yesNo("Resume where you left off?", current: true) {
+      answers = FlowAnswers(
+        ctx: ctx, db: db, draft: kept, resumed: kept.answers, resume: resume)
+    } else {
+      try db.removeDraft(flow, on: flowDay.day)
+    }
+    ctx.line()
+    return answers
+  }
+
+  var prompter: Prompter { Prompter(ctx: ctx, answers: self) }
+
+  /// How many answers are kept.
+  var kept: Int { draft.answers.count }
+
+  func stop(interrupted: Bool) -> CLIError {
+    Prompter.stop(interrupted: interrupted, kept: kept, resume: resume)
+  }
+
+  /// Keeps an answer now.
+  func keep(_ key: String, _ value: String?) throws {
+    draft.answers[key] = value ?? ""
+    try db.saveDraft(draft, at: InstantFormat.format(ctx.clock(), in: ctx.timeZone))
+  }
+
+  /// The answer kept for `key` from an earlier run, shown as "label: answer"; nil to ask.
+  private func taken(_ key: String, _ label: String) -> String? {
+    guard let value = resumed.removeValue(forKey: key) else { return nil }
+    ctx.line(ctx.style.dim("\(label.trimmingSpaces) " + (value.isEmpty ? "(skipped)" : value)))
+    return value
+  }
+
+  /// Free text: the resumed answer, or `ask`'s, kept.
+  func text(_ key: String, _ label: String, ask: () throws -> String?) throws -> String? {
+    if let value = taken(key, label) { return value.isEmpty ? nil : value }
+    let value = try ask()
+    try keep(key, value)
+    return value
+  }
+
+  /// Yes or no: the resumed answer, or `ask`'s, kept.
+  func yesNo(_ key: String, _ label: String, ask: () throws -> Bool) throws -> Bool {
+    if let value = taken(key, label), let flag = yesNoValue(value) { return flag }
+    let value = try ask()
+    try keep(key, value ? "yes" : "no")
+    return value
+  }
+
+  /// One of a set of choices: the resumed answer, or `ask`'s, kept.
+  func choice<T: RawRepresentable>(_ key: String, _ label: String, ask: () throws -> T) throws
+    -> T where T.RawValue == String
+  {
+    if let value = taken(key, label), let choice = T(rawValue: value) { return choice }
+    let value = try ask()
+    try keep(key, value.rawValue)
+    return value
   }
 }
 

@@ -52,20 +52,21 @@ struct ReviewCommand: ContextCommand {
         answers.why, answers.challengeOther, answers.swap, answers.commitTo, answers.commitFrom,
       ].contains { $0 != nil } || picked != nil
     let interactive = try ctx.isInteractive(
-      noInput: options.noInput, hasAnswers: given,
-      example: "nudge review --challenge sugary-drinks --swap 'sparkling water' --no-input")
+      noInput: options.noInput, hasAnswers: given, example: Self.example)
     let db = try ctx.openDatabase()
-    let flowDay = try ctx.flowDay(try db.settings(), options)
+    let flowDay = try ctx.flowDay(db, options)
     let existing = try db.review(on: flowDay.day)
     if interactive {
       let previous = try db.latestReview(before: flowDay.day)
       let lastPrep = try db.prep(on: flowDay.day.adding(days: -1))
-      try ask(ctx, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
+      let kept = try FlowAnswers.start(ctx, db, .review, flowDay)
+      try ask(
+        ctx, kept, flowDay, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
     }
     try ctx.finish(
       db, flowDay, existing: existing, options: options,
       refusal:
-        "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. --commit-to 'drink sparkling water' (and --commit-from soda)."
+        "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. \(Self.commitExample)"
     ) { [answers] (entry: inout ReviewEntry) in
       if let v = answers.why { entry.why = v }
       if let v = answers.challenge {
@@ -77,57 +78,99 @@ struct ReviewCommand: ContextCommand {
       if let v = answers.commitFrom { entry.commitFrom = v }
     } summary: { saved, verb in
       let style = ctx.style
-      ctx.line(style.green("✓") + " Morning Focus \(verb).")
-      if let commitment = saved.commitment { ctx.line("  " + style.bold(commitment)) }
-      ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
+      ctx.line(
+        style.green("✓") + " Morning Focus \(verb)"
+          + (flowDay.isPast ? " for \(flowDay.day.long)." : "."))
+      if let commitment = saved.commitment(on: flowDay) { ctx.line("  " + style.bold(commitment)) }
+      if !flowDay.isPast {
+        ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
+      }
     }
   }
 
+  /// What Nudge prints as a working example (off a terminal without answers).
+  static let example =
+    "nudge review --challenge sugary-drinks --swap 'sparkling water' --commit-to 'drink sparkling water' --commit-from soda --no-input"
+  /// The example when only the commitment is missing.
+  static let commitExample =
+    "nudge review --commit-to 'drink sparkling water' --commit-from soda --no-input"
+
   private func ask(
-    _ ctx: Context, into answers: inout ReviewEntry, existing: ReviewEntry?, lastPrep: PrepEntry?
+    _ ctx: Context, _ kept: FlowAnswers, _ flowDay: FlowDay, into answers: inout ReviewEntry,
+    existing: ReviewEntry?, lastPrep: PrepEntry?
   ) throws {
     let style = ctx.style
-    let ask = Prompter(ctx: ctx)
-    ctx.line(style.bold("Review your prep"))
+    let ask = kept.prompter
+    let evening = flowDay.isPast ? "The evening before" : "Last night"
+    ctx.line(
+      style.bold("Review your prep")
+        + (flowDay.isPast ? style.dim("  (filling in \(flowDay.day.long))") : ""))
     if let lastPrep {
-      ctx.line("Last night you prepped \(lastPrep.doneCount)/\(PrepItem.allCases.count):")
+      ctx.line("\(evening) you prepped \(lastPrep.doneCount)/\(PrepItem.allCases.count):")
       for item in PrepItem.allCases {
         ctx.line("  " + (lastPrep[item] ? style.green("✓") : style.dim("·")) + " \(item.label)")
       }
       if let other = lastPrep.other { ctx.line("  " + style.green("✓") + " \(other)") }
     } else {
-      ctx.line(style.dim("No prep from last night. That's fine; today still counts."))
+      ctx.line(
+        style.dim(
+          "No prep from \(evening.lowercased()). That's fine; \(flowDay.isPast ? "that day" : "today") still counts."
+        ))
     }
     ctx.line()
     ctx.line(style.bold("Morning Focus") + style.dim("  (Enter keeps the answer in brackets)"))
     if answers.why == nil {
-      answers.why = try ask.text(
-        "1/4 My Why: why does this matter to you?", current: existing?.why)
+      let question = "1/4 My Why: why does this matter to you?"
+      answers.why = try kept.text("why", question) {
+        try ask.text(question, current: existing?.why)
+      }
     }
     if answers.challenge == nil {
-      answers.challenge = try ask.choose(
-        "2/4 Today's challenge:", options: Challenge.allCases, key: \.rawValue, label: \.label,
-        current: existing?.challenge)
+      let question = flowDay.isPast ? "2/4 That day's challenge:" : "2/4 Today's challenge:"
+      answers.challenge = try kept.choice("challenge", question) {
+        try ask.choose(
+          question, options: Challenge.allCases, key: \.rawValue, label: \.label,
+          current: existing?.challenge)
+      }
       if answers.challenge == .other && answers.challengeOther == nil {
-        answers.challengeOther = try ask.text(
-          "    In your words:", current: existing?.challengeOther)
+        answers.challengeOther = try kept.text("challenge_other", "    In your words:") {
+          try ask.text("    In your words:", current: existing?.challengeOther)
+        }
       }
     }
     if answers.swap == nil {
-      answers.swap = try ask.text(
-        "3/4 My swap: what will you do instead?", current: existing?.swap)
+      let question = "3/4 My swap: what will you do instead?"
+      answers.swap = try kept.text("swap", question) {
+        try ask.text(question, current: existing?.swap)
+      }
     }
     ctx.line("4/4 Commitment")
     if answers.commitTo == nil {
-      answers.commitTo = try ask.text(
-        "    Today I will", current: existing?.commitTo ?? answers.swap.map { "choose \($0)" })
+      // the answer that makes the focus count: asked until given, never skippable
+      let question = flowDay.isPast ? "    On \(flowDay.day.long) I will" : "    Today I will"
+      answers.commitTo = try kept.text("commit_to", question) {
+        try ask.text(
+          question, current: existing?.commitTo ?? answers.swap.map { "choose \($0)" },
+          required: true)
+      }
     }
     if answers.commitFrom == nil {
       let challengeWords =
         answers.challenge == .other
         ? answers.challengeOther : answers.challenge?.label.lowercased()
-      answers.commitFrom = try ask.text(
-        "    instead of", current: existing?.commitFrom ?? challengeWords)
+      answers.commitFrom = try kept.text("commit_from", "    instead of") {
+        try ask.text("    instead of", current: existing?.commitFrom ?? challengeWords)
+      }
     }
+  }
+}
+
+extension ReviewEntry {
+  /// The commitment as said on `flowDay`: "Today I will …" for today, "On Wednesday 18
+  /// November I will …" for a day filled in.
+  func commitment(on flowDay: FlowDay) -> String? {
+    guard let text = commitment else { return nil }
+    guard flowDay.isPast else { return text }
+    return "On \(flowDay.day.long) I will" + text.dropFirst("Today I will".count)
   }
 }

@@ -196,8 +196,9 @@ public struct CheckinEntry: DayEntry {
 
   public static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
 
-  /// A check-in counts with its answer: was the swap followed?
-  public var counts: Bool { followed != nil }
+  /// A check-in counts with its answer: was the swap followed, or (on a day without a swap)
+  /// how the day went.
+  public var counts: Bool { followed != nil || feel != nil }
 }
 
 /// What kind of craving a help request was about.

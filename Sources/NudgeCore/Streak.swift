@@ -26,9 +26,10 @@ public enum StreakRule {
   public static let daysPerFreeze = 7
   public static let maxFreezes = 2
 
-  /// Walks every day from the first done day to today. A day not done breaks the streak unless
-  /// it is today (still pending), or a single missed day covered by a held freeze; a frozen day
-  /// keeps the streak alive without adding to its length.
+  /// Walks every day from the first done day to today. Missed days break the streak unless
+  /// today is the one (still pending) or held freezes cover every one of them (one freeze a
+  /// day, consecutive days too); a frozen day keeps the streak alive without adding to its
+  /// length. More missed days in a row than freezes held break it and leave the freezes held.
   public static func evaluate(doneDays: Set<Day>, today: Day) -> StreakSummary {
     let grid = DayGrid([doneDays], through: today.ordinal)
     let last = today.ordinal
@@ -63,14 +64,20 @@ public enum StreakRule {
           longest = max(longest, run)
           onDone(ordinal, run)
         } else if ordinal != last {  // today pending never breaks a streak
-          let singleGap = ordinal + 1 == last || grid.contains(ordinal + 1, mask)
-          if run > 0 && singleGap && freezes > 0 {
-            freezes -= 1
-            frozen.append(Day(ordinal: ordinal))
+          // the whole run of missed days before the next done day (or today)
+          var end = ordinal
+          while end + 1 < last && !grid.contains(end + 1, mask) { end += 1 }
+          let missed = end - ordinal + 1
+          if run > 0 && missed <= freezes {
+            // each held freeze covers one missed day, consecutive ones too (Duolingo's rule)
+            freezes -= missed
+            frozen += (ordinal...end).map(Day.init(ordinal:))
           } else {
-            run = 0
+            run = 0  // more missed days than freezes: the streak breaks, the freezes stay held
           }
           sinceFreeze = 0
+          ordinal = end + 1
+          continue
         }
         ordinal += 1
       }

@@ -6,48 +6,66 @@ extension AppDatabase {
   // MARK: - Flows
 
   /// What finishing a flow wrote, in one transaction: the entry as stored, whether the day
-  /// already had one, the achievements it newly earned and the celebration drawn for it (nil
-  /// when it earned none, or none was asked for).
+  /// already had one, the achievements it newly earned (and, for an edit, those whose condition
+  /// no longer holds, removed) and the celebration drawn for it (nil when it earned none, or
+  /// none was asked for).
   public struct Completed<Entry: Sendable>: Sendable {
     public var entry: Entry
     public var updated: Bool
     public var newAchievements: [Achievement]
+    public var lostAchievements: [Achievement] = []
     public var celebration: StoredCelebration?
   }
 
   /// Finishes a day's flow: merges `update` into the day's entry (a blank one if the day has
-  /// none), stamps it with `savedAt`, awards what it newly earns and draws its celebration
-  /// with `reward` — one transaction, so a kill leaves all of it or none.
+  /// none), stamps it with `savedAt`, journals the change (made on `madeOn`, the day it is
+  /// now; `editing` for `nudge edit`), removes the flow's draft for that day, awards what it
+  /// newly earns and draws its celebration with `reward` — one transaction, so a kill leaves
+  /// all of it or none.
   @discardableResult
   public func complete<Entry: DayRecord>(
-    _ type: Entry.Type = Entry.self, day: Day, savedAt: String, reward: RewardDraw? = nil,
-    _ update: (inout Entry) -> Void
+    _ type: Entry.Type = Entry.self, day: Day, savedAt: String, madeOn: Day? = nil,
+    editing: Bool = false, reward: RewardDraw? = nil, _ update: (inout Entry) -> Void
   ) throws(StoreError) -> Completed<Entry> {
     try write { db in
       let existing = try db.fetchOne(Entry.self, key: day.description)
+      // an answer changed back (a swap no longer followed) can take an achievement away
+      let heldBefore = existing == nil ? nil : try Self.heldAchievements(db)
       var entry = existing ?? .blank(day: day, savedAt: savedAt)
       update(&entry)
       entry.savedAt = savedAt
       try db.save(entry)
-      return try Self.finish(db, entry, updated: existing != nil, reward: reward)
+      try Self.journal(
+        db, madeOn: madeOn ?? day, at: savedAt,
+        kind: existing == nil ? .saved : editing ? .edited : .updated,
+        before: existing?.flowEntry, after: entry.flowEntry)
+      try Self.removeDraft(db, Entry.flow, on: day)
+      return try Self.finish(
+        db, entry, updated: existing != nil, heldBefore: heldBefore, reward: reward)
     }
   }
 
   /// Finishes an I-need-help flow: adds its tagged note, awards and draws as `complete` does.
   @discardableResult
-  public func complete(_ note: HelpNote, reward: RewardDraw? = nil) throws(StoreError)
-    -> Completed<HelpNote>
+  public func complete(_ note: HelpNote, madeOn: Day? = nil, reward: RewardDraw? = nil)
+    throws(StoreError) -> Completed<HelpNote>
   {
     try write { db in
       try db.insert(note)
-      return try Self.finish(db, note, updated: false, reward: reward)
+      try Self.journal(
+        db, madeOn: madeOn ?? note.day, at: note.at, kind: .saved, before: nil,
+        after: .help(note))
+      try Self.removeDraft(db, .needHelp, on: note.day)
+      return try Self.finish(db, note, updated: false, heldBefore: nil, reward: reward)
     }
   }
 
   private static func finish<Entry>(
-    _ db: SQLiteConnection, _ entry: Entry, updated: Bool, reward: RewardDraw?
+    _ db: SQLiteConnection, _ entry: Entry, updated: Bool, heldBefore: Set<Achievement>?,
+    reward: RewardDraw?
   ) throws -> Completed<Entry> {
     let new = try awardAchievements(db)
+    let lost = try heldBefore.map { try removeLapsedAchievements(db, heldBefore: $0) } ?? []
     var drawn: StoredCelebration? = nil
     if let reward {
       drawn = try drawCelebration(db) { previous, number in
@@ -57,7 +75,9 @@ extension AppDatabase {
           previousMessage: previous)
       }
     }
-    return Completed(entry: entry, updated: updated, newAchievements: new, celebration: drawn)
+    return Completed(
+      entry: entry, updated: updated, newAchievements: new, lostAchievements: lost,
+      celebration: drawn)
   }
 
   // MARK: - Achievements and rewards
@@ -92,6 +112,28 @@ extension AppDatabase {
       }
     }
     return new
+  }
+
+  /// The achievements whose condition holds on the history as it is now.
+  static func heldAchievements(_ db: SQLiteConnection) throws -> Set<Achievement> {
+    Set(AchievementRule.evaluate(try historyFacts(db)).keys)
+  }
+
+  /// Removes the stored achievements whose condition held before a change (`heldBefore`) and
+  /// no longer holds; returns them. Nothing else is touched (an achievement imported from
+  /// another copy keeps its day).
+  static func removeLapsedAchievements(_ db: SQLiteConnection, heldBefore: Set<Achievement>)
+    throws -> [Achievement]
+  {
+    let holding = try heldAchievements(db)
+    var lost: [Achievement] = []
+    for achievement in Achievement.allCases
+    where heldBefore.contains(achievement) && !holding.contains(achievement) {
+      guard try db.exists(EarnedAchievement.self, key: achievement.rawValue) else { continue }
+      try db.delete(EarnedAchievement.self, key: achievement.rawValue)
+      lost.append(achievement)
+    }
+    return lost
   }
 
   /// Earned achievements and their days.

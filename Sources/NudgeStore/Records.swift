@@ -76,6 +76,8 @@ extension Challenge: TextColumn {}
 extension HelpCategory: TextColumn {}
 extension Achievement: TextColumn {}
 extension Slot: TextColumn {}
+extension Flow: TextColumn {}
+extension ChangeKind: TextColumn {}
 extension ReminderOutcome: TextColumn {}
 
 extension SQLValue {
@@ -343,8 +345,23 @@ public struct Snooze: Equatable, Sendable {
 }
 
 /// A day entry as a row of its table (`prep`, `review`, `checkin`).
-public protocol DayRecord: DayEntry, TableRecord {}
+public protocol DayRecord: DayEntry, TableRecord {
+  static var flow: Flow { get }
+  /// The entry as one of any flow's (for the change journal).
+  var flowEntry: FlowEntry { get }
+}
 
-extension PrepEntry: DayRecord {}
-extension ReviewEntry: DayRecord {}
-extension CheckinEntry: DayRecord {}
+extension PrepEntry: DayRecord {
+  public static let flow = Flow.prep
+  public var flowEntry: FlowEntry { .prep(self) }
+}
+
+extension ReviewEntry: DayRecord {
+  public static let flow = Flow.review
+  public var flowEntry: FlowEntry { .review(self) }
+}
+
+extension CheckinEntry: DayRecord {
+  public static let flow = Flow.checkin
+  public var flowEntry: FlowEntry { .checkin(self) }
+}

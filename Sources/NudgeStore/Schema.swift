@@ -76,5 +76,17 @@ extension AppDatabase {
         slot TEXT NOT NULL, elapse INTEGER, outcome TEXT NOT NULL, at TEXT NOT NULL
       );
     """,
+    """
+      CREATE TABLE draft (
+        flow TEXT NOT NULL, day TEXT NOT NULL, answers TEXT NOT NULL, saved_at TEXT NOT NULL,
+        PRIMARY KEY (flow, day)
+      );
+      CREATE TABLE entry_change (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        made_on TEXT NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, flow TEXT NOT NULL,
+        before TEXT, after TEXT, undone BOOLEAN NOT NULL DEFAULT 0
+      );
+      CREATE INDEX entry_change_made_on ON entry_change(made_on);
+    """,
   ]
 }

@@ -207,7 +207,7 @@ import Testing
   @Test(arguments: [
     ["prep", "--no-input"], ["prep", "--item", "water=no", "--no-input"],
     ["review", "--swap", "tea", "--why", "energy", "--no-input"],
-    ["checkin", "--feel", "fine", "--no-input"],
+    ["checkin", "--blocker", "traffic", "--no-input"],
   ])
   func aFlowWithoutContentIsRefusedAndNothingIsSaved(arguments: [String]) throws {
     let nudge = InProcess()

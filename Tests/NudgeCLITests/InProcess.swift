@@ -35,6 +35,14 @@ struct InProcess {
     try run(arguments, now: now, stdin: stdin, env: env)
   }
 
+  /// Runs a command with `typed` as the answers a person types at its prompts, one a line
+  /// ("^C" for Ctrl-C; the end of the text is Ctrl-D).
+  @discardableResult
+  func typing(_ typed: String, _ arguments: String..., now: String? = nil) throws -> Nudge.Result
+  {
+    try run(arguments, now: now, stdin: typed, terminal: true)
+  }
+
   /// Runs a command with `--json` and decodes what it printed.
   func json(_ arguments: String..., now: String? = nil) throws -> Any {
     let result = try run(arguments + ["--json"], now: now)
@@ -44,7 +52,8 @@ struct InProcess {
 
   /// The context a run gets: what `Context.live()` reads from the process, taken from here.
   func context(
-    now: String?, stdin: String?, env: [String: String], output: CapturedOutput
+    now: String?, stdin: String?, env: [String: String], output: CapturedOutput,
+    terminal: Bool = false
   ) throws -> Context {
     var environment = self.environment
     if let now { environment["NUDGE_NOW"] = now }
@@ -53,7 +62,7 @@ struct InProcess {
     let path = DatabaseLocation.path(environment: environment)
     var ctx = Context(
       now: instant, timeZone: ZoneDirectory().local(tz: environment["TZ"]),
-      environment: environment, input: ScriptedInput(stdin), output: output,
+      environment: environment, input: ScriptedInput(stdin, terminal: terminal), output: output,
       openDatabase: { () throws(StoreError) -> AppDatabase in try AppDatabase.open(path: path) },
       makeID: { UUID().uuidString.lowercased() },
       rewardSeed: try Context.fixedSeed(environment) ?? 0)
@@ -64,11 +73,13 @@ struct InProcess {
   }
 
   func run(
-    _ arguments: [String], now: String? = nil, stdin: String? = nil, env: [String: String] = [:]
+    _ arguments: [String], now: String? = nil, stdin: String? = nil, env: [String: String] = [:],
+    terminal: Bool = false
   ) throws -> Nudge.Result {
     let output = CapturedOutput()
     do {
-      let ctx = try context(now: now, stdin: stdin, env: env, output: output)
+      let ctx = try context(
+        now: now, stdin: stdin, env: env, output: output, terminal: terminal)
       let command = try NudgeMain.parse(arguments)
       let routed = try #require(
         command as? any ContextCommand, "\(type(of: command)) does not run against a context")
@@ -83,21 +94,35 @@ struct InProcess {
   }
 }
 
-/// Typed answers, one line at a time; not a terminal.
+/// Typed answers, one line at a time; not a terminal. A line holding only "^C" is Ctrl-C.
 final class ScriptedInput: LineInput {
   /// What has not been read yet.
   private let rest: Mutex<Substring>
-  let isTerminal = false
+  private let interrupted = Mutex(false)
+  let isTerminal: Bool
 
-  init(_ text: String?) { rest = Mutex(Substring(text ?? "")) }
+  /// `terminal`: answers typed at prompts, as a person would (the flows ask their questions).
+  init(_ text: String?, terminal: Bool = false) {
+    rest = Mutex(Substring(text ?? ""))
+    isTerminal = terminal
+  }
+
+  var wasInterrupted: Bool { interrupted.withLock { $0 } }
+
+  func catchInterrupts() {}
 
   func readLine() -> String? {
-    rest.withLock { rest in
+    let line: String? = rest.withLock { rest in
       guard !rest.isEmpty else { return nil }
       let end = rest.firstIndex(of: "\n") ?? rest.endIndex
       defer { rest = end < rest.endIndex ? rest[rest.index(after: end)...] : "" }
       return String(rest[..<end])
     }
+    if line == "^C" {
+      interrupted.withLock { $0 = true }
+      return nil
+    }
+    return line
   }
 
   func waitForLine(seconds: Double) -> Bool { rest.withLock { !$0.isEmpty } }

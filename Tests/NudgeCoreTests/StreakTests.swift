@@ -41,11 +41,32 @@ import Testing
     #expect(s.freezesHeld == 0)
   }
 
-  @Test func twoDayGapBreaksEvenWithAFreeze() {
+  @Test func twoDayGapBreaksWithOnlyOneFreeze() {
+    // one freeze held (7 done days), two missed days: the streak breaks, the freeze stays held
     let s = evaluate([-10, -9, -8, -7, -6, -5, -4, -1, 0])
     #expect(s.current == 2)
     #expect(s.longest == 7)
     #expect(s.frozen.isEmpty)
+    #expect(s.freezesHeld == 1)
+  }
+
+  @Test func twoHeldFreezesCoverTwoMissedDaysInARow() {
+    // the case: 21 days in a row (2 freezes held), then two missed days, today pending
+    let s = evaluate(Array(-23 ... -3))
+    #expect(s.freezesHeld == 0)
+    #expect(s.current == 21)
+    #expect(s.frozen == [Day("2026-11-19")!, Day("2026-11-20")!])
+    // and the streak goes on when today is done
+    let done = evaluate(Array(-23 ... -3) + [0])
+    #expect(done.current == 22)
+  }
+
+  @Test func threeMissedDaysBreakTwoFreezes() {
+    let s = evaluate(Array(-24 ... -4) + [0])
+    #expect(s.current == 1)
+    #expect(s.longest == 21)
+    #expect(s.frozen.isEmpty)
+    #expect(s.freezesHeld == 2)
   }
 
   @Test func yesterdayMissedIsFrozenWhileTodayIsPending() {

@@ -258,15 +258,16 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-V3_TABLES = V1_TABLES | {"achievement", "state", "slot_schedule", "reminder_claim", "reminder_log",
-                         "sqlite_sequence"}
+LATEST = 4
+LATEST_TABLES = V1_TABLES | {"achievement", "state", "slot_schedule", "reminder_claim",
+                             "reminder_log", "sqlite_sequence", "draft", "entry_change"}
 
 
 def case_migration_kills(suite):
     """Upgrading a schema-1 file with a year of entries, killed at each of its writes in turn:
-    the file opens at schema 1 (as it was) or 3 (complete), never in between, and the next
+    the file opens at schema 1 (as it was) or the latest (complete), never in between, and the next
     run finishes the upgrade with every entry and the achievements."""
-    case = Case("migration v1 -> v3 killed at every write")
+    case = Case(f"migration v1 -> v{LATEST} killed at every write")
     days = 400
     template = World(suite, "migrate-template")
     make_v1_database(template.db, days)
@@ -283,15 +284,15 @@ def case_migration_kills(suite):
             kill_at_write(suite, trial, args, now, call, n)
             version, tables = schema_state(trial)
             intact = trial.integrity() == "ok"
-            consistent = (version, tables) in ((1, V1_TABLES), (3, V3_TABLES))
+            consistent = (version, tables) in ((1, V1_TABLES), (LATEST, LATEST_TABLES))
             seen[version] = seen.get(version, 0) + 1
             preps = trial.query("SELECT count(*) FROM prep")[0][0]
             case.lose(days - preps, f"preps after a kill at {call} #{n}")
             again = trial.run(*args, now=now)
             version2, tables2 = schema_state(trial)
-            earned = trial.query("SELECT count(*) FROM achievement")[0][0] if version2 == 3 else 0
-            case.check(intact and consistent and again.returncode == 0 and version2 == 3
-                       and tables2 == V3_TABLES and earned >= 5,
+            earned = trial.query("SELECT count(*) FROM achievement")[0][0] if version2 == LATEST else 0
+            case.check(intact and consistent and again.returncode == 0 and version2 == LATEST
+                       and tables2 == LATEST_TABLES and earned >= 5,
                        f"kill at {call} #{n}: version {version} tables {sorted(tables)}, "
                        f"then exit {again.returncode} version {version2}, {earned} achievements")
             shutil.rmtree(trial.dir, ignore_errors=True)

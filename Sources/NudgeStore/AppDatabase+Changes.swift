@@ -1,0 +1,157 @@
+import FoundationEssentials
+import NudgeCore
+
+extension AppDatabase {
+  // MARK: - Drafts
+
+  /// The answers kept of an unfinished run of `flow` for `day`, if any.
+  public func draft(_ flow: Flow, on day: Day) throws(StoreError) -> FlowDraft? {
+    try read { db in
+      guard
+        let text = try db.texts(
+          "SELECT answers FROM draft WHERE flow = ? AND day = ?", [SQLValue(flow), SQLValue(day)]
+        ).first
+      else { return nil }
+      // an array of [key, answer] pairs: no key strategy of the JSON coder applies to them
+      let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(text.utf8))) ?? []
+      var answers: [String: String] = [:]
+      for pair in pairs where pair.count == 2 { answers[pair[0]] = pair[1] }
+      return FlowDraft(flow: flow, day: day, answers: answers)
+    }
+  }
+
+  /// Keeps `draft` (replacing the flow's earlier draft for that day), stamped `at`.
+  public func saveDraft(_ draft: FlowDraft, at: String) throws(StoreError) {
+    try write { db in
+      let pairs = draft.answers.sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
+      let text = String(decoding: try JSONEncoder().encode(pairs), as: UTF8.self)
+      try db.execute(
+        """
+        INSERT INTO draft (flow, day, answers, saved_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (flow, day) DO UPDATE SET answers = excluded.answers, saved_at = excluded.saved_at
+        """, [SQLValue(draft.flow), SQLValue(draft.day), .text(text), .text(at)])
+    }
+  }
+
+  /// Forgets the draft of `flow` for `day` (the person started afresh).
+  public func removeDraft(_ flow: Flow, on day: Day) throws(StoreError) {
+    try write { db in try Self.removeDraft(db, flow, on: day) }
+  }
+
+  static func removeDraft(_ db: SQLiteConnection, _ flow: Flow, on day: Day) throws {
+    try db.execute(
+      "DELETE FROM draft WHERE flow = ? AND day = ?", [SQLValue(flow), SQLValue(day)])
+  }
+
+  // MARK: - The change journal, delete and undo
+
+  /// Writes one change to the journal `undo` reads.
+  static func journal(
+    _ db: SQLiteConnection, madeOn: Day, at: String, kind: ChangeKind, before: FlowEntry?,
+    after: FlowEntry?
+  ) throws {
+    guard let flow = (after ?? before)?.flow else { return }
+    try db.execute(
+      "INSERT INTO entry_change (made_on, at, kind, flow, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+      [
+        SQLValue(madeOn), .text(at), SQLValue(kind), SQLValue(flow),
+        SQLValue(try before?.json()), SQLValue(try after?.json()),
+      ])
+  }
+
+  /// What a delete or an undo changed: the entry, and the achievements that came or went.
+  public struct Reverted: Sendable {
+    /// The entry deleted, or the change undone.
+    public var change: EntryChange
+    public var newAchievements: [Achievement]
+    public var lostAchievements: [Achievement]
+  }
+
+  /// The help note with this id.
+  public func helpNote(id: String) throws(StoreError) -> HelpNote? {
+    try read { db in try db.fetchOne(HelpNote.self, key: id) }
+  }
+
+  /// The entry of `flow` on `day` (for need-help: the day's notes are several; nil).
+  public func entry(_ flow: Flow, on day: Day) throws(StoreError) -> FlowEntry? {
+    try read { db in try Self.entry(db, flow, key: day.description) }
+  }
+
+  static func entry(_ db: SQLiteConnection, _ flow: Flow, key: String) throws -> FlowEntry? {
+    switch flow {
+    case .prep: try db.fetchOne(PrepEntry.self, key: key).map(FlowEntry.prep)
+    case .review: try db.fetchOne(ReviewEntry.self, key: key).map(FlowEntry.review)
+    case .checkin: try db.fetchOne(CheckinEntry.self, key: key).map(FlowEntry.checkin)
+    case .needHelp: try db.fetchOne(HelpNote.self, key: key).map(FlowEntry.help)
+    }
+  }
+
+  /// Deletes the entry of `flow` found by `key` (a day, or a help note's id), journals it and
+  /// removes the achievements whose condition no longer holds; nil when there is none.
+  public func delete(_ flow: Flow, key: String, madeOn: Day, at: String) throws(StoreError)
+    -> Reverted?
+  {
+    try write { db in
+      guard let entry = try Self.entry(db, flow, key: key) else { return nil }
+      let heldBefore = try Self.heldAchievements(db)
+      try Self.remove(db, entry)
+      try Self.journal(db, madeOn: madeOn, at: at, kind: .deleted, before: entry, after: nil)
+      let lost = try Self.removeLapsedAchievements(db, heldBefore: heldBefore)
+      let change = EntryChange(
+        id: 0, madeOn: madeOn, at: at, kind: .deleted, flow: flow, before: entry, after: nil)
+      return Reverted(change: change, newAchievements: [], lostAchievements: lost)
+    }
+  }
+
+  /// Takes back the latest change made on `madeOn` that is not undone yet: the entry returns
+  /// to what it was before (or goes, when the change created it); achievements follow. Nil
+  /// when today has no change left to undo.
+  public func undoLastChange(madeOn day: Day) throws(StoreError) -> Reverted? {
+    try write { db in
+      var found: EntryChange? = nil
+      try db.rows(
+        """
+        SELECT id, made_on, at, kind, flow, before, after FROM entry_change
+        WHERE made_on = ? AND NOT undone ORDER BY id DESC LIMIT 1
+        """, [SQLValue(day)]
+      ) { row in
+        guard let kind = ChangeKind(rawValue: row.text(at: 3) ?? ""),
+          let flow = Flow(rawValue: row.text(at: 4) ?? "")
+        else { throw UnreadableValue(column: "entry_change", text: row.text(at: 3)) }
+        found = EntryChange(
+          id: row.integer(at: 0) ?? 0, madeOn: day, at: row.text(at: 2) ?? "", kind: kind,
+          flow: flow, before: try row.text(at: 5).map { try FlowEntry(flow: flow, json: $0) },
+          after: try row.text(at: 6).map { try FlowEntry(flow: flow, json: $0) })
+      }
+      guard let change = found, let touched = change.entry else { return nil }
+      let heldBefore = try Self.heldAchievements(db)
+      if let before = change.before {
+        try Self.store(db, before)
+      } else {
+        try Self.remove(db, touched)
+      }
+      try db.execute("UPDATE entry_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
+      let new = try Self.awardAchievements(db)
+      let lost = try Self.removeLapsedAchievements(db, heldBefore: heldBefore)
+      return Reverted(change: change, newAchievements: new, lostAchievements: lost)
+    }
+  }
+
+  private static func remove(_ db: SQLiteConnection, _ entry: FlowEntry) throws {
+    switch entry {
+    case .prep: try db.delete(PrepEntry.self, key: entry.key)
+    case .review: try db.delete(ReviewEntry.self, key: entry.key)
+    case .checkin: try db.delete(CheckinEntry.self, key: entry.key)
+    case .help: try db.delete(HelpNote.self, key: entry.key)
+    }
+  }
+
+  private static func store(_ db: SQLiteConnection, _ entry: FlowEntry) throws {
+    switch entry {
+    case .prep(let e): try db.save(e)
+    case .review(let e): try db.save(e)
+    case .checkin(let e): try db.save(e)
+    case .help(let n): try db.save(n)
+    }
+  }
+}
