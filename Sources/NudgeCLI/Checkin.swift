@@ -47,7 +47,8 @@ struct CheckinCommand: ContextCommand {
       if hasSwap {
         if followedAnswer == nil {
           let question =
-            flowDay.isPast ? "Did you follow your swap on \(flowDay.day.long)?" : "Did you follow your swap?"
+            flowDay.isPast
+            ? "Did you follow your swap on \(flowDay.day.long)?" : "Did you follow your swap?"
           followedAnswer = try kept.yesNo("followed", question) {
             try ask.yesNo(question, current: existing?.followed)
           }
@@ -61,14 +62,16 @@ struct CheckinCommand: ContextCommand {
       } else if feel == nil {
         ctx.line(
           style.dim(
-            "No Morning Focus \(flowDay.isPast ? "that day" : "today"), so there is no swap to check."))
+            "No Morning Focus \(flowDay.isPast ? "that day" : "today"), so there is no swap to check."
+          ))
         let question = flowDay.isPast ? "How did \(flowDay.day.long) go?" : "How did today go?"
         feelText = try kept.text("feel", question) {
           try ask.text(question, current: existing?.feel, required: existing?.feel == nil)
         }
       }
       if blocker == nil {
-        let question = followedAnswer == true ? "Anything that made it hard?" : "What got in the way?"
+        let question =
+          followedAnswer == true ? "Anything that made it hard?" : "What got in the way?"
         blockerText = try kept.text("blocker", question) {
           try ask.text(question, current: existing?.blocker)
         }

@@ -58,6 +58,8 @@ public struct Context: Sendable {
   public var launcher: any LinkLauncher = NoLauncher()
   /// The service manager running Nudge (readiness and watchdog of the daemon).
   public var serviceManager: any ServiceManager = NoServiceManager()
+  /// The terminal's width in columns for wrapped text (`COLUMNS`, else the terminal's, else 80).
+  public var columns = 80
   /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
   /// fixed start at the pace of the monotonic clock.
   public var clock: @Sendable () -> Instant
@@ -90,6 +92,12 @@ public struct Context: Sendable {
   }
 
   func line(_ text: String = "") { output.write(text + "\n") }
+
+  /// Writes `text` wrapped to the terminal's width, continuation lines indented by `indent`;
+  /// `style` colours each line (the wrapping counts the plain text).
+  func wrappedLine(_ text: String, indent: Int = 0, style: (String) -> String = { $0 }) {
+    for part in TerminalText.wrap(text, width: columns, indent: indent) { line(style(part)) }
+  }
 }
 
 extension Context {
@@ -110,7 +118,9 @@ extension Context {
       input: StandardInput(),
       output: StandardOutput(),
       openDatabase: { () throws(StoreError) -> AppDatabase in
-        try AppDatabase.open(path: DatabaseLocation.path(environment: env))
+        try AppDatabase.open(
+          path: DatabaseLocation.path(environment: env),
+          creatingFolders: env["NUDGE_DB"].map(\.isEmpty) ?? true)
       },
       makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
       pause: { usleep(UInt32($0 * 1_000_000)) })
@@ -118,6 +128,9 @@ extension Context {
     context.launcher = TerminalLinkLauncher()
     context.serviceManager = SystemdServiceManager()
     context.notifier = LibnotifyNotifier(environment: env)
+    context.columns =
+      env["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+      ?? StandardStreams.terminalColumns() ?? 80
     if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
       let fixed = now
       let started = DispatchTime.now().uptimeNanoseconds

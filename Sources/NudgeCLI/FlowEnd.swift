@@ -170,7 +170,8 @@ extension Context {
       let titles = completed.newAchievements.map(\.title).joined(separator: ", ")
       let what =
         flowDay.editing
-        ? "Edited \(flowDay.name)" : completed.updated ? "Updated \(flowDay.day.long)" : "Filled in \(flowDay.day.long)"
+        ? "Edited \(flowDay.name)"
+        : completed.updated ? "Updated \(flowDay.day.long)" : "Filled in \(flowDay.day.long)"
       line(
         "\(what); your streak and achievements are recomputed."
           + (titles.isEmpty ? "" : " Earned: \(titles)."))

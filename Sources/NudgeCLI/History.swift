@@ -12,6 +12,9 @@ struct HistoryCommand: ContextCommand {
   @Flag(help: "Print the days as JSON, oldest first.")
   var json = false
 
+  @Flag(help: "Every day in full, in your own words (as 'nudge show' prints a day).")
+  var full = false
+
   func validate() throws {
     guard (1...3650).contains(days) else {
       throw ValidationError("--days must be from 1 to 3650.")
@@ -30,19 +33,41 @@ struct HistoryCommand: ContextCommand {
     let style = ctx.style
     let frozen = Set(
       StreakRule.evaluate(doneDays: try db.doneDays(), today: today).frozen)
+    if full {
+      let view = DayView(ctx: ctx, today: today)
+      for (index, entry) in timeline.reversed().enumerated() {
+        if index > 0 { ctx.line() }
+        view.full(entry)
+      }
+      return
+    }
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
-      ctx.line(
-        style.bold(label.padded(to: 11))
-          + summary(entry, style, frozen: frozen.contains(entry.date), today: entry.date == today)
-      )
+      let text = summary(entry, frozen: frozen.contains(entry.date), today: entry.date == today)
+      // long days wrap under their text, never into the date column
+      let lines = TerminalText.wrap(text, width: ctx.columns - 11)
+      for (index, part) in lines.enumerated() {
+        let column =
+          index == 0 ? style.bold(label.padded(to: 11)) : String(repeating: " ", count: 11)
+        ctx.line(
+          column + paint(part, entry, style, frozen.contains(entry.date), entry.date == today))
+      }
     }
   }
 
-  private func summary(_ entry: HistoryDay, _ style: Style, frozen: Bool, today: Bool) -> String {
-    if !entry.isDone && frozen { return style.cyan("* frozen (a streak freeze kept the streak)") }
-    if !entry.isDone && today { return style.yellow("○ in progress") }
-    guard entry.isDone else { return style.dim("·") }
+  /// The colour of a day's summary: green when done, cyan frozen, yellow in progress.
+  private func paint(
+    _ text: String, _ entry: HistoryDay, _ style: Style, _ frozen: Bool, _ today: Bool
+  ) -> String {
+    if entry.isDone { return style.green(text) }
+    if frozen { return style.cyan(text) }
+    return today ? style.yellow(text) : style.dim(text)
+  }
+
+  private func summary(_ entry: HistoryDay, frozen: Bool, today: Bool) -> String {
+    if !entry.isDone && frozen { return "* frozen (a streak freeze kept the streak)" }
+    if !entry.isDone && today { return "○ in progress" }
+    guard entry.isDone else { return "·" }
     var parts: [String] = []
     if let prep = entry.prep {
       parts.append("prep \(prep.doneCount)/\(PrepItem.allCases.count)")
@@ -55,13 +80,13 @@ struct HistoryCommand: ContextCommand {
         switch checkin.followed {
         case true?: ": swap followed"
         case false?: ": swap missed"
-        case nil: ""
+        case nil: checkin.feel.map { ": \($0)" } ?? ""
         }
       parts.append("check-in" + how)
     }
     for note in entry.help {
       parts.append("help \(clockTime(note.at)) \(note.category.rawValue)")
     }
-    return style.green("✓ ") + parts.joined(separator: " · ")
+    return "✓ " + parts.joined(separator: " · ")
   }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import NudgeCore
 import NudgeDesktop
 
 /// Reads one answer from a terminal with line editing: Left/Right (Ctrl-B/F), Home/End
@@ -45,7 +46,7 @@ final class LineEditor {
     var draft: [Character] = []
     var pasting = false
     func redraw() {
-      let after = line[cursor...].reduce(0) { $0 + Self.columns($1) }
+      let after = TerminalText.columns(String(line[cursor...]))
       write("\u{1B}8" + String(line) + "\u{1B}[J" + (after > 0 ? "\u{1B}[\(after)D" : ""))
     }
     func insert(_ c: Character) {
@@ -124,23 +125,6 @@ final class LineEditor {
     case character(Character)
     case enter, endOfInput, interrupt, backspace, delete, left, right, home, end, up, down
     case killToStart, killToEnd, killWord, pasteStart, pasteEnd, ignored
-  }
-
-  /// The columns a character takes on a terminal: 2 for wide (East Asian) characters and
-  /// emoji, 1 otherwise.
-  static func columns(_ c: Character) -> Int {
-    guard let first = c.unicodeScalars.first else { return 0 }
-    if first.properties.isEmojiPresentation || c.unicodeScalars.count > 1 && c.unicodeScalars
-      .contains(where: { $0.value == 0xFE0F || $0.value == 0x200D })
-    {
-      return 2
-    }
-    switch first.value {
-    case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-      0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
-      return 2
-    default: return 1
-    }
   }
 
   /// True when more input is already waiting: a newline followed at once by more text is

@@ -18,8 +18,9 @@ public struct Nudge: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
-      NeedHelpCommand.self, StreakCommand.self, AchievementsCommand.self, CelebrateCommand.self,
-      HistoryCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
+      NeedHelpCommand.self, ShowCommand.self, HistoryCommand.self, EditCommand.self,
+      DeleteCommand.self, UndoCommand.self, StreakCommand.self, AchievementsCommand.self,
+      CelebrateCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
       OpenCommand.self, DoctorCommand.self, InstallCommand.self, UninstallCommand.self,
       DaemonCommand.self,
       ConfigCommand.self,

@@ -32,10 +32,13 @@ struct PrepCommand: ContextCommand {
       let ask = kept.prompter
       let style = ctx.style
       ctx.line(
-        style.bold(flowDay.isPast ? "Prep on the evening of \(flowDay.day.long)" : "Prep tonight (for tomorrow)"))
+        style.bold(
+          flowDay.isPast
+            ? "Prep on the evening of \(flowDay.day.long)" : "Prep tonight (for tomorrow)"))
       ctx.line(
         style.dim(
-          (flowDay.isPast ? "What was ready that evening? " : "30 seconds now makes tomorrow easier. ")
+          (flowDay.isPast
+            ? "What was ready that evening? " : "30 seconds now makes tomorrow easier. ")
             + "Enter keeps the answer in brackets."))
       var first = answers.isEmpty
       if first { ctx.line(style.dim("  (a: all prepped, every item ready)")) }
@@ -72,7 +75,8 @@ struct PrepCommand: ContextCommand {
       refusal:
         "nothing to save: no item is ready and nothing else was prepped. Mark what is, e.g. \(Self.example) (a night off is fine).",
       interactiveRefusal: interactive
-        ? "Nothing was ready \(flowDay.isPast ? "that evening" : "tonight"), so nothing was saved. A night off is fine." : nil
+        ? "Nothing was ready \(flowDay.isPast ? "that evening" : "tonight"), so nothing was saved. A night off is fine."
+        : nil
     ) { [allPrepped] (entry: inout PrepEntry) in
       if allPrepped { entry.markAllReady() }
       for (item, value) in answers { entry[item] = value }

@@ -51,7 +51,8 @@ struct Prompter {
       if answer == "-" && !required { return nil }
       if answer.isEmpty || answer == "-" {
         ctx.line(
-          style.yellow("This one is needed; type a few words (Ctrl-D leaves, your answers are kept)."))
+          style.yellow(
+            "This one is needed; type a few words (Ctrl-D leaves, your answers are kept)."))
         continue
       }
       do {

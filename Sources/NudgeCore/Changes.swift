@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// One saved entry of any flow: a day's prep, review or check-in, or one help note.
-public enum FlowEntry: Equatable, Sendable {
+public enum FlowEntry: Equatable, Sendable, Encodable {
   case prep(PrepEntry)
   case review(ReviewEntry)
   case checkin(CheckinEntry)
@@ -30,6 +30,16 @@ public enum FlowEntry: Equatable, Sendable {
   public var key: String {
     if case .help(let note) = self { return note.id }
     return day.description
+  }
+
+  /// Encodes the entry itself (as `history --json` shows it).
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .prep(let e): try e.encode(to: encoder)
+    case .review(let e): try e.encode(to: encoder)
+    case .checkin(let e): try e.encode(to: encoder)
+    case .help(let n): try n.encode(to: encoder)
+    }
   }
 
   /// The entry as JSON (its `history --json` form), for the change journal.

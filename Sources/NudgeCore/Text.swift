@@ -23,3 +23,73 @@ public func parentDirectory(of path: String) -> String {
   guard let slash = path.lastIndex(of: "/") else { return "." }
   return slash == path.startIndex ? "/" : String(path[..<slash])
 }
+
+/// Text laid out for a terminal of a given width.
+public enum TerminalText {
+  /// The columns a character takes on a terminal: 2 for wide (East Asian) characters and
+  /// emoji, 1 otherwise.
+  public static func columns(_ c: Character) -> Int {
+    guard let first = c.unicodeScalars.first else { return 0 }
+    if first.properties.isEmojiPresentation
+      || c.unicodeScalars.count > 1
+        && c.unicodeScalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D })
+    {
+      return 2
+    }
+    switch first.value {
+    case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+      0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
+      return 2
+    default: return 1
+    }
+  }
+
+  /// The columns `text` takes (no escape sequences in it).
+  public static func columns<S: StringProtocol>(_ text: S) -> Int {
+    text.reduce(0) { $0 + columns($1) }
+  }
+
+  /// `text` broken into lines of at most `width` columns at spaces (a word longer than a line
+  /// is cut); the first line keeps the text's leading spaces, the others start with `indent`.
+  public static func wrap(_ text: String, width: Int, indent: Int = 0) -> [String] {
+    let width = max(width, indent + 10)
+    let pad = String(repeating: " ", count: indent)
+    var lines: [String] = []
+    // the first line keeps the text's own leading spaces
+    var line = String(text.prefix { $0 == " " })
+    var used = line.count
+    var empty = true  // no word on this line yet
+    func newLine() {
+      lines.append(line)
+      line = pad
+      used = indent
+      empty = true
+    }
+    for var word in text.split(separator: " ") {
+      if !empty && used + 1 + columns(word) > width { newLine() }
+      // a word wider than what is left of an empty line is cut where the line ends
+      while empty && columns(word) > width - used {
+        var piece = ""
+        var size = 0
+        while let c = word.first, used + size + columns(c) <= width || piece.isEmpty {
+          piece.append(c)
+          size += columns(c)
+          word = word.dropFirst()
+        }
+        line += piece
+        used += size
+        newLine()
+      }
+      if word.isEmpty { continue }
+      if !empty {
+        line += " "
+        used += 1
+      }
+      line += word
+      used += columns(word)
+      empty = false
+    }
+    if !empty || lines.isEmpty { lines.append(line) }
+    return lines
+  }
+}

@@ -39,4 +39,11 @@ public enum StandardStreams {
       data.append(contentsOf: chunk[0..<got])
     }
   }
+
+  /// The width of the terminal on stdout in columns, nil when stdout is not a terminal.
+  public static func terminalColumns() -> Int? {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
 }

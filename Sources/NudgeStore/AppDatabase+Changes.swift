@@ -155,3 +155,25 @@ extension AppDatabase {
     }
   }
 }
+
+extension AppDatabase {
+  /// The help notes whose id starts with `prefix` (as `show` prints it: 8 characters).
+  public func helpNotes(idStartingWith prefix: String) throws(StoreError) -> [HelpNote] {
+    try read { db in
+      try db.fetchAll(
+        HelpNote.self, "WHERE substr(id, 1, ?) = ? ORDER BY at",
+        [SQLValue(prefix.count), .text(prefix)])
+    }
+  }
+
+  /// Replaces a help note's category and words (`nudge edit help ID`), journaled.
+  public func edit(_ note: HelpNote, madeOn: Day, at: String) throws(StoreError) {
+    try write { db in
+      let before = try db.fetchOne(HelpNote.self, key: note.id)
+      try db.save(note)
+      try Self.journal(
+        db, madeOn: madeOn, at: at, kind: .edited, before: before.map(FlowEntry.help),
+        after: .help(note))
+    }
+  }
+}

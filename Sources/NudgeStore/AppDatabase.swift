@@ -56,9 +56,20 @@ public final class AppDatabase: Sendable {
   }
 
   /// Opens (or atomically creates) the database file at `path`, refusing files that are not
-  /// Nudge's or are newer, and never writing to a file it refused.
-  public static func open(path: String) throws(StoreError) -> AppDatabase {
-    try ensureDirectory(parentDirectory(of: path))
+  /// Nudge's or are newer, and never writing to a file it refused. `creatingFolders`: the
+  /// default location's folders are made as needed; a path given explicitly (`NUDGE_DB`)
+  /// whose folder does not exist is refused (a typo there must not start an empty database).
+  public static func open(path: String, creatingFolders: Bool = true) throws(StoreError)
+    -> AppDatabase
+  {
+    let folder = parentDirectory(of: path)
+    var info = stat()
+    if !creatingFolders && stat(folder, &info) != 0 {
+      throw .cannotCreate(
+        "NUDGE_DB=\(path): the folder \(folder) does not exist. Fix the path, or create the folder (mkdir -p '\(folder)') to start a new database there."
+      )
+    }
+    try ensureDirectory(folder)
     if !FileManager.default.fileExists(atPath: path) {
       try create(path: path)
     }

@@ -38,8 +38,7 @@ struct InProcess {
   /// Runs a command with `typed` as the answers a person types at its prompts, one a line
   /// ("^C" for Ctrl-C; the end of the text is Ctrl-D).
   @discardableResult
-  func typing(_ typed: String, _ arguments: String..., now: String? = nil) throws -> Nudge.Result
-  {
+  func typing(_ typed: String, _ arguments: String..., now: String? = nil) throws -> Nudge.Result {
     try run(arguments, now: now, stdin: typed, terminal: true)
   }
 
@@ -66,6 +65,7 @@ struct InProcess {
       openDatabase: { () throws(StoreError) -> AppDatabase in try AppDatabase.open(path: path) },
       makeID: { UUID().uuidString.lowercased() },
       rewardSeed: try Context.fixedSeed(environment) ?? 0)
+    ctx.columns = environment["COLUMNS"].flatMap { Int($0) } ?? 80
     ctx.notifier = RefusingNotifier()
     ctx.spawner = RefusingSpawner()
     ctx.launcher = RefusingLauncher()

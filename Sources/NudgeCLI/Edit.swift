@@ -1,0 +1,345 @@
+import ArgumentParser
+import NudgeCore
+import NudgeStore
+
+/// `nudge edit [DAY] FLOW` / `nudge edit help ID`: changes a saved entry; the flow opens with
+/// the stored answers as defaults.
+struct EditCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "edit",
+    abstract: "Change a saved entry: the flow opens with what you saved as the defaults.",
+    discussion: """
+      nudge edit [DAY] prep|review|checkin [the flow's flags…]: DAY is today (the default), \
+      yesterday or YYYY-MM-DD, any past day that has the entry (filling in a day with no entry \
+      yet reaches 7 days back). nudge edit help ID [--category C] [--note TEXT]: a craving note, \
+      by the id 'nudge show DAY' prints. Streaks and achievements are recomputed; 'nudge undo' \
+      takes the edit back.
+      """)
+
+  @Argument(
+    parsing: .captureForPassthrough,
+    help: ArgumentHelp("[DAY] FLOW, then the flow's own flags; or help ID.", valueName: "words"))
+  var words: [String] = []
+
+  func run(_ ctx: Context) throws {
+    var rest = words
+    let flowWords = ["prep", "review", "checkin", "help", "need-help"]
+    var dayWord = "today"
+    if let first = rest.first, !flowWords.contains(first), !first.hasPrefix("-") {
+      dayWord = first
+      rest.removeFirst()
+    }
+    guard let flowWord = rest.first, flowWords.contains(flowWord) else {
+      throw CLIError(
+        "name what to edit: nudge edit [DAY] prep|review|checkin, or nudge edit help ID.",
+        code: .usage)
+    }
+    rest.removeFirst()
+    let db = try ctx.openDatabase()
+    let today = ctx.today(try db.settings()).day
+    if flowWord == "help" || flowWord == "need-help" {
+      try EditHelpNote(words: rest).run(ctx, db, today: today)
+      return
+    }
+    let flow = Flow(rawValue: flowWord)!
+    let day = try Day.named(dayWord, today: today)
+    guard try db.entry(flow, on: day) != nil else {
+      let within = day >= today.adding(days: -FlowDay.backfillDays)
+      throw CLIError(
+        "there is no \(flow.title) on \(day.long) \(day.year) to edit"
+          + (within
+            ? "; fill one in: nudge \(flow.rawValue) --day \(day)"
+            : " (a day more than \(FlowDay.backfillDays) days back cannot get a new entry)."),
+        code: .failure)
+    }
+    let arguments = ["--day", day.description] + rest
+    switch flow {
+    case .prep: try edit(PrepCommand.parse(arguments), ctx)
+    case .review: try edit(ReviewCommand.parse(arguments), ctx)
+    case .checkin: try edit(CheckinCommand.parse(arguments), ctx)
+    case .needHelp: break
+    }
+  }
+
+  private func edit<Command: FlowCommand>(_ command: Command, _ ctx: Context) throws {
+    var command = command
+    command.options.editing = true
+    try command.run(ctx)
+  }
+}
+
+/// A flow command that `nudge edit` can open on a stored entry.
+protocol FlowCommand: ContextCommand {
+  var options: FlowOptions { get set }
+}
+
+extension PrepCommand: FlowCommand {}
+extension ReviewCommand: FlowCommand {}
+extension CheckinCommand: FlowCommand {}
+
+/// `nudge edit help ID [--category C] [--note TEXT]`.
+struct EditHelpNote: ParsableArguments {
+  @Argument var id: String
+  @Option var category: HelpCategory?
+  @Option var note: String?
+
+  init() {}
+
+  init(words: [String]) throws {
+    guard !words.isEmpty else {
+      throw CLIError(
+        "give the note's id: nudge edit help ID (ids are in 'nudge show DAY').", code: .usage)
+    }
+    self = try Self.parse(words)
+  }
+
+  func run(_ ctx: Context, _ db: AppDatabase, today: Day) throws {
+    var edited = try HelpNoteID.find(id, db)
+    let noteText = try flagText(note, "--note")
+    if category == nil && noteText == nil {
+      guard ctx.input.isTerminal else {
+        throw CLIError(
+          "stdin is not a terminal, so Nudge will not ask; pass what changes, e.g. nudge edit help \(edited.id.prefix(8)) --note 'after lunch'",
+          code: .usage)
+      }
+      let ask = Prompter(ctx: ctx)
+      ctx.line(ctx.style.bold("Craving note of \(edited.day.long), \(clockTime(edited.at))"))
+      edited.category = try ask.choose(
+        "What did it feel like?", options: HelpCategory.allCases, key: \.rawValue,
+        label: \.label, current: edited.category)
+      edited.note = try ask.text("The note:", current: edited.note)
+    } else {
+      if let category { edited.category = category }
+      if let noteText { edited.note = noteText }
+    }
+    let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    try db.edit(edited, madeOn: today, at: at)
+    ctx.line(
+      ctx.style.green("✓") + " Craving note of \(edited.day.long) edited: "
+        + "\(edited.category.rawValue)" + (edited.note.map { ": \($0)" } ?? "") + ".")
+    ctx.line(ctx.style.dim("Changed your mind? 'nudge undo' takes it back."))
+  }
+}
+
+/// Finds a help note by the start of its id.
+enum HelpNoteID {
+  static func find(_ prefix: String, _ db: AppDatabase) throws -> HelpNote {
+    let given = prefix.lowercased()
+    guard given.count >= 4, given.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+      throw CLIError(
+        "'\(prefix)' is not a note id: give at least its first 4 characters, as 'nudge show DAY' prints them.",
+        code: .usage)
+    }
+    let found = try db.helpNotes(idStartingWith: given)
+    guard found.count == 1 else {
+      throw CLIError(
+        found.isEmpty
+          ? "no craving note has an id starting with '\(prefix)'; 'nudge show DAY' lists them."
+          : "\(found.count) notes have ids starting with '\(prefix)'; give more of the id.",
+        code: found.isEmpty ? .failure : .usage)
+    }
+    return found[0]
+  }
+}
+
+/// `nudge delete DAY FLOW` / `nudge delete help ID`: removes one entry after a confirmation.
+struct DeleteCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "delete",
+    abstract: "Delete one entry: a day's prep, review or check-in, or one craving note.",
+    discussion: """
+      nudge delete DAY prep|review|checkin, or nudge delete help ID (ids are in 'nudge show \
+      DAY'). Asks first; --yes for scripts. Streaks and achievements are recomputed; 'nudge \
+      undo' brings it back.
+      """)
+
+  @Argument(help: ArgumentHelp("DAY FLOW, or help ID.", valueName: "words"))
+  var words: [String] = []
+
+  @Flag(help: "Delete without asking.")
+  var yes = false
+
+  @Flag(help: "Print what was deleted as JSON.")
+  var json = false
+
+  func run(_ ctx: Context) throws {
+    guard words.count == 2 else {
+      throw CLIError(
+        "name one entry: nudge delete DAY prep|review|checkin, or nudge delete help ID.",
+        code: .usage)
+    }
+    let db = try ctx.openDatabase()
+    let today = ctx.today(try db.settings()).day
+    let flow: Flow
+    let key: String
+    if words[0] == "help" || words[0] == "need-help" {
+      flow = .needHelp
+      key = try HelpNoteID.find(words[1], db).id
+    } else {
+      let day = try Day.named(words[0], today: today)
+      guard let named = Flow(rawValue: words[1]), named != .needHelp else {
+        throw CLIError(
+          words[1] == "need-help" || words[1] == "help"
+            ? "craving notes are deleted one at a time: nudge delete help ID (ids are in 'nudge show \(day)')."
+            : "'\(words[1])' is not a flow: nudge delete DAY prep|review|checkin.",
+          code: .usage)
+      }
+      flow = named
+      key = day.description
+    }
+    guard let entry = try Self.entry(db, flow, key) else {
+      throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
+    }
+    let what = EntryText.describe(entry)
+    if !yes {
+      guard ctx.input.isTerminal else {
+        throw CLIError(
+          "stdin is not a terminal, so Nudge will not ask; add --yes to delete \(what).",
+          code: .usage)
+      }
+      ctx.line("This deletes \(what).")
+      guard try Prompter(ctx: ctx).yesNo("Delete it?", current: false) else {
+        ctx.line("Nothing was deleted.")
+        return
+      }
+    }
+    let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    guard let removed = try db.delete(flow, key: key, madeOn: today, at: at) else {
+      throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
+    }
+    let streak = StreakRule.evaluate(doneDays: try db.doneDays(), today: today)
+    if json {
+      ctx.line(
+        try jsonText(
+          ChangeReport(
+            kind: "deleted", entry: removed.change.before, newAchievements: [],
+            lostAchievements: removed.lostAchievements, streak: streak)))
+      return
+    }
+    ctx.line(ctx.style.green("✓") + " Deleted \(what).")
+    EntryText.sayEffects(ctx, new: [], lost: removed.lostAchievements, streak: streak)
+    ctx.line(ctx.style.dim("Changed your mind? 'nudge undo' brings it back."))
+  }
+
+  static func entry(_ db: AppDatabase, _ flow: Flow, _ key: String) throws -> FlowEntry? {
+    if flow == .needHelp { return try db.helpNote(id: key).map(FlowEntry.help) }
+    return try db.entry(flow, on: Day(key)!)
+  }
+}
+
+/// `nudge undo`: takes back the latest change made today.
+struct UndoCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "undo",
+    abstract: "Take back the latest change made today (a save, an edit or a delete).",
+    discussion:
+      "Run it again to take back the change before that; only today's changes can be undone.")
+
+  @Flag(help: "Print what was undone as JSON.")
+  var json = false
+
+  func run(_ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let today = ctx.today(try db.settings()).day
+    guard let undone = try db.undoLastChange(madeOn: today) else {
+      throw CLIError(
+        "nothing to undo: no change made today is left to take back (undo reaches today's saves, edits and deletes).",
+        code: .failure)
+    }
+    let streak = StreakRule.evaluate(doneDays: try db.doneDays(), today: today)
+    let change = undone.change
+    if json {
+      ctx.line(
+        try jsonText(
+          ChangeReport(
+            kind: change.kind.rawValue, entry: change.before,
+            newAchievements: undone.newAchievements,
+            lostAchievements: undone.lostAchievements, streak: streak, undone: true,
+            removed: change.before == nil ? change.after : nil)))
+      return
+    }
+    let what = change.entry.map(EntryText.describe) ?? "an entry"
+    let done =
+      switch change.kind {
+      case .saved: "Undone: \(what) is gone again."
+      case .updated, .edited: "Undone: \(what) has its earlier answers back."
+      case .deleted: "Undone: \(what) is back."
+      }
+    ctx.line(ctx.style.green("✓") + " " + done)
+    EntryText.sayEffects(
+      ctx, new: undone.newAchievements, lost: undone.lostAchievements, streak: streak)
+  }
+}
+
+/// What `delete` and `undo --json` print.
+struct ChangeReport: Encodable {
+  var kind: String
+  /// The entry as it is now stored (undo), or as it was (delete); null when it is gone.
+  @NullWhenAbsent var entry: FlowEntry?
+  var newAchievements: [Achievement]
+  var lostAchievements: [Achievement]
+  var streak: Streak
+  var undone = false
+  /// The entry an undone save took away.
+  @NullWhenAbsent var removed: FlowEntry?
+
+  struct Streak: Encodable {
+    var current: Int
+    var longest: Int
+  }
+
+  init(
+    kind: String, entry: FlowEntry?, newAchievements: [Achievement],
+    lostAchievements: [Achievement], streak: StreakSummary, undone: Bool = false,
+    removed: FlowEntry? = nil
+  ) {
+    self.kind = kind
+    self.entry = entry
+    self.newAchievements = newAchievements
+    self.lostAchievements = lostAchievements
+    self.streak = Streak(current: streak.current, longest: streak.longest)
+    self.undone = undone
+    self.removed = removed
+  }
+}
+
+/// How an entry is named in messages.
+enum EntryText {
+  /// "the Morning Focus of Wednesday 18 November (Today I will …)".
+  static func describe(_ entry: FlowEntry) -> String {
+    let day = entry.day.long
+    switch entry {
+    case .prep(let p):
+      return "the prep of \(day) (\(p.doneCount)/\(PrepItem.allCases.count) ready)"
+    case .review(let r):
+      return "the Morning Focus of \(day)" + (r.commitTo.map { " (I will \($0))" } ?? "")
+    case .checkin(let c):
+      let how =
+        switch c.followed {
+        case true?: " (swap followed)"
+        case false?: " (swap missed)"
+        case nil: c.feel.map { " (\($0))" } ?? ""
+        }
+      return "the check-in of \(day)\(how)"
+    case .help(let n):
+      return "the \(n.category.rawValue) craving note of \(day), \(clockTime(n.at))"
+        + (n.note.map { " (\($0))" } ?? "")
+    }
+  }
+
+  /// The streak after a change and the achievements it gave or took away.
+  static func sayEffects(
+    _ ctx: Context, new: [Achievement], lost: [Achievement], streak: StreakSummary
+  ) {
+    let days = streak.current == 1 ? "1 day" : "\(streak.current) days"
+    ctx.line("Streak: \(days) (longest \(streak.longest)).")
+    for achievement in lost {
+      ctx.line(
+        ctx.style.yellow(
+          "Achievement removed: \(achievement.title) (its condition no longer holds)."))
+    }
+    for achievement in new {
+      ctx.line("Achievement back: \(achievement.title).")
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import NudgeCore
+
+/// `nudge show [DAY]`: one day in full, in the person's own words.
+struct ShowCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show",
+    abstract: "A day in full: prep, Morning Focus, check-in and every craving note, in your words.")
+
+  @Argument(help: "today (the default), yesterday, or YYYY-MM-DD.")
+  var day: String?
+
+  @Flag(help: "Print the day as JSON (as one day of 'history --json').")
+  var json = false
+
+  func run(_ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let today = ctx.today(try db.settings()).day
+    let date = try Day.named(day ?? "today", today: today)
+    let entry = try db.history(from: date, through: date)[0]
+    if json {
+      ctx.line(try jsonText(entry))
+      return
+    }
+    DayView(ctx: ctx, today: today).full(entry)
+  }
+}
+
+extension Day {
+  /// A day as a person names it on the command line: today, yesterday or YYYY-MM-DD.
+  static func named(_ word: String, today: Day) throws -> Day {
+    switch word.lowercased() {
+    case "today": return today
+    case "yesterday": return today.adding(days: -1)
+    default:
+      guard let day = Day(word) else {
+        throw CLIError(
+          "'\(word)' is not a day: use today, yesterday or YYYY-MM-DD.", code: .usage)
+      }
+      return day
+    }
+  }
+}
+
+/// Renders a day of history in full, wrapped to the terminal (`show`, `history --full`).
+struct DayView {
+  let ctx: Context
+  let today: Day
+
+  /// The heading of a day: "Today · Monday 23 November 2026".
+  func heading(_ date: Day) -> String {
+    let name = date == today ? "Today · " : date == today.adding(days: -1) ? "Yesterday · " : ""
+    return "\(name)\(date.long) \(date.year)"
+  }
+
+  func full(_ entry: HistoryDay) {
+    let style = ctx.style
+    ctx.line(style.bold(heading(entry.date)))
+    guard entry.isDone else {
+      ctx.line(
+        style.dim(
+          entry.date > today.adding(days: -FlowDay.backfillDays) && entry.date < today
+            ? "Nothing saved. Fill it in: nudge prep --day \(entry.date) (or review, checkin)."
+            : "Nothing saved that day."))
+      return
+    }
+    if let prep = entry.prep {
+      ctx.line(
+        style.cyan("Prep") + " (that evening, for the next day): "
+          + "\(prep.doneCount)/\(PrepItem.allCases.count) ready")
+      for item in PrepItem.allCases {
+        ctx.line("  " + (prep[item] ? style.green("✓") : style.dim("·")) + " \(item.label)")
+      }
+      if let other = prep.other { field("Also", other) }
+    }
+    if let review = entry.review {
+      ctx.line(style.cyan("Morning Focus"))
+      if let why = review.why { field("My Why", why) }
+      if let challenge = review.challengeText { field("Challenge", challenge) }
+      if let swap = review.swap { field("My swap", swap) }
+      if let commitTo = review.commitTo {
+        let said = entry.date == today ? "Today I will" : "I will"
+        let text =
+          "\(said) \(commitTo)" + (review.commitFrom.map { " instead of \($0)" } ?? "") + "."
+        ctx.wrappedLine("  " + text, indent: 4)
+      }
+    }
+    if let checkin = entry.checkin {
+      ctx.line(style.cyan("Check-in"))
+      switch checkin.followed {
+      case true?: field("Swap followed", "yes")
+      case false?: field("Swap followed", "no")
+      case nil: break
+      }
+      if let feel = checkin.feel { field("How it felt", feel) }
+      if let blocker = checkin.blocker { field("What got in the way", blocker) }
+    }
+    if !entry.help.isEmpty {
+      ctx.line(style.cyan("Cravings") + " (\(entry.help.count))")
+      for note in entry.help {
+        let what = [note.coach, note.note].compactMap { $0 }.joined(separator: " · ")
+        ctx.wrappedLine(
+          "  \(clockTime(note.at)) \(note.category.rawValue)" + (what.isEmpty ? "" : ": \(what)")
+            + "  [id \(note.id.prefix(8))]", indent: 8)
+      }
+    }
+  }
+
+  /// "  Label: text", wrapped under the text.
+  private func field(_ label: String, _ text: String) {
+    ctx.wrappedLine("  \(label): \(text)", indent: 4)
+  }
+}
