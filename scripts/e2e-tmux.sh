@@ -110,12 +110,14 @@ wait_for "[exit 0]" || true
 check "check-in recalls the morning's commitment" grep -q "This morning: Today I will drink sparkling water" "$work/screen"
 check "check-in saved" saved "h['2026-11-20']['checkin']['followed'] is True and h['2026-11-20']['checkin']['feel'] == 'proud'"
 
-# Ctrl-D at a prompt saves nothing
+# Ctrl-D at a prompt saves nothing (a day without a Morning Focus: no swap to ask about)
 start 2026-11-21T21:00:00+01:00 checkin
-wait_for "Did you follow your swap?"
+wait_for "How did today go?"
+check "check-in without a swap asks how the day went" bash -c "! grep -q 'follow your swap' '$work/screen'"
 tmux -L "$socket" send-keys -t flow C-d
 wait_for "[exit" || true
-check "Ctrl-D cancels without saving" saved "h['2026-11-21']['checkin'] is None"
+check "Ctrl-D leaves without saving" saved "h['2026-11-21']['checkin'] is None"
+check "Ctrl-D leaving exits 1 with one line" grep -qF "[exit 1]" "$work/screen"
 
 # "All prepped" without a button: a at the first checklist question marks every item ready
 start 2026-11-21T21:30:00+01:00 prep
