@@ -35,6 +35,9 @@ public struct CLIError: Error, Equatable {
   }
 
   static func usage(_ error: InputError) -> CLIError { CLIError(error.message, code: .usage) }
+
+  /// Ctrl-C after everything worth saying was said: exit 130 without another line.
+  static let interruptedQuietly = CLIError("", code: .interrupted)
 }
 
 extension CLIError {

@@ -29,6 +29,15 @@ struct CelebrateCommand: ContextCommand {
   var replay: UInt64?
 
   func run(_ ctx: Context) throws {
+    if replay == nil && tier == nil {
+      let db = try ctx.openDatabase()
+      if !(try db.settings().celebrationsOn) {
+        ctx.line(
+          "Celebrations are off, so there is nothing to replay. Turn them on with: nudge config set celebrations on"
+        )
+        return
+      }
+    }
     if let replay {
       let db = try ctx.openDatabase()
       guard let stored = try db.lastCelebration(), stored.number == replay
@@ -37,7 +46,7 @@ struct CelebrateCommand: ContextCommand {
           "celebration \(replay) is no longer stored (only the latest is kept); run 'nudge celebrate' for a new one.",
           code: .failure)
       }
-      CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+      try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
         stored.celebration, seed: ctx.reward.animationSeed(stored.number))
       return
     }
@@ -60,7 +69,7 @@ struct CelebrateCommand: ContextCommand {
         )
         return
       }
-      CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+      try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
         stored.celebration, seed: ctx.reward.animationSeed(stored.number))
       return
     }
@@ -72,7 +81,7 @@ struct CelebrateCommand: ContextCommand {
       celebration.message =
         chosenTier.messages[Int.random(in: 0..<chosenTier.messages.count, using: &rng)]
     }
-    CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+    try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
       celebration, seed: ctx.rewardSeed, earnedOn: earnedOn)
   }
 }

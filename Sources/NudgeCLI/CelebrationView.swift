@@ -37,13 +37,17 @@ struct CelebrationView {
     return "\(symbol(c.tier)) \(c.message)\(earned)"
   }
 
-  func play(_ celebration: Celebration, seed: UInt64, earnedOn: Day? = nil) {
+  /// Plays the animation, then leaves the celebration's one line (with any achievement) on
+  /// screen. Ctrl-C stops the animation: the rows are cleared, the line still printed, the
+  /// cursor and echo restored, and the run then ends with 130.
+  func play(_ celebration: Celebration, seed: UInt64, earnedOn: Day? = nil) throws {
     let style = ctx.style
     let line = Self.line(celebration, earnedOn: earnedOn)
     guard animate, celebration.tier != .quiet else {
       ctx.line(color(celebration.tier, line, style))
       return
     }
+    ctx.input.catchInterrupts()
     let (rows, frames) =
       switch celebration.tier {
       case .spark: (1, 8)
@@ -54,7 +58,7 @@ struct CelebrationView {
     defer { TerminalGuard.showCursor(ctx.output) }
     var rng = SplitMix64(seed: seed)
     ctx.output.write(String(repeating: "\n", count: rows))
-    for frame in 0..<frames {
+    for frame in 0..<frames where !ctx.input.wasInterrupted {
       var canvas = ""
       canvas += "\u{1B}[\(rows)A"
       for row in 0..<rows {
@@ -72,6 +76,7 @@ struct CelebrationView {
     clear += "\u{1B}[\(rows)A"
     ctx.output.write(clear)
     ctx.line(color(celebration.tier, style.bold(line), style))
+    if ctx.input.wasInterrupted { throw CLIError.interruptedQuietly }
   }
 
   private func color(_ tier: CelebrationTier, _ text: String, _ style: Style) -> String {
@@ -122,25 +127,19 @@ struct CelebrationView {
   }
 }
 
-/// Restores the cursor and colours even when the animation is interrupted by Ctrl-C.
+/// Hides the cursor and stops echoing keys while an animation plays (an Enter typed during it
+/// would move its frame); the animation stops itself on Ctrl-C and restores both.
 enum TerminalGuard {
-  /// The terminal's settings before the animation turned echo off.
+  /// The terminal's settings before the animation turned echo off (one animation at a time,
+  /// on the main thread).
   nonisolated(unsafe) static var saved: termios? = nil
 
-  /// Hides the cursor and stops echoing keys (an Enter typed during the animation would move
-  /// its frame), restoring both on Ctrl-C.
   static func hideCursor(_ output: any TextOutput) {
     var settings = termios()
     if isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &settings) == 0 {
       saved = settings
       settings.c_lflag &= ~tcflag_t(ECHO)
       tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-    }
-    signal(SIGINT) { _ in
-      if var settings = TerminalGuard.saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
-      let restore = "\u{1B}[0m\u{1B}[?25h\n"
-      _ = restore.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
-      _exit(130)
     }
     output.write("\u{1B}[?25l")
   }
@@ -152,6 +151,5 @@ enum TerminalGuard {
       tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
       saved = nil
     }
-    signal(SIGINT, SIG_DFL)
   }
 }

@@ -188,7 +188,7 @@ final class StandardInput: LineInput {
 
   var wasInterrupted: Bool { Interrupts.pending }
 
-  func catchInterrupts() { if isTerminal { Interrupts.catchInterrupts() } }
+  func catchInterrupts() { Interrupts.catchInterrupts() }
 
   func waitForLine(seconds: Double) -> Bool {
     var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)

@@ -153,7 +153,7 @@ extension Context {
     for lost in completed.lostAchievements {
       line(style.yellow("Achievement removed: \(lost.title) (its condition no longer holds)."))
     }
-    celebrate(completed, flowDay, options)
+    try celebrate(completed, flowDay, options)
   }
 
   /// The draw a flow's save asks for: none for `--json`, a past day filled in or an edit.
@@ -165,7 +165,7 @@ extension Context {
   /// what it earned, in one plain line.
   func celebrate<Entry>(
     _ completed: AppDatabase.Completed<Entry>, _ flowDay: FlowDay, _ options: FlowOptions
-  ) {
+  ) throws {
     if flowDay.isPast || flowDay.editing {
       let titles = completed.newAchievements.map(\.title).joined(separator: ", ")
       let what =
@@ -178,7 +178,7 @@ extension Context {
       return
     }
     guard let drawn = completed.celebration else { return }
-    CelebrationView(ctx: self, noAnimation: options.noAnimation).play(
+    try CelebrationView(ctx: self, noAnimation: options.noAnimation).play(
       drawn.celebration, seed: reward.animationSeed(drawn.number))
   }
 }

@@ -100,7 +100,9 @@ public enum NudgeMain {
     status: Int32, stdout: String, stderr: String
   ) {
     if let failure = CLIError.from(error) {
-      return (failure.code.rawValue, "", "nudge: \(failure.message)\n")
+      return (
+        failure.code.rawValue, "", failure.message.isEmpty ? "" : "nudge: \(failure.message)\n"
+      )
     }
     let code = Nudge.exitCode(for: error)
     guard code == .validationFailure, !(error is CleanExit), !(error is ExitCode) else {

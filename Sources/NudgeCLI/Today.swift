@@ -22,7 +22,30 @@ struct TodayCommand: ContextCommand {
       local.hour >= 18 || local.hour < settings.rolloverHour
       ? "Good evening" : local.hour >= 12 ? "Good afternoon" : "Good morning"
     ctx.line(style.bold("\(greeting) · \(today.long)"))
-    ctx.line(streakLine(streak, style, today: today))
+    if done.isEmpty {
+      // a first day explains itself: the loop, and how reminders get installed
+      ctx.line("Welcome to Nudge: a daily loop of three 30-second steps.")
+      ctx.line("  evening  " + style.cyan("nudge prep") + "     get tomorrow ready")
+      ctx.line(
+        "  morning  " + style.cyan("nudge review") + "   glance at it, pick one swap for the day")
+      ctx.line(
+        "  night    " + style.cyan("nudge checkin")
+          + "  did the swap happen? (a craving: nudge need-help)")
+      ctx.line(
+        style.dim(
+          "Reminders come as desktop notifications (07:00, 21:30) after 'nudge install'."))
+    } else {
+      ctx.line(streakLine(streak, style, today: today))
+      if let rescue = StreakRescue.days(doneDays: done, frozen: Set(streak.frozen), today: today) {
+        let commands = rescue.days.map {
+          $0 == today.adding(days: -1) ? "--day yesterday" : "--day \($0)"
+        }
+        ctx.line(
+          style.yellow(
+            "Your \(rescue.brokenLength)-day streak broke; filling in what you did saves it: "
+          ) + commands.map { style.cyan("nudge prep \($0)") }.joined(separator: ", "))
+      }
+    }
     ctx.line()
     switch phase {
     case .morning:
@@ -42,20 +65,25 @@ struct TodayCommand: ContextCommand {
       }
     case .evening:
       if let commitment = now.review?.commitment {
-        ctx.line("Today's focus: \(commitment)")
+        ctx.wrappedLine("Today's focus: \(commitment)", indent: 2)
       }
+      let checkinLine: String
       if let checkin = now.checkin {
-        ctx.line(
+        checkinLine =
           style.green("✓") + " Check-in done"
-            + (checkin.followed == true ? ": swap followed." : "."))
+          + (checkin.followed == true ? ": swap followed." : ".")
+      } else if now.review != nil {
+        checkinLine = "→ End-of-day check-in: " + style.cyan("nudge checkin")
       } else {
-        ctx.line("→ End-of-day check-in: " + style.cyan("nudge checkin"))
+        checkinLine = "→ How did today go? " + style.cyan("nudge checkin")
       }
-      if let prep = now.prep {
-        ctx.line(
-          style.green("✓") + " Prepped for tomorrow: \(prep.doneCount)/\(PrepItem.allCases.count)")
-      } else {
-        ctx.line("→ Prep tonight (for tomorrow): " + style.cyan("nudge prep"))
+      let prepLine =
+        now.prep.map {
+          style.green("✓") + " Prepped for tomorrow: \($0.doneCount)/\(PrepItem.allCases.count)"
+        } ?? "→ Prep tonight (for tomorrow): " + style.cyan("nudge prep")
+      // the check-in comes first when there is a swap to check; else tonight's prep leads
+      for text in now.review != nil ? [checkinLine, prepLine] : [prepLine, checkinLine] {
+        ctx.line(text)
       }
     }
     ctx.line(style.dim("A craving? 'nudge need-help' · the week: 'nudge history'"))

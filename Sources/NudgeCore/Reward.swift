@@ -12,25 +12,93 @@ public enum CelebrationTier: String, CaseIterable, Codable, Sendable {
     }
   }
 
+  /// The tier's everyday phrases (a moment of its own has its own: `CelebrationMoment`).
   public var messages: [String] {
     switch self {
     case .quiet:
-      ["Done.", "Saved. Nice and steady.", "Logged.", "One more small step.", "That counts."]
+      [
+        "Done.", "Saved. Nice and steady.", "Logged.", "One more small step.", "That counts.",
+        "Noted. Steady does it.", "In the book.", "Another day with a plan.", "Quietly done.",
+        "Small, and it adds up.", "Kept.", "That's the loop working.", "Tick.",
+        "Done, and on to the day.", "Good. That's enough for now.",
+      ]
     case .spark:
       [
         "Nice work!", "That's the habit forming.", "Small steps, real change.",
-        "You showed up today.", "Another brick in the wall of habit.",
+        "You showed up today.", "Another brick in the wall of habit.", "Nicely done.",
+        "That's one for the streak.", "Habits are built exactly like this.", "Well kept.",
+        "Good move, made on purpose.", "You kept your word to yourself.",
+        "Thirty seconds well spent.", "That one counted.", "Another yes to the plan.",
+        "Steady hands, steady habits.",
       ]
     case .confetti:
       [
         "Look at you go!", "That's how it's done!", "Your future self says thanks!",
-        "Consistency looks good on you!",
+        "Consistency looks good on you!", "Confetti for the quiet wins!",
+        "That's a habit taking root!", "You make this look easy!",
+        "Another good day in the making!",
+        "Show up, check off, celebrate!", "This is the fun part!", "Small win, big smile!",
+        "Keep that rhythm going!",
       ]
     case .fireworks:
       [
         "Outstanding!", "You are on fire!", "Big day. Enjoy it!", "This is what change feels like!",
+        "Fireworks, because you earned them!", "What a streak of good choices!",
+        "Look at what you are building!", "That deserves a proper celebration!",
+        "Huge. Really.", "You are proving it to yourself!", "Now that is a win worth marking!",
+        "Light it up: you did it!",
       ]
     }
+  }
+}
+
+/// What kind of moment a finished flow is: a first time, a return after a break, a
+/// milestone, or an ordinary day. The wording fits it ("You are on fire!" is no way to greet a
+/// first prep).
+public enum CelebrationMoment: String, CaseIterable, Codable, Sendable {
+  case regular, first, comeback, milestone
+
+  /// The moment's own phrases (the ordinary day uses the tier's).
+  public var messages: [String] {
+    switch self {
+    case .regular: []
+    case .first:
+      [
+        "A first step. The hardest one is done.", "That's the first one. Welcome to the loop.",
+        "Day one of something good.", "First one in the book.",
+        "Everything starts with a first time. This is yours.",
+        "You started. That's the part most people skip.",
+      ]
+    case .comeback:
+      [
+        "Welcome back. Picking it up again is the habit.",
+        "You came back. That matters more than any streak.", "Back at it. Today counts.",
+        "A fresh start, right on time.", "Good to see you again. One step and you're back in.",
+        "Returning is a skill, and you just used it.",
+      ]
+    case .milestone:
+      [
+        "A milestone! Look how far you've come.", "That's a streak worth being proud of.",
+        "Days add up. This is what they add up to.",
+        "Milestone reached. Your future self is cheering.", "Consistency, made visible.",
+        "Look at that streak grow!",
+      ]
+    }
+  }
+
+  /// The moment a save is, from what it newly earned and the days done before it: a first
+  /// flow of a kind, a streak or weekly achievement, or the first flow of a day after two or
+  /// more days without one.
+  public static func of(
+    newAchievements: [Achievement], previousDoneDay: Day?, day: Day, firstOfDay: Bool
+  ) -> CelebrationMoment {
+    let firsts: Set<Achievement> = [.firstPrep, .firstReview, .firstCheckin, .firstHelp]
+    if newAchievements.contains(where: { !firsts.contains($0) }) { return .milestone }
+    if !newAchievements.isEmpty { return .first }
+    if firstOfDay, let previous = previousDoneDay, day.ordinal - previous.ordinal >= 3 {
+      return .comeback
+    }
+    return .regular
   }
 }
 
@@ -64,30 +132,42 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
 /// Draws the variable reward for a completed flow.
 public enum RewardPicker {
+  /// How many of the latest messages a new draw never repeats.
+  public static let freshness = 10
+
   /// A new achievement always gets fireworks with its title; celebrations off gives quiet
-  /// (still naming the achievement); otherwise the tier is drawn by weight. The message never
-  /// repeats `previousMessage`.
+  /// (still naming the achievement); a comeback at least a spark; otherwise the tier is drawn
+  /// by weight. The message fits the moment and is none of `recentMessages` (the latest
+  /// first) while the phrases last; past that, the one shown longest ago.
   public static func draw<R: RandomNumberGenerator>(
     using rng: inout R, newAchievements: [Achievement] = [], celebrationsOn: Bool = true,
-    previousMessage: String? = nil
+    recentMessages: [String] = [], moment: CelebrationMoment = .regular
   ) -> Celebration {
     let tier: CelebrationTier
+    var roll = Int.random(in: 0..<100, using: &rng)
     if !celebrationsOn {
       tier = .quiet
     } else if !newAchievements.isEmpty {
       tier = .fireworks
     } else {
-      var roll = Int.random(in: 0..<100, using: &rng)
-      tier =
+      let drawn =
         CelebrationTier.allCases.first { t in
           roll -= t.weight
           return roll < 0
         } ?? .quiet
+      tier = moment == .comeback && drawn == .quiet ? .spark : drawn
     }
-    let messages = tier.messages
-    var index = Int.random(in: 0..<messages.count, using: &rng)
-    if messages[index] == previousMessage { index = (index + 1) % messages.count }
-    return Celebration(tier: tier, message: messages[index], achievements: newAchievements)
+    let pool = celebrationsOn && !moment.messages.isEmpty ? moment.messages : tier.messages
+    let recent = Array(recentMessages.prefix(freshness))
+    let fresh = pool.filter { !recent.contains($0) }
+    let message: String
+    if fresh.isEmpty {
+      // every phrase was shown lately: the one shown longest ago
+      message = pool.max { (recent.firstIndex(of: $0) ?? 0) < (recent.firstIndex(of: $1) ?? 0) }!
+    } else {
+      message = fresh[Int.random(in: 0..<fresh.count, using: &rng)]
+    }
+    return Celebration(tier: tier, message: message, achievements: newAchievements)
   }
 }
 
@@ -102,13 +182,13 @@ public struct RewardDraw: Sendable {
   /// a new achievement.
   public func celebration(
     number: UInt64, newAchievements: [Achievement], updated: Bool, celebrationsOn: Bool,
-    previousMessage: String?
+    recentMessages: [String], moment: CelebrationMoment = .regular
   ) -> Celebration? {
     if updated && newAchievements.isEmpty { return nil }
     var rng = SplitMix64(seed: seed &+ number &* 0x9E37_79B9_7F4A_7C15)
     return RewardPicker.draw(
       using: &rng, newAchievements: newAchievements, celebrationsOn: celebrationsOn,
-      previousMessage: previousMessage)
+      recentMessages: recentMessages, moment: moment)
   }
 
   /// The seed of the animation of draw `number` (a replay shows the same frames).

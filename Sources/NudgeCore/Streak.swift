@@ -148,3 +148,31 @@ struct DayGrid {
     return nil
   }
 }
+
+/// Right after a streak breaks on days still within backfill: which missed days, filled in,
+/// would save it.
+public struct StreakRescue: Equatable, Sendable {
+  /// The missed days to fill in, oldest first.
+  public var days: [Day]
+  /// The length of the streak that broke (what filling in the days saves).
+  public var brokenLength: Int
+
+  /// The missed days between the last done day and today, when all of them can still be filled
+  /// in (at most `backfill` days back) and doing so restores a streak longer than those days
+  /// alone; nil when there is nothing to save.
+  public static func days(doneDays: Set<Day>, frozen: Set<Day>, today: Day, backfill: Int = 7)
+    -> StreakRescue?
+  {
+    guard let last = doneDays.filter({ $0 < today }).max() else { return nil }
+    let missed = (last.ordinal + 1..<today.ordinal).map(Day.init(ordinal:))
+      .filter { !frozen.contains($0) }
+    guard !missed.isEmpty, missed.allSatisfy({ $0 >= today.adding(days: -backfill) }) else {
+      return nil
+    }
+    let now = StreakRule.evaluate(doneDays: doneDays, today: today)
+    let filled = StreakRule.evaluate(doneDays: doneDays.union(missed), today: today)
+    let todayPart = now.todayDone ? 1 : 0
+    guard filled.current > now.current + missed.count else { return nil }
+    return StreakRescue(days: missed, brokenLength: filled.current - missed.count - todayPart)
+  }
+}

@@ -67,12 +67,15 @@ extension AppDatabase {
     let new = try awardAchievements(db)
     let lost = try heldBefore.map { try removeLapsedAchievements(db, heldBefore: $0) } ?? []
     var drawn: StoredCelebration? = nil
-    if let reward {
-      drawn = try drawCelebration(db) { previous, number in
+    if let reward, let day = (entry as? any DayEntry)?.day ?? (entry as? HelpNote)?.day {
+      let moment = CelebrationMoment.of(
+        newAchievements: new, previousDoneDay: try previousDoneDay(db, before: day), day: day,
+        firstOfDay: try doneFlowCount(db, on: day) == 1)
+      drawn = try drawCelebration(db) { recent, number in
         reward.celebration(
           number: number, newAchievements: new, updated: updated,
           celebrationsOn: Settings(stored: try storedSettings(db)).celebrationsOn,
-          previousMessage: previous)
+          recentMessages: recent, moment: moment)
       }
     }
     return Completed(
@@ -149,17 +152,44 @@ extension AppDatabase {
     try read { db in try Self.historyFacts(db) }
   }
 
-  /// Draws the next celebration from the last message and the number of draws so far, and
-  /// remembers it; nil (and nothing remembered) when `draw` gives none.
+  /// The latest day before `day` on which any flow was done.
+  static func previousDoneDay(_ db: SQLiteConnection, before day: Day) throws -> Day? {
+    try db.texts(
+      """
+      SELECT max(day) FROM (SELECT day FROM prep UNION SELECT day FROM review
+      UNION SELECT day FROM checkin UNION SELECT day FROM help_note) WHERE day < ?
+      """, [SQLValue(day)]
+    ).first.flatMap { Day($0) }
+  }
+
+  /// How many flows (each help note one) are saved for `day`.
+  static func doneFlowCount(_ db: SQLiteConnection, on day: Day) throws -> Int {
+    try db.integer(
+      """
+      SELECT (SELECT count(*) FROM prep WHERE day = ?1) + (SELECT count(*) FROM review WHERE day = ?1)
+      + (SELECT count(*) FROM checkin WHERE day = ?1) + (SELECT count(*) FROM help_note WHERE day = ?1)
+      """, [SQLValue(day)]) ?? 0
+  }
+
+  /// Draws the next celebration from the latest messages shown (newest first) and the number
+  /// of draws so far, and remembers it; nil (and nothing remembered) when `draw` gives none.
   static func drawCelebration(
     _ db: SQLiteConnection,
-    _ draw: (_ previousMessage: String?, _ number: UInt64) throws -> Celebration?
+    _ draw: (_ recentMessages: [String], _ number: UInt64) throws -> Celebration?
   ) throws -> StoredCelebration? {
+    let kept = try db.fetchOne(StateRow.self, key: "reward.recent-messages")?.value
     let last = try db.fetchOne(StateRow.self, key: "reward.last-message")?.value
+    var recent =
+      kept.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+      ?? last.map { [$0] } ?? []
     let count =
       try db.fetchOne(StateRow.self, key: "reward.draws").flatMap { UInt64($0.value) } ?? 0
-    guard let celebration = try draw(last, count) else { return nil }
-    try db.save(StateRow(key: "reward.last-message", value: celebration.message))
+    guard let celebration = try draw(recent, count) else { return nil }
+    recent = Array(([celebration.message] + recent).prefix(RewardPicker.freshness))
+    try db.save(
+      StateRow(
+        key: "reward.recent-messages",
+        value: String(decoding: try JSONEncoder().encode(recent), as: UTF8.self)))
     try db.save(StateRow(key: "reward.draws", value: String(count + 1)))
     let stored = StoredCelebration(number: count, celebration: celebration)
     let json = String(decoding: try NudgeJSON.encode(stored), as: UTF8.self)

@@ -80,8 +80,8 @@ import Testing
     let nudge = InProcess()
     let result = try nudge("prep", "--item", "water=yes", "--no-input", env: ["NUDGE_SEED": "5"])
     let last = try #require(result.stdout.split(separator: "\n").last.map(String.init))
-    // a new achievement is always fireworks: one of its messages, then the achievement
-    let announced = CelebrationTier.fireworks.messages.map {
+    // a new achievement is always fireworks; a first time gets a first time's words
+    let announced = CelebrationMoment.first.messages.map {
       "🎆 \($0) New achievement: First prep."
     }
     #expect(announced.contains(last), "\(last)")

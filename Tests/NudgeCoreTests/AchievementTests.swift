@@ -78,22 +78,72 @@ import Testing
 }
 
 @Suite struct RewardTests {
-  @Test func tenThousandSeededDrawsMatchTheWeights() {
+  @Test func tenThousandSeededDrawsMatchTheWeightsAndNeverRepeatTheLastTen() {
     var rng = SplitMix64(seed: 2026)
     var counts: [CelebrationTier: Int] = [:]
-    var previous: String? = nil
+    var recent: [String] = []
     var repeats = 0
     for _ in 0..<10_000 {
-      let c = RewardPicker.draw(using: &rng, previousMessage: previous)
+      let c = RewardPicker.draw(using: &rng, recentMessages: recent)
       counts[c.tier, default: 0] += 1
-      if c.message == previous { repeats += 1 }
-      previous = c.message
+      if recent.contains(c.message) { repeats += 1 }
+      recent = Array(([c.message] + recent).prefix(RewardPicker.freshness))
     }
     for tier in CelebrationTier.allCases {
       let percent = Double(counts[tier, default: 0]) / 100
       #expect(abs(percent - Double(tier.weight)) <= 1.5, "\(tier): \(percent)%")
     }
     #expect(repeats == 0)
+  }
+
+  @Test func atLeastSixtyPhrasesAndThirtyDrawsPerTierAreVaried() {
+    let all =
+      CelebrationTier.allCases.flatMap(\.messages) + CelebrationMoment.allCases.flatMap(\.messages)
+    #expect(Set(all).count >= 60)
+    for tier in CelebrationTier.allCases {
+      // 30 draws of one tier in a row, as a person keeping the last ten sees them
+      var rng = SplitMix64(seed: 7)
+      var recent: [String] = []
+      var seen: Set<String> = []
+      for _ in 0..<30 {
+        var c = RewardPicker.draw(using: &rng, recentMessages: recent)
+        while c.tier != tier { c = RewardPicker.draw(using: &rng, recentMessages: recent) }
+        #expect(!recent.contains(c.message))
+        seen.insert(c.message)
+        recent = Array(([c.message] + recent).prefix(RewardPicker.freshness))
+      }
+      #expect(seen.count >= 10, "\(tier): \(seen.count) distinct")
+    }
+  }
+
+  @Test func theWordingFitsTheMoment() {
+    var rng = SplitMix64(seed: 5)
+    let first = RewardPicker.draw(
+      using: &rng, newAchievements: [.firstPrep],
+      moment: .of(
+        newAchievements: [.firstPrep], previousDoneDay: nil, day: Day(ordinal: 100),
+        firstOfDay: true))
+    #expect(CelebrationMoment.first.messages.contains(first.message))
+    #expect(first.message != "You are on fire!")
+    #expect(
+      CelebrationMoment.of(
+        newAchievements: [.firstCheckin, .streak7], previousDoneDay: nil, day: Day(ordinal: 9),
+        firstOfDay: true) == .milestone)
+    let back = CelebrationMoment.of(
+      newAchievements: [], previousDoneDay: Day(ordinal: 90), day: Day(ordinal: 100),
+      firstOfDay: true)
+    #expect(back == .comeback)
+    let comeback = RewardPicker.draw(using: &rng, moment: back)
+    #expect(CelebrationMoment.comeback.messages.contains(comeback.message))
+    #expect(comeback.tier != .quiet)
+    #expect(
+      CelebrationMoment.of(
+        newAchievements: [], previousDoneDay: Day(ordinal: 99), day: Day(ordinal: 100),
+        firstOfDay: true) == .regular)
+    #expect(
+      CelebrationMoment.of(
+        newAchievements: [], previousDoneDay: Day(ordinal: 90), day: Day(ordinal: 100),
+        firstOfDay: false) == .regular)
   }
 
   @Test func sameSeedSameDraws() {

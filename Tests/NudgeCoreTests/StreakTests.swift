@@ -83,3 +83,44 @@ import Testing
     #expect(evaluate([-8, -6, -3, 0]).weekDone == 3)
   }
 }
+
+@Suite struct StreakRescueTests {
+  let today = Day("2026-11-21")!
+  func days(_ offsets: ClosedRange<Int>) -> Set<Day> { Set(offsets.map { today.adding(days: $0) }) }
+
+  @Test func aStreakThatBrokeYesterdayIsSavedByFillingYesterdayIn() {
+    let done = days(-5 ... -2)
+    let rescue = StreakRescue.days(doneDays: done, frozen: [], today: today)
+    #expect(rescue == StreakRescue(days: [today.adding(days: -1)], brokenLength: 4))
+  }
+
+  @Test func nothingToSaveWithoutAStreakOrBeyondTheBackfillWindow() {
+    #expect(StreakRescue.days(doneDays: [], frozen: [], today: today) == nil)
+    #expect(StreakRescue.days(doneDays: days(-1 ... -1), frozen: [], today: today) == nil)
+    #expect(StreakRescue.days(doneDays: days(-20 ... -9), frozen: [], today: today) == nil)
+  }
+
+  @Test func aFrozenDayNeedsNoFillingIn() {
+    let done = days(-12 ... -2)
+    let frozen: Set<Day> = [today.adding(days: -1)]
+    #expect(StreakRescue.days(doneDays: done, frozen: frozen, today: today) == nil)
+  }
+}
+
+@Suite struct WrapTests {
+  @Test func wrapsAtSpacesIndentsAndCutsLongWords() {
+    let lines = TerminalText.wrap(
+      "  My Why: energy for my kids and for the long afternoons", width: 20, indent: 4)
+    #expect(
+      lines == ["  My Why: energy for", "    my kids and for", "    the long", "    afternoons"])
+    #expect(lines.allSatisfy { TerminalText.columns($0) <= 20 })
+    let long = TerminalText.wrap(String(repeating: "x", count: 25), width: 10)
+    #expect(long == ["xxxxxxxxxx", "xxxxxxxxxx", "xxxxx"])
+    #expect(TerminalText.wrap("", width: 10) == [""])
+  }
+
+  @Test func wideCharactersTakeTwoColumns() {
+    #expect(TerminalText.columns("ab👩‍👩‍👧c") == 5)
+    #expect(TerminalText.columns("日本") == 4)
+  }
+}
