@@ -35,7 +35,7 @@ struct CheckinCommand: ContextCommand {
       let ask = kept.prompter
       ctx.line(
         style.bold("End-of-day check-in")
-          + (flowDay.isPast ? style.dim("  (filling in \(flowDay.day.long))") : ""))
+          + (flowDay.isPast ? style.dim("  (\(flowDay.activity))") : ""))
       let focus = try db.review(on: flowDay.day)
       // the swap is asked about only when one was set that day
       let hasSwap = focus?.swap != nil || focus?.commitTo != nil

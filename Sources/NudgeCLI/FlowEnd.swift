@@ -46,6 +46,9 @@ struct FlowDay {
     day == today ? "Today" : day == today.adding(days: -1) ? "Yesterday" : "On \(day.long)"
   }
 
+  /// What a flow on a past day is doing there: "editing" or "filling in".
+  var activity: String { editing ? "editing \(day.long)" : "filling in \(day.long)" }
+
   /// "This morning" / "That morning (Wednesday 18 November)".
   var morning: String { isPast ? "That morning (\(day.long))" : "This morning" }
 }

@@ -154,7 +154,9 @@ final class FlowAnswers {
     ctx.input.catchInterrupts()
     let command = flow == .needHelp ? "need-help" : flow.rawValue
     let resume =
-      "nudge \(command)" + (flowDay.isPast ? " --day \(flowDay.day)" : "")
+      flowDay.editing
+      ? "nudge edit \(flowDay.day) \(command)"
+      : "nudge \(command)" + (flowDay.isPast ? " --day \(flowDay.day)" : "")
     var answers = FlowAnswers(
       ctx: ctx, db: db, draft: FlowDraft(flow: flow, day: flowDay.day), resumed: [:],
       resume: resume)

@@ -104,7 +104,7 @@ struct ReviewCommand: ContextCommand {
     let evening = flowDay.isPast ? "The evening before" : "Last night"
     ctx.line(
       style.bold("Review your prep")
-        + (flowDay.isPast ? style.dim("  (filling in \(flowDay.day.long))") : ""))
+        + (flowDay.isPast ? style.dim("  (\(flowDay.activity))") : ""))
     if let lastPrep {
       ctx.line("\(evening) you prepped \(lastPrep.doneCount)/\(PrepItem.allCases.count):")
       for item in PrepItem.allCases {

@@ -57,11 +57,10 @@ struct DayView {
     let style = ctx.style
     ctx.line(style.bold(heading(entry.date)))
     guard entry.isDone else {
-      ctx.line(
-        style.dim(
-          entry.date > today.adding(days: -FlowDay.backfillDays) && entry.date < today
-            ? "Nothing saved. Fill it in: nudge prep --day \(entry.date) (or review, checkin)."
-            : "Nothing saved that day."))
+      ctx.wrappedLine(
+        entry.date >= today.adding(days: -FlowDay.backfillDays) && entry.date < today
+          ? "Nothing saved. Fill it in: nudge prep --day \(entry.date) (or review, checkin)."
+          : "Nothing saved that day.", indent: 2, style: style.dim)
       return
     }
     if let prep = entry.prep {

@@ -59,10 +59,13 @@ struct InProcess {
     environment.merge(env) { $1 }
     let instant = try Context.fixedNow(environment) ?? Context.systemClock()
     let path = DatabaseLocation.path(environment: environment)
+    let explicit = environment["NUDGE_DB"] != nil
     var ctx = Context(
       now: instant, timeZone: ZoneDirectory().local(tz: environment["TZ"]),
       environment: environment, input: ScriptedInput(stdin, terminal: terminal), output: output,
-      openDatabase: { () throws(StoreError) -> AppDatabase in try AppDatabase.open(path: path) },
+      openDatabase: { () throws(StoreError) -> AppDatabase in
+        try AppDatabase.open(path: path, creatingFolders: !explicit)
+      },
       makeID: { UUID().uuidString.lowercased() },
       rewardSeed: try Context.fixedSeed(environment) ?? 0)
     ctx.columns = environment["COLUMNS"].flatMap { Int($0) } ?? 80
