@@ -220,5 +220,121 @@ start 2026-11-20T21:20:00+01:00 streak
 wait_for "[exit 0]" || true
 check "streak shows the heatmap" grep -qE "Fri .*█" "$work/screen"
 
+# ---- A month with Nudge: nothing typed is lost, mistakes undone, your words on screen ----
+export XDG_DATA_HOME="$work/month"
+month() {  # month NOW PYTHON-EXPR: EXPR over h = history --json of the last 30 days at NOW
+  NUDGE_NOW=$1 "$NUDGE" history --json --days 30 > "$work/month.json"
+  python3 -c "import json,sys; h={d['date']: d for d in json.load(open('$work/month.json'))}; sys.exit(0 if ($2) else 1)"
+}
+
+# a closed window (SIGHUP) loses nothing: the answers come back as a draft
+start 2026-12-01T07:05:00+01:00 review
+answer "My Why" "energy for my kids"
+answer "Choose 1-6" 3
+wait_for "My swap"
+tmux -L "$socket" kill-session -t flow
+sleep 0.5
+check "SIGHUP: nothing saved as a finished focus" month 2026-12-01T08:00:00+01:00 "h['2026-12-01']['review'] is None"
+start 2026-12-01T07:10:00+01:00 review
+wait_for "Resume where you left off?" || true
+check "SIGHUP: the next run offers the draft" grep -q "You started this earlier (2 answers kept)" "$work/screen"
+answer "Resume where you left off?" ""
+answer "My swap" "sparkling water"
+wait_for "Today I will"
+check "resumed: the kept answers are shown, not asked again" grep -q "My Why: why does this matter to you? energy for my kids" "$work/screen"
+check "the commitment is never offered as skippable" bash -c "! grep -q 'Today I will (Enter to skip)' '$work/screen'"
+answer "Today I will" "drink sparkling water"
+answer "instead of" "soda"
+wait_for "[exit 0]" || true
+check "resumed: the focus is saved with the answers from before the SIGHUP" month 2026-12-01T08:00:00+01:00 "h['2026-12-01']['review']['why'] == 'energy for my kids' and h['2026-12-01']['review']['challenge'] == 'sugary-drinks' and h['2026-12-01']['review']['swap'] == 'sparkling water'"
+
+# Ctrl-C at a question: one line, exit 130, the answers kept
+start 2026-12-01T21:00:00+01:00 checkin
+answer "Did you follow your swap?" y
+wait_for "How do you feel about it?"
+tmux -L "$socket" send-keys -t flow C-c
+wait_for "[exit" || true
+check "Ctrl-C at a question exits 130" grep -qF "[exit 130]" "$work/screen"
+check "Ctrl-C says the answer is kept and how to pick it up" grep -q "your answer is kept as a draft: 'nudge checkin' picks up" "$work/screen"
+
+# Ctrl-C during the breathing timer keeps the category and the breathing
+start 2026-12-01T15:00:00+01:00 need-help
+answer "Choose 1-4" 1
+answer "Choose 1-2" 1
+wait_for "left" && sleep 1.2
+tmux -L "$socket" send-keys -t flow C-c
+wait_for "[exit" || true
+check "Ctrl-C in the breathing timer exits 130 with the draft kept" grep -q "kept as a draft: 'nudge need-help'" "$work/screen"
+start 2026-12-01T15:05:00+01:00 need-help
+answer "Resume where you left off?" y
+answer "A note for later?" "standup ran long"
+wait_for "[exit 0]" || true
+check "the resumed craving keeps the stopped breathing" month 2026-12-01T23:00:00+01:00 "'stopped early' in h['2026-12-01']['help'][0]['coach'] and h['2026-12-01']['help'][0]['note'] == 'standup ran long'"
+
+# a multi-line paste stays one answer; Backspace takes a whole family emoji
+start 2026-12-01T21:30:00+01:00 prep
+answer "Sticky notes up?" y
+answer "Produce prepped?" y
+answer "Water ready?" y
+answer "Breakfast/snack prepped?" y
+wait_for "Anything else?"
+printf 'oats soaking\nberries washed\n' > "$work/paste"
+tmux -L "$socket" load-buffer -b pasted "$work/paste"
+tmux -L "$socket" paste-buffer -p -b pasted -t flow
+sleep 0.3
+keys -l "ab👩‍👩‍👧"
+keys BSpace
+keys -l "c"
+keys Enter
+wait_for "[exit 0]" || true
+check "a pasted text of two lines is one answer" month 2026-12-01T23:00:00+01:00 "h['2026-12-01']['prep']['other'] == 'oats soaking berries washed abc'"
+check "the paste did not spill into another question" bash -c "! grep -q 'Type y or n' '$work/screen'"
+
+# delete asks, undo brings back, both recompute the streak
+for d in 02 03 04 05 06 07 08; do
+  NUDGE_NOW=2026-12-${d}T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null
+done
+start 2026-12-08T22:00:00+01:00 delete 2026-12-05 prep
+answer "Delete it?" y
+wait_for "[exit 0]" || true
+check "delete: asks, then names what it deleted" grep -q "Deleted the prep of Saturday 5 December" "$work/screen"
+check "delete: the streak is recomputed" grep -q "Streak: 3 days" "$work/screen"
+check "delete: a lapsed achievement is removed and says so" grep -q "Achievement removed: 7-day streak" "$work/screen"
+start 2026-12-08T22:01:00+01:00 undo
+wait_for "[exit 0]" || true
+check "undo: the deleted prep is back with its streak" grep -q "Streak: 8 days" "$work/screen"
+check "undo: the achievement is back" grep -q "Achievement back: 7-day streak" "$work/screen"
+
+# edit opens the stored answers as defaults
+start 2026-12-08T22:02:00+01:00 edit 2026-12-01 review
+answer "My Why" ""
+answer "Choose 1-6" ""
+answer "My swap" "lemon water"
+answer "On Tuesday 1 December I will" ""
+answer "instead of" ""
+wait_for "[exit 0]" || true
+check "edit: stored answers are the defaults" grep -q "\[energy for my kids\]" "$work/screen"
+check "edit: only the changed answer changed" month 2026-12-08T23:00:00+01:00 "h['2026-12-01']['review']['swap'] == 'lemon water' and h['2026-12-01']['review']['why'] == 'energy for my kids'"
+
+# two held freezes carry a streak over two missed days in a row (Duolingo's rule)
+for d in $(seq -w 9 22); do
+  NUDGE_NOW=2026-12-${d}T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null
+done
+start 2026-12-25T09:00:00+01:00 streak
+wait_for "[exit 0]" || true
+check "freezes: two missed days frozen, the streak kept" grep -q "Current streak: 22 days" "$work/screen"
+check "freezes: both freezes used" grep -qE "Freezes held: 0/2" "$work/screen"
+
+# show at 60 columns: the day in full, wrapped, never past the edge
+NUDGE_NOW=2026-12-01T16:00:00+01:00 "$NUDGE" need-help --category habit --no-input \
+  --note "the afternoon slump again with a vending machine right outside the meeting room" > /dev/null
+tmux -L "$socket" kill-session -t flow 2>/dev/null || true
+tmux -L "$socket" new-session -d -s flow -x 60 -y 40 \
+  "env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=2026-12-02T09:00:00+01:00 '$NUDGE' show yesterday; echo '[exit '\$?']'; sleep 600"
+wait_for "[exit 0]" || true
+check "show: the commitment in the person's words" grep -q "I will drink sparkling water instead of soda." "$work/screen"
+check "show: a long note wraps under its text" grep -qE "^        .*meeting room" "$work/screen"
+check "show: no line runs past 60 columns" python3 -c "import sys; sys.exit(0 if all(len(l.rstrip()) <= 60 for l in open('$work/screen')) else 1)"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -46,7 +46,8 @@ struct StreakCommand: ContextCommand {
     let freezes = String(repeating: "❄ ", count: s.freezesHeld)
     ctx.line(
       "   Freezes held: \(s.freezesHeld)/\(StreakRule.maxFreezes) \(freezes)"
-        + style.dim("(one for every 7 days in a row; covers a single missed day)"))
+        + style.dim(
+          "(one for every 7 days in a row; each covers one missed day, days in a row too)"))
     if !s.frozen.isEmpty {
       ctx.line("   Frozen days: " + s.frozen.suffix(5).map(\.description).joined(separator: ", "))
     }
