@@ -37,8 +37,10 @@ public enum Achievement: String, CaseIterable, Codable, Sendable {
     case .firstReview: "Do a Morning Focus once."
     case .firstCheckin: "Check in at the end of a day once."
     case .firstHelp: "Use 'I need help' once. Asking is a win."
-    case .streak3, .streak7, .streak14, .streak30, .streak100:
+    case .streak3, .streak30, .streak100:
       "Keep a \(streakLength!)-day streak."
+    case .streak7, .streak14:
+      "Keep a \(streakLength!)-day streak (it earns a streak freeze: a missed day won't break it)."
     case .morningWeek: "Do the Morning Focus 7 days in a row."
     case .perfectWeek: "Prep, review and check in on each of 7 days in a row."
     case .swaps10: "Follow your swap in 10 check-ins."

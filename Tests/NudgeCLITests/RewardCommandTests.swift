@@ -115,7 +115,7 @@ import Testing
     let nudge = InProcess()
     let locked = try nudge("celebrate", "streak-7")
     #expect(locked.status == 1)
-    #expect(locked.stdout.contains("Keep a 7-day streak."))
+    #expect(locked.stdout.contains("Keep a 7-day streak (it earns a streak freeze"))
     #expect(try nudge("celebrate", "no-such-thing").status == 64)
     try nudge("need-help", "--category", "stress", "--no-input")
     let replay = try nudge("celebrate", "first-help", now: "2026-11-27T09:00:00+01:00")
