@@ -71,16 +71,18 @@ struct CheckinCommand: ContextCommand {
       }
       if blocker == nil {
         let question =
-          followedAnswer == true ? "Anything that made it hard?" : "What got in the way?"
+          followedAnswer == true
+          ? "Anything that made it hard?"
+          : followedAnswer == false ? "What got in the way?" : "Anything that got in the way?"
         blockerText = try kept.text("blocker", question) {
           try ask.text(question, current: existing?.blocker)
         }
       }
     }
     try ctx.finish(
-      db, flowDay, existing: existing, options: options,
+      db, flowDay, existing: existing, options: options, interactive: interactive,
       refusal:
-        "nothing to save: a check-in counts with an answer, e.g. \(Self.example) (or --feel TEXT on a day without a swap)."
+        "nothing to save: a check-in counts with an answer, e.g. \(flowDay.pasteable(Self.example)) (or --feel TEXT on a day without a swap)."
     ) { [followedAnswer, feelText, blockerText] (entry: inout CheckinEntry) in
       if let followedAnswer { entry.followed = followedAnswer }
       if interactive || feel != nil { entry.feel = feelText }

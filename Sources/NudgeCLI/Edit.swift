@@ -241,7 +241,14 @@ struct UndoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
-    guard let undone = try db.undoLastChange(madeOn: today) else {
+    let outcome = try db.undoLastChange(madeOn: today)
+    guard case .undone(let undone) = outcome else {
+      if case .changedSince(let change) = outcome {
+        let what = change.entry.map(EntryText.describe) ?? "the entry"
+        throw CLIError(
+          "nothing undone: \(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'.",
+          code: .failure)
+      }
       throw CLIError(
         "nothing to undo: no change made today is left to take back (undo reaches today's saves, edits and deletes).",
         code: .failure)

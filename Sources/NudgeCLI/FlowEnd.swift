@@ -46,6 +46,15 @@ struct FlowDay {
     day == today ? "Today" : day == today.adding(days: -1) ? "Yesterday" : "On \(day.long)"
   }
 
+  /// An example command (`nudge FLOW … --no-input`) for this day, as it works when pasted:
+  /// with `--day` for a past day, through `nudge edit` for an edit.
+  func pasteable(_ example: String) -> String {
+    let words = example.split(separator: " ", maxSplits: 2).map(String.init)
+    if editing && words.count == 3 { return "nudge edit \(day) \(words[1]) \(words[2])" }
+    guard isPast else { return example }
+    return example.replacing(" --no-input", with: " --day \(day) --no-input")
+  }
+
   /// What a flow on a past day is doing there: "editing" or "filling in".
   var activity: String { editing ? "editing \(day.long)" : "filling in \(day.long)" }
 
@@ -85,7 +94,7 @@ extension Context {
     let editable = options.editing ? try db.doneDays().contains(day) : false
     if day < first && !editable {
       throw CLIError(
-        "\(day.long) \(day.year) is more than \(FlowDay.backfillDays) days back: a day can be filled in up to \(first) (yesterday or YYYY-MM-DD); older entries can be edited with 'nudge edit DAY FLOW'.",
+        "\(day.long) \(day.year) is more than \(FlowDay.backfillDays) days back: a day can be filled in back to \(first); an older day's entries can be changed with 'nudge edit DAY FLOW' when it has them.",
         code: .usage)
     }
     return FlowDay(day: day, savedAt: savedAt, today: today, editing: options.editing)
@@ -98,7 +107,8 @@ extension Context {
   /// argument: "saved", "updated" or "edited") and the celebration plays.
   func finish<Entry: DayRecord>(
     _ db: AppDatabase, _ flowDay: FlowDay, existing: Entry?, options: FlowOptions,
-    refusal: String, interactiveRefusal: String? = nil, _ apply: (inout Entry) -> Void,
+    interactive: Bool, refusal: String, interactiveRefusal: String? = nil,
+    _ apply: (inout Entry) -> Void,
     summary: (Entry, _ verb: String) -> Void
   ) throws {
     var preview = existing ?? .blank(day: flowDay.day, savedAt: flowDay.savedAt)
@@ -114,7 +124,7 @@ extension Context {
     let freezesBefore = options.json ? nil : try freezesHeld(db, flowDay)
     let completed = try db.complete(
       day: flowDay.day, savedAt: flowDay.savedAt, madeOn: flowDay.today,
-      editing: flowDay.editing, reward: reward(flowDay, options), apply)
+      editing: flowDay.editing, removingDraft: interactive, reward: reward(flowDay, options), apply)
     if options.json {
       line(try jsonText(completed.entry))
       return
@@ -148,8 +158,11 @@ extension Context {
     if let freezesBefore {
       let held = try freezesHeld(db, flowDay)
       if held > freezesBefore {
+        // a day filled in can also give back a freeze that had covered it
         line(
-          "❄ You earned a streak freeze (\(held)/\(StreakRule.maxFreezes) held): it covers a missed day, so one day off will not break your streak."
+          flowDay.isPast
+            ? "❄ Streak freezes held now: \(held)/\(StreakRule.maxFreezes)."
+            : "❄ You earned a streak freeze (\(held)/\(StreakRule.maxFreezes) held): it covers a missed day, so one day off will not break your streak."
         )
       }
     }

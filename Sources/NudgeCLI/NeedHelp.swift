@@ -75,7 +75,8 @@ struct NeedHelpCommand: ContextCommand {
     let firstToday = !(try db.isDone(.needHelp, on: flowDay.day))
     let freezesBefore = options.json ? nil : try ctx.freezesHeld(db, flowDay)
     let completed = try db.complete(
-      note, madeOn: flowDay.today, reward: firstToday ? ctx.reward(flowDay, options) : nil)
+      note, madeOn: flowDay.today, removingDraft: interactive,
+      reward: firstToday ? ctx.reward(flowDay, options) : nil)
     if options.json {
       ctx.line(try jsonText(note))
       return

@@ -71,9 +71,9 @@ struct PrepCommand: ContextCommand {
       }
     }
     try ctx.finish(
-      db, flowDay, existing: existing, options: options,
+      db, flowDay, existing: existing, options: options, interactive: interactive,
       refusal:
-        "nothing to save: no item is ready and nothing else was prepped. Mark what is, e.g. \(Self.example) (a night off is fine).",
+        "nothing to save: no item is ready and nothing else was prepped. Mark what is, e.g. \(flowDay.pasteable(Self.example)) (a night off is fine).",
       interactiveRefusal: interactive
         ? "Nothing was ready \(flowDay.isPast ? "that evening" : "tonight"), so nothing was saved. A night off is fine."
         : nil

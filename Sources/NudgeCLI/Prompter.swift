@@ -18,7 +18,13 @@ struct Prompter {
   static func stop(interrupted: Bool, kept: Int, resume: String?) -> CLIError {
     let what = interrupted ? "Stopped" : leftPrefix
     let code: ExitStatus = interrupted ? .interrupted : .failure
-    guard kept > 0, let resume else { return CLIError("\(what); nothing was saved.", code: code) }
+    guard kept > 0, let resume else {
+      return CLIError(
+        resume == nil
+          ? "\(interrupted ? "Stopped" : "Left"); nothing was changed."
+          : "\(what); nothing was saved.",
+        code: code)
+    }
     let answers = kept == 1 ? "your answer is" : "your \(kept) answers are"
     return CLIError(
       "\(what); \(answers) kept as a draft: '\(resume)' picks up where you left off.", code: code)
@@ -157,21 +163,21 @@ final class FlowAnswers {
       flowDay.editing
       ? "nudge edit \(flowDay.day) \(command)"
       : "nudge \(command)" + (flowDay.isPast ? " --day \(flowDay.day)" : "")
-    var answers = FlowAnswers(
-      ctx: ctx, db: db, draft: FlowDraft(flow: flow, day: flowDay.day), resumed: [:],
-      resume: resume)
+    let fresh = FlowDraft(flow: flow, day: flowDay.day)
     guard let kept = try db.draft(flow, on: flowDay.day), !kept.answers.isEmpty else {
-      return answers
+      return FlowAnswers(ctx: ctx, db: db, draft: fresh, resumed: [:], resume: resume)
     }
     let count = kept.answers.count
     ctx.line(
       ctx.style.dim(
         "You started this earlier (\(count) answer\(count == 1 ? "" : "s") kept)."))
-    if try Prompter(ctx: ctx).yesNo("Resume where you left off?", current: true) {
-      answers = FlowAnswers(
-        ctx: ctx, db: db, draft: kept, resumed: kept.answers, resume: resume)
+    // leaving at this question still keeps the draft, and says so
+    let answers = FlowAnswers(ctx: ctx, db: db, draft: kept, resumed: [:], resume: resume)
+    if try answers.prompter.yesNo("Resume where you left off?", current: true) {
+      answers.resumed = kept.answers
     } else {
       try db.removeDraft(flow, on: flowDay.day)
+      answers.draft = fresh
     }
     ctx.line()
     return answers

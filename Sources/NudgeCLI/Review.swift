@@ -64,9 +64,9 @@ struct ReviewCommand: ContextCommand {
         ctx, kept, flowDay, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
     }
     try ctx.finish(
-      db, flowDay, existing: existing, options: options,
+      db, flowDay, existing: existing, options: options, interactive: interactive,
       refusal:
-        "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. \(Self.commitExample)"
+        "nothing to save: a Morning Focus counts with its commitment. Add it, e.g. \(flowDay.pasteable(Self.commitExample))"
     ) { [answers] (entry: inout ReviewEntry) in
       if let v = answers.why { entry.why = v }
       if let v = answers.challenge {
@@ -139,7 +139,9 @@ struct ReviewCommand: ContextCommand {
       }
     }
     if answers.swap == nil {
-      let question = "3/4 My swap: what will you do instead?"
+      let question =
+        flowDay.isPast
+        ? "3/4 My swap: what did you plan to do instead?" : "3/4 My swap: what will you do instead?"
       answers.swap = try kept.text("swap", question) {
         try ask.text(question, current: existing?.swap)
       }

@@ -60,7 +60,8 @@ struct DayView {
       ctx.wrappedLine(
         entry.date >= today.adding(days: -FlowDay.backfillDays) && entry.date < today
           ? "Nothing saved. Fill it in: nudge prep --day \(entry.date) (or review, checkin)."
-          : "Nothing saved that day.", indent: 2, style: style.dim)
+          : entry.date == today ? "Nothing saved yet today." : "Nothing saved that day.", indent: 2,
+        style: style.dim)
       return
     }
     if let prep = entry.prep {

@@ -40,10 +40,10 @@ struct TodayCommand: ContextCommand {
         let commands = rescue.days.map {
           $0 == today.adding(days: -1) ? "--day yesterday" : "--day \($0)"
         }
-        ctx.line(
-          style.yellow(
-            "Your \(rescue.brokenLength)-day streak broke; filling in what you did saves it: "
-          ) + commands.map { style.cyan("nudge prep \($0)") }.joined(separator: ", "))
+        ctx.wrappedLine(
+          "Your \(rescue.brokenLength)-day streak broke; filling in what you did saves it: "
+            + commands.map { "nudge prep \($0)" }.joined(separator: ", "), indent: 2,
+          style: style.yellow)
       }
     }
     ctx.line()

@@ -103,8 +103,9 @@ public struct EntryChange: Equatable, Sendable {
     self.after = after
   }
 
-  /// The entry the change touched (as it is after it, or as it was before a delete).
-  public var entry: FlowEntry? { after ?? before }
+  /// The entry the change touched: as it was before (what an undo brings back), or as the
+  /// change created it.
+  public var entry: FlowEntry? { before ?? after }
 }
 
 /// The answers of an unfinished flow, kept the moment each is given: question key → answer

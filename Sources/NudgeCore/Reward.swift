@@ -67,21 +67,27 @@ public enum CelebrationMoment: String, CaseIterable, Codable, Sendable {
         "A first step. The hardest one is done.", "That's the first one. Welcome to the loop.",
         "Day one of something good.", "First one in the book.",
         "Everything starts with a first time. This is yours.",
-        "You started. That's the part most people skip.",
+        "You started. That's the part most people skip.", "The first of many. Nicely begun.",
+        "New habit, first brick laid.", "That's how every streak begins.",
+        "First time done. It gets easier from here.", "Hello, new routine.",
       ]
     case .comeback:
       [
         "Welcome back. Picking it up again is the habit.",
         "You came back. That matters more than any streak.", "Back at it. Today counts.",
         "A fresh start, right on time.", "Good to see you again. One step and you're back in.",
-        "Returning is a skill, and you just used it.",
+        "Returning is a skill, and you just used it.", "The door was open. You walked back in.",
+        "Breaks happen. Coming back is what counts.", "Right back on track.",
+        "Missed days don't undo what you built.", "Welcome back to the loop.",
       ]
     case .milestone:
       [
         "A milestone! Look how far you've come.", "That's a streak worth being proud of.",
         "Days add up. This is what they add up to.",
         "Milestone reached. Your future self is cheering.", "Consistency, made visible.",
-        "Look at that streak grow!",
+        "Look at that streak grow!", "Another milestone on the board!",
+        "This streak is real, and it's yours.", "Look back at the days behind you. All yours.",
+        "A new high-water mark!", "Steady days, big result.",
       ]
     }
   }

@@ -172,7 +172,8 @@ public struct StreakRescue: Equatable, Sendable {
     let now = StreakRule.evaluate(doneDays: doneDays, today: today)
     let filled = StreakRule.evaluate(doneDays: doneDays.union(missed), today: today)
     let todayPart = now.todayDone ? 1 : 0
-    guard filled.current > now.current + missed.count else { return nil }
+    // worth saying for a streak of two days or more
+    guard filled.current >= now.current + missed.count + 2 else { return nil }
     return StreakRescue(days: missed, brokenLength: filled.current - missed.count - todayPart)
   }
 }

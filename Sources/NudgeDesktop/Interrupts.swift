@@ -9,6 +9,7 @@ public enum Interrupts {
 
   /// From now on SIGINT sets the flag instead of ending the process.
   public static func catchInterrupts() {
+    _ = pending  // the flag exists before a handler can touch it (no lazy set-up inside one)
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { _ in Interrupts.raise() }
     sigemptyset(&action.sa_mask)

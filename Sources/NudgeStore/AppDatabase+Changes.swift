@@ -103,10 +103,18 @@ extension AppDatabase {
     }
   }
 
+  /// What `undoLastChange` did.
+  public enum UndoOutcome: Sendable {
+    case undone(Reverted)
+    /// The entry is no longer as that change left it (an import wrote it since): nothing was
+    /// undone.
+    case changedSince(EntryChange)
+  }
+
   /// Takes back the latest change made on `madeOn` that is not undone yet: the entry returns
   /// to what it was before (or goes, when the change created it); achievements follow. Nil
   /// when today has no change left to undo.
-  public func undoLastChange(madeOn day: Day) throws(StoreError) -> Reverted? {
+  public func undoLastChange(madeOn day: Day) throws(StoreError) -> UndoOutcome? {
     try write { db in
       var found: EntryChange? = nil
       try db.rows(
@@ -124,6 +132,10 @@ extension AppDatabase {
           after: try row.text(at: 6).map { try FlowEntry(flow: flow, json: $0) })
       }
       guard let change = found, let touched = change.entry else { return nil }
+      // only an entry still as the change left it is put back
+      guard try Self.entry(db, change.flow, key: touched.key) == change.after else {
+        return .changedSince(change)
+      }
       let heldBefore = try Self.heldAchievements(db)
       if let before = change.before {
         try Self.store(db, before)
@@ -133,7 +145,7 @@ extension AppDatabase {
       try db.execute("UPDATE entry_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
       let new = try Self.awardAchievements(db)
       let lost = try Self.removeLapsedAchievements(db, heldBefore: heldBefore)
-      return Reverted(change: change, newAchievements: new, lostAchievements: lost)
+      return .undone(Reverted(change: change, newAchievements: new, lostAchievements: lost))
     }
   }
 

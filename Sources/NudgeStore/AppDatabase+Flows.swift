@@ -19,13 +19,15 @@ extension AppDatabase {
 
   /// Finishes a day's flow: merges `update` into the day's entry (a blank one if the day has
   /// none), stamps it with `savedAt`, journals the change (made on `madeOn`, the day it is
-  /// now; `editing` for `nudge edit`), removes the flow's draft for that day, awards what it
-  /// newly earns and draws its celebration with `reward` — one transaction, so a kill leaves
-  /// all of it or none.
+  /// now; `editing` for `nudge edit`; nothing when no answer changed), removes the flow's draft
+  /// for that day when this run is the one that kept it (`removingDraft`), awards what it newly
+  /// earns and draws its celebration with `reward` — one transaction, so a kill leaves all of
+  /// it or none.
   @discardableResult
   public func complete<Entry: DayRecord>(
     _ type: Entry.Type = Entry.self, day: Day, savedAt: String, madeOn: Day? = nil,
-    editing: Bool = false, reward: RewardDraw? = nil, _ update: (inout Entry) -> Void
+    editing: Bool = false, removingDraft: Bool = false, reward: RewardDraw? = nil,
+    _ update: (inout Entry) -> Void
   ) throws(StoreError) -> Completed<Entry> {
     try write { db in
       let existing = try db.fetchOne(Entry.self, key: day.description)
@@ -35,11 +37,15 @@ extension AppDatabase {
       update(&entry)
       entry.savedAt = savedAt
       try db.save(entry)
-      try Self.journal(
-        db, madeOn: madeOn ?? day, at: savedAt,
-        kind: existing == nil ? .saved : editing ? .edited : .updated,
-        before: existing?.flowEntry, after: entry.flowEntry)
-      try Self.removeDraft(db, Entry.flow, on: day)
+      var unchanged = existing
+      unchanged?.savedAt = savedAt
+      if unchanged != entry {  // a run that changed nothing leaves nothing to undo
+        try Self.journal(
+          db, madeOn: madeOn ?? day, at: savedAt,
+          kind: existing == nil ? .saved : editing ? .edited : .updated,
+          before: existing?.flowEntry, after: entry.flowEntry)
+      }
+      if removingDraft { try Self.removeDraft(db, Entry.flow, on: day) }
       return try Self.finish(
         db, entry, updated: existing != nil, heldBefore: heldBefore, reward: reward)
     }
@@ -47,15 +53,15 @@ extension AppDatabase {
 
   /// Finishes an I-need-help flow: adds its tagged note, awards and draws as `complete` does.
   @discardableResult
-  public func complete(_ note: HelpNote, madeOn: Day? = nil, reward: RewardDraw? = nil)
-    throws(StoreError) -> Completed<HelpNote>
-  {
+  public func complete(
+    _ note: HelpNote, madeOn: Day? = nil, removingDraft: Bool = false, reward: RewardDraw? = nil
+  ) throws(StoreError) -> Completed<HelpNote> {
     try write { db in
       try db.insert(note)
       try Self.journal(
         db, madeOn: madeOn ?? note.day, at: note.at, kind: .saved, before: nil,
         after: .help(note))
-      try Self.removeDraft(db, .needHelp, on: note.day)
+      if removingDraft { try Self.removeDraft(db, .needHelp, on: note.day) }
       return try Self.finish(db, note, updated: false, heldBefore: nil, reward: reward)
     }
   }
@@ -122,13 +128,20 @@ extension AppDatabase {
     Set(AchievementRule.evaluate(try historyFacts(db)).keys)
   }
 
-  /// Removes the stored achievements whose condition held before a change (`heldBefore`) and
-  /// no longer holds; returns them. Nothing else is touched (an achievement imported from
-  /// another copy keeps its day).
+  /// After a change that can take history away (an edit, a delete, an undo): removes the
+  /// stored achievements whose condition held before it (`heldBefore`) and no longer holds,
+  /// and moves those still held to the day their condition now first holds; returns the
+  /// removed ones.
   static func removeLapsedAchievements(_ db: SQLiteConnection, heldBefore: Set<Achievement>)
     throws -> [Achievement]
   {
-    let holding = try heldAchievements(db)
+    let computed = AchievementRule.evaluate(try historyFacts(db))
+    let holding = Set(computed.keys)
+    for stored in try db.fetchAll(EarnedAchievement.self) {
+      if let day = computed[stored.key], day != stored.earnedOn, heldBefore.contains(stored.key) {
+        try db.save(EarnedAchievement(key: stored.key, earnedOn: day))
+      }
+    }
     var lost: [Achievement] = []
     for achievement in Achievement.allCases
     where heldBefore.contains(achievement) && !holding.contains(achievement) {

@@ -82,6 +82,28 @@ import Testing
     #expect(help[0]["note"] as? String == "long meeting")
   }
 
+  @Test func aSaveFromFlagsLeavesAnInteractiveDraftAlone() throws {
+    let nudge = InProcess()
+    let evening = "2026-11-20T21:30:00+01:00"
+    let left = try nudge.typing("y\nn\n", "prep", now: evening)
+    #expect(left.status == 1)
+    try #require(
+      try nudge.run(["prep", "--item", "water=yes", "--no-input"], now: evening).status == 0)
+    let again = try nudge.typing("\ny\nn\n\n", "prep", now: evening)
+    #expect(again.stdout.contains("You started this earlier (2 answers kept)."), "\(again.stdout)")
+    #expect(again.status == 0, "\(again.stderr)")
+    let prep = try #require(try history(nudge, evening)[0]["prep"] as? [String: Any])
+    #expect(prep["sticky_notes"] as? Bool == true)
+    #expect(prep["produce"] as? Bool == false)
+  }
+
+  @Test func aPastDaysRefusalNamesTheDayInItsExample() throws {
+    let r = try InProcess().run(
+      ["review", "--day", "2026-11-18", "--swap", "tea", "--no-input"], now: morning)
+    #expect(r.status == 64)
+    #expect(r.stderr.contains("--commit-from soda --day 2026-11-18 --no-input"))
+  }
+
   @Test func everyExampleNudgePrintsWorksWhenPasted() throws {
     for example in [
       PrepCommand.example, ReviewCommand.example, ReviewCommand.commitExample,
