@@ -56,14 +56,16 @@ struct NeedHelpCommand: ContextCommand {
       if let picked {
         chosen = picked
       } else {
-        chosen = try kept.choice("category", "What does this feel like?") {
+        let question = flowDay.isPast ? "What did it feel like?" : "What does this feel like?"
+        chosen = try kept.choice("category", question) {
           try ask.choose(
-            "What does this feel like?", options: HelpCategory.allCases, key: \.rawValue,
-            label: \.label)
+            question, options: HelpCategory.allCases, key: \.rawValue, label: \.label)
         }
       }
       picked = chosen
-      let coached = try Coach(ctx: ctx, kept: kept, breathingSeconds: breathingSeconds).run(
+      let coached = try Coach(
+        ctx: ctx, kept: kept, breathingSeconds: breathingSeconds, pastDay: flowDay.isPast
+      ).run(
         chosen, note: noteText)
       coach = coached.coach
       noteText = coached.note
@@ -102,6 +104,8 @@ struct Coach {
   let ctx: Context
   let kept: FlowAnswers
   let breathingSeconds: Int
+  /// A craving noted afterwards for a past day: no coach, only the note.
+  var pastDay = false
 
   var ask: Prompter { kept.prompter }
 
@@ -110,8 +114,11 @@ struct Coach {
   ) {
     var note = note
     ctx.line()
-    let coach = try kept.text("coach", "Coach:") { try coached(category, note: &note) }
-    if note == nil && category != .other {
+    // a craving noted for a past day gets no coach now, only its note
+    let coach =
+      pastDay
+      ? nil : try kept.text("coach", "Coach:") { try coached(category, note: &note) }
+    if note == nil && (category != .other || pastDay) {
       note = try kept.text("note", "A note for later?") { try ask.text("A note for later?") }
     }
     return (coach, note)
@@ -123,10 +130,12 @@ struct Coach {
     switch category {
     case .stress:
       let tools = ["breathe", "journal"]
-      let tool = try ask.choose(
-        "Two minutes for you:", options: tools, key: { $0 },
-        label: { $0 == "breathe" ? "A 2-minute guided breathing timer" : "A quick journal line" })
-      if tool == "breathe" {
+      let tool = try kept.text("tool", "Two minutes for you:") {
+        try ask.choose(
+          "Two minutes for you:", options: tools, key: { $0 },
+          label: { $0 == "breathe" ? "A 2-minute guided breathing timer" : "A quick journal line" })
+      }
+      if tool != "journal" {
         let done = breathe()
         if ctx.input.wasInterrupted {
           // what was breathed is kept too, then the flow stops
@@ -143,36 +152,44 @@ struct Coach {
       return "journal line"
     case .habit:
       let swaps = ["gum", "water", "walk"]
-      let swap = try ask.choose(
-        "Try a swap for the next few minutes:", options: swaps, key: { $0 },
-        label: {
-          switch $0 {
-          case "gum": "Chew a piece of gum"
-          case "water": "Drink a glass of water"
-          default: "Take a short walk"
-          }
-        })
+      let swap =
+        try kept.text("swap", "Try a swap for the next few minutes:") {
+          try ask.choose(
+            "Try a swap for the next few minutes:", options: swaps, key: { $0 },
+            label: {
+              switch $0 {
+              case "gum": "Chew a piece of gum"
+              case "water": "Drink a glass of water"
+              default: "Take a short walk"
+              }
+            })
+        } ?? "walk"
       let triggers = ["time", "place", "both", "not-sure"]
-      let trigger = try ask.choose(
-        "Is it a time or place trigger?", options: triggers, key: { $0 },
-        label: {
-          switch $0 {
-          case "time": "Time: it's that time of day"
-          case "place": "Place: it's where I am"
-          case "both": "Both"
-          default: "Not sure"
-          }
-        })
+      let trigger =
+        try kept.text("trigger", "Is it a time or place trigger?") {
+          try ask.choose(
+            "Is it a time or place trigger?", options: triggers, key: { $0 },
+            label: {
+              switch $0 {
+              case "time": "Time: it's that time of day"
+              case "place": "Place: it's where I am"
+              case "both": "Both"
+              default: "Not sure"
+              }
+            })
+        } ?? "not-sure"
       return "swap: \(swap) · trigger: \(trigger)"
     case .physical:
       var done: [String] = []
       for (key, label) in [
         ("water", "Drink a glass of water"), ("protein", "Have a protein snack"),
         ("stretch", "Stretch for a minute"),
-      ] where try ask.yesNo("  \(label)?") {
+      ] where try kept.yesNo(key, "  \(label)?", ask: { try ask.yesNo("  \(label)?") }) {
         done.append(key)
       }
-      let meal = try ask.text("When was your last balanced meal?")
+      let meal = try kept.text("meal", "When was your last balanced meal?") {
+        try ask.text("When was your last balanced meal?")
+      }
       return (done.isEmpty ? "none of the checklist" : done.joined(separator: ", "))
         + (meal.map { " · last balanced meal: \($0)" } ?? "")
     case .other:

@@ -24,16 +24,18 @@ struct TodayCommand: ContextCommand {
     ctx.line(style.bold("\(greeting) · \(today.long)"))
     if done.isEmpty {
       // a first day explains itself: the loop, and how reminders get installed
-      ctx.line("Welcome to Nudge: a daily loop of three 30-second steps.")
+      ctx.wrappedLine("Welcome to Nudge: a daily loop of three 30-second steps.")
       ctx.line("  evening  " + style.cyan("nudge prep") + "     get tomorrow ready")
-      ctx.line(
-        "  morning  " + style.cyan("nudge review") + "   glance at it, pick one swap for the day")
-      ctx.line(
-        "  night    " + style.cyan("nudge checkin")
-          + "  did the swap happen? (a craving: nudge need-help)")
-      ctx.line(
-        style.dim(
-          "Reminders come as desktop notifications (07:00, 21:30) after 'nudge install'."))
+      ctx.line("  morning  " + style.cyan("nudge review") + "   pick one swap for the day")
+      ctx.line("  night    " + style.cyan("nudge checkin") + "  did the swap happen?")
+      // "*-*-* 07:00:00" reads as 07:00
+      let times = try db.schedules().filter(\.enabled).map { schedule in
+        let e = schedule.expression
+        return e.hasPrefix("*-*-* ") && e.hasSuffix(":00") ? String(e.dropFirst(6).dropLast(3)) : e
+      }.joined(separator: ", ")
+      ctx.wrappedLine(
+        "A craving any time: nudge need-help. Reminders come as desktop notifications ("
+          + times + ") once you run 'nudge install'.", style: style.dim)
     } else {
       ctx.line(streakLine(streak, style, today: today))
       if let rescue = StreakRescue.days(doneDays: done, frozen: Set(streak.frozen), today: today) {

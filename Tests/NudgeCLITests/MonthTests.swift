@@ -97,6 +97,28 @@ import Testing
     #expect(prep["produce"] as? Bool == false)
   }
 
+  @Test func theCoachKeepsEachStepAndAFirstDayExplainsItself() throws {
+    let nudge = InProcess()
+    let welcome = try nudge.run([], now: "2026-11-20T21:00:00+01:00", env: ["COLUMNS": "60"])
+    #expect(welcome.stdout.contains("Welcome to Nudge"))
+    #expect(welcome.stdout.contains("(07:00, 21:30)"))
+    #expect(welcome.stdout.split(separator: "\n").allSatisfy { TerminalText.columns($0) <= 60 })
+    // evening of a first day: tonight's prep leads, the check-in asks how the day went
+    let prep = try #require(welcome.stdout.range(of: "Prep tonight"))
+    let checkin = try #require(welcome.stdout.range(of: "How did today go?"))
+    #expect(prep.lowerBound < checkin.lowerBound)
+    // Ctrl-C after the habit swap: the swap is kept, the resumed run asks only the trigger on
+    let stopped = try nudge.typing("2\n2\n^C\n", "need-help", now: morning)
+    #expect(stopped.status == 130)
+    let resumed = try nudge.typing("y\n2\n\n", "need-help", now: morning)
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(!resumed.stdout.contains("Try a swap for the next few minutes:\n"))
+    let help = try #require(try history(nudge, morning)[0]["help"] as? [[String: Any]])
+    #expect(help.first?["coach"] as? String == "swap: water · trigger: place")
+    #expect(try nudge.json("streak", now: morning) is [String: Any])
+    #expect(welcome.stdout.split(separator: "\n").count > 5)
+  }
+
   @Test func aPastDaysRefusalNamesTheDayInItsExample() throws {
     let r = try InProcess().run(
       ["review", "--day", "2026-11-18", "--swap", "tea", "--no-input"], now: morning)
