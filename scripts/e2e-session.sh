@@ -81,8 +81,18 @@ systemctl --user set-environment TZ=UTC LANG=C.UTF-8
 "$NUDGE" install > "$work/install.out" 2>&1
 check "install: timers enabled in the user manager" \
   test "$(systemctl --user is-enabled nudge-morning.timer nudge-evening.timer | sort -u)" = enabled
-check "install: icon in the hicolor theme, named by the handler" \
-  bash -c "test -s '$HOME/.local/share/icons/hicolor/scalable/apps/nudge.svg' && grep -qx 'Icon=nudge' '$HOME/.local/share/applications/nudge.desktop'"
+if [ "$NUDGE" = /usr/bin/nudge ] && [ -e /usr/lib/systemd/user/nudge-notify@.service ]; then
+  # the Debian package: its units, handler and icon; install only enabled and wrote drop-ins
+  check "install (package): the packaged units are used, no copies written" \
+    bash -c "test ! -e '$HOME/.config/systemd/user/nudge-notify@.service' && systemctl --user cat nudge-morning.timer | grep -q '^# /usr/lib/systemd/user/nudge-morning.timer'"
+  check "install (package): icon in the hicolor theme, named by the packaged handler" \
+    bash -c "test -s /usr/share/icons/hicolor/scalable/apps/nudge.svg && grep -qx 'Icon=nudge' /usr/share/applications/nudge.desktop && grep -qx 'Exec=/usr/bin/nudge open %u' /usr/share/applications/nudge.desktop"
+  check "install (package): doctor names the binary the timers run" \
+    bash -c "'$NUDGE' doctor 2>/dev/null | grep -q 'running /usr/bin/nudge'"
+else
+  check "install: icon in the hicolor theme, named by the handler" \
+    bash -c "test -s '$HOME/.local/share/icons/hicolor/scalable/apps/nudge.svg' && grep -qx 'Icon=nudge' '$HOME/.local/share/applications/nudge.desktop'"
+fi
 check "install: each slot's service bounded by its window" \
   test "$(systemctl --user show -p RuntimeMaxUSec --value nudge-notify@midday.service)" = 4min
 

@@ -71,7 +71,7 @@ struct DoctorCommand: ContextCommand {
       out.append(
         Check(
           name: "timers", ok: units.isInstalled,
-          detail: units.isInstalled ? "installed in \(units.directory)" : "not installed",
+          detail: units.isInstalled ? units.unitsDescription : "not installed",
           fix: "run 'nudge install'"))
       let environment = userManagerEnvironment(ctx)
       let graphical = ["DISPLAY", "WAYLAND_DISPLAY"].filter { environment[$0]?.isEmpty == false }
@@ -90,7 +90,10 @@ struct DoctorCommand: ContextCommand {
           name: "timers", ok: false,
           detail: "nothing runs them: no systemd user instance here", fix: daemonFix))
     }
-    let desktop = units.applicationsDirectory + "/" + LinkHandlerFile.name
+    let desktop =
+      units.isPackaged
+      ? "/usr/share/applications/" + LinkHandlerFile.name
+      : units.applicationsDirectory + "/" + LinkHandlerFile.name
     let mime = (try? String(contentsOfFile: units.mimeappsPath, encoding: .utf8)) ?? ""
     let handler =
       FileManager.default.fileExists(atPath: desktop)

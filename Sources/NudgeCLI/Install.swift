@@ -20,6 +20,29 @@ struct UserUnits {
 
   var isInstalled: Bool {
     FileManager.default.fileExists(atPath: directory + "/" + UnitFiles.serviceName)
+      || isPackaged
+        && FileManager.default.fileExists(
+          atPath: directory + "/" + UnitFiles.windowDropInPath(.morning))
+  }
+
+  /// Where the Debian package puts the units (the system's user-unit directory).
+  static let packagedUnitDirectory = "/usr/lib/systemd/user"
+  /// The packaged binary.
+  static let packagedBinary = "/usr/bin/nudge"
+
+  /// This is the packaged Nudge and its units are installed: `nudge install` then only enables
+  /// them, with the person's changes as drop-ins in their own unit directory.
+  var isPackaged: Bool {
+    Self.binaryPath == Self.packagedBinary
+      && FileManager.default.fileExists(
+        atPath: Self.packagedUnitDirectory + "/" + UnitFiles.serviceName)
+  }
+
+  /// Which binary the timers run and where their units are, for `doctor`.
+  var unitsDescription: String {
+    isPackaged
+      ? "packaged in \(Self.packagedUnitDirectory), running \(Self.packagedBinary); changes in \(directory)"
+      : "installed in \(directory), running \(Self.binaryPath)"
   }
 
   /// A systemd user manager listens on `$XDG_RUNTIME_DIR/systemd/private`.
@@ -123,12 +146,20 @@ struct UserUnits {
   }
 
   /// Writes every unit and drop-in, reloads systemd and enables the timers of enabled slots.
+  /// The packaged Nudge writes only the drop-ins (changed times, each slot's window) and the
+  /// person's `mimeapps.list` line: its units, handler and icon come with the package.
   func install(_ schedules: [SlotSchedule], settings: Settings) throws {
-    try installLinkHandler()
-    try writeFile(iconPath, AppIcon.svg)
+    let packaged = isPackaged
+    if packaged {
+      let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
+      try writeFile(mimeappsPath, LinkHandlerFile.registering(in: current))
+    } else {
+      try installLinkHandler()
+      try writeFile(iconPath, AppIcon.svg)
+    }
     for (path, text) in UnitFiles.render(
       binary: Self.binaryPath, schedules: schedules, settings: settings)
-    {
+    where !packaged || path.contains(".d/") {
       try write(path, text)
     }
     for schedule in schedules where UnitFiles.dropIn(schedule) == nil {
@@ -185,13 +216,43 @@ struct InstallCommand: ContextCommand {
   @Flag(help: "Print every file and command instead of writing or running them.")
   var dryRun = false
 
+  /// For `scripts/package`: the files the Debian package ships, under this root.
+  @Option(help: .hidden)
+  var packageRoot: String?
+
+  /// The units (for /usr/bin/nudge, default times and windows), the nudge:// handler and the
+  /// icon, where the package puts them under `root`.
+  static func writePackageFiles(_ ctx: Context, root: String) throws {
+    let units = UserUnits(ctx: ctx, dryRun: false)
+    let defaults = Slot.allCases.map(SlotSchedule.defaults)
+    for (path, text) in UnitFiles.render(
+      binary: UserUnits.packagedBinary, schedules: defaults, settings: Settings(stored: [:]))
+    where !path.contains(".d/") {
+      try units.writeFile(root + UserUnits.packagedUnitDirectory + "/" + path, text)
+    }
+    try units.writeFile(
+      root + "/usr/share/applications/" + LinkHandlerFile.name,
+      LinkHandlerFile.render(binary: UserUnits.packagedBinary))
+    try units.writeFile(root + "/usr/share/" + AppIcon.relativePath, AppIcon.svg)
+  }
+
   func run(_ ctx: Context) throws {
+    if let packageRoot {
+      try Self.writePackageFiles(ctx, root: packageRoot)
+      return
+    }
     let db = try ctx.openDatabase()
     let schedules = try db.schedules()
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
     try units.install(schedules, settings: try db.settings())
     if dryRun { return }
-    ctx.line("Installed the reminder units in \(units.directory).")
+    if units.isPackaged {
+      ctx.line(
+        "Enabled the packaged reminder timers (\(UserUnits.packagedUnitDirectory)); your times and windows are drop-ins in \(units.directory)."
+      )
+    } else {
+      ctx.line("Installed the reminder units in \(units.directory).")
+    }
     if !units.hasUserManager {
       throw CLIError(
         "no systemd user instance is running here, so the timers are written but not started; run 'nudge daemon' to get reminders.",

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The Debian package as a person gets it: built from this tree (scripts/package), checked by
+# lintian (no error, no warning) and appstreamcli validate --pedantic, installed with apt-get,
+# the real-user-manager suite (scripts/e2e-session.sh) run against /usr/bin/nudge, then removed
+# and purged: nothing of the package is left and the person's database is intact.
+# Needs root (apt-get). Prints "N passed, N failed"; exits non-zero on failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+passed=0 failed=0
+check() {  # check NAME CONDITION-COMMAND…
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
+  else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+cleanup() {
+  # never leave the package behind, whatever failed
+  dpkg -s nudge > /dev/null 2>&1 && apt-get purge -y -q nudge > /dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export DEBIAN_FRONTEND=noninteractive
+
+deb=$(scripts/package)
+version=$(dpkg-deb -f "$deb" Version)
+check "package: named nudge_VERSION_ARCH.deb with nudge --version's version" \
+  test "$(basename "$deb")" = "nudge_${version}_$(dpkg --print-architecture).deb"
+lintian --fail-on error,warning "$deb" > "$work/lintian" 2>&1 \
+  && ok=0 || ok=$?
+cat "$work/lintian"
+check "lintian: no error and no warning" test "$ok" = 0
+dpkg-deb -x "$deb" "$work/tree"
+check "appstreamcli validate --pedantic: the metainfo is valid" \
+  appstreamcli validate --pedantic --no-net \
+  "$work/tree/usr/share/metainfo/io.github.nudge_habits.nudge.metainfo.xml"
+check "metainfo: a console application that provides the binary nudge" \
+  bash -c "grep -q '<component type=\"console-application\">' '$work/tree/usr/share/metainfo/'*.xml && grep -q '<binary>nudge</binary>' '$work/tree/usr/share/metainfo/'*.xml"
+check "Depends: what the binary loads (libc6, libsqlite3-0); the desktop libraries recommended" \
+  bash -c "dpkg-deb -f '$deb' Depends | grep -q libsqlite3-0 && dpkg-deb -f '$deb' Depends | grep -q libc6 && dpkg-deb -f '$deb' Recommends | grep -q libnotify4"
+
+dpkg -s nudge > /dev/null 2>&1 && apt-get purge -y -q nudge > /dev/null
+apt-get install -y -q "$deb" > "$work/apt-install" 2>&1 || cat "$work/apt-install"
+check "apt-get install ./nudge_*.deb" dpkg -s nudge
+check "installed: /usr/bin/nudge runs and says its version" \
+  test "$(/usr/bin/nudge --version)" = "$version"
+check "installed: the man page and the completions are where Debian looks" \
+  bash -c "man -w nudge | grep -q /usr/share/man/man1/nudge.1.gz && test -s /usr/share/bash-completion/completions/nudge && test -s /usr/share/zsh/vendor-completions/_nudge && test -s /usr/share/fish/vendor_completions.d/nudge.fish"
+check "installed: the units pass systemd-analyze verify" \
+  bash -c "XDG_RUNTIME_DIR=\$(mktemp -d) systemd-analyze verify --user --man=no /usr/lib/systemd/user/nudge-morning.timer /usr/lib/systemd/user/nudge-notify@.service"
+
+# a person's data, made with the packaged binary
+mkdir -m 700 "$work/data"
+export NUDGE_DB=$work/data/nudge.sqlite3
+for d in 18 19 20; do
+  NUDGE_NOW=2026-11-${d}T21:30:00+01:00 /usr/bin/nudge prep --item water=yes --no-input > /dev/null
+done
+unset NUDGE_DB
+
+# the reminder's whole life under a real systemd user manager, run by the packaged binary
+NUDGE_BIN=/usr/bin/nudge scripts/e2e-session.sh > "$work/session" 2>&1 && ok=0 || ok=$?
+grep -E "^(FAIL|[0-9]+ passed)" "$work/session" || true
+check "user-manager suite against /usr/bin/nudge (timers fire, a click opens the flow)" test "$ok" = 0
+
+dpkg -L nudge > "$work/files"
+apt-get remove -y -q nudge > /dev/null
+check "apt-get remove: no file of the package is left" \
+  bash -c "while read -r f; do [ -d \"\$f\" ] || [ ! -e \"\$f\" ] || { echo \"left: \$f\"; exit 1; }; done < '$work/files'"
+check "apt-get remove: the person's database is intact" \
+  bash -c "test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'PRAGMA integrity_check')\" = ok && test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'SELECT count(*) FROM prep')\" = 3"
+apt-get purge -y -q nudge > /dev/null 2>&1 || true
+check "apt-get purge: the package is gone, the data stays" \
+  bash -c "! dpkg -s nudge > /dev/null 2>&1 && test -s '$work/data/nudge.sqlite3' && test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'SELECT count(*) FROM prep')\" = 3"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
