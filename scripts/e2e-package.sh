@@ -40,7 +40,7 @@ check "Depends: what the binary loads (libc6, libsqlite3-0); the desktop librari
 
 dpkg -s nudge > /dev/null 2>&1 && apt-get purge -y -q nudge > /dev/null
 apt-get install -y -q "$deb" > "$work/apt-install" 2>&1 || cat "$work/apt-install"
-check "apt-get install ./nudge_*.deb" dpkg -s nudge
+check "apt-get install ./nudge_*.deb" bash -c "dpkg -s nudge > /dev/null"
 check "installed: /usr/bin/nudge runs and says its version" \
   test "$(/usr/bin/nudge --version)" = "$version"
 check "installed: the man page and the completions are where Debian looks" \
