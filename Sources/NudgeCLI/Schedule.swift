@@ -8,7 +8,8 @@ import NudgeStore
 struct ScheduleCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "schedule",
-    abstract: "Show and change reminder times (systemd calendar expressions).",
+    abstract:
+      "Show and change reminder times ('9pm', 'weekdays 7:30', or systemd calendar expressions).",
     subcommands: [List.self, Set.self, On.self, Off.self, Normalize.self, Preview.self],
     defaultSubcommand: List.self)
 
@@ -20,9 +21,14 @@ struct ScheduleCommand: ParsableCommand {
     @Flag(help: "Print the schedule as JSON.")
     var json = false
 
+    @Flag(help: "Show each time as the systemd calendar expression the timer uses.")
+    var verbose = false
+
     struct Row: Encodable {
       var slot: Slot
       var expression: String
+      /// The time in plain words ("weekdays 07:00"), or the expression.
+      var plain: String
       var enabled: Bool
       @NullWhenAbsent var next: String?
     }
@@ -37,8 +43,9 @@ struct ScheduleCommand: ParsableCommand {
         let next = schedule.enabled ? firing.next(try firing.spec(schedule), after: now) : nil
         return (
           Row(
-            slot: schedule.slot, expression: schedule.expression, enabled: schedule.enabled,
-            next: next.map { local.iso($0) }),
+            slot: schedule.slot, expression: schedule.expression,
+            plain: PlainTime.describe(schedule.expression) ?? schedule.expression,
+            enabled: schedule.enabled, next: next.map { local.iso($0) }),
           next
         )
       }
@@ -47,11 +54,12 @@ struct ScheduleCommand: ParsableCommand {
         return
       }
       let style = ctx.style
-      // the expression column fits the longest expression: never cut
-      let width = max(24, rows.map(\.0.expression.count).max() ?? 0)
-      for (row, next) in rows {
+      // the time column fits the longest time: never cut
+      let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
+      let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)
+      for ((row, next), time) in zip(rows, shown) {
         let state = row.enabled ? style.green("on ") : style.dim("off")
-        let expression = row.expression.padded(to: width)
+        let expression = time.padded(to: width)
         var line =
           "\(style.bold(row.slot.rawValue.padded(to: 8))) \(state)  \(expression)"
         if let next {
@@ -78,50 +86,87 @@ struct ScheduleCommand: ParsableCommand {
     }
   }
 
-  /// `nudge schedule set SLOT EXPR`.
+  /// `nudge schedule set SLOT TIME`.
   struct Set: ContextCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
-      abstract: "Change a slot's time: '12:15', 'Mon..Fri 07:00', any systemd calendar expression.")
+      abstract:
+        "Change a slot's time: '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or any systemd calendar expression."
+    )
 
     @Argument(help: "morning, midday or evening.")
     var slot: Slot
 
-    @Argument(help: "A calendar expression.")
+    @Argument(help: "A time in plain words, or a systemd calendar expression.")
     var expression: String
+
+    @Flag(help: "Keep a time far outside the slot's part of the day without asking.")
+    var yes = false
 
     func run(_ ctx: Context) throws {
       let target = slot
       let local = ctx.timeZone
-      let spec = try ctx.parseCalendar(expression, local: local)
+      let spec = try ctx.parseCalendar(
+        PlainTime.expression(expression) ?? expression, local: local, asTyped: expression)
+      let normalized = spec.normalized
+      let plain = PlainTime.describe(normalized)
+      if let hour = PlainTime.hour(of: normalized), !target.usualHours.contains(hour), !yes {
+        let at = plain ?? normalized
+        guard ctx.input.isTerminal else {
+          throw CLIError(
+            "\(at) is far outside the \(target.rawValue) reminder's part of the day (\(zeroPadded(target.usualHours.lowerBound, 2)):00-\(zeroPadded(target.usualHours.upperBound, 2)):59); to keep it: nudge schedule set \(target.rawValue) '\(expression)' --yes",
+            code: .usage)
+        }
+        guard
+          try Prompter(ctx: ctx).yesNo(
+            "\(target.partOfDay.prefix(1).uppercased() + target.partOfDay.dropFirst()) reminder at \(at)?",
+            current: false)
+        else {
+          ctx.line("Nothing changed.")
+          return
+        }
+      }
       let db = try ctx.openDatabase()
-      try change(ctx, db, target) { $0.expression = spec.normalized }
+      let firing = SlotFiring(ctx: ctx, db: db, local: local)
+      let next = firing.next(spec, after: ctx.now.seconds)
+      // what Nudge understood, in words and as the timer will have it
+      ctx.line(
+        "\(target.rawValue): \(plain.map { Self.spoken($0) } ?? normalized)"
+          + (plain == nil ? "" : " — \(normalized)")
+          + (next.map { "; next \(List.friendly($0, local))" } ?? ""))
+      try change(ctx, db, target) { $0.expression = normalized }
+    }
+
+    /// "weekdays at 07:00", "every day at 21:30".
+    static func spoken(_ plain: String) -> String {
+      let parts = plain.split(separator: " ")
+      return parts.count == 1 ? "every day at \(plain)" : "\(parts[0]) at \(parts[1])"
     }
   }
 
-  /// `nudge schedule on SLOT`.
+  /// `nudge schedule on SLOT|all`.
   struct On: ContextCommand {
     static let configuration = CommandConfiguration(
-      commandName: "on", abstract: "Turn a slot's reminder on.")
+      commandName: "on", abstract: "Turn a slot's reminder on (or all of them).")
 
-    @Argument(help: "morning, midday or evening.")
-    var slot: Slot
+    @Argument(help: "morning, midday, evening or all.")
+    var slot: SlotChoice
 
     func run(_ ctx: Context) throws {
-      try change(ctx, try ctx.openDatabase(), slot) { $0.enabled = true }
+      try change(ctx, try ctx.openDatabase(), slot.slots) { $0.enabled = true }
     }
   }
 
-  /// `nudge schedule off SLOT`.
+  /// `nudge schedule off SLOT|all`.
   struct Off: ContextCommand {
     static let configuration = CommandConfiguration(
-      commandName: "off", abstract: "Turn a slot's reminder off.")
+      commandName: "off", abstract: "Turn a slot's reminder off (or all of them).")
 
-    @Argument(help: "morning, midday or evening.")
-    var slot: Slot
+    @Argument(help: "morning, midday, evening or all.")
+    var slot: SlotChoice
 
     func run(_ ctx: Context) throws {
-      try change(ctx, try ctx.openDatabase(), slot) { $0.enabled = false }
+      try change(ctx, try ctx.openDatabase(), slot.slots) { $0.enabled = false }
     }
   }
 
@@ -223,18 +268,44 @@ struct ScheduleCommand: ParsableCommand {
   }
 }
 
+/// A slot named on the command line, or `all` of them.
+struct SlotChoice: ExpressibleByArgument {
+  var slots: [Slot]
+
+  init?(argument: String) {
+    if argument == "all" {
+      slots = Slot.allCases
+    } else if let slot = Slot(rawValue: argument) {
+      slots = [slot]
+    } else {
+      return nil
+    }
+  }
+
+  static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["all"] }
+}
+
 /// Saves a slot's changed schedule, updates installed units, and shows the result.
 func change(
   _ ctx: Context, _ db: AppDatabase, _ slot: Slot, _ edit: (inout SlotSchedule) -> Void
 ) throws {
+  try change(ctx, db, [slot], edit)
+}
+
+/// Saves the changed schedules of `slots`, updates installed units, and shows the result.
+func change(
+  _ ctx: Context, _ db: AppDatabase, _ slots: [Slot], _ edit: (inout SlotSchedule) -> Void
+) throws {
   var all = try db.schedules()
-  let index = all.firstIndex { $0.slot == slot }!
-  edit(&all[index])
-  let updated = all[index]
-  try db.saveSchedule(updated)
+  for slot in slots {
+    let index = all.firstIndex { $0.slot == slot }!
+    edit(&all[index])
+    try db.saveSchedule(all[index])
+  }
   try UserUnits(ctx: ctx, dryRun: false).update(all)
   var list = ScheduleCommand.List()
   list.json = false
+  list.verbose = false
   try list.run(ctx)
 }
 
@@ -254,11 +325,19 @@ struct BrokenDown {
 }
 
 extension Context {
-  /// Parses a calendar expression, or fails with exit 65 naming the bad part.
-  func parseCalendar(_ expression: String, local: ZoneRules) throws -> CalendarSpec {
+  /// Parses a calendar expression, or fails with exit 65 naming the bad part. `asTyped`: the
+  /// words the person gave, when `expression` was made from plain words.
+  func parseCalendar(_ expression: String, local: ZoneRules, asTyped: String? = nil) throws
+    -> CalendarSpec
+  {
     do {
       return try CalendarSpec.parse(expression, localZone: local, zoneExists: zones.exists)
     } catch {
+      if let asTyped {
+        throw CLIError(
+          "'\(asTyped)' is not a time Nudge understands (\(error.message)): write it like '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
+          code: .badData)
+      }
       throw CLIError(
         "'\(expression)' is not a calendar expression systemd accepts: \(error.message). See systemd.time(7), e.g. 'Mon..Fri 07:00' or '*-*-* 21:30'.",
         code: .badData)

@@ -118,7 +118,7 @@ import Testing
   ) throws {
     var nudge = Nudge()
     nudge.environment["TZ"] = zone
-    try nudge("schedule", "set", "morning", time)
+    try nudge("schedule", "set", "morning", time, "--yes")
     #expect(try firings.map { try fire(nudge, "morning", at: $0) } == expected)
   }
 
