@@ -207,7 +207,7 @@ struct DeleteCommand: ContextCommand {
     guard let removed = try db.delete(flow, key: key, madeOn: today, at: at) else {
       throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
     }
-    let streak = StreakRule.evaluate(doneDays: try db.doneDays(), today: today)
+    let streak = try ctx.streak(db, today: today)
     if json {
       ctx.line(
         try jsonText(
@@ -253,7 +253,7 @@ struct UndoCommand: ContextCommand {
         "nothing to undo: no change made today is left to take back (undo reaches today's saves, edits and deletes).",
         code: .failure)
     }
-    let streak = StreakRule.evaluate(doneDays: try db.doneDays(), today: today)
+    let streak = try ctx.streak(db, today: today)
     let change = undone.change
     if json {
       ctx.line(

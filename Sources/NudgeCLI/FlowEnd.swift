@@ -136,7 +136,13 @@ extension Context {
 
   /// Streak freezes held as of the flow's day (before a save, to see whether it earned one).
   func freezesHeld(_ db: AppDatabase, _ flowDay: FlowDay) throws -> Int {
-    StreakRule.evaluate(doneDays: try db.doneDays(), today: flowDay.today).freezesHeld
+    try streak(db, today: flowDay.today).freezesHeld
+  }
+
+  /// The streak as of `today`, days off (`nudge pause`) included.
+  func streak(_ db: AppDatabase, today: Day) throws -> StreakSummary {
+    let (done, paused) = try db.streakDays()
+    return StreakRule.evaluate(doneDays: done, today: today, paused: paused)
   }
 
   /// What every finished flow says after its summary: which day a save before the rollover

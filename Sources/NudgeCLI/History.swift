@@ -32,7 +32,7 @@ struct HistoryCommand: ContextCommand {
     }
     let style = ctx.style
     let frozen = Set(
-      StreakRule.evaluate(doneDays: try db.doneDays(), today: today).frozen)
+      try ctx.streak(db, today: today).frozen)
     if full {
       let view = DayView(ctx: ctx, today: today)
       for (index, entry) in timeline.reversed().enumerated() {

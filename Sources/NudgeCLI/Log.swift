@@ -26,18 +26,35 @@ struct LogCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let local = ctx.timeZone
-    let rows = try db.reminderLog(limit: max(1, limit)).map {
-      Row(slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome, at: $0.at)
-    }
+    let entries = try db.reminderLog(limit: max(1, limit))
     if json {
-      ctx.line(try jsonText(rows))
+      ctx.line(
+        try jsonText(
+          entries.map {
+            Row(
+              slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome,
+              at: $0.at)
+          }))
       return
     }
-    if rows.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
-    for row in rows {
+    if entries.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
+    // one line a reminder, in local time, its outcomes in order: "shown → clicked"
+    var lines: [(slot: Slot, elapse: Int?, time: Int, outcomes: [ReminderOutcome])] = []
+    for entry in entries {
+      if let elapse = entry.elapse,
+        let index = lines.lastIndex(where: { $0.slot == entry.slot && $0.elapse == elapse })
+      {
+        lines[index].outcomes.append(entry.outcome)
+        continue
+      }
+      let time = entry.elapse ?? InstantFormat.parse(entry.at)?.seconds ?? 0
+      lines.append((entry.slot, entry.elapse, time, [entry.outcome]))
+    }
+    for line in lines {
       ctx.line(
-        "\(row.at)  \(row.slot.rawValue.padded(to: 8)) \(row.outcome.rawValue.padded(to: 14))"
-          + (row.elapse.map { ctx.style.dim(" for \($0)") } ?? ""))
+        ScheduleCommand.List.friendly(line.time, local) + "  "
+          + line.slot.rawValue.padded(to: 8) + " "
+          + line.outcomes.map(\.rawValue).joined(separator: " → "))
     }
   }
 }

@@ -134,6 +134,7 @@ struct NotifyCommand: ContextCommand {
         try report(ctx, target, nil, .nothingDue)
         return
       case .skipOff(let e): (logged, elapse) = (.skippedOff, e)
+      case .skipPaused(let e): (logged, elapse) = (.skippedPaused, e)
       case .skipDone(let e): (logged, elapse) = (.skippedDone, e)
       case .skipStale(let e): (logged, elapse) = (.skippedStale, e)
       case .fire(let e): (logged, elapse) = (problem == nil ? .shown : .undelivered, e)
@@ -209,7 +210,10 @@ enum NotifyOutcome: Equatable {
 
 func currentStreak(_ ctx: Context, _ db: AppDatabase, _ settings: Settings) -> Int {
   let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
-  return StreakRule.evaluate(doneDays: (try? db.doneDays()) ?? [], today: today).current
+  let days = try? db.streakDays()
+  return StreakRule.evaluate(
+    doneDays: days?.done ?? [], today: today, paused: days?.paused ?? []
+  ).current
 }
 
 /// What `nudge notify --json` prints.

@@ -53,6 +53,9 @@ struct SlotFiring {
     var decision = FiringRule.decide(
       latest: latest, now: nowSeconds, window: window, flowDoneToday: done)
     if !schedule.enabled, case .fire(let elapse) = decision { decision = .skipOff(elapse: elapse) }
+    if case .fire(let elapse) = decision, try db.pauses().contains(where: { $0.contains(today) }) {
+      decision = .skipPaused(elapse: elapse)
+    }
     let at = InstantFormat.format(now, in: ctx.timeZone)
     let claimed: Bool
     switch decision {
@@ -63,6 +66,8 @@ struct SlotFiring {
       claimed = try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedStale, at: at)
     case .skipOff(let elapse):
       claimed = try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedOff, at: at)
+    case .skipPaused(let elapse):
+      claimed = try db.claimFiring(slot: slot, elapse: elapse, outcome: .skippedPaused, at: at)
     case .fire(let elapse):
       claimed = try db.claimFiring(
         slot: slot, elapse: elapse, outcome: deliverable ? .shown : .undelivered, at: at)

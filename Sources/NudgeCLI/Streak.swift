@@ -21,20 +21,23 @@ struct StreakCommand: ContextCommand {
     var frozen: [Day]
     var freezesHeld: Int
     var week: Week
+    /// The last day of the pause in effect today (`nudge pause`), else null.
+    @NullWhenAbsent var pausedUntil: Day?
   }
 
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
-    let done = try db.doneDays()
-    let s = StreakRule.evaluate(doneDays: done, today: today)
+    let (done, paused) = try db.streakDays()
+    let s = StreakRule.evaluate(doneDays: done, today: today, paused: paused)
     if json {
       ctx.line(
         try jsonText(
           Report(
             current: s.current, longest: s.longest, todayDone: s.todayDone, frozen: s.frozen,
-            freezesHeld: s.freezesHeld, week: .init(done: s.weekDone))))
+            freezesHeld: s.freezesHeld, week: .init(done: s.weekDone),
+            pausedUntil: try db.pauses().first { $0.contains(today) }?.lastDay)))
       return
     }
     let style = ctx.style

@@ -12,16 +12,21 @@ struct TodayCommand: ContextCommand {
     let today = ctx.today(settings).day
     let local = LocalTime(ctx.now, in: ctx.timeZone)
     let phase = DayPhase.of(local, rolloverHour: settings.rolloverHour)
-    let (days, done) = (
-      try db.history(from: today.adding(days: -1), through: today), try db.doneDays()
-    )
+    let days = try db.history(from: today.adding(days: -1), through: today)
+    let (done, paused) = try db.streakDays()
     let (yesterday, now) = (days[0], days[1])
-    let streak = StreakRule.evaluate(doneDays: done, today: today)
+    let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused)
     let style = ctx.style
     let greeting =
       local.hour >= 18 || local.hour < settings.rolloverHour
       ? "Good evening" : local.hour >= 12 ? "Good afternoon" : "Good morning"
     ctx.line(style.bold("\(greeting) · \(today.long)"))
+    let pause = try db.pauses().first { $0.contains(today) }
+    if let pause {
+      ctx.line(
+        style.cyan("Paused until \(pause.lastDay.short)") + " · no reminders, your streak waits · "
+          + style.cyan("nudge resume"))
+    }
     if done.isEmpty {
       // a first day explains itself: the loop, and how reminders get installed
       ctx.wrappedLine("Welcome to Nudge: a daily loop of three 30-second steps.")
@@ -38,7 +43,10 @@ struct TodayCommand: ContextCommand {
           + times + ") once you run 'nudge install'.", style: style.dim)
     } else {
       ctx.line(streakLine(streak, style, today: today))
-      if let rescue = StreakRescue.days(doneDays: done, frozen: Set(streak.frozen), today: today) {
+      if pause == nil,
+        let rescue = StreakRescue.days(
+          doneDays: done, frozen: Set(streak.frozen).union(paused), today: today)
+      {
         let commands = rescue.days.map {
           $0 == today.adding(days: -1) ? "--day yesterday" : "--day \($0)"
         }

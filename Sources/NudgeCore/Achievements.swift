@@ -67,11 +67,14 @@ public struct HistoryFacts: Equatable, Sendable {
   public var helpDays: Set<Day>
   /// Days whose check-in says the swap was followed.
   public var followedDays: Set<Day>
+  /// Days off (`nudge pause`): a streak waits over them.
+  public var pausedDays: Set<Day> = []
 
   public init(
     prepDays: Set<Day> = [], reviewDays: Set<Day> = [], checkinDays: Set<Day> = [],
-    helpDays: Set<Day> = [], followedDays: Set<Day> = []
+    helpDays: Set<Day> = [], followedDays: Set<Day> = [], pausedDays: Set<Day> = []
   ) {
+    self.pausedDays = pausedDays
     self.prepDays = prepDays
     self.reviewDays = reviewDays
     self.checkinDays = checkinDays
@@ -89,6 +92,7 @@ public enum AchievementRule {
     // one bit per set of days, in the order the grid is given them
     let grid = DayGrid([
       facts.prepDays, facts.reviewDays, facts.checkinDays, facts.helpDays, facts.followedDays,
+      facts.pausedDays,
     ])
     let day = { (ordinal: Int?) in ordinal.map(Day.init(ordinal:)) }
     var earned: [Achievement: Day] = [:]
@@ -99,7 +103,8 @@ public enum AchievementRule {
     let done = HistoryBits.done.rawValue
     if let last = grid.last(done) {
       var pending = Achievement.allCases.compactMap { a in a.streakLength.map { (a, $0) } }
-      _ = StreakRule.Walk(grid, mask: done, through: last) { ordinal, length in
+      _ = StreakRule.Walk(grid, mask: done, paused: HistoryBits.paused.rawValue, through: last) {
+        ordinal, length in
         guard !pending.isEmpty else { return }
         pending.removeAll { achievement, needed in
           guard length >= needed else { return false }
@@ -127,6 +132,8 @@ struct HistoryBits: OptionSet {
   static let help = HistoryBits(rawValue: 1 << 3)
   /// The check-in said the swap was followed.
   static let followed = HistoryBits(rawValue: 1 << 4)
+  /// A day off (`nudge pause`).
+  static let paused = HistoryBits(rawValue: 1 << 5)
   /// A day that counts for a streak: any flow finished.
   static let done: HistoryBits = [.prep, .review, .checkin, .help]
 }

@@ -16,15 +16,19 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public var achievements: [EarnedAchievement]
   /// Each reminder slot's calendar expression and whether it is on; absent in older documents.
   public var schedule: [SlotSchedule]
+  /// Days off (`nudge pause`); absent in documents from before pauses existed.
+  public var pauses: [Pause] = []
 
   enum CodingKeys: String, CodingKey {
-    case format, version, settings, prep, review, checkin, help, achievements, schedule
+    case format, version, settings, prep, review, checkin, help, achievements, schedule, pauses
   }
 
   public init(
     settings: [String: String], prep: [PrepEntry], review: [ReviewEntry], checkin: [CheckinEntry],
-    help: [HelpNote], achievements: [EarnedAchievement] = [], schedule: [SlotSchedule] = []
+    help: [HelpNote], achievements: [EarnedAchievement] = [], schedule: [SlotSchedule] = [],
+    pauses: [Pause] = []
   ) {
+    self.pauses = pauses.sorted { $0.firstDay < $1.firstDay }
     self.schedule = schedule.sorted { $0.slot.rawValue < $1.slot.rawValue }
     self.format = Self.formatName
     self.version = Self.currentVersion
@@ -47,6 +51,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     help = try c.decode([HelpNote].self, forKey: .help)
     achievements = try c.decodeIfPresent([EarnedAchievement].self, forKey: .achievements) ?? []
     schedule = try c.decodeIfPresent([SlotSchedule].self, forKey: .schedule) ?? []
+    pauses = try c.decodeIfPresent([Pause].self, forKey: .pauses) ?? []
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
@@ -196,6 +201,16 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         !s.expression.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
       else {
         throw InputError("schedule[\(i)].expression must be a calendar expression on one line.")
+      }
+    }
+    var starts = Set<Day>()
+    for (i, p) in pauses.enumerated() {
+      guard starts.insert(p.firstDay).inserted else {
+        throw InputError("pauses[\(i)].first_day repeats \(p.firstDay); keep one.")
+      }
+      guard p.firstDay <= p.lastDay, p.lastDay.ordinal - p.firstDay.ordinal < Pause.maxDays else {
+        throw InputError(
+          "pauses[\(i)] must end on or after its first day and last at most \(Pause.maxDays) days.")
       }
     }
     var keys = Set<Achievement>()

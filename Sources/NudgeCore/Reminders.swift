@@ -75,6 +75,8 @@ public enum ReminderOutcome: String, Codable, Sendable, CaseIterable {
   case skippedOff = "skipped-off"
   case skippedDone = "skipped-done"
   case skippedStale = "skipped-stale"
+  /// A day off (`nudge pause`).
+  case skippedPaused = "skipped-paused"
   case duplicate
 }
 
@@ -87,6 +89,8 @@ public enum FiringRule {
     case skipStale(elapse: Int)
     /// The slot is turned off (its timer fired anyway).
     case skipOff(elapse: Int)
+    /// Today is a day off (`nudge pause`).
+    case skipPaused(elapse: Int)
     /// No elapse at or before now that could matter.
     case nothingDue
   }

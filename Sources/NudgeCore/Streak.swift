@@ -30,11 +30,15 @@ public enum StreakRule {
   /// today is the one (still pending) or held freezes cover every one of them (one freeze a
   /// day, consecutive days too); a frozen day keeps the streak alive without adding to its
   /// length. More missed days in a row than freezes held break it and leave the freezes held.
-  public static func evaluate(doneDays: Set<Day>, today: Day) -> StreakSummary {
-    let grid = DayGrid([doneDays], through: today.ordinal)
+  /// `paused`: days off (`nudge pause`): a paused day not done neither extends nor breaks the
+  /// streak and uses no freeze; one done counts as any done day.
+  public static func evaluate(doneDays: Set<Day>, today: Day, paused: Set<Day> = [])
+    -> StreakSummary
+  {
+    let grid = DayGrid([doneDays, paused], through: today.ordinal)
     let last = today.ordinal
     let weekDone = (0..<7).filter { grid.contains(last - $0, 1) }.count
-    let walk = Walk(grid, mask: 1, through: last)
+    let walk = Walk(grid, mask: 1, paused: 2, through: last)
     return StreakSummary(
       current: walk.run, longest: walk.longest, todayDone: grid.contains(last, 1),
       frozen: walk.frozen, freezesHeld: walk.freezes, weekDone: weekDone)
@@ -48,12 +52,18 @@ public enum StreakRule {
     var freezes = 0
     var frozen: [Day] = []
 
-    init(_ grid: DayGrid, mask: UInt8, through last: Int, onDone: (Int, Int) -> Void = { _, _ in })
-    {
+    init(
+      _ grid: DayGrid, mask: UInt8, paused: UInt8 = 0, through last: Int,
+      onDone: (Int, Int) -> Void = { _, _ in }
+    ) {
       guard let first = grid.first(mask), first <= last else { return }
       var sinceFreeze = 0
       var ordinal = first
       while ordinal <= last {
+        if !grid.contains(ordinal, mask) && grid.contains(ordinal, paused) {
+          ordinal += 1  // a day off: the streak waits
+          continue
+        }
         if grid.contains(ordinal, mask) {
           run += 1
           sinceFreeze += 1
@@ -64,14 +74,16 @@ public enum StreakRule {
           longest = max(longest, run)
           onDone(ordinal, run)
         } else if ordinal != last {  // today pending never breaks a streak
-          // the whole run of missed days before the next done day (or today)
+          // the whole run of missed days before the next done day (or today); days off
+          // inside it are passed over, not counted
           var end = ordinal
           while end + 1 < last && !grid.contains(end + 1, mask) { end += 1 }
-          let missed = end - ordinal + 1
+          let missedDays = (ordinal...end).filter { !grid.contains($0, paused) }
+          let missed = missedDays.count
           if run > 0 && missed <= freezes {
             // each held freeze covers one missed day, consecutive ones too (Duolingo's rule)
             freezes -= missed
-            frozen += (ordinal...end).map(Day.init(ordinal:))
+            frozen += missedDays.map(Day.init(ordinal:))
           } else {
             run = 0  // more missed days than freezes: the streak breaks, the freezes stay held
           }

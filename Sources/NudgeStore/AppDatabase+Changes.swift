@@ -189,3 +189,50 @@ extension AppDatabase {
     }
   }
 }
+
+extension AppDatabase {
+  // MARK: - Pauses
+
+  /// Every pause, oldest first.
+  public func pauses() throws(StoreError) -> [Pause] {
+    try read { db in try db.fetchAll(Pause.self, "ORDER BY first_day") }
+  }
+
+  /// What streaks are decided from: the days a flow was done and the days off.
+  public func streakDays() throws(StoreError) -> (done: Set<Day>, paused: Set<Day>) {
+    let done = try doneDays()
+    let paused = try pauses().flatMap { $0.days(through: $0.lastDay) }
+    return (done, Set(paused))
+  }
+
+  /// Starts a pause today (replacing one that already covers today, or starts today).
+  public func startPause(_ pause: Pause) throws(StoreError) {
+    try write { db in
+      for old in try db.fetchAll(Pause.self) where old.contains(pause.firstDay) {
+        if old.firstDay == pause.firstDay {
+          try db.delete(Pause.self, key: old.firstDay.description)
+        } else {
+          try db.save(Pause(firstDay: old.firstDay, lastDay: pause.firstDay.adding(days: -1)))
+        }
+      }
+      try db.save(pause)
+    }
+  }
+
+  /// Ends the pause covering `today`: it lasted until yesterday (or never was, if it started
+  /// today). Returns the pause as it was; nil when none covers today.
+  @discardableResult
+  public func endPause(today: Day) throws(StoreError) -> Pause? {
+    try write { db in
+      guard let current = try db.fetchAll(Pause.self).first(where: { $0.contains(today) }) else {
+        return nil
+      }
+      if current.firstDay == today {
+        try db.delete(Pause.self, key: current.firstDay.description)
+      } else {
+        try db.save(Pause(firstDay: current.firstDay, lastDay: today.adding(days: -1)))
+      }
+      return current
+    }
+  }
+}

@@ -100,7 +100,8 @@ extension AppDatabase {
       reviewDays: try days("SELECT day FROM review"),
       checkinDays: try days("SELECT day FROM checkin"),
       helpDays: try days("SELECT DISTINCT day FROM help_note"),
-      followedDays: try days("SELECT day FROM checkin WHERE followed"))
+      followedDays: try days("SELECT day FROM checkin WHERE followed"),
+      pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
   }
 
   /// Recomputes achievements from history and stores each once, keeping the earliest day;

@@ -11,7 +11,7 @@ extension AppDatabase {
         prep: try db.fetchAll(PrepEntry.self), review: try db.fetchAll(ReviewEntry.self),
         checkin: try db.fetchAll(CheckinEntry.self), help: try db.fetchAll(HelpNote.self),
         achievements: try db.fetchAll(EarnedAchievement.self),
-        schedule: try db.fetchAll(SlotSchedule.self))
+        schedule: try db.fetchAll(SlotSchedule.self), pauses: try db.fetchAll(Pause.self))
     }
   }
 
@@ -67,6 +67,11 @@ extension AppDatabase {
       where try !db.exists(SlotSchedule.self, key: schedule.slot.rawValue) {
         try db.insert(schedule)
         summary.scheduleChanged = true
+      }
+      // a pause new here is added; one that starts the same day keeps the local end
+      for pause in document.pauses where try !db.exists(Pause.self, key: pause.firstDay.description)
+      {
+        try db.insert(pause)
       }
       for earned in document.achievements {
         if let old = try db.fetchOne(EarnedAchievement.self, key: earned.key.rawValue) {

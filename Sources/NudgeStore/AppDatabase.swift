@@ -6,7 +6,7 @@ import Synchronization
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
-  public static let schemaVersion = 4
+  public static let schemaVersion = 5
 
   /// The one connection, used by one thread at a time.
   private let connection: Mutex<SQLiteConnection>

@@ -344,6 +344,19 @@ public struct Snooze: Equatable, Sendable {
   static func key(_ slot: Slot) -> String { "snooze.\(slot.rawValue)" }
 }
 
+extension Pause: TableRecord {
+  public static let tableName = "pause"
+  public static let keyColumn = "first_day"
+
+  public init(row: Row) throws {
+    self.init(firstDay: try row.value("first_day"), lastDay: try row.value("last_day"))
+  }
+
+  public var columns: KeyValuePairs<String, SQLValue> {
+    ["first_day": SQLValue(firstDay), "last_day": SQLValue(lastDay)]
+  }
+}
+
 /// A day entry as a row of its table (`prep`, `review`, `checkin`).
 public protocol DayRecord: DayEntry, TableRecord {
   static var flow: Flow { get }

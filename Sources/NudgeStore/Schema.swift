@@ -88,5 +88,8 @@ extension AppDatabase {
       );
       CREATE INDEX entry_change_made_on ON entry_change(made_on);
     """,
+    """
+      CREATE TABLE pause (first_day TEXT PRIMARY KEY NOT NULL, last_day TEXT NOT NULL);
+    """,
   ]
 }

@@ -258,9 +258,9 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 4
+LATEST = 5
 LATEST_TABLES = V1_TABLES | {"achievement", "state", "slot_schedule", "reminder_claim",
-                             "reminder_log", "sqlite_sequence", "draft", "entry_change"}
+                             "reminder_log", "sqlite_sequence", "draft", "entry_change", "pause"}
 
 
 def case_migration_kills(suite):

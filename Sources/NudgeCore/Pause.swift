@@ -1,0 +1,56 @@
+/// Days off — a holiday, sick days (`nudge pause`): no reminder fires, and a paused day not
+/// done neither extends nor breaks a streak nor uses a freeze; a flow done on one still counts.
+public struct Pause: Codable, Equatable, Sendable {
+  public var firstDay: Day
+  public var lastDay: Day
+
+  public init(firstDay: Day, lastDay: Day) {
+    self.firstDay = firstDay
+    self.lastDay = lastDay
+  }
+
+  public func contains(_ day: Day) -> Bool { firstDay <= day && day <= lastDay }
+
+  /// The pause's days up to `limit` (a pause is at most a year).
+  public func days(through limit: Day) -> [Day] {
+    guard firstDay <= min(lastDay, limit) else { return [] }
+    return (firstDay.ordinal...min(lastDay, limit).ordinal).map(Day.init(ordinal:))
+  }
+
+  /// The longest pause Nudge takes.
+  public static let maxDays = 365
+
+  /// The last day of a pause that starts `today`: `--until DATE` (that day included) or `--for
+  /// N d|w` (N days from today, today included); at most a year.
+  public static func lastDay(until: String?, for length: String?, today: Day) throws(InputError)
+    -> Day
+  {
+    let last: Day
+    switch (until, length) {
+    case (let until?, nil):
+      guard let day = Day(until) else {
+        throw InputError("--until '\(until)' is not a day: use YYYY-MM-DD.")
+      }
+      last = day
+    case (nil, let length?):
+      let text = length.lowercased()
+      let unit = text.last.map { "dw".contains($0) ? $0 : "d" } ?? "d"
+      let number = text.last.map { $0.isNumber ? text : String(text.dropLast()) } ?? text
+      guard let n = Int(number), n >= 1 else {
+        throw InputError("--for '\(length)' is not a length: use days or weeks, e.g. 5d or 2w.")
+      }
+      last = today.adding(days: (unit == "w" ? n * 7 : n) - 1)
+    case (nil, nil):
+      throw InputError("say how long: --until YYYY-MM-DD or --for 5d (or 2w).")
+    default:
+      throw InputError("give --until or --for, not both.")
+    }
+    guard last >= today else {
+      throw InputError("--until \(last) is in the past; a pause starts today.")
+    }
+    guard last.ordinal - today.ordinal < maxDays else {
+      throw InputError("a pause lasts at most a year (until \(today.adding(days: maxDays - 1))).")
+    }
+    return last
+  }
+}
