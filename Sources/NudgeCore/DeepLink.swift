@@ -2,7 +2,7 @@
 public enum DeepLink: Equatable, Sendable {
   case prep, review, checkin
   case needHelp(HelpCategory?)
-  case today, streak, achievements
+  case today, streak, achievements, week
   case celebrate(Achievement?)
   /// Replays the stored celebration with this draw number (the celebration notification's).
   case replay(UInt64)
@@ -63,6 +63,9 @@ public enum DeepLink: Equatable, Sendable {
     case "streak":
       _ = try only(nil)
       return .streak
+    case "week":
+      _ = try only(nil)
+      return .week
     case "achievements":
       _ = try only(nil)
       return .achievements
@@ -87,7 +90,7 @@ public enum DeepLink: Equatable, Sendable {
       return .celebrate(achievement)
     default:
       throw InputError(
-        "'\(host)' is not a Nudge link; use prep, review, checkin, need-help, today, streak, achievements or celebrate"
+        "'\(host)' is not a Nudge link; use prep, review, checkin, need-help, today, streak, week, achievements or celebrate"
       )
     }
   }
@@ -102,6 +105,7 @@ public enum DeepLink: Equatable, Sendable {
       "nudge://need-help" + (category.map { "?category=\($0.rawValue)" } ?? "")
     case .today: "nudge://today"
     case .streak: "nudge://streak"
+    case .week: "nudge://week"
     case .achievements: "nudge://achievements"
     case .celebrate(let achievement):
       "nudge://celebrate" + (achievement.map { "?achievement=\($0.rawValue)" } ?? "")
@@ -125,6 +129,7 @@ public enum DeepLink: Equatable, Sendable {
       ["need-help"] + (category.map { ["--category", $0.rawValue] } ?? [])
     case .today: ["today"]
     case .streak: ["streak"]
+    case .week: ["week"]
     case .achievements: ["achievements"]
     case .celebrate(let achievement): ["celebrate"] + (achievement.map { [$0.rawValue] } ?? [])
     case .replay(let number): ["celebrate", "--replay", String(number)]

@@ -338,6 +338,25 @@ import Testing
     #expect(bad.stderr.contains("nudge pause --for 5d"))
   }
 
+  @Test func theWeekLooksBackAndSuggestsMovingASlot() throws {
+    let nudge = InProcess()
+    for day in 16...22 {
+      try #require(
+        try nudge.run(
+          ["prep", "--item", "water=yes", "--no-input"], now: "2026-11-\(day)T22:40:00+01:00"
+        ).status == 0)
+    }
+    let week = try nudge.run(["week"], now: "2026-11-22T23:00:00+01:00", env: ["COLUMNS": "60"])
+    #expect(week.status == 0, "\(week.stderr)")
+    #expect(week.stdout.contains("Your week · Mon 16 Nov – Sun 22 Nov"))
+    #expect(week.stdout.contains("Days with a flow: 7 of 7"))
+    #expect(week.stdout.contains("nudge schedule set evening 22:15"))
+    #expect(week.stdout.split(separator: "\n").allSatisfy { TerminalText.columns($0) <= 60 })
+    let before = try #require(
+      try nudge.json("week", "--ago", "1", now: "2026-11-22T23:00:00+01:00") as? [String: Any])
+    #expect((before["week"] as? [String: Any])?["days_done"] as? Int == 0)
+  }
+
   @Test func anExplicitDatabasePathInAMissingFolderIsRefused() throws {
     let nudge = InProcess()
     let path = nudge.home + "/no-such-folder/nudge.sqlite3"

@@ -17,6 +17,7 @@ import Testing
     ("nudge://need-help?category=other", .needHelp(.other), ["need-help", "--category", "other"]),
     ("nudge://today", .today, ["today"]),
     ("nudge://streak", .streak, ["streak"]),
+    ("nudge://week", .week, ["week"]),
     ("nudge://achievements", .achievements, ["achievements"]),
     ("nudge://celebrate", .celebrate(nil), ["celebrate"]),
     ("nudge://celebrate?achievement=streak-7", .celebrate(.streak7), ["celebrate", "streak-7"]),

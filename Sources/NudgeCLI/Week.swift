@@ -1,0 +1,90 @@
+import ArgumentParser
+import NudgeCore
+import NudgeStore
+
+/// `nudge week`: the last seven days looked back on.
+struct WeekCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "week",
+    abstract: "Your week looked back on: days done, flows, swaps, cravings, commitments.")
+
+  @Option(help: "Weeks back: 0 is the last seven days, 1 the seven before them (0-52).")
+  var ago: Int = 0
+
+  @Flag(help: "Print the week as JSON.")
+  var json = false
+
+  func validate() throws {
+    guard (0...52).contains(ago) else { throw ValidationError("--ago must be from 0 to 52.") }
+  }
+
+  /// What `--json` prints.
+  struct Report: Encodable {
+    var week: WeekSummary
+    var streak: Int
+    var suggestions: [String]
+  }
+
+  func run(_ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let settings = try db.settings()
+    let today = ctx.today(settings).day
+    let last = today.adding(days: -7 * ago)
+    let first = last.adding(days: -6)
+    let days = try db.history(from: first, through: last)
+    let before = try db.history(from: first.adding(days: -7), through: first.adding(days: -1))
+    let week = WeekSummary(days: days, before: before)
+    let streak = try ctx.streak(db, today: last)
+    let suggestions = try slotSuggestions(db, days, rollover: settings.rolloverHour)
+    if json {
+      ctx.line(
+        try jsonText(Report(week: week, streak: streak.current, suggestions: suggestions)))
+      return
+    }
+    let style = ctx.style
+    ctx.line(style.bold("Your week · \(first.short) – \(last.short)"))
+    ctx.line("🔥 Streak: \(streak.current == 1 ? "1 day" : "\(streak.current) days")")
+    for line in week.lines { ctx.wrappedLine(line, indent: 2) }
+    for suggestion in suggestions { ctx.wrappedLine(suggestion, indent: 2, style: style.cyan) }
+  }
+
+  /// Moves worth suggesting: a flow done on at least 5 of the days more than 45 minutes away
+  /// from its reminder's time (prep and the evening slot, the review and the morning slot).
+  func slotSuggestions(_ db: AppDatabase, _ days: [HistoryDay], rollover: Int) throws -> [String] {
+    let schedules = try db.schedules()
+    var out: [String] = []
+    for (slot, verb, times) in [
+      (Slot.evening, "prep", days.compactMap { $0.prep?.savedAt }),
+      (Slot.morning, "do your Morning Focus", days.compactMap { $0.review?.savedAt }),
+    ] {
+      guard let schedule = schedules.first(where: { $0.slot == slot }), schedule.enabled,
+        let plain = PlainTime.describe(schedule.expression), !plain.contains(" "),
+        let slotMinutes = Self.minutes(plain, rollover: rollover)
+      else { continue }
+      let done = times.compactMap {
+        Self.minutes(String(Array($0).dropFirst(11).prefix(5)), rollover: rollover)
+      }
+      guard let (usual, suggested) = SlotSuggestion.better(slotMinutes: slotMinutes, times: done),
+        suggested < 24 * 60
+      else { continue }
+      let at = Self.clock(suggested)
+      out.append(
+        "You \(verb) around \(Self.clock(usual)); move the \(slot.rawValue) reminder to \(at)? nudge schedule set \(slot.rawValue) \(at)"
+      )
+    }
+    return out
+  }
+
+  /// Minutes after midnight of "HH:MM"; before the rollover hour it belongs to the evening
+  /// before (past 24:00).
+  static func minutes(_ clock: String, rollover: Int) -> Int? {
+    let parts = clock.split(separator: ":")
+    guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+    return (h < rollover ? h + 24 : h) * 60 + m
+  }
+
+  static func clock(_ minutes: Int) -> String {
+    let m = minutes % (24 * 60)
+    return zeroPadded(m / 60, 2) + ":" + zeroPadded(m % 60, 2)
+  }
+}
