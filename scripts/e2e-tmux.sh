@@ -336,5 +336,14 @@ check "show: the commitment in the person's words" grep -q "I will drink sparkli
 check "show: a long note wraps under its text" grep -qE "^        .*meeting room" "$work/screen"
 check "show: no line runs past 60 columns" python3 -c "import sys; sys.exit(0 if all(len(l.rstrip()) <= 60 for l in open('$work/screen')) else 1)"
 
+# nudge schedule on a terminal: Enter keeps a slot, plain words change one
+start 2026-12-02T09:00:00+01:00 schedule
+answer "morning [07:00, on]" ""
+answer "midday [12:30, off]" ""
+answer "evening [21:30, on]" "weekdays 9pm"
+wait_for "[exit 0]" || true
+check "schedule: plain words are said back with systemd's form" grep -q "evening: weekdays at 21:00 — Mon..Fri \*-\*-\* 21:00:00" "$work/screen"
+check "schedule: the table shows the plain time" grep -qE "^evening +on +weekdays 21:00" "$work/screen"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

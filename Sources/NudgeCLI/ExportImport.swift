@@ -74,7 +74,7 @@ struct ImportCommand: ContextCommand {
     let db = try ctx.openDatabase()
     let summary = try db.importDocument(document)
     if summary.scheduleChanged {
-      try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules())
+      try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules(), db: db)
     }
     if json {
       ctx.line(try jsonText(ImportReport(summary)))

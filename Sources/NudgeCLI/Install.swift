@@ -176,8 +176,10 @@ struct UserUnits {
     if !off.isEmpty { try systemctl(["disable", "--now"] + off) }
   }
 
-  /// After `schedule set/on/off`: rewrite the slot's drop-in and reload, when installed.
-  func update(_ schedules: [SlotSchedule]) throws {
+  /// After `schedule set/on/off` or an import: rewrite the slot's drop-in and reload, when
+  /// installed; without a user manager that is said once, not after every change (`doctor`
+  /// says it every time).
+  func update(_ schedules: [SlotSchedule], db: AppDatabase) throws {
     guard isInstalled else { return }
     for schedule in schedules {
       if let dropIn = UnitFiles.dropIn(schedule) {
@@ -187,7 +189,7 @@ struct UserUnits {
       }
     }
     try activate(schedules)
-    if !hasUserManager { noUserManagerNote() }
+    if !hasUserManager, try db.firstTime("no-user-manager") { noUserManagerNote() }
   }
 
   /// After a staleness setting changed: rewrite each slot's service bound, when installed.

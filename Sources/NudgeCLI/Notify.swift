@@ -154,7 +154,10 @@ struct NotifyCommand: ContextCommand {
         printFallback(
           ctx, slot: target, streak: currentStreak(ctx, db, settings), offering: offered)
       }
-      try report(ctx, target, elapse.map { local.iso($0) }, .logged(.undelivered))
+      // the demo says it once: the printed reminder, then the one line of why
+      if json || !isDemo {
+        try report(ctx, target, elapse.map { local.iso($0) }, .logged(.undelivered))
+      }
       throw CLIError(
         "\(problem); the reminder was printed instead. Run the command it names.",
         code: .unavailable)

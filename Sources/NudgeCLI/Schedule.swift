@@ -24,6 +24,10 @@ struct ScheduleCommand: ParsableCommand {
     @Flag(help: "Show each time as the systemd calendar expression the timer uses.")
     var verbose = false
 
+    /// Set after a change has been shown: the table is not offered for editing again.
+    @Flag(help: .hidden)
+    var noPrompt = false
+
     struct Row: Encodable {
       var slot: Slot
       var expression: String
@@ -69,6 +73,34 @@ struct ScheduleCommand: ParsableCommand {
           line += style.dim(" never again (no future elapse)")
         }
         ctx.line(line)
+      }
+      if !noPrompt && ctx.input.isTerminal && ctx.output.isTerminal {
+        try offerChanges(ctx, rows.map(\.0))
+      }
+    }
+
+    /// On a terminal: each slot in turn, Enter keeps it; a time, on or off changes it.
+    func offerChanges(_ ctx: Context, _ rows: [Row]) throws {
+      ctx.line()
+      ctx.line(
+        ctx.style.dim(
+          "Change a reminder? Type a time ('9pm', 'weekdays 7:30'), on or off; Enter keeps it."))
+      let ask = Prompter(ctx: ctx)
+      for row in rows {
+        while true {
+          let current = "\(row.plain), \(row.enabled ? "on" : "off")"
+          guard let answer = try ask.text("  \(row.slot.rawValue) [\(current)]:") else { break }
+          do {
+            switch answer.lowercased() {
+            case "on": try On.parse([row.slot.rawValue]).run(ctx)
+            case "off": try Off.parse([row.slot.rawValue]).run(ctx)
+            default: try Set.parse([row.slot.rawValue, answer]).run(ctx)
+            }
+            break
+          } catch let failure as CLIError {
+            ctx.line(ctx.style.yellow(failure.message))
+          }
+        }
       }
     }
 
@@ -302,10 +334,11 @@ func change(
     edit(&all[index])
     try db.saveSchedule(all[index])
   }
-  try UserUnits(ctx: ctx, dryRun: false).update(all)
+  try UserUnits(ctx: ctx, dryRun: false).update(all, db: db)
   var list = ScheduleCommand.List()
   list.json = false
   list.verbose = false
+  list.noPrompt = true
   try list.run(ctx)
 }
 

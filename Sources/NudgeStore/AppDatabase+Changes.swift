@@ -236,3 +236,15 @@ extension AppDatabase {
     }
   }
 }
+
+extension AppDatabase {
+  /// True the first time `note` is asked about, false ever after: a note said once.
+  public func firstTime(_ note: String) throws(StoreError) -> Bool {
+    try write { db in
+      let key = "said." + note
+      if try db.exists(StateRow.self, key: key) { return false }
+      try db.save(StateRow(key: key, value: "1"))
+      return true
+    }
+  }
+}
