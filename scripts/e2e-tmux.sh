@@ -8,7 +8,9 @@ work=$(mktemp -d)
 # a name no earlier run used (a stale socket of a reused pid makes tmux fail to start)
 socket="nudge-e2e-$$-$RANDOM$RANDOM"
 trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
-export XDG_DATA_HOME="$work/data" TZ=Europe/Berlin
+# a home of its own: nothing here may touch the person's own timers or settings
+export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" TZ=Europe/Berlin
+mkdir -p "$HOME"
 passed=0 failed=0
 
 check() {  # check NAME CONDITION-COMMAND…

@@ -151,6 +151,15 @@ struct UserUnits {
   func install(_ schedules: [SlotSchedule], settings: Settings) throws {
     let packaged = isPackaged
     if packaged {
+      // copies from an earlier user install would win over the packaged units and handler
+      remove(UnitFiles.serviceName)
+      for slot in Slot.allCases { remove(UnitFiles.timerName(slot)) }
+      if dryRun {
+        ctx.line("# remove \(applicationsDirectory)/\(LinkHandlerFile.name)")
+      } else {
+        try? FileManager.default.removeItem(
+          atPath: applicationsDirectory + "/" + LinkHandlerFile.name)
+      }
       let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
       try writeFile(mimeappsPath, LinkHandlerFile.registering(in: current))
     } else {

@@ -115,10 +115,15 @@ struct NotifyCommand: ContextCommand {
       }
       elapse = snooze.elapse
       let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
-      if target.offer(done: try db.doneFlows(on: today)) == nil {
+      // a snooze that comes back on a day off (paused after it was snoozed) stays quiet
+      let skipped: ReminderOutcome? =
+        try db.isPaused(today)
+        ? .skippedPaused
+        : target.offer(done: try db.doneFlows(on: today)) == nil ? .skippedDone : nil
+      if let skipped {
         try db.logReminder(
-          ReminderLogEntry(slot: target, elapse: elapse, outcome: .skippedDone, at: at))
-        try report(ctx, target, elapse.map { local.iso($0) }, .logged(.skippedDone))
+          ReminderLogEntry(slot: target, elapse: elapse, outcome: skipped, at: at))
+        try report(ctx, target, elapse.map { local.iso($0) }, .logged(skipped))
         return
       }
     }

@@ -142,7 +142,11 @@ struct ScheduleCommand: ParsableCommand {
         PlainTime.expression(expression) ?? expression, local: local, asTyped: expression)
       let normalized = spec.normalized
       let plain = PlainTime.describe(normalized)
-      if let hour = PlainTime.hour(of: normalized), !target.usualHours.contains(hour), !yes {
+      // a slip worth a question: plain words or a shorthand ("daily"), not an expression spelt
+      // out with systemd's wildcards
+      if !expression.contains("*"), let hour = PlainTime.hour(of: normalized),
+        !target.usualHours.contains(hour), !yes
+      {
         let at = plain ?? normalized
         guard ctx.input.isTerminal else {
           throw CLIError(

@@ -53,7 +53,9 @@ struct SlotFiring {
     var decision = FiringRule.decide(
       latest: latest, now: nowSeconds, window: window, flowDoneToday: done)
     if !schedule.enabled, case .fire(let elapse) = decision { decision = .skipOff(elapse: elapse) }
-    if case .fire(let elapse) = decision, try db.pauses().contains(where: { $0.contains(today) }) {
+    if case .fire(let elapse) = decision,
+      try db.isPaused(settings.dayRule.day(of: Instant(seconds: elapse), in: ctx.timeZone))
+    {
       decision = .skipPaused(elapse: elapse)
     }
     let at = InstantFormat.format(now, in: ctx.timeZone)

@@ -45,7 +45,7 @@ struct TodayCommand: ContextCommand {
       ctx.line(streakLine(streak, style, today: today))
       if pause == nil,
         let rescue = StreakRescue.days(
-          doneDays: done, frozen: Set(streak.frozen).union(paused), today: today)
+          doneDays: done, frozen: Set(streak.frozen), today: today, paused: paused)
       {
         let commands = rescue.days.map {
           $0 == today.adding(days: -1) ? "--day yesterday" : "--day \($0)"

@@ -34,9 +34,9 @@ public struct Pause: Codable, Equatable, Sendable {
       last = day
     case (nil, let length?):
       let text = length.lowercased()
-      let unit = text.last.map { "dw".contains($0) ? $0 : "d" } ?? "d"
-      let number = text.last.map { $0.isNumber ? text : String(text.dropLast()) } ?? text
-      guard let n = Int(number), n >= 1 else {
+      let unit: Character = text.last == "w" ? "w" : "d"
+      let number = text.last.map { $0 == "d" || $0 == "w" ? String(text.dropLast()) : text } ?? text
+      guard number.allSatisfy(\.isNumber), let n = Int(number), n >= 1 else {
         throw InputError("--for '\(length)' is not a length: use days or weeks, e.g. 5d or 2w.")
       }
       last = today.adding(days: (unit == "w" ? n * 7 : n) - 1)

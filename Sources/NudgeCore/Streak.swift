@@ -172,17 +172,18 @@ public struct StreakRescue: Equatable, Sendable {
   /// The missed days between the last done day and today, when all of them can still be filled
   /// in (at most `backfill` days back) and doing so restores a streak longer than those days
   /// alone; nil when there is nothing to save.
-  public static func days(doneDays: Set<Day>, frozen: Set<Day>, today: Day, backfill: Int = 7)
-    -> StreakRescue?
-  {
+  public static func days(
+    doneDays: Set<Day>, frozen: Set<Day>, today: Day, paused: Set<Day> = [], backfill: Int = 7
+  ) -> StreakRescue? {
     guard let last = doneDays.filter({ $0 < today }).max() else { return nil }
     let missed = (last.ordinal + 1..<today.ordinal).map(Day.init(ordinal:))
-      .filter { !frozen.contains($0) }
+      .filter { !frozen.contains($0) && !paused.contains($0) }
     guard !missed.isEmpty, missed.allSatisfy({ $0 >= today.adding(days: -backfill) }) else {
       return nil
     }
-    let now = StreakRule.evaluate(doneDays: doneDays, today: today)
-    let filled = StreakRule.evaluate(doneDays: doneDays.union(missed), today: today)
+    let now = StreakRule.evaluate(doneDays: doneDays, today: today, paused: paused)
+    let filled = StreakRule.evaluate(
+      doneDays: doneDays.union(missed), today: today, paused: paused)
     let todayPart = now.todayDone ? 1 : 0
     // worth saying for a streak of two days or more
     guard filled.current >= now.current + missed.count + 2 else { return nil }

@@ -17,6 +17,14 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
   public var cravingsByCategory: [CategoryCount]
   /// Cravings by part of the day (morning before 12:00, afternoon to 17:00, evening after).
   public var cravingsByTime: [String: Int]
+  /// When the most common kind of craving came: the part of the day most of them did, and
+  /// whether all did.
+  public var topCravingTime: PartOfDay? = nil
+
+  public struct PartOfDay: Encodable, Equatable, Sendable {
+    public var part: String
+    public var all: Bool
+  }
   /// The commitments made, "I will … instead of …", in order.
   public var commitments: [String]
   /// The seven days before: days done and cravings, to compare.
@@ -56,6 +64,14 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
     var byTime: [String: Int] = [:]
     for note in notes { byTime[Self.partOfDay(note.at), default: 0] += 1 }
     cravingsByTime = byTime
+    if let top = cravingsByCategory.first {
+      let times = notes.filter { $0.category == top.category }.map { Self.partOfDay($0.at) }
+      // ties go to the earlier part of the day, so the same week always reads the same
+      let part = ["morning", "afternoon", "evening"].max { a, b in
+        times.filter { $0 == a }.count < times.filter { $0 == b }.count
+      }!
+      topCravingTime = PartOfDay(part: part, all: times.allSatisfy { $0 == part })
+    }
     commitments = days.compactMap { day in
       day.review?.commitTo.map { to in
         "I will \(to)" + (day.review?.commitFrom.map { " instead of \($0)" } ?? "")
@@ -92,9 +108,8 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
     }
     if let top = cravingsByCategory.first {
       let name = top.category == .other ? "other / not sure" : top.category.rawValue
-      let time = cravingsByTime.max { $0.value < $1.value }
       let when =
-        time.map { $0.value == cravings ? ", all in the \($0.key)" : ", most in the \($0.key)" }
+        topCravingTime.map { $0.all ? ", all in the \($0.part)" : ", most in the \($0.part)" }
         ?? ""
       out.append(
         top.count == cravings

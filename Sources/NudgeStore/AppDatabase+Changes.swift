@@ -224,15 +224,16 @@ extension AppDatabase {
   @discardableResult
   public func endPause(today: Day) throws(StoreError) -> Pause? {
     try write { db in
-      guard let current = try db.fetchAll(Pause.self).first(where: { $0.contains(today) }) else {
-        return nil
+      // every pause covering today (an import can bring one that overlaps)
+      let covering = try db.fetchAll(Pause.self, "ORDER BY first_day").filter { $0.contains(today) }
+      for pause in covering {
+        if pause.firstDay == today {
+          try db.delete(Pause.self, key: pause.firstDay.description)
+        } else {
+          try db.save(Pause(firstDay: pause.firstDay, lastDay: today.adding(days: -1)))
+        }
       }
-      if current.firstDay == today {
-        try db.delete(Pause.self, key: current.firstDay.description)
-      } else {
-        try db.save(Pause(firstDay: current.firstDay, lastDay: today.adding(days: -1)))
-      }
-      return current
+      return covering.first
     }
   }
 }
@@ -245,6 +246,17 @@ extension AppDatabase {
       if try db.exists(StateRow.self, key: key) { return false }
       try db.save(StateRow(key: key, value: "1"))
       return true
+    }
+  }
+}
+
+extension AppDatabase {
+  /// Whether `day` is a day off (`nudge pause`).
+  public func isPaused(_ day: Day) throws(StoreError) -> Bool {
+    try read { db in
+      try db.integer(
+        "SELECT EXISTS (SELECT 1 FROM pause WHERE first_day <= ?1 AND last_day >= ?1)",
+        [SQLValue(day)]) == 1
     }
   }
 }

@@ -199,7 +199,7 @@ import Testing
     #expect(week.prepMissing.first?.count == 3)
     let text = week.lines.joined(separator: "\n")
     #expect(text.contains("Days with a flow: 4 of 7 (the week before: 0)."))
-    #expect(text.contains("Cravings: 3 of 4 were stress, most in the afternoon."))
+    #expect(text.contains("Cravings: 3 of 4 were stress, all in the afternoon."))
     #expect(text.contains("Swaps: followed in 2 of 3 check-ins."))
     #expect(text.contains("You committed: I will walk instead of the bus (3 days)."))
   }

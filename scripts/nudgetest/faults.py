@@ -160,8 +160,10 @@ def case_time_faults(suite):
     start = int(time.time())
     morning = start + 8          # a daily slot due 8 s from now
     midday = start + 50          # a daily slot due at this New York time of day
-    world.run("schedule", "set", "morning", "*-*-* " + local_clock_time(morning, "Europe/Berlin"))
-    world.run("schedule", "set", "midday", "*-*-* " + local_clock_time(midday, "America/New_York"))
+    world.run("schedule", "set", "morning", "*-*-* " + local_clock_time(morning, "Europe/Berlin"),
+              "--yes")
+    world.run("schedule", "set", "midday", "*-*-* " + local_clock_time(midday, "America/New_York"),
+              "--yes")
     world.run("schedule", "on", "midday")
     world.run("schedule", "set", "evening", "*:*:0/20")
     log = open(os.path.join(world.dir, "daemon.log"), "w")
