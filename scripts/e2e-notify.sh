@@ -136,6 +136,23 @@ sleep 1
 check "open: logged shown then clicked" grep -q '"outcome" : "clicked"' "$work/open/out.json"
 check "open: the answers were saved" bash -c "XDG_DATA_HOME=$work/open/data NUDGE_NOW=2026-11-23T09:00:00+01:00 $NUDGE history --json --days 1 | grep -q '\"swap\" : \"water\"'"
 
+# 2b. The weekly look back (off by default): turned on, its Sunday reminder says "Your week"
+#     and a click opens `nudge week` in the terminal.
+XDG_DATA_HOME="$work/week/data" "$NUDGE" config set terminal \
+  "tmux -L $socket new-window -t flow -n week -e XDG_DATA_HOME=$work/week/data -e TZ=Europe/Berlin -e NUDGE_NOW=2026-11-22T18:01:00+01:00" >/dev/null
+XDG_DATA_HOME="$work/week/data" "$NUDGE" schedule on weekly >/dev/null
+session week default '
+. '"$work"'/lib.sh
+NUDGE_NOW=2026-11-22T18:00:05+01:00 "$NUDGE" notify weekly --scheduled --wait 10 --json > "$CASE/out.json" &
+wait_displayed 1 && dunstctl action 0
+wait %2
+dunstctl history > "$CASE/history.json"
+'
+for i in $(seq 50); do tmux -L "$socket" capture-pane -p -t flow:week 2>/dev/null | grep -q "Days with a flow" && break; sleep 0.1; done
+check "weekly: the Sunday reminder is titled Your week" python3 -c "import json,sys; n=json.load(open('$work/week/history.json'))['data'][0]; sys.exit(0 if [x['summary']['data'] for x in n if x['appname']['data']=='nudge']==['Your week'] else 1)"
+check "weekly: a click opens the week in the terminal" bash -c "tmux -L $socket capture-pane -p -t flow:week | grep -q 'Your week · Mon 16 Nov – Sun 22 Nov'"
+check "weekly: logged clicked" grep -q '"outcome" : "clicked"' "$work/week/out.json"
+
 # 3. "All prepped" on the evening reminder saves the checklist and posts a celebration.
 XDG_DATA_HOME="$work/done/data" "$NUDGE" config set terminal \
   "tmux -L $socket new-window -t flow -n replay -e XDG_DATA_HOME=$work/done/data -e TZ=Europe/Berlin" >/dev/null

@@ -343,6 +343,7 @@ start 2026-12-02T09:00:00+01:00 schedule
 answer "morning [07:00, on]" ""
 answer "midday [12:30, off]" ""
 answer "evening [21:30, on]" "weekdays 9pm"
+answer "weekly [Sun 18:00, off]" ""
 wait_for "[exit 0]" || true
 check "schedule: plain words are said back with systemd's form" grep -q "evening: weekdays at 21:00 — Mon..Fri \*-\*-\* 21:00:00" "$work/screen"
 check "schedule: the table shows the plain time" grep -qE "^evening +on +weekdays 21:00" "$work/screen"

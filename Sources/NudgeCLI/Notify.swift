@@ -6,16 +6,19 @@ import NudgeDesktop
 import NudgeStore
 
 /// The reminder as one line of text, with the command that opens its flow.
-func fallbackText(_ slot: Slot, streak: Int, offering flow: Flow? = nil) -> String {
-  let note = DesktopNotification.reminder(slot, streak: 0, offering: flow)
+func fallbackText(_ slot: Slot, streak: Int, offering: ReminderOffer? = nil) -> String {
+  let note = DesktopNotification.reminder(slot, streak: 0, offering: offering)
   let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
   let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
-  return "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((flow ?? slot.flow).rawValue)"
+  return
+    "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((offering ?? slot.firstOffer).command)"
 }
 
 /// The reminder printed where no notification can be shown: the terminal and the journal.
-func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering flow: Flow? = nil) {
-  let text = fallbackText(slot, streak: streak, offering: flow)
+func printFallback(
+  _ ctx: Context, slot: Slot, streak: Int, offering: ReminderOffer? = nil
+) {
+  let text = fallbackText(slot, streak: streak, offering: offering)
   ctx.line(text)
   if Journal.stderrIsJournal(environment: ctx.environment) {
     Journal.send(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
@@ -34,7 +37,7 @@ struct NotifyCommand: ContextCommand {
       """)
 
   @Argument(
-    help: "morning, midday, evening, or demo (the reminder for this time of day, now).",
+    help: "morning, midday, evening, weekly, or demo (the reminder for this time of day, now).",
     completion: .list(Slot.allCases.map(\.rawValue) + ["demo"]))
   var slot: String
 
@@ -81,7 +84,7 @@ struct NotifyCommand: ContextCommand {
     } else {
       guard let named = Slot(rawValue: slot) else {
         throw CLIError(
-          "'\(slot)' is not a slot: use morning, midday, evening or demo.", code: .usage)
+          "'\(slot)' is not a slot: use morning, midday, evening, weekly or demo.", code: .usage)
       }
       target = named
     }

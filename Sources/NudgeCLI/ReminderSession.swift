@@ -45,12 +45,13 @@ struct ReminderSession {
         offering: offered)
       let left = wait <= 0 ? 0 : max(1, wait - ctx.clock().seconds(since: started))
       let outcome = ctx.notifier.post(
-        wait <= 0 ? note.withoutButtons(command: "nudge \(offered.rawValue)") : note,
+        wait <= 0 ? note.withoutButtons(command: "nudge \(offered.command)") : note,
         wait: NotificationWait(
           seconds: left, serverSeconds: serverWait,
           watchDirectory: parentDirectory(of: db.path),
           isDoneElsewhere: {
-            (try? db.isDone(offered, on: rule.day(of: clock(), in: zone))) ?? false
+            guard case .flow(let flow) = offered else { return false }
+            return (try? db.isDone(flow, on: rule.day(of: clock(), in: zone))) ?? false
           }))
       switch outcome {
       case .undelivered(let reason):
@@ -76,7 +77,7 @@ struct ReminderSession {
         return .dismissed
       case .action(.snooze):
         guard try snooze() else { return .snoozed }
-      case .action(.done) where offered == .prep:
+      case .action(.done) where offered == .flow(.prep):
         try allPrepped(settings)
         return .done
       case .action:

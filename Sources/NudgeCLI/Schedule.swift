@@ -126,7 +126,7 @@ struct ScheduleCommand: ParsableCommand {
         "Change a slot's time: '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or any systemd calendar expression."
     )
 
-    @Argument(help: "morning, midday or evening.")
+    @Argument(help: "morning, midday, evening or weekly.")
     var slot: Slot
 
     @Argument(help: "A time in plain words, or a systemd calendar expression.")
@@ -138,8 +138,15 @@ struct ScheduleCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       let target = slot
       let local = ctx.timeZone
-      let spec = try ctx.parseCalendar(
-        PlainTime.expression(expression) ?? expression, local: local, asTyped: expression)
+      let db = try ctx.openDatabase()
+      var words = PlainTime.expression(expression)
+      // a bare time for the weekly look back keeps its days ("7pm": still on Sundays)
+      if target == .weekly, let every = words, every.hasPrefix("*-*-* ") {
+        let current = try db.schedules().first { $0.slot == .weekly }!.expression
+        let parts = current.split(separator: " ")
+        words = (parts.count == 3 ? String(parts[0]) : "Sun") + " " + every
+      }
+      let spec = try ctx.parseCalendar(words ?? expression, local: local, asTyped: expression)
       let normalized = spec.normalized
       let plain = PlainTime.describe(normalized)
       // a slip worth a question: plain words or a shorthand ("daily"), not an expression spelt
@@ -162,7 +169,6 @@ struct ScheduleCommand: ParsableCommand {
           return
         }
       }
-      let db = try ctx.openDatabase()
       let firing = SlotFiring(ctx: ctx, db: db, local: local)
       let next = firing.next(spec, after: ctx.now.seconds)
       // what Nudge understood, in words and as the timer will have it
@@ -185,7 +191,7 @@ struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "on", abstract: "Turn a slot's reminder on (or all of them).")
 
-    @Argument(help: "morning, midday, evening or all.")
+    @Argument(help: "morning, midday, evening, weekly or all.")
     var slot: SlotChoice
 
     func run(_ ctx: Context) throws {
@@ -198,7 +204,7 @@ struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "off", abstract: "Turn a slot's reminder off (or all of them).")
 
-    @Argument(help: "morning, midday, evening or all.")
+    @Argument(help: "morning, midday, evening, weekly or all.")
     var slot: SlotChoice
 
     func run(_ ctx: Context) throws {

@@ -28,11 +28,11 @@ public struct DesktopNotification: Equatable, Sendable {
   /// check-in once the prep is done), with the streak in its body (DESIGN §4). Open is the
   /// `default` action only (a click on the body; servers that draw it as a button draw it once).
   public static func reminder(
-    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering flow: Flow? = nil
+    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: ReminderOffer? = nil
   ) -> DesktopNotification {
-    let offered = flow ?? slot.flow
+    let offered = offering ?? slot.firstOffer
     var actions = [Action(ReminderAction.open.rawValue, "Open")]
-    if offered == .prep {
+    if offered == .flow(.prep) {
       actions.append(Action(ReminderAction.done.rawValue, "All prepped"))
     }
     actions.append(
@@ -41,7 +41,7 @@ public struct DesktopNotification: Equatable, Sendable {
     let streakLine =
       streak > 0 ? "\n🔥 \(streak)-day streak — keep it going." : "\nStart a streak today."
     let (title, body) =
-      offered == .checkin && slot == .evening
+      offered == .flow(.checkin) && slot == .evening
       ? ("Check in on today", "Prep's done. Did the swap work? One minute, then rest.")
       : (slot.title, slot.body)
     return DesktopNotification(title: title, body: body + streakLine, actions: actions)

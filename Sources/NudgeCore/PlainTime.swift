@@ -121,6 +121,7 @@ extension Slot {
     case .morning: 4...11
     case .midday: 10...16
     case .evening: 16...23
+    case .weekly: 8...22
     }
   }
 
@@ -130,6 +131,7 @@ extension Slot {
     case .morning: "a morning"
     case .midday: "a midday"
     case .evening: "an evening"
+    case .weekly: "a weekly"
     }
   }
 }

@@ -1,3 +1,25 @@
+/// What a reminder offers: a flow to do, or the weekly look back to read.
+public enum ReminderOffer: Equatable, Sendable {
+  case flow(Flow)
+  case week
+
+  /// The link a click opens.
+  public var deepLink: DeepLink {
+    switch self {
+    case .flow(let flow): flow.deepLink
+    case .week: .week
+    }
+  }
+
+  /// The `nudge` subcommand that opens it ("prep", "week").
+  public var command: String {
+    switch self {
+    case .flow(let flow): flow.rawValue
+    case .week: "week"
+    }
+  }
+}
+
 /// What each reminder slot says and opens (DESIGN §3, §4).
 extension Slot {
   /// The time a slot starts with, as a calendar expression.
@@ -6,25 +28,32 @@ extension Slot {
     case .morning: "*-*-* 07:00:00"
     case .midday: "*-*-* 12:30:00"
     case .evening: "*-*-* 21:30:00"
+    case .weekly: "Sun *-*-* 18:00:00"
     }
   }
 
-  public var enabledByDefault: Bool { self != .midday }
+  public var enabledByDefault: Bool { self == .morning || self == .evening }
 
-  /// The flow the reminder opens, whose completion today makes the reminder unnecessary.
-  public var flow: Flow {
+  /// The flow the reminder opens, whose completion today makes the reminder unnecessary; nil
+  /// for the weekly look back, which is read, not done.
+  public var flow: Flow? {
     switch self {
     case .morning: .review
     case .midday: .needHelp
     case .evening: .prep
+    case .weekly: nil
     }
   }
+
+  /// What the reminder offers before anything is done today.
+  public var firstOffer: ReminderOffer { flow.map(ReminderOffer.flow) ?? .week }
 
   public var title: String {
     switch self {
     case .morning: "Review your prep"
     case .midday: "I need help?"
     case .evening: "Prep tonight (for tomorrow)"
+    case .weekly: "Your week"
     }
   }
 
@@ -33,17 +62,20 @@ extension Slot {
     case .morning: "Glance at your Why + Swap before the day gets busy."
     case .midday: "Need a quick assist? Open the mini-coach."
     case .evening: "30 seconds now makes tomorrow easier."
+    case .weekly: "A look back at the last seven days, and what to change."
     }
   }
 
-  /// The link a click on the slot's reminder opens: its flow.
-  public var deepLink: DeepLink { flow.deepLink }
+  /// The link a click on the slot's reminder opens: its flow, or the week.
+  public var deepLink: DeepLink { firstOffer.deepLink }
 
-  /// The flow this slot's reminder offers when `done` are the flows finished today, or nil
-  /// when it has nothing left to offer: the evening offers the prep, then the check-in.
-  public func offer(done: Set<Flow>) -> Flow? {
-    if !done.contains(flow) { return flow }
-    return self == .evening && !done.contains(.checkin) ? .checkin : nil
+  /// What this slot's reminder offers when `done` are the flows finished today, or nil when it
+  /// has nothing left to offer: the evening offers the prep, then the check-in; the weekly
+  /// look back is always there to read.
+  public func offer(done: Set<Flow>) -> ReminderOffer? {
+    guard let flow else { return .week }
+    if !done.contains(flow) { return .flow(flow) }
+    return self == .evening && !done.contains(.checkin) ? .flow(.checkin) : nil
   }
 }
 

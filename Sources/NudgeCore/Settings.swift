@@ -1,6 +1,8 @@
-/// A reminder slot: when Nudge reminds, and which flow the reminder opens.
+/// A reminder slot: when Nudge reminds, and what the reminder opens (a flow, or the week).
 public enum Slot: String, CaseIterable, Codable, Sendable {
   case morning, midday, evening
+  /// "Your week" on Sunday evenings (off by default): opens the weekly look back.
+  case weekly
 }
 
 /// A setting a person can change with `nudge config set KEY VALUE`.
@@ -11,6 +13,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
   case stalenessMorning = "staleness.morning"
   case stalenessMidday = "staleness.midday"
   case stalenessEvening = "staleness.evening"
+  case stalenessWeekly = "staleness.weekly"
   case snooze
 
   public var defaultValue: String {
@@ -18,7 +21,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case .rolloverHour: "4"
     case .celebrations: "on"
     case .terminal: ""
-    case .stalenessMorning, .stalenessMidday, .stalenessEvening: "4h"
+    case .stalenessMorning, .stalenessMidday, .stalenessEvening, .stalenessWeekly: "4h"
     case .snooze: "15m"
     }
   }
@@ -30,7 +33,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case .celebrations: "on or off"
     case .terminal:
       "a command that runs a program given after it, e.g. 'xterm -e' or 'tmux new-window' (empty: auto-detect)"
-    case .stalenessMorning, .stalenessMidday, .stalenessEvening:
+    case .stalenessMorning, .stalenessMidday, .stalenessEvening, .stalenessWeekly:
       "a duration from 1m to 24h such as 4h, 90m or 2h30m, after which a late reminder is skipped"
     case .snooze:
       "a duration from 10s to 12h such as 15m, 1m or 1h, after which a snoozed reminder comes back"
@@ -67,7 +70,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
       }
       guard (try? CommandLineWords.split(value)) != nil else { throw bad }
       return value
-    case .stalenessMorning, .stalenessMidday, .stalenessEvening:
+    case .stalenessMorning, .stalenessMidday, .stalenessEvening, .stalenessWeekly:
       guard let seconds = DurationText.parseSeconds(value), (60...86400).contains(seconds) else {
         throw bad
       }
@@ -107,6 +110,7 @@ public struct Settings: Equatable, Sendable {
       case .morning: .stalenessMorning
       case .midday: .stalenessMidday
       case .evening: .stalenessEvening
+      case .weekly: .stalenessWeekly
       }
     return DurationText.parseSeconds(value(key)) ?? 4 * 3600
   }

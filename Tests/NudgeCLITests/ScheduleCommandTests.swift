@@ -168,6 +168,31 @@ import Testing
         == "skipped-done 2026-11-25T21:30:00+01:00")
   }
 
+  @Test func theWeeklyLookBackIsOffUntilTurnedOnAndKeepsItsDay() throws {
+    let nudge = Nudge()
+    // 2026-11-22 is a Sunday: off by default, its timer firing is logged skipped-off
+    #expect(
+      try fire(nudge, "weekly", at: "2026-11-22T18:00:05+01:00")
+        == "skipped-off 2026-11-22T18:00:00+01:00")
+    // a bare time keeps Sunday; a day word moves it
+    let moved = try nudge("schedule", "set", "weekly", "7pm", now: "2026-11-23T09:00:00+01:00")
+    #expect(moved.stdout.contains("weekly: Sun at 19:00 — Sun *-*-* 19:00:00"), "\(moved.stdout)")
+    try nudge("schedule", "on", "weekly")
+    // every flow done that day: the look back is still worth reading
+    for flow in [["prep", "--item", "water=yes"], ["checkin", "--followed", "yes"]] {
+      _ = try nudge.run(flow + ["--no-input"], now: "2026-11-29T18:00:00+01:00")
+    }
+    #expect(
+      try fire(nudge, "weekly", at: "2026-11-29T19:00:05+01:00")
+        == "undelivered 2026-11-29T19:00:00+01:00")
+    let printed = try nudge("notify", "weekly", now: "2026-11-29T19:01:00+01:00")
+    #expect(printed.stdout.contains("Nudge · Your week:"), "\(printed.stdout)")
+    #expect(printed.stdout.contains("Run: nudge week"), "\(printed.stdout)")
+    let other = try nudge(
+      "schedule", "set", "weekly", "Sat 10:00", now: "2026-11-30T09:00:00+01:00")
+    #expect(other.stdout.contains("next Sat 5 Dec 10:00"), "\(other.stdout)")
+  }
+
   @Test func aSlotMovedEarlierAfterFiringWaitsForTomorrow() throws {
     let nudge = Nudge()
     #expect(
@@ -191,7 +216,7 @@ import Testing
       "nudge-notify@.service", "nudge-morning.timer", "OnCalendar=Mon..Fri *-*-* 07:00:00",
       "# run systemctl --user daemon-reload",
       "# run systemctl --user enable --now nudge-morning.timer nudge-evening.timer",
-      "# run systemctl --user disable --now nudge-midday.timer",
+      "# run systemctl --user disable --now nudge-midday.timer nudge-weekly.timer",
     ] {
       #expect(dry.stdout.contains(needle), "\(needle)")
     }
@@ -208,9 +233,7 @@ import Testing
     verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
     verify.arguments =
       ["verify", "--user", "--man=no"]
-      + [
-        "nudge-notify@.service", "nudge-morning.timer", "nudge-midday.timer", "nudge-evening.timer",
-      ].map { dir + "/" + $0 }
+      + (["nudge-notify@.service"] + Slot.allCases.map(UnitFiles.timerName)).map { dir + "/" + $0 }
       // each slot's instance, with its window drop-in, found through the unit search path
       + Slot.allCases.map { "nudge-notify@\($0.rawValue).service" }
     verify.environment = [
