@@ -11,7 +11,7 @@ line per mismatch and a final "N passed, N failed"; exits non-zero on any mismat
 usage: calendar-oracle.py NUDGE [--quick] [--full] [--zones Z1,Z2…] [--seed N] [--random N] [--jobs N]
 (--zones: only the transition cases, of these zone files)
 """
-import calendar, concurrent.futures, datetime, functools, os, random, struct, subprocess, sys
+import calendar, concurrent.futures, datetime, functools, os, random, struct, subprocess, sys, time
 
 args = sys.argv[1:]
 nudge = args[0]
@@ -170,16 +170,26 @@ def dst_bases(zone, years):
     return bases
 
 def oracle(expr, tz, base, n):
+    return oracle_many([expr], tz, base, n)[0]
+
+
+def oracle_many(exprs, tz, base, n):
+    """systemd-analyze calendar of several expressions in one process (one block each)."""
     env = dict(os.environ, TZ=tz, LC_ALL="C")
-    r = subprocess.run(["systemd-analyze", "calendar", f"--base-time=@{base}", f"--iterations={n}", expr],
+    r = subprocess.run(["systemd-analyze", "calendar", f"--base-time=@{base}", f"--iterations={n}", *exprs],
                        env=env, capture_output=True, text=True)
     if r.returncode != 0:
-        return None, None
+        return [(None, None)] * len(exprs)
+    blocks = r.stdout.split("  Original form:")[1:]
+    return [parse_block(block, tz) for block in blocks]
+
+
+def parse_block(text, tz):
     norm, times = None, []
-    in_utc = "(in UTC):" in r.stdout
+    in_utc = "(in UTC):" in text
     # under a right/ TZ glibc's gmtime hides the leap seconds the time_t counts
     right = tz.lstrip(":").startswith("right/")
-    for line in r.stdout.splitlines():
+    for line in text.splitlines():
         line = line.strip()
         if line.startswith("Normalized form:"):
             norm = line.split(":", 1)[1].strip()
@@ -220,14 +230,20 @@ def our_normalized(expr, tz):
 
 
 def ours(expr, tz, base, n):
+    return ours_many([expr], tz, base, n)[0]
+
+
+def ours_many(exprs, tz, base, n):
+    """nudge schedule preview of several expressions in one process (blocks split by a blank line)."""
     env = dict(os.environ, TZ=tz)
-    r = subprocess.run([nudge, "schedule", "preview", "--from", f"@{base}", "--count", str(n), "--epoch", "--", expr],
+    r = subprocess.run([nudge, "schedule", "preview", "--from", f"@{base}", "--count", str(n), "--epoch", "--", *exprs],
                        env=env, capture_output=True, text=True)
     if r.returncode == 65:
-        return None, None
+        return [(None, None)] * len(exprs)
     if r.returncode != 0:
-        return "error", r.stderr.strip()
-    return our_normalized(expr, tz), [int(x) for x in r.stdout.split()]
+        return [("error", r.stderr.strip())] * len(exprs)
+    blocks = r.stdout.split("\n\n") if len(exprs) > 1 else [r.stdout]
+    return [(our_normalized(e, tz), [int(x) for x in b.split()]) for e, b in zip(exprs, blocks)]
 
 
 def transition_bases(zone, count=None):
@@ -269,8 +285,8 @@ if only_zones:
     cases, sampled, full = [], only_zones, True
 for zone in sampled:
     for base in transition_bases(zone, None if full else 3):
-        for expr in (AROUND if full else [rng.choice(AROUND)]):
-            cases.append((expr, zone, base))
+        # all of them: one systemd-analyze and one nudge for the four expressions
+        cases.append((tuple(AROUND), zone, base) if full else (rng.choice(AROUND), zone, base))
 # right/ zones, named as TZ and in the expression, around leap seconds and elsewhere
 leap_days = [calendar.timegm((1972, 6, 30, 23, 59, 0)), calendar.timegm((2016, 12, 31, 23, 58, 0)),
              calendar.timegm((1998, 12, 31, 23, 0, 0)), calendar.timegm((2026, 3, 29, 0, 30, 0))]
@@ -289,6 +305,17 @@ for tz in [] if only_zones else POSIX:
     for base in (posix_bases if not quick else rng.sample(posix_bases, 8)):
         for expr in ["*-*-* 01:30", "*-*-* 02:30", "*:0/30", "*-*-* 12:00"]:
             cases.append((expr, tz, base))
+# rule-less strings far from New York's offsets: posixrules' transitions, moved (or not) as
+# glibc moves them, can land many hours away from New York's: every half hour within 18 hours
+# of each transition of a few years
+RULELESS = ["AAA-10BBB", "<+03>-3<+04>", "AAA-10BBB-12", "<-02>2<-01>", "XXX3YYY"]
+ruleless_bases = [t + k * 3 * 3600 for t in tzif(os.path.join(ZONEINFO, "posixrules"))[0]
+                  if calendar.timegm((1990, 1, 1, 0, 0, 0)) <= t < calendar.timegm((1991, 1, 1, 0, 0, 0))
+                  or calendar.timegm((2026, 1, 1, 0, 0, 0)) <= t < calendar.timegm((2027, 1, 1, 0, 0, 0))
+                  for k in range(-6, 7)]
+for tz in [] if only_zones else RULELESS:
+    for base in (ruleless_bases if not quick else rng.sample(ruleless_bases, 12)):
+        cases.append(("*:0/30", tz, base))
 # years to 9999: the last base times systemd computes from and the first it cannot
 for zone in [] if only_zones else ["UTC", "Europe/Berlin", "Pacific/Kiritimati"]:
     for base in (calendar.timegm((2199, 12, 31, 0, 0, 0)), calendar.timegm((5000, 6, 1, 0, 0, 0)),
@@ -300,19 +327,25 @@ n = 6
 
 
 def compare(case):
-    expr, zone, base = case
-    want = oracle(expr, zone, base, n)
-    got = ours(expr, zone, base, n)
-    return case, want, got
+    """A case (a tuple of expressions is asked of both in one process each): (case, want, got) per expression."""
+    exprs, zone, base = case
+    if isinstance(exprs, tuple):
+        wants, gots = oracle_many(exprs, zone, base, n), ours_many(exprs, zone, base, n)
+        return [((e, zone, base), w, g) for e, w, g in zip(exprs, wants, gots)]
+    return [(case, oracle(exprs, zone, base, n), ours(exprs, zone, base, n))]
 
 
+started = time.monotonic()
+asked = 0
 with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-    for (expr, zone, base), want, got in pool.map(compare, cases):
-        if want == got:
-            passed += 1
-        else:
-            failed += 1
-            print(f"MISMATCH TZ={zone} base=@{base} {expr!r}\n  systemd: {want}\n  nudge:   {got}")
-print(f"{passed} passed, {failed} failed ({len(cases)} cases: {len(sampled)} of {len(all_zones)} zone files"
-      f" around their transitions{', all' if full else ''})")
+    for results in pool.map(compare, cases):
+        for (expr, zone, base), want, got in results:
+            asked += 1
+            if want == got:
+                passed += 1
+            else:
+                failed += 1
+                print(f"MISMATCH TZ={zone} base=@{base} {expr!r}\n  systemd: {want}\n  nudge:   {got}")
+print(f"{passed} passed, {failed} failed ({asked} cases: {len(sampled)} of {len(all_zones)} zone files"
+      f" around their transitions{', all' if full else ''}; {time.monotonic() - started:.0f} s, {jobs} jobs)")
 sys.exit(1 if failed else 0)

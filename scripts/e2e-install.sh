@@ -29,6 +29,57 @@ check "install: the units run the installed binary" \
 check "install: the nudge:// handler runs the installed binary" \
   grep -qF "Exec=\"$prefix/bin/nudge\" open %u" "$work/home/.local/share/applications/nudge.desktop"
 check "install: the icon is in the hicolor theme" test -s "$work/home/.local/share/icons/hicolor/scalable/apps/nudge.svg"
+
+# the man page as man and groff read it: the sections a Linux user looks for, no warnings
+man1="$prefix/share/man/man1/nudge.1"
+for section in NAME SYNOPSIS DESCRIPTION COMMANDS '"EXIT STATUS"' ENVIRONMENT FILES EXAMPLES '"SEE ALSO"'; do
+  check "man: section $section" grep -qx "\.Sh $section" "$man1"
+done
+check "man: every exit code explained" bash -c "for c in 0 1 64 65 66 69 73 75 130; do grep -qx '.It '\$c '$man1' || exit 1; done"
+check "man: every variable in ENVIRONMENT" bash -c "for v in NUDGE_DB NUDGE_NOW NUDGE_SEED NO_COLOR TERMINAL; do grep -qx \".It Ev \$v\" '$man1' || exit 1; done"
+check "man: SEE ALSO systemd.time(7) and systemd.timer(5)" bash -c "grep -qx '.Xr systemd.time 7 ,' '$man1' && grep -qx '.Xr systemd.timer 5 ,' '$man1'"
+check "man: --version said once" test "$(grep -c 'Show the version' "$man1")" = 1
+check "man --warnings: silent at 80 columns" bash -c "test -z \"\$(MANWIDTH=80 man --warnings -l '$man1' 2>&1 >/dev/null)\""
+check "groff -ww -z: silent" bash -c "test -z \"\$(groff -ww -z -mandoc '$man1' 2>&1)\""
+
+# completions, by running them in each shell as installed: setting values and files to import
+mkdir -p "$work/files/exports" && touch "$work/files/backup.json" "$work/files/notes.txt"
+export PATH="$prefix/bin:$PATH"
+bash_complete() {  # WORDS...: what bash offers for the last word
+  (cd "$work/files" && bash -c '. /usr/share/bash-completion/bash_completion
+    . "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+    _nudge nudge "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$prefix/share/bash-completion/completions/nudge" "$@" | sort | tr '\n' ' ')
+}
+check "bash: config set celebrations offers on and off" test "$(bash_complete nudge config set celebrations '')" = "off on "
+check "bash: config set snooze 1 offers the durations from 1" test "$(bash_complete nudge config set snooze 1)" = "10m 15m 1h "
+check "bash: import offers JSON files and folders" test "$(bash_complete nudge import '')" = "backup.json exports "
+# zsh and fish complete only in an interactive shell: a real one in tmux, Tab typed twice
+tsock="nudge-shells-$$"
+trap 'tmux -L "$tsock" kill-server 2>/dev/null; rm -rf "$work"' EXIT
+# shell_tab NAME COMMAND SETUP TEXT: the screen after typing TEXT and Tab twice in a new shell
+shell_tab() {
+  tmux -L "$tsock" kill-session -t "$1" 2>/dev/null
+  tmux -L "$tsock" new-session -d -s "$1" -x 120 -y 30 -c "$work/files" \
+    "env -i HOME='$work/home' PATH='$PATH' TERM=xterm-256color $2"
+  sleep 1
+  tmux -L "$tsock" send-keys -t "$1" -l -- "$3"; tmux -L "$tsock" send-keys -t "$1" Enter
+  sleep 1; tmux -L "$tsock" send-keys -t "$1" C-l; sleep 0.3
+  tmux -L "$tsock" send-keys -t "$1" -l -- "$4"
+  tmux -L "$tsock" send-keys -t "$1" Tab; sleep 1; tmux -L "$tsock" send-keys -t "$1" Tab; sleep 1
+  tmux -L "$tsock" capture-pane -p -t "$1"
+}
+zsh_setup="fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -U compinit; compinit -u"
+fish_setup="source '$prefix/share/fish/vendor_completions.d/nudge.fish'"
+for shell in zsh fish; do
+  if [ "$shell" = zsh ]; then command="zsh -f" setup=$zsh_setup; else command="fish --no-config" setup=$fish_setup; fi
+  screen=$(shell_tab "$shell" "$command" "$setup" "nudge config set celebrations ")
+  check "$shell: config set celebrations offers on and off" \
+    bash -c 'grep -q "celebrations o" <<< "$1" && grep -qE "^on +off" <<< "$1"' _ "$screen"
+  screen=$(shell_tab "$shell" "$command" "$setup" "nudge import b")
+  check "$shell: import completes the JSON file" grep -q "nudge import backup.json" <<< "$screen"
+done
+
 [ "$failed" = 0 ] || tail -20 "$work/out"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -11,6 +11,9 @@ trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 # a home of its own: nothing here may touch the person's own timers or settings
 export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" TZ=Europe/Berlin
 mkdir -p "$HOME"
+# a session that lives for the whole run, so killing the flow's session never stops the server
+# (a new session asked of a server on its way out fails: "server exited unexpectedly")
+tmux -L "$socket" new-session -d -s keep "sleep 3600"
 passed=0 failed=0
 
 check() {  # check NAME CONDITION-COMMAND…
@@ -24,9 +27,7 @@ start() {
   local now=$1; shift
   tmux -L "$socket" kill-session -t flow 2>/dev/null || true
   local command="env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=$now '$NUDGE' $*; echo '[exit '\$?']'; sleep 600"
-  # once seen in CI: "server exited unexpectedly" while a new tmux server started; try again
-  tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "$command" \
-    || { sleep 1; tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "$command"; }
+  tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "$command"
   wait_for ""
 }
 

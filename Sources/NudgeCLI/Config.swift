@@ -62,7 +62,13 @@ struct ConfigCommand: ParsableCommand {
       help: ArgumentHelp(
         "Its new value: one argument, quoted when it has spaces (it may start with '-').",
         discussion: SettingKey.allCases.map { "\($0.rawValue): \($0.allowed)" }.joined(
-          separator: "; ")))
+          separator: "; ")),
+      completion: .custom { words, index, prefix in
+        // the setting is the word before the value
+        guard index > 0, index <= words.count, let key = SettingKey(rawValue: words[index - 1])
+        else { return [] }
+        return key.suggestedValues.filter { $0.hasPrefix(prefix) }
+      })
     var words: [String] = []
 
     func run(_ ctx: Context) throws {

@@ -37,7 +37,7 @@ struct ImportCommand: ContextCommand {
     abstract: "Merge a 'nudge export' file: idempotent, all or nothing.",
     discussion: "Days you already have keep whichever save is newer; notes are kept by id.")
 
-  @Argument(help: "The export file ('-' for stdin).")
+  @Argument(help: "The export file ('-' for stdin).", completion: .file(extensions: ["json"]))
   var file: String
 
   @Flag(help: "Print what changed as JSON.")

@@ -11,9 +11,11 @@ public struct Nudge: ParsableCommand {
     commandName: "nudge",
     abstract: "A calm daily loop: prep tonight, review in the morning, ask for help, check in.",
     discussion: """
-      Environment: NUDGE_NOW fixes the current time (ISO 8601 with offset, or @EPOCH); TZ picks \
-      the time zone; NUDGE_DB overrides the database path \
-      ($XDG_DATA_HOME/nudge/nudge.sqlite3).
+      A small daily loop: prep tonight for tomorrow (nudge prep), review it in the morning and \
+      set a focus (nudge review), get help with a craving (nudge need-help), check in at the \
+      end of the day (nudge checkin). Reminders are desktop notifications from systemd user \
+      timers (nudge install); everything stays in one SQLite file. The environment, the files \
+      and the exit codes: man nudge.
       """,
     version: "0.1.0",
     subcommands: [

@@ -12,8 +12,8 @@ struct ReviewCommand: ContextCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Today's challenge.",
-      valueName: Challenge.allCases.map(\.rawValue).joined(separator: "|")),
+      "Today's challenge: \(Challenge.allCases.map(\.rawValue).joined(separator: ", ")).",
+      valueName: "challenge"),
   )
   var challenge: Challenge?
 

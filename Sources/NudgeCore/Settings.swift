@@ -26,6 +26,18 @@ public enum SettingKey: String, CaseIterable, Sendable {
     }
   }
 
+  /// Values to offer when completing `config set KEY <TAB>` (the terminal is free text).
+  public var suggestedValues: [String] {
+    switch self {
+    case .rolloverHour: (0...12).map(String.init)
+    case .celebrations: ["on", "off"]
+    case .terminal: []
+    case .stalenessMorning, .stalenessMidday, .stalenessEvening, .stalenessWeekly:
+      ["30m", "1h", "2h", "4h", "8h"]
+    case .snooze: ["5m", "10m", "15m", "30m", "1h"]
+    }
+  }
+
   /// What the setting means and which values it takes, for `config list` and errors.
   public var allowed: String {
     switch self {

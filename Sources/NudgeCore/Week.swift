@@ -111,10 +111,15 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
       let when =
         topCravingTime.map { $0.all ? ", all in the \($0.part)" : ", most in the \($0.part)" }
         ?? ""
-      out.append(
-        top.count == cravings
-          ? "Cravings: all \(cravings) were \(name)\(when)."
-          : "Cravings: \(top.count) of \(cravings) were \(name)\(when).")
+      if cravings == 1 {
+        out.append(
+          "Cravings: one, \(name)" + (topCravingTime.map { ", in the \($0.part)" } ?? "") + ".")
+      } else {
+        out.append(
+          top.count == cravings
+            ? "Cravings: all \(cravings) were \(name)\(when)."
+            : "Cravings: \(top.count) of \(cravings) were \(name)\(when).")
+      }
     }
     if !commitments.isEmpty {
       // each commitment once, with how many days it was made

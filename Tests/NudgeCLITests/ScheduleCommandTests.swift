@@ -168,6 +168,46 @@ import Testing
         == "skipped-done 2026-11-25T21:30:00+01:00")
   }
 
+  /// Plain words, the systemd form they are saved as, and systemd's own reading of that form.
+  @Test(arguments: [
+    ("9pm", "*-*-* 21:00:00"), ("7:30 am", "*-*-* 07:30:00"),
+    ("weekdays 9:30pm", "Mon..Fri *-*-* 21:30:00"), ("weekends 9pm", "Sat,Sun *-*-* 21:00:00"),
+    ("Mon,Wed,Fri 18:00", "Mon,Wed,Fri *-*-* 18:00:00"), ("noon", "*-*-* 12:00:00"),
+    ("mondays and thursdays 6:15 pm", "Mon,Thu *-*-* 18:15:00"),
+    ("mon-fri 22:00", "Mon..Fri *-*-* 22:00:00"), ("sat 20:00", "Sat *-*-* 20:00:00"),
+  ])
+  func plainTimesAreTheSystemdFormSystemdReads(text: String, expression: String) throws {
+    let nudge = Nudge()
+    let set = try nudge("schedule", "set", "evening", text, "--yes")
+    #expect(set.status == 0, "\(set.stderr)")
+    let rows = try #require(try nudge.json("schedule") as? [[String: Any]])
+    #expect(
+      rows.first { $0["slot"] as? String == "evening" }?["expression"] as? String == expression)
+    // systemd reads the saved form as itself, and its elapses are Nudge's
+    let base = 1_795_000_000
+    let analyze = Process()
+    analyze.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+    analyze.arguments = ["calendar", "--base-time=@\(base)", "--iterations=3", expression]
+    analyze.environment = ["TZ": "Europe/Berlin", "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+    let out = Pipe()
+    analyze.standardOutput = out
+    try analyze.run()
+    analyze.waitUntilExit()
+    let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(said.contains("Normalized form: \(expression)\n"), "\(said)")
+    // "    Next elapse: Wed 2026-11-18 21:30:00 CET", "       Iter. #2: Thu …": local times
+    let systemd = said.split(separator: "\n")
+      .filter { $0.contains("Next elapse:") || $0.contains("Iter. #") }
+      .map { $0.split(separator: " ").dropFirst(3).prefix(2).joined(separator: " ") }
+    let preview = try nudge(
+      "schedule", "preview", "--from", "@\(base)", "--count", "3", "--tz", "Europe/Berlin",
+      expression)
+    let mine = preview.stdout.split(separator: "\n").map {
+      String($0.prefix(10)) + " " + String($0.dropFirst(11).prefix(8))
+    }
+    #expect(systemd.count == 3 && systemd == mine, "\(systemd) \(mine)")
+  }
+
   @Test func theWeeklyLookBackIsOffUntilTurnedOnAndKeepsItsDay() throws {
     let nudge = Nudge()
     // 2026-11-22 is a Sunday: off by default, its timer firing is logged skipped-off

@@ -24,6 +24,10 @@ extension CalendarSpec {
   /// serves one local zone (it also keeps the last steady day of that zone).
   public struct MktimeMemory: Sendable {
     var guess = 0
+    /// True for a process that has not parsed `TZ` yet (`systemd-analyze calendar`): its
+    /// first breakdown of a base time sees glibc's first parse of the zone, every later
+    /// conversion the parse its first `mktime` makes. A long-running manager is never fresh.
+    public var freshProcess = false
     /// The last steady local day and the zone it was found in: the next elapse is often on it.
     var steady: SteadyDay? = nil
     var steadyZone: String? = nil
@@ -64,7 +68,11 @@ extension CalendarSpec {
     }
     let usec = after + 1
     let seconds = floorDiv(usec, Self.usecPerSec)
-    var tm = clock.localtime(seconds)
+    var tm =
+      memory.freshProcess && !forked
+      ? CivilClock(zone: zone.firstParse ?? zone, utc: utc).localtime(seconds)
+      : clock.localtime(seconds)
+    if !forked { memory.freshProcess = false }
     var tmUsec = usec - seconds * Self.usecPerSec
     switch findNext(&tm, &tmUsec, &clock) {
     case .never: return .never

@@ -24,6 +24,19 @@ public struct ZoneRules: Sendable, Equatable {
   var types: [LocalType]
   var rule: PosixTZ?
   var leaps: [Leap] = []
+  /// A rule-less POSIX TZ's transitions as glibc's first parse in a process places them
+  /// (`rule_dstoff` still 0); nil for every other zone.
+  var firstParseTransitions: [Int]? = nil
+
+  /// The zone as a process that has not parsed `TZ` yet sees it in its first conversion (what
+  /// `systemd-analyze calendar` breaks its base time down in); nil when that is this zone.
+  var firstParse: ZoneRules? {
+    firstParseTransitions.map {
+      var zone = self
+      (zone.transitions, zone.firstParseTransitions) = ($0, nil)
+      return zone
+    }
+  }
 
   /// UTC, for `TZ` unset without `/etc/localtime`, or `UTC` specs.
   public static let utc = ZoneRules(
@@ -107,37 +120,37 @@ public struct ZoneRules: Sendable, Equatable {
   /// A POSIX TZ with a DST name but no rule (`AAA5BBB`), as glibc builds it: the user's names
   /// and offsets on the transitions of the rules file (`posixrules`, New York's), each shifted
   /// as `__tzfile_default()` shifts it; after its last transition, that file's own rule.
+  ///
+  /// glibc forgets a rule-less TZ once parsed (`old_tz = NULL`), so every `mktime` parses it
+  /// again; `__tzfile_read` sets `rule_stdoff` from the file but leaves `rule_dstoff` (since
+  /// glibc's fix of bug 29951, in Debian 12's 2.36) at what the previous parse set: the user's
+  /// own DST offset. From the second parse on, which is what systemd's elapses see, a
+  /// wall-clock transition out of daylight time is therefore not moved at all, and one out of
+  /// standard time moves by the difference of the standard offsets.
   public init?(posix text: String, defaultRules file: ZoneRules) {
     guard let user = PosixTZ(text), let dstName = user.dstName, !user.hasRule,
       file.types.count >= 2
     else { return nil }
-    var ruleStd = file.types[0].offset
-    var ruleDST = file.types[0].offset
-    if !file.transitions.isEmpty {
-      var (sawStd, sawDST) = (false, false)
-      for i in stride(from: file.transitions.count - 1, through: 0, by: -1) {
-        let type = file.types[file.transitionTypes[i]]
-        if !sawStd && !type.isDST {
-          (sawStd, ruleStd) = (true, type.offset)
-        } else if !sawDST && type.isDST {
-          (sawDST, ruleDST) = (true, type.offset)
-        }
-        if sawStd && sawDST { break }
-      }
-      if !sawDST { ruleDST = ruleStd }
-    }
+    // the file's standard offset: that of the last transition into standard time
+    let ruleStd =
+      file.transitions.indices.reversed().lazy.map { file.types[file.transitionTypes[$0]] }
+      .first { !$0.isDST }?.offset ?? file.types[0].offset
     var wasDST = false
     transitions = file.transitions
     transitionTypes = file.transitionTypes
+    // the first parse in a process: `rule_dstoff` is still 0
+    var first = file.transitions
     for i in transitions.indices {
       let type = file.types[file.transitionTypes[i]]
       transitionTypes[i] = type.isDST ? 1 : 0
       if !type.isUT {  // UT transitions stay; wall-clock ones move with the user's offsets
-        transitions[i] +=
-          wasDST && !type.isStd ? user.dstOffset - ruleDST : user.stdOffset - ruleStd
+        let outOfDST = wasDST && !type.isStd
+        transitions[i] += outOfDST ? 0 : user.stdOffset - ruleStd
+        first[i] += outOfDST ? user.dstOffset : user.stdOffset - ruleStd
       }
       wasDST = type.isDST
     }
+    firstParseTransitions = first
     name = text
     types = [
       LocalType(offset: user.stdOffset, isDST: false, abbreviation: user.stdName),
