@@ -138,9 +138,11 @@ check "open: the answers were saved" bash -c "XDG_DATA_HOME=$work/open/data NUDG
 
 # 2b. The weekly look back (off by default): turned on, its Sunday reminder says "Your week"
 #     and a click opens `nudge week` in the terminal.
+export XDG_CONFIG_HOME="$work/week/config"  # never the person's own units
 XDG_DATA_HOME="$work/week/data" "$NUDGE" config set terminal \
   "tmux -L $socket new-window -t flow -n week -e XDG_DATA_HOME=$work/week/data -e TZ=Europe/Berlin -e NUDGE_NOW=2026-11-22T18:01:00+01:00" >/dev/null
 XDG_DATA_HOME="$work/week/data" "$NUDGE" schedule on weekly >/dev/null
+unset XDG_CONFIG_HOME
 session week default '
 . '"$work"'/lib.sh
 NUDGE_NOW=2026-11-22T18:00:05+01:00 "$NUDGE" notify weekly --scheduled --wait 10 --json > "$CASE/out.json" &

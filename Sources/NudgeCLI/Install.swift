@@ -177,10 +177,19 @@ struct UserUnits {
     try activate(schedules)
   }
 
+  /// The unit file is in the person's unit directory or the package's.
+  func unitExists(_ name: String) -> Bool {
+    [directory, Self.packagedUnitDirectory].contains {
+      FileManager.default.fileExists(atPath: $0 + "/" + name)
+    }
+  }
+
   func activate(_ schedules: [SlotSchedule]) throws {
     try systemctl(["daemon-reload"])
     let on = schedules.filter(\.enabled).map { UnitFiles.timerName($0.slot) }
+    // (systemctl refuses to disable a unit that has no file)
     let off = schedules.filter { !$0.enabled }.map { UnitFiles.timerName($0.slot) }
+      .filter { dryRun || unitExists($0) }
     if !on.isEmpty { try systemctl(["enable", "--now"] + on) }
     if !off.isEmpty { try systemctl(["disable", "--now"] + off) }
   }
@@ -190,6 +199,17 @@ struct UserUnits {
   /// says it every time).
   func update(_ schedules: [SlotSchedule], db: AppDatabase) throws {
     guard isInstalled else { return }
+    if !isPackaged {
+      // an install from before a slot existed (the weekly one) lacks its timer: add it
+      for (path, text) in UnitFiles.render(
+        binary: Self.binaryPath, schedules: schedules, settings: try db.settings())
+      where !path.hasSuffix("/schedule.conf")
+        && !FileManager.default.fileExists(
+          atPath: directory + "/" + path)
+      {
+        try write(path, text)
+      }
+    }
     for schedule in schedules {
       if let dropIn = UnitFiles.dropIn(schedule) {
         try write(UnitFiles.dropInPath(schedule.slot), dropIn)
@@ -282,7 +302,8 @@ struct UninstallCommand: ContextCommand {
 
   func run(_ ctx: Context) throws {
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
-    try units.systemctl(["disable", "--now"] + Slot.allCases.map(UnitFiles.timerName))
+    let timers = Slot.allCases.map(UnitFiles.timerName).filter { dryRun || units.unitExists($0) }
+    if !timers.isEmpty { try units.systemctl(["disable", "--now"] + timers) }
     for slot in Slot.allCases {
       units.remove(UnitFiles.dropInPath(slot))
       units.remove(UnitFiles.dropInPath(slot).replacing("/schedule.conf", with: ""))

@@ -33,10 +33,9 @@ struct TodayCommand: ContextCommand {
       ctx.line("  evening  " + style.cyan("nudge prep") + "     get tomorrow ready")
       ctx.line("  morning  " + style.cyan("nudge review") + "   pick one swap for the day")
       ctx.line("  night    " + style.cyan("nudge checkin") + "  did the swap happen?")
-      // "*-*-* 07:00:00" reads as 07:00
-      let times = try db.schedules().filter(\.enabled).map { schedule in
-        let e = schedule.expression
-        return e.hasPrefix("*-*-* ") && e.hasSuffix(":00") ? String(e.dropFirst(6).dropLast(3)) : e
+      // "*-*-* 07:00:00" reads as 07:00, "Sun *-*-* 18:00:00" as "Sun 18:00"
+      let times = try db.schedules().filter(\.enabled).map {
+        PlainTime.describe($0.expression) ?? $0.expression
       }.joined(separator: ", ")
       ctx.wrappedLine(
         "A craving any time: nudge need-help. Reminders come as desktop notifications ("

@@ -57,7 +57,7 @@ public enum PlainTime {
   }
 
   /// "HH:MM:00" for "9pm", "9:30pm", "21:30", "7", "noon", "midnight".
-  static func clock(_ word: String) -> String? {
+  public static func clock(_ word: String) -> String? {
     if word == "noon" { return "12:00:00" }
     if word == "midnight" { return "00:00:00" }
     var text = Substring(word)

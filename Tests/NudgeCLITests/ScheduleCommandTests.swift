@@ -220,7 +220,8 @@ import Testing
     try nudge("schedule", "on", "weekly")
     // every flow done that day: the look back is still worth reading
     for flow in [["prep", "--item", "water=yes"], ["checkin", "--followed", "yes"]] {
-      _ = try nudge.run(flow + ["--no-input"], now: "2026-11-29T18:00:00+01:00")
+      let saved = try nudge.run(flow + ["--no-input"], now: "2026-11-29T18:00:00+01:00")
+      try #require(saved.status == 0, "\(saved.stderr)")
     }
     #expect(
       try fire(nudge, "weekly", at: "2026-11-29T19:00:05+01:00")
@@ -228,6 +229,10 @@ import Testing
     let printed = try nudge("notify", "weekly", now: "2026-11-29T19:01:00+01:00")
     #expect(printed.stdout.contains("Nudge · Your week:"), "\(printed.stdout)")
     #expect(printed.stdout.contains("Run: nudge week"), "\(printed.stdout)")
+    // "daily 7pm" is every day, as written
+    let daily = try nudge(
+      "schedule", "set", "weekly", "daily 7pm", now: "2026-11-30T09:00:00+01:00")
+    #expect(daily.stdout.contains("weekly: every day at 19:00"), "\(daily.stdout)")
     let other = try nudge(
       "schedule", "set", "weekly", "Sat 10:00", now: "2026-11-30T09:00:00+01:00")
     #expect(other.stdout.contains("next Sat 5 Dec 10:00"), "\(other.stdout)")
@@ -243,6 +248,19 @@ import Testing
     #expect(
       try fire(nudge, "morning", at: "2026-11-25T06:00:01+01:00")
         == "undelivered 2026-11-25T06:00:00+01:00")
+  }
+
+  @Test func anInstallFromBeforeTheWeeklySlotGetsItsTimerWhenItIsTurnedOn() throws {
+    var nudge = Nudge()
+    let config = nudge.home + "/config"
+    nudge.environment["XDG_CONFIG_HOME"] = config
+    #expect(try nudge("install").status == 69)  // written; no systemd user instance here
+    let timer = config + "/systemd/user/" + UnitFiles.timerName(.weekly)
+    try FileManager.default.removeItem(atPath: timer)
+    let on = try nudge("schedule", "on", "weekly")
+    #expect(on.status == 0, "\(on.stderr)")
+    let text = try String(contentsOfFile: timer, encoding: .utf8)
+    #expect(text.contains("OnCalendar=Sun *-*-* 18:00:00"), "\(text)")
   }
 
   @Test func installedUnitsPassSystemdAnalyzeVerify() throws {

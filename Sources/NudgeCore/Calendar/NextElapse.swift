@@ -72,7 +72,8 @@ extension CalendarSpec {
       memory.freshProcess && !forked
       ? CivilClock(zone: zone.firstParse ?? zone, utc: utc).localtime(seconds)
       : clock.localtime(seconds)
-    if !forked { memory.freshProcess = false }
+    // (a UTC spec is computed with gmtime and timegm: TZ is not parsed yet)
+    if !forked && !utc { memory.freshProcess = false }
     var tmUsec = usec - seconds * Self.usecPerSec
     switch findNext(&tm, &tmUsec, &clock) {
     case .never: return .never
