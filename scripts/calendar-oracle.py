@@ -188,29 +188,41 @@ def oracle_many(exprs, tz, base, n):
 
 
 def parse_block(text, tz):
-    norm, times = None, []
-    in_utc = "(in UTC):" in text
+    """The normalized form and elapses of one expression's block of systemd-analyze output.
+    Each elapse is a local line ("Next elapse:", "Iter. #N:"), followed by its "(in UTC):" line
+    unless glibc's `timezone` and `daylight` say UTC at that time (a zone whose rule has offset
+    0, e.g. America/Danmarkshavn since 1996, Africa/Sao_Tome's GMT0): then the local one."""
+    norm, times, pending = None, [], None
     # under a right/ TZ glibc's gmtime hides the leap seconds the time_t counts
     right = tz.lstrip(":").startswith("right/")
+
+    def epoch(line, local):
+        stamp = line.split(":", 1)[1].strip()  # "Mon 2026-03-30 00:30:00 UTC"
+        day, clock, abbreviation = stamp.split()[1:4]
+        y, mo, d = map(int, day.split("-"))
+        h, mi, sec = map(int, clock.split(":"))
+        posix = calendar.timegm((y, mo, d, h, mi, 0)) + sec
+        if local and abbreviation not in ("UTC", "GMT"):
+            posix = local_to_epoch(tz, y, mo, d, h, mi, sec, abbreviation)
+        if right:  # a :60 second is the leap second right after :59
+            posix = leap_time(posix - 1) + 1 if sec == 60 else leap_time(posix)
+        return posix
+
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("Normalized form:"):
             norm = line.split(":", 1)[1].strip()
         elif line.startswith("Next elapse: never"):
             pass
-        elif line.startswith("(in UTC):") or (not in_utc and (line.startswith("Next elapse:") or line.startswith("Iter. #"))):
-            stamp = line.split(":", 1)[1].strip()  # "Mon 2026-03-30 00:30:00 UTC"
-            day, clock, abbreviation = stamp.split()[1:4]
-            y, mo, d = map(int, day.split("-"))
-            h, mi, sec = map(int, clock.split(":"))
-            posix = calendar.timegm((y, mo, d, h, mi, 0)) + sec
-            if not in_utc and abbreviation not in ("UTC", "GMT"):
-                # systemd shows no "(in UTC)" line when the zone's rule has offset 0 (e.g.
-                # Africa/Sao_Tome, whose GMT0 rule hides its 2018 WAT year): read local time
-                posix = local_to_epoch(tz, y, mo, d, h, mi, sec, abbreviation)
-            if right:  # a :60 second is the leap second right after :59
-                posix = leap_time(posix - 1) + 1 if sec == 60 else leap_time(posix)
-            times.append(posix)
+        elif line.startswith("Next elapse:") or line.startswith("Iter. #"):
+            if pending:
+                times.append(epoch(pending, True))
+            pending = line
+        elif line.startswith("(in UTC):") and pending:
+            times.append(epoch(line, False))
+            pending = None
+    if pending:
+        times.append(epoch(pending, True))
     return norm, times
 
 
