@@ -35,10 +35,11 @@ man1="$prefix/share/man/man1/nudge.1"
 check "man: the sections a reader looks for, in mdoc's order" test "$(grep '^\.Sh' "$man1" | tr '\n' '|')" = \
   '.Sh NAME|.Sh SYNOPSIS|.Sh DESCRIPTION|.Sh COMMANDS|.Sh ENVIRONMENT|.Sh FILES|.Sh "EXIT STATUS"|.Sh EXAMPLES|.Sh "SEE ALSO"|'
 # every code the binary can exit with (its ExitStatus cases), and 0
-codes=$(sed -n '/^public enum ExitStatus/,/^}/s/^ *case [^=]*= *\([0-9]*\).*/\1/p' Sources/NudgeCLI/CLIError.swift)
+codes=$(sed -n '/^public enum ExitStatus/,/^}/s/^ *case [^=]*= *\([0-9]*\).*/\1/p' Sources/NudgeCLI/CLIError.swift | tr '\n' ' ')
 check "man: every exit code explained ($(echo 0 $codes))" bash -c "test -n '$codes' && for c in 0 $codes; do grep -qx \".It \$c\" '$man1' || exit 1; done"
 check "man: every variable in ENVIRONMENT" bash -c "for v in NUDGE_DB NUDGE_NOW NUDGE_SEED NO_COLOR TERMINAL; do grep -qx \".It Ev \$v\" '$man1' || exit 1; done"
-check "man: SEE ALSO systemd.time(7) and systemd.timer(5)" bash -c "grep -qx '.Xr systemd.time 7 ,' '$man1' && grep -qx '.Xr systemd.timer 5 ,' '$man1'"
+check "man: SEE ALSO systemd.time(7) and systemd.timer(5)" \
+  bash -c "sed -n '/^\.Sh \"SEE ALSO\"/,\$p' '$man1' | grep -qE '^\.Xr systemd\.time 7( ,)?\$' && sed -n '/^\.Sh \"SEE ALSO\"/,\$p' '$man1' | grep -qE '^\.Xr systemd\.timer 5( ,)?\$'"
 check "man: --version said once" test "$(grep -c 'Show the version' "$man1")" = 1
 check "man --warnings: silent at 80 columns" bash -c "test -z \"\$(MANWIDTH=80 man --warnings -l '$man1' 2>&1 >/dev/null)\""
 check "groff -ww -z: silent" bash -c "test -z \"\$(groff -ww -z -mandoc '$man1' 2>&1)\""
