@@ -93,6 +93,15 @@ else
   check "install: icon in the hicolor theme, named by the handler" \
     bash -c "test -s '$HOME/.local/share/icons/hicolor/scalable/apps/nudge.svg' && grep -qx 'Icon=nudge' '$HOME/.local/share/applications/nudge.desktop'"
 fi
+check "install: the weekly timer is there but off until turned on" \
+  test "$(systemctl --user is-enabled nudge-weekly.timer)" = disabled
+"$NUDGE" schedule on weekly > /dev/null
+check "schedule on weekly: its timer enabled and waiting for Sunday 18:00 (UTC, the manager's zone)" \
+  bash -c "test \"\$(systemctl --user is-enabled nudge-weekly.timer)\" = enabled && for i in \$(seq 30); do
+    TZ=UTC systemctl --user show -p NextElapseUSecRealtime --value nudge-weekly.timer | grep -qE '^Sun [0-9-]+ 18:00:00' && exit 0; sleep 0.1; done; exit 1"
+"$NUDGE" schedule off weekly > /dev/null
+check "schedule off weekly: its timer disabled again" \
+  test "$(systemctl --user is-enabled nudge-weekly.timer)" = disabled
 check "install: each slot's service bounded by its window" \
   test "$(systemctl --user show -p RuntimeMaxUSec --value nudge-notify@midday.service)" = 4min
 

@@ -139,21 +139,8 @@ struct ScheduleCommand: ParsableCommand {
       let target = slot
       let local = ctx.timeZone
       let db = try ctx.openDatabase()
-      var words = PlainTime.expression(expression)
-      // a bare time for the weekly look back keeps its weekdays ("7pm": still on Sundays);
-      // "daily 7pm" is every day, as written
-      if target == .weekly, let every = words,
-        PlainTime.clock(
-          expression.lowercased().split(separator: " ").filter { $0 != "at" }.joined()) != nil
-      {
-        let current = try db.schedules().first { $0.slot == .weekly }!.expression
-        let parts = current.split(separator: " ")
-        let days =
-          parts.count == 3 && parts[1] == "*-*-*"
-            && parts[0].allSatisfy({ $0.isLetter || $0 == "," || $0 == "." })
-          ? String(parts[0]) : "Sun"
-        words = days + " " + every
-      }
+      let current = try db.schedules().first { $0.slot == target }!.expression
+      let words = PlainTime.expression(expression, for: target, current: current)
       let spec = try ctx.parseCalendar(words ?? expression, local: local, asTyped: expression)
       let normalized = spec.normalized
       let plain = PlainTime.describe(normalized)

@@ -15,6 +15,21 @@ public enum PlainTime {
     return nil
   }
 
+  /// The systemd calendar expression `text` means for `slot`, whose expression is now
+  /// `current`: as `expression(_:)`, except that a bare time for the weekly look back keeps its
+  /// weekdays ("7pm": still on Sundays; "daily 7pm" is every day, as written).
+  public static func expression(_ text: String, for slot: Slot, current: String) -> String? {
+    guard let every = expression(text), slot == .weekly,
+      clock(text.lowercased().split(separator: " ").filter { $0 != "at" }.joined()) != nil
+    else { return expression(text) }
+    let parts = current.split(separator: " ")
+    let days =
+      parts.count == 3 && parts[1] == "*-*-*"
+        && parts[0].allSatisfy({ $0.isLetter || $0 == "," || $0 == "." })
+      ? String(parts[0]) : "Sun"
+    return days + " " + every
+  }
+
   /// The plain words for an expression Nudge can say simply ("weekdays 07:00", "21:30"), nil
   /// for anything else (shown as the expression itself).
   public static func describe(_ expression: String) -> String? {
@@ -57,7 +72,7 @@ public enum PlainTime {
   }
 
   /// "HH:MM:00" for "9pm", "9:30pm", "21:30", "7", "noon", "midnight".
-  public static func clock(_ word: String) -> String? {
+  static func clock(_ word: String) -> String? {
     if word == "noon" { return "12:00:00" }
     if word == "midnight" { return "00:00:00" }
     var text = Substring(word)
