@@ -67,11 +67,11 @@ struct ReminderScheduler: Service {
       let local = ctx.zones.local(tz: ctx.environment["TZ"])
       var wake = now.seconds + 60
       do {
-        let firing = SlotFiring(ctx: ctx, db: db, local: local)
+        let calendar = SlotCalendar(ctx: ctx, local: local)
         for schedule in try db.schedules() where schedule.enabled {
-          let spec = try firing.spec(schedule)
-          try fireIfDue(schedule.slot, spec: spec, firing: firing, db: db, now: now)
-          if let next = firing.next(spec, after: now.seconds) {
+          let spec = try calendar.spec(schedule)
+          try fireIfDue(schedule.slot, spec: spec, calendar: calendar, db: db, now: now)
+          if let next = calendar.next(spec, after: now.seconds) {
             wake = min(wake, next)
           }
         }
@@ -122,16 +122,17 @@ struct ReminderScheduler: Service {
   /// Runs `nudge notify SLOT --scheduled` (the same command the timers run) for a due,
   /// unclaimed elapse; the child claims it, posts and waits for the click.
   private func fireIfDue(
-    _ slot: Slot, spec: CalendarSpec, firing: SlotFiring, db: AppDatabase, now: Instant
+    _ slot: Slot, spec: CalendarSpec, calendar: SlotCalendar, db: AppDatabase, now: Instant
   ) throws {
     let seconds = now.seconds
     guard
-      let latest = try firing.dueElapse(slot, spec, now: seconds),
+      let latest = calendar.dueElapse(
+        slot, spec, now: seconds, lastTrigger: try db.lastTrigger(slot)),
       !(try db.isClaimed(slot: slot, elapse: latest)),
       spawned.claim(slot, latest)
     else { return }
     logger.info(
-      "firing \(slot.rawValue) for \(firing.local.iso(latest))",
+      "firing \(slot.rawValue) for \(calendar.local.iso(latest))",
       metadata: ["slot": "\(slot.rawValue)"])
     var env = ctx.environment
     env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)

@@ -1,28 +1,26 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
 
-/// The reminder as one line of text, with the command that opens its flow.
-func fallbackText(_ slot: Slot, streak: Int, offering: ReminderOffer? = nil) -> String {
-  let note = DesktopNotification.reminder(slot, streak: 0, offering: offering)
-  let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
-  let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
-  return
-    "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((offering ?? slot.firstOffer).command)"
-}
+/// What `nudge notify` posts: a slot's reminder, or the demo.
+enum NotifyTarget: ExpressibleByArgument, Equatable {
+  case slot(Slot)
+  /// The reminder for this part of the day, now.
+  case demo
 
-/// The reminder printed where no notification can be shown: the terminal and the journal.
-func printFallback(
-  _ ctx: Context, slot: Slot, streak: Int, offering: ReminderOffer? = nil
-) {
-  let text = fallbackText(slot, streak: streak, offering: offering)
-  ctx.line(text)
-  if Journal.stderrIsJournal(environment: ctx.environment) {
-    Journal.send(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
+  init?(argument: String) {
+    if argument == "demo" {
+      self = .demo
+    } else if let slot = Slot(rawValue: argument) {
+      self = .slot(slot)
+    } else {
+      return nil
+    }
   }
+
+  static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["demo"] }
 }
 
 /// `nudge notify SLOT`: posts a reminder now, or with `--scheduled` applies the firing rules.
@@ -38,8 +36,8 @@ struct NotifyCommand: ContextCommand {
 
   @Argument(
     help: "morning, midday, evening, weekly, or demo (the reminder for this time of day, now).",
-    completion: .list(Slot.allCases.map(\.rawValue) + ["demo"]))
-  var slot: String
+    completion: .list(NotifyTarget.allValueStrings))
+  var slot: NotifyTarget
 
   @Flag(
     help: "Apply the schedule's rules: latest elapse, once per elapse, skip when done or stale.")
@@ -70,141 +68,44 @@ struct NotifyCommand: ContextCommand {
     if let wait, !(wait >= 0) || !wait.isFinite {
       throw ValidationError("--wait must be 0 or more seconds (0: post it and do not wait).")
     }
+    if slot == .demo && (scheduled || snoozed) {
+      throw ValidationError("'demo' posts now; it takes no --scheduled or --snoozed.")
+    }
+    if scheduled && snoozed { throw ValidationError("use --scheduled or --snoozed, not both.") }
+  }
+
+  /// What the flags ask for.
+  var request: ReminderRequest {
+    switch slot {
+    case .demo: .demo
+    case .slot(let slot): scheduled ? .scheduled(slot) : snoozed ? .snoozed(slot) : .now(slot)
+    }
   }
 
   func run(_ ctx: Context) throws {
-    let isDemo = slot == "demo"
-    let db = try ctx.openDatabase()
-    let settings = try db.settings()
-    var target: Slot
-    if isDemo {
-      let phase = DayPhase.of(
-        LocalTime(ctx.now, in: ctx.timeZone), rolloverHour: settings.rolloverHour)
-      target = phase == .morning ? .morning : .evening
-    } else {
-      guard let named = Slot(rawValue: slot) else {
-        throw CLIError(
-          "'\(slot)' is not a slot: use morning, midday, evening, weekly or demo.", code: .usage)
-      }
-      target = named
-    }
-    if isDemo && (scheduled || snoozed) {
-      throw CLIError("'demo' posts now; it takes no --scheduled or --snoozed.", code: .usage)
-    }
-    if scheduled && snoozed {
-      throw CLIError("use --scheduled or --snoozed, not both.", code: .usage)
-    }
-    let local = ctx.timeZone
-    let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
-    let offered = target.offer(
-      done: try db.doneFlows(on: settings.dayRule.day(of: ctx.now, in: ctx.timeZone)))
-    let nowSeconds = ctx.now.seconds
-    // a server that stops answering mid-call: print the reminder, log it, leave with 69 (on
-    // the watchdog thread, while this one is blocked in the call)
-    ctx.notifier.whenServerHangs { [target] in
-      ctx.output.write(
-        fallbackText(target, streak: currentStreak(ctx, db, settings), offering: offered) + "\n")
-      try? db.logReminder(
-        ReminderLogEntry(slot: target, elapse: nil, outcome: .undelivered, at: at))
-      ctx.output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
-      _exit(69)
-    }
-    let serverWait = self.serverWait ?? (scheduled || snoozed ? 120 : 0)
-    var elapse: Int? = nil
-    if snoozed {
-      guard let snooze = try db.takeDueSnooze(target, now: nowSeconds) else {
-        try report(ctx, target, nil, .nothingDue)
-        return
-      }
-      elapse = snooze.elapse
-      let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
-      // a snooze that comes back on a day off (paused after it was snoozed) stays quiet
-      let skipped: ReminderOutcome? =
-        try db.isPaused(today)
-        ? .skippedPaused
-        : target.offer(done: try db.doneFlows(on: today)) == nil ? .skippedDone : nil
-      if let skipped {
-        try db.logReminder(
-          ReminderLogEntry(slot: target, elapse: elapse, outcome: skipped, at: at))
-        try report(ctx, target, elapse.map { local.iso($0) }, .logged(skipped))
-        return
-      }
-    }
-    // `--wait 0` posts without buttons, so it needs no server check before: the post says
-    let problem =
-      wait == 0 && !scheduled ? nil : ctx.notifier.unavailableReason(waitingForServer: serverWait)
-    if scheduled {
-      let (decision, claimed) = try SlotFiring(ctx: ctx, db: db, local: local).decide(
-        target, now: ctx.now, deliverable: problem == nil)
-      let logged: ReminderOutcome
-      switch decision {
-      case .nothingDue:
-        try report(ctx, target, nil, .nothingDue)
-        return
-      case .skipOff(let e): (logged, elapse) = (.skippedOff, e)
-      case .skipPaused(let e): (logged, elapse) = (.skippedPaused, e)
-      case .skipDone(let e): (logged, elapse) = (.skippedDone, e)
-      case .skipStale(let e): (logged, elapse) = (.skippedStale, e)
-      case .fire(let e): (logged, elapse) = (problem == nil ? .shown : .undelivered, e)
-      }
-      guard claimed, logged == .shown || logged == .undelivered else {
-        try report(
-          ctx, target, elapse.map { local.iso($0) }, .logged(claimed ? logged : .duplicate))
-        return
-      }
-    } else if wait != 0 || problem != nil {
-      // (`--wait 0` logs once it knows: one commit per post)
-      let first: ReminderOutcome = problem != nil ? .undelivered : (isDemo ? .demo : .shown)
-      try db.logReminder(ReminderLogEntry(slot: target, elapse: elapse, outcome: first, at: at))
-    }
-    if let problem {
-      if !json {
-        printFallback(
-          ctx, slot: target, streak: currentStreak(ctx, db, settings), offering: offered)
-      }
-      // the demo says it once: the printed reminder, then the one line of why
-      if json || !isDemo {
-        try report(ctx, target, elapse.map { local.iso($0) }, .logged(.undelivered))
-      }
-      throw CLIError(
-        "\(problem); the reminder was printed instead. Run the command it names.",
-        code: .unavailable)
-    }
-    // relevant until the slot's staleness window (from its elapse) ends
-    let window = settings.stalenessSeconds(for: target)
-    let relevantFor =
-      isDemo ? 600 : Double(max(60, (elapse ?? nowSeconds) + window - nowSeconds))
-    if ctx.output.isTerminal && !json && wait != 0 {
-      ctx.line(
-        ctx.style.dim(
-          "Waiting for a click on the reminder (\(DurationText.spoken(seconds: Int(wait ?? relevantFor))) at most; Ctrl-C takes it down)."
-        ))
-    }
+    let options = ReminderOptions(
+      wait: wait, serverWait: serverWait ?? (scheduled || snoozed ? 120 : 0),
+      snoozeSeconds: snoozeSeconds, json: json)
     let session = ReminderSession(
-      ctx: ctx, db: db, slot: target, elapse: elapse, wait: wait ?? relevantFor,
-      serverWait: serverWait,
-      snoozeSeconds: snoozeSeconds ?? settings.snoozeSeconds, settings: settings,
-      printsFallback: !json,
-      leftOutcome: wait == 0 && !scheduled ? (isDemo ? .demo : .shown) : nil)
-    let final: ReminderOutcome
-    do {
-      final = try session.run()
-    } catch let error as CLIError where json && error.code == .unavailable {
-      try report(ctx, target, elapse.map { local.iso($0) }, .logged(.undelivered))
-      throw error
-    }
-    try report(ctx, target, elapse.map { local.iso($0) }, .logged(final))
+      ctx: ctx, db: try ctx.openDatabase(), request: request, options: options)
+    let report = try session.run()
+    if report.printsOutcome { try print(report, ctx) }
+    if let failure = report.failure { throw failure }
   }
 
-  func report(_ ctx: Context, _ slot: Slot, _ elapse: String?, _ outcome: NotifyOutcome) throws {
+  func print(_ report: ReminderReport, _ ctx: Context) throws {
+    let elapse = report.elapse.map { ctx.timeZone.iso($0) }
     if json {
-      ctx.line(try jsonText(NotifyReport(slot: slot, elapse: elapse, outcome: outcome.text)))
+      ctx.line(
+        try jsonText(
+          NotifyReport(slot: report.slot, elapse: elapse, outcome: report.outcome.text)))
     } else {
-      ctx.line("\(slot.rawValue): \(outcome.text)" + (elapse.map { " (elapse \($0))" } ?? ""))
+      ctx.line(
+        "\(report.slot.rawValue): \(report.outcome.text)" + (elapse.map { " (elapse \($0))" } ?? "")
+      )
     }
   }
 }
-
 /// What one `nudge notify` run did: nothing was due, or the outcome it logged.
 enum NotifyOutcome: Equatable {
   case nothingDue
@@ -217,14 +118,6 @@ enum NotifyOutcome: Equatable {
     case .logged(let outcome): outcome.rawValue
     }
   }
-}
-
-func currentStreak(_ ctx: Context, _ db: AppDatabase, _ settings: Settings) -> Int {
-  let today = settings.dayRule.day(of: ctx.now, in: ctx.timeZone)
-  let days = try? db.streakDays()
-  return StreakRule.evaluate(
-    doneDays: days?.done ?? [], today: today, paused: days?.paused ?? []
-  ).current
 }
 
 /// What `nudge notify --json` prints.

@@ -1,89 +1,171 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
 
-/// One posted reminder and what its buttons do: open the flow, log "All prepped" and
-/// celebrate, or snooze (stored, so it comes back even if this process does not).
-struct ReminderSession {
+/// How a reminder session waits and reports, as `nudge notify`'s flags say.
+struct ReminderOptions: Sendable {
+  /// Seconds to wait for a click; nil: as long as the reminder is relevant. 0 posts it without
+  /// buttons, leaves it on the screen and returns at once.
+  var wait: Double?
+  /// Seconds to wait for a notification server that is not there yet.
+  var serverWait: Double = 0
+  /// The snooze's length; nil: the `snooze` setting.
+  var snoozeSeconds: Int?
+  /// `--json`: an undelivered reminder is journaled, not printed on stdout.
+  var json = false
+}
+
+/// What a reminder run did, for `notify` to print.
+struct ReminderReport: Equatable {
+  var slot: Slot
+  var elapse: Int?
+  var outcome: NotifyOutcome
+  /// The reminder could not be shown and was printed instead: `notify` ends with this.
+  var failure: CLIError? = nil
+  /// False when the printed reminder says it all (the demo without `--json`).
+  var printsOutcome = true
+}
+
+/// A reminder's whole life, from the claim to its last outcome: the store decides and claims
+/// (`fire`), then this posts, waits, acts on the click — open the flow, "All prepped" and its
+/// celebration, or a snooze that comes back even if this process does not — and logs each
+/// outcome. The only code that writes the reminder log.
+struct ReminderSession: Sendable {
   let ctx: Context
   let db: AppDatabase
-  let slot: Slot
-  let elapse: Int?
-  let wait: Double
-  let serverWait: Double
-  let snoozeSeconds: Int
-  /// The settings the command read (the day's rule, the streak's).
-  let settings: Settings
-  /// False for `--json`: an undelivered reminder is journaled, not printed on stdout.
-  var printsFallback = true
-  /// What to log once a reminder is left on the screen (`--wait 0` logs after posting, once);
-  /// nil when the caller logged it before posting.
-  var leftOutcome: ReminderOutcome? = nil
+  let request: ReminderRequest
+  var options = ReminderOptions()
 
-  func log(_ outcome: ReminderOutcome) {
+  /// Decides, posts and waits; returns what happened. Throws only when the store fails.
+  func run() throws -> ReminderReport {
+    let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
+    switch try db.fire(request, at: ctx.now, in: ctx.timeZone, elapses: calendar.elapses) {
+    case .nothingDue:
+      return ReminderReport(slot: request.slot ?? .morning, elapse: nil, outcome: .nothingDue)
+    case .logged(let outcome, let elapse):
+      return ReminderReport(
+        slot: request.slot ?? .morning, elapse: elapse, outcome: .logged(outcome))
+    case .post(let post):
+      return try Posting(session: self, post: post).run()
+    }
+  }
+}
+
+/// One claimed reminder on the screen: what `ReminderSession` does once there is one to post.
+private struct Posting: Sendable {
+  let session: ReminderSession
+  let post: ReminderPost
+
+  var ctx: Context { session.ctx }
+  var db: AppDatabase { session.db }
+  var slot: Slot { post.slot }
+  var options: ReminderOptions { session.options }
+  var snoozeSeconds: Int { options.snoozeSeconds ?? post.settings.snoozeSeconds }
+
+  func log(_ outcome: ReminderOutcome) throws {
     let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
-    try? db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
+    try db.logReminder(ReminderLogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at))
   }
 
-  /// Posts until a click, a dismissal, a withdrawal or a snooze; returns the last outcome. A
-  /// wait of 0 posts the reminder without buttons, leaves it on the screen and returns.
-  func run() throws -> ReminderOutcome {
-    let (clock, zone, rule) = (ctx.clock, ctx.timeZone, settings.dayRule)
+  func report(_ outcome: ReminderOutcome) -> ReminderReport {
+    ReminderReport(slot: slot, elapse: post.elapse, outcome: .logged(outcome))
+  }
+
+  /// The reminder printed instead of shown: logged `undelivered`, printed on the terminal and
+  /// journaled (unless `--json`), and the failure `notify` ends with.
+  func undelivered(_ failure: String, offering offer: ReminderOffer?, printsOutcome: Bool) throws
+    -> ReminderReport
+  {
+    try log(.undelivered)
+    if !options.json { printFallback(ctx, slot: slot, streak: post.streak, offering: offer) }
+    var report = report(.undelivered)
+    report.failure = CLIError(failure, code: .unavailable)
+    report.printsOutcome = printsOutcome
+    return report
+  }
+
+  func run() throws -> ReminderReport {
+    // a server that stops answering mid-call: print the reminder, log it, leave with 69 (on
+    // the watchdog thread, while this one is blocked in the call; a failed log is not retried)
+    let fallback = fallbackText(slot, streak: post.streak, offering: post.offer)
+    ctx.notifier.whenServerHangs { [self] in
+      ctx.output.write(fallback + "\n")
+      _ = try? log(.undelivered)
+      ctx.output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
+      _exit(69)
+    }
+    // `--wait 0` posts without buttons, so it needs no server check before: the post says
+    let leftOnScreen = options.wait == 0
+    if !leftOnScreen || session.request == .scheduled(slot),
+      let problem = ctx.notifier.unavailableReason(waitingForServer: options.serverWait)
+    {
+      // the demo says it once: the printed reminder, then the one line of why
+      return try undelivered(
+        "\(problem); the reminder was printed instead. Run the command it names.",
+        offering: post.offer, printsOutcome: options.json || !post.isDemo)
+    }
+    let wait = options.wait ?? post.relevantSeconds(now: ctx.now.seconds)
+    if ctx.output.isTerminal && !options.json && !leftOnScreen {
+      ctx.line(
+        ctx.style.dim(
+          "Waiting for a click on the reminder (\(DurationText.spoken(seconds: Int(wait))) at most; Ctrl-C takes it down)."
+        ))
+    }
+    let (clock, zone, rule) = (ctx.clock, ctx.timeZone, post.settings.dayRule)
     let started = ctx.clock()
+    var offered = post.offer
+    var isFirstPost = true
     while true {
-      let today = rule.day(of: ctx.clock(), in: zone)
       // what is left to offer today (the evening: the prep, then the check-in)
-      guard let offered = slot.offer(done: (try? db.doneFlows(on: today)) ?? []) else {
-        log(.doneElsewhere)
-        return .doneElsewhere
+      guard let offer = offered else {
+        try log(.doneElsewhere)
+        return report(.doneElsewhere)
       }
       let note = DesktopNotification.reminder(
-        slot, streak: currentStreak(ctx, db, settings), snoozeSeconds: snoozeSeconds,
-        offering: offered)
-      let left = wait <= 0 ? 0 : max(1, wait - ctx.clock().seconds(since: started))
+        slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer)
+      let left = leftOnScreen ? 0 : max(1, wait - ctx.clock().seconds(since: started))
+      // logged once the server has it (a failed log is not retried: the reminder is up)
+      let shown = post.shownOutcome
+      let logsShown = isFirstPost
+      isFirstPost = false
       let outcome = ctx.notifier.post(
-        wait <= 0 ? note.withoutButtons(command: "nudge \(offered.command)") : note,
+        leftOnScreen ? note.withoutButtons(command: "nudge \(offer.command)") : note,
         wait: NotificationWait(
-          seconds: left, serverSeconds: serverWait,
+          seconds: left, serverSeconds: options.serverWait,
           watchDirectory: parentDirectory(of: db.path),
-          isDoneElsewhere: {
-            guard case .flow(let flow) = offered else { return false }
+          isDoneElsewhere: { [db] in
+            guard case .flow(let flow) = offer else { return false }
             return (try? db.isDone(flow, on: rule.day(of: clock(), in: zone))) ?? false
-          }))
+          },
+          onShown: { [self] in if logsShown { _ = try? log(shown) } }))
       switch outcome {
       case .undelivered(let reason):
-        log(.undelivered)
-        if printsFallback {
-          printFallback(
-            ctx, slot: slot, streak: currentStreak(ctx, db, settings), offering: offered)
-        }
-        throw CLIError("\(reason); the reminder was printed instead.", code: .unavailable)
+        return try undelivered(
+          "\(reason); the reminder was printed instead.", offering: offer,
+          printsOutcome: options.json)
       case .left:
-        // nobody waits (`--wait 0`)
-        guard let leftOutcome else { return .shown }
-        log(leftOutcome)
-        return leftOutcome
+        return report(shown)  // nobody waits (`--wait 0`)
       case .withdrawn(.doneElsewhere):
-        log(.doneElsewhere)
-        return .doneElsewhere
+        try log(.doneElsewhere)
+        return report(.doneElsewhere)
       case .withdrawn:
-        log(.withdrawn)
-        return .withdrawn
+        try log(.withdrawn)
+        return report(.withdrawn)
       case .closed:
-        log(.dismissed)
-        return .dismissed
+        try log(.dismissed)
+        return report(.dismissed)
       case .action(.snooze):
-        guard try snooze() else { return .snoozed }
-      case .action(.done) where offered == .flow(.prep):
-        try allPrepped(settings)
-        return .done
+        guard try snooze() else { return report(.snoozed) }
+        offered = slot.offer(done: try db.doneFlows(on: rule.day(of: ctx.clock(), in: zone)))
+      case .action(.done) where offer == .flow(.prep):
+        try allPrepped(wait: wait)
+        return report(.done)
       case .action:
-        log(.clicked)
-        try ctx.launcher.open(offered.deepLink.url, in: ctx)
-        return .clicked
+        try log(.clicked)
+        try ctx.launcher.open(offer.deepLink.url, in: ctx)
+        return report(.clicked)
       }
     }
   }
@@ -93,8 +175,8 @@ struct ReminderSession {
   /// manager it also waits here and returns true when this process took the due snooze.
   func snooze() throws -> Bool {
     let due = ctx.clock().seconds + snoozeSeconds
-    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse))
-    log(.snoozed)
+    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: post.elapse))
+    try log(.snoozed)
     if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: snoozeSeconds) {
       return false
     }
@@ -105,12 +187,12 @@ struct ReminderSession {
 
   /// "All prepped": saves the whole checklist (its awards and celebration in the same write),
   /// posts the celebration, whose Replay button replays that same draw.
-  func allPrepped(_ settings: Settings) throws {
-    let (day, savedAt) = ctx.today(settings, at: ctx.clock())
+  func allPrepped(wait: Double) throws {
+    let (day, savedAt) = ctx.today(post.settings, at: ctx.clock())
     let completed = try db.complete(day: day, savedAt: savedAt, reward: ctx.reward) {
       (entry: inout PrepEntry) in entry.markAllReady()
     }
-    log(.done)
+    try log(.done)
     guard let drawn = completed.celebration else { return }
     let note = DesktopNotification.celebration(drawn.celebration)
     let outcome = ctx.notifier.post(
@@ -118,6 +200,24 @@ struct ReminderSession {
     if case .action = outcome {
       try ctx.launcher.open(DeepLink.replay(drawn.number).url, in: ctx)
     }
+  }
+}
+
+/// The reminder as one line of text, with the command that opens its flow.
+func fallbackText(_ slot: Slot, streak: Int, offering: ReminderOffer? = nil) -> String {
+  let note = DesktopNotification.reminder(slot, streak: 0, offering: offering)
+  let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
+  let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
+  return
+    "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((offering ?? slot.firstOffer).command)"
+}
+
+/// The reminder printed where no notification can be shown: the terminal and the journal.
+func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering: ReminderOffer? = nil) {
+  let text = fallbackText(slot, streak: streak, offering: offering)
+  ctx.line(text)
+  if Journal.stderrIsJournal(environment: ctx.environment) {
+    Journal.send(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
   }
 }
 

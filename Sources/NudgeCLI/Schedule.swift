@@ -40,11 +40,11 @@ struct ScheduleCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let local = ctx.timeZone
-      let firing = SlotFiring(ctx: ctx, db: db, local: local)
+      let calendar = SlotCalendar(ctx: ctx, local: local)
       let now = ctx.now.seconds
       let rows = try db.schedules().map {
         schedule throws -> (Row, Int?) in
-        let next = schedule.enabled ? firing.next(try firing.spec(schedule), after: now) : nil
+        let next = schedule.enabled ? calendar.next(try calendar.spec(schedule), after: now) : nil
         return (
           Row(
             slot: schedule.slot, expression: schedule.expression,
@@ -164,8 +164,8 @@ struct ScheduleCommand: ParsableCommand {
           return
         }
       }
-      let firing = SlotFiring(ctx: ctx, db: db, local: local)
-      let next = firing.next(spec, after: ctx.now.seconds)
+      let calendar = SlotCalendar(ctx: ctx, local: local)
+      let next = calendar.next(spec, after: ctx.now.seconds)
       // what Nudge understood, in words and as the timer will have it
       ctx.line(
         "\(target.rawValue): \(plain.map { Self.spoken($0) } ?? normalized)"

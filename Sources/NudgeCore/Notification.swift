@@ -106,15 +106,19 @@ public struct NotificationWait: Sendable {
   public var watchDirectory: String?
   /// True when the reminder is no longer needed (its flow is done); asked after changes.
   public var isDoneElsewhere: @Sendable () -> Bool
+  /// Runs once, when the server has the notification (it is on the screen).
+  public var onShown: @Sendable () -> Void
 
   public init(
     seconds: Double, serverSeconds: Double = 0, watchDirectory: String? = nil,
-    isDoneElsewhere: @escaping @Sendable () -> Bool = { false }
+    isDoneElsewhere: @escaping @Sendable () -> Bool = { false },
+    onShown: @escaping @Sendable () -> Void = {}
   ) {
     self.seconds = seconds
     self.serverSeconds = serverSeconds
     self.watchDirectory = watchDirectory
     self.isDoneElsewhere = isDoneElsewhere
+    self.onShown = onShown
   }
 }
 

@@ -162,11 +162,38 @@ public enum FiringRule {
     return t
   }
 
-  /// Stale after the window; skipped when the slot's flow is already done today.
-  public static func decide(latest: Int?, now: Int, window: Int, flowDoneToday: Bool) -> Decision {
+  /// Stale after the window; skipped when the slot's flow is already done today; then skipped
+  /// when the slot is off, or when the elapse falls on a day off (`isPaused(elapse)`).
+  public static func decide(
+    latest: Int?, now: Int, window: Int, flowDoneToday: Bool, enabled: Bool = true,
+    isPaused: (Int) -> Bool = { _ in false }
+  ) -> Decision {
     guard let latest else { return .nothingDue }
     if now > latest + window { return .skipStale(elapse: latest) }
     if flowDoneToday { return .skipDone(elapse: latest) }
+    if !enabled { return .skipOff(elapse: latest) }
+    if isPaused(latest) { return .skipPaused(elapse: latest) }
     return .fire(elapse: latest)
+  }
+}
+
+extension FiringRule.Decision {
+  /// The elapse the decision is about; nil when nothing is due.
+  public var elapse: Int? {
+    switch self {
+    case .fire(let e), .skipDone(let e), .skipStale(let e), .skipOff(let e), .skipPaused(let e): e
+    case .nothingDue: nil
+    }
+  }
+
+  /// What a skip logs (`skipped-done`…); nil for a firing and for nothing due.
+  public var skipOutcome: ReminderOutcome? {
+    switch self {
+    case .skipDone: .skippedDone
+    case .skipStale: .skippedStale
+    case .skipOff: .skippedOff
+    case .skipPaused: .skippedPaused
+    case .fire, .nothingDue: nil
+    }
   }
 }

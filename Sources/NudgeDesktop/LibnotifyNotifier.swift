@@ -154,7 +154,11 @@ public final class LibnotifyNotifier: Notifier {
     -> NotificationOutcome
   {
     if let missing = Self.libraryMissing { return .undelivered(missing.message) }
-    if wait.seconds <= 0 { return leave(notification) }
+    if wait.seconds <= 0 {
+      let outcome = leave(notification)
+      if outcome == .left { wait.onShown() }
+      return outcome
+    }
     let started = ContinuousClock.now
     func remaining() -> Double {
       let elapsed = (ContinuousClock.now - started).components
@@ -171,6 +175,7 @@ public final class LibnotifyNotifier: Notifier {
       let shown = show(notification, watch)
       guard let note = shown.note else { return .undelivered(shown.error) }
       defer { nd_g_object_unref(UnsafeMutableRawPointer(note)) }
+      if !reposted { wait.onShown() }
       // a reminder may wait for hours: what start-up touched goes back first
       if remaining() > 5 { IdleMemory.release() }
       let end = watch.waitForAnswer(

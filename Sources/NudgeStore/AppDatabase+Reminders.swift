@@ -67,47 +67,4 @@ extension AppDatabase {
   public func saveSchedule(_ schedule: SlotSchedule) throws(StoreError) {
     try write { db in try db.save(schedule) }
   }
-
-  /// Claims (slot, elapse) for one reminder and logs its outcome, atomically. A second claim of
-  /// the same pair is refused by the UNIQUE key (not a check-then-insert), logs `duplicate`
-  /// and returns false.
-  public func claimFiring(slot: Slot, elapse: Int, outcome: ReminderOutcome, at: String)
-    throws(StoreError)
-    -> Bool
-  {
-    try write { db in
-      do {
-        try db.execute(
-          "INSERT INTO reminder_claim (slot, elapse) VALUES (?, ?)",
-          [SQLValue(slot), SQLValue(elapse)])
-      } catch let error as SQLiteError where error.code == SQLITE_CONSTRAINT {
-        try db.insert(ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at))
-        return false
-      }
-      try db.insert(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
-      return true
-    }
-  }
-
-  /// Whether (slot, elapse) has been handled already.
-  public func isClaimed(slot: Slot, elapse: Int) throws(StoreError) -> Bool {
-    try read { db in
-      try db.integer(
-        "SELECT EXISTS (SELECT 1 FROM reminder_claim WHERE slot = ? AND elapse = ?)",
-        [SQLValue(slot), SQLValue(elapse)]) == 1
-    }
-  }
-
-  /// Logs what happened to a reminder (clicked, done, snoozed…).
-  public func logReminder(_ entry: ReminderLogEntry) throws(StoreError) {
-    try write { db in try db.insert(entry) }
-  }
-
-  /// The reminder log, newest last.
-  public func reminderLog(limit: Int) throws(StoreError) -> [ReminderLogEntry] {
-    try read { db in
-      try db.fetchAll(ReminderLogEntry.self, "ORDER BY id DESC LIMIT ?", [SQLValue(limit)])
-        .reversed()
-    }
-  }
 }

@@ -1,0 +1,30 @@
+import NudgeCore
+
+/// The slots' calendar expressions against the clock, in the local zone the caller read.
+struct SlotCalendar {
+  let ctx: Context
+  let local: ZoneRules
+
+  /// The slot's parsed expression.
+  func spec(_ schedule: SlotSchedule) throws -> CalendarSpec {
+    try ctx.parseCalendar(schedule.expression, local: local)
+  }
+
+  /// The expression's strict next elapse after `t` (epoch seconds).
+  func next(_ spec: CalendarSpec, after t: Int) -> Int? {
+    spec.nextElapse(after: t, localZone: local, zoneFor: ctx.zones.zone(named:))
+  }
+
+  /// The schedule's next-elapse function, as the store's `fire` asks for it.
+  func elapses(_ schedule: SlotSchedule) throws -> (Int) -> Int? {
+    let spec = try spec(schedule)
+    return { next(spec, after: $0) }
+  }
+
+  /// The elapse a timer firing at `now` is for (nil: nothing due), from the slot's last trigger.
+  func dueElapse(_ slot: Slot, _ spec: CalendarSpec, now: Int, lastTrigger: Int?) -> Int? {
+    FiringRule.dueElapse(atOrBefore: now, lastTrigger: lastTrigger, lookback: 400 * 86400) {
+      next(spec, after: $0)
+    }
+  }
+}
