@@ -87,7 +87,11 @@ let package = Package(
       name: "NudgeDesktopTests", dependencies: ["NudgeDesktop", "NudgeCore"],
       swiftSettings: desktopHeaders),
     .testTarget(
-      name: "NudgeCLITests", dependencies: ["NudgeCLI", "NudgeCore", "nudge"],
+      name: "NudgeCLITests",
+      dependencies: [
+        "NudgeCLI", "NudgeCore", "nudge",
+        .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+      ],
       swiftSettings: desktopHeaders),
   ]
 )

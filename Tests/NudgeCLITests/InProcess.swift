@@ -16,6 +16,12 @@ import Testing
 struct InProcess {
   let home: String
   var environment: [String: String]
+  /// The notification server a reminder test scripts (refusing otherwise).
+  var notifier: (any Notifier)? = nil
+  /// The terminal launcher a reminder test records (refusing otherwise).
+  var launcher: (any LinkLauncher)? = nil
+  /// A clock that `pause` advances (a fixed clock and no pauses otherwise).
+  var clock: TestClock? = nil
 
   init() {
     home = NSTemporaryDirectory() + "nudge-inproc-\(UUID().uuidString)"
@@ -69,9 +75,13 @@ struct InProcess {
       makeID: { UUID().uuidString.lowercased() },
       rewardSeed: try Context.fixedSeed(environment) ?? 0)
     ctx.columns = environment["COLUMNS"].flatMap { Int($0) } ?? 80
-    ctx.notifier = RefusingNotifier()
+    ctx.notifier = notifier ?? RefusingNotifier()
     ctx.spawner = RefusingSpawner()
-    ctx.launcher = RefusingLauncher()
+    ctx.launcher = launcher ?? RefusingLauncher()
+    if let clock {
+      ctx.clock = { clock.current }
+      ctx.pause = { clock.advance($0) }
+    }
     return ctx
   }
 
