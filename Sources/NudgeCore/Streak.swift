@@ -129,13 +129,6 @@ struct DayGrid {
     return i >= 0 && i < flags.count && flags[i] & mask != 0
   }
 
-  /// True when the day has every bit of `mask`.
-  @inline(__always)
-  func hasAll(_ ordinal: Int, _ mask: UInt8) -> Bool {
-    let i = ordinal - start
-    return i >= 0 && i < flags.count && flags[i] & mask == mask
-  }
-
   /// The earliest and latest day sharing a bit with `mask`.
   func first(_ mask: UInt8) -> Int? { flags.firstIndex { $0 & mask != 0 }.map { $0 + start } }
   func last(_ mask: UInt8) -> Int? { flags.lastIndex { $0 & mask != 0 }.map { $0 + start } }

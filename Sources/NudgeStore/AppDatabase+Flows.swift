@@ -161,11 +161,6 @@ extension AppDatabase {
     }
   }
 
-  /// Everything achievements are decided from.
-  public func historyFacts() throws(StoreError) -> HistoryFacts {
-    try read { db in try Self.historyFacts(db) }
-  }
-
   /// The latest day before `day` on which any flow was done.
   static func previousDoneDay(_ db: SQLiteConnection, before day: Day) throws -> Day? {
     try db.texts(

@@ -105,7 +105,16 @@ import Testing
         return String(r.stdout.split(separator: "\n").last ?? "")
       }
     }
-    #expect(try run("11") == run("11"))
+    let eleven = try run("11")
+    #expect(try run("11") == eleven)
+    // the seed decides the draws: another one draws other messages over the six days
+    #expect(try run("12") != eleven)
+    // the first day's draw is the core's draw 0 with seed 11: a first help, its achievement
+    let first = try #require(
+      RewardDraw(seed: 11).celebration(
+        number: 0, newAchievements: [.firstHelp], updated: false, celebrationsOn: true,
+        recentMessages: [], moment: .first))
+    #expect(eleven[0].contains(first.message), "\(eleven[0]) (drawn: \(first.message))")
     let quiet = try run("11", off: true)
     #expect(quiet.allSatisfy { $0.hasPrefix("✓") }, "\(quiet)")
     #expect(quiet[0].contains("New achievement: Asked for help."))

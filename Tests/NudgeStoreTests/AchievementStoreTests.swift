@@ -63,7 +63,8 @@ import Testing
         }
       }
     }
-    #expect(try db.achievements() == AchievementRule.evaluate(try db.historyFacts()))
+    let facts = try db.read { try AppDatabase.historyFacts($0) }
+    #expect(try db.achievements() == AchievementRule.evaluate(facts))
   }
 
   @Test func celebrationDrawsNeverRepeatTheLastMessage() throws {

@@ -195,10 +195,35 @@ import Testing
   }
 
   @Test func readOnlyDirectoryIsACannotCreateError() throws {
-    guard getuid() != 0 else { return }  // root ignores permissions; covered by the CLI suite
     let dir = tempDir()
     chmod(dir, 0o500)
     defer { chmod(dir, 0o700) }
-    #expect(throws: StoreError.self) { try AppDatabase.open(path: dir + "/sub/nudge.sqlite3") }
+    try withoutRootFileAccess {
+      #expect(throws: StoreError.self) { try AppDatabase.open(path: dir + "/sub/nudge.sqlite3") }
+    }
   }
+}
+
+/// Runs `body` with this thread's file access checked as `nobody`'s when the tests run as root
+/// (CI does), since root ignores directory permissions. Linux's filesystem user and group IDs
+/// belong to one thread (`setfsuid(2)`, called directly: glibc does not pass it on to the
+/// others) and leaving fsuid 0 drops CAP_DAC_OVERRIDE with it, so tests running in parallel
+/// keep root's access; both come back before this returns.
+func withoutRootFileAccess(_ body: () throws -> Void) throws {
+  guard geteuid() == 0 else { return try body() }
+  typealias SetFSID = @convention(c) (UInt32) -> Int32
+  let libc = try #require(dlopen(nil, RTLD_NOW))
+  defer { dlclose(libc) }
+  let setfsuid = unsafeBitCast(try #require(dlsym(libc, "setfsuid")), to: SetFSID.self)
+  let setfsgid = unsafeBitCast(try #require(dlsym(libc, "setfsgid")), to: SetFSID.self)
+  let nobody: UInt32 = 65534
+  // each returns the ID in effect before; an invalid one (-1) changes nothing
+  let group = UInt32(bitPattern: setfsgid(nobody))
+  let user = UInt32(bitPattern: setfsuid(nobody))
+  defer {
+    _ = setfsuid(user)
+    _ = setfsgid(group)
+  }
+  try #require(setfsuid(UInt32.max) == nobody && setfsgid(UInt32.max) == nobody)
+  try body()
 }
