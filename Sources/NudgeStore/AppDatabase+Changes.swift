@@ -242,9 +242,8 @@ extension AppDatabase {
   /// True the first time `note` is asked about, false ever after: a note said once.
   public func firstTime(_ note: String) throws(StoreError) -> Bool {
     try write { db in
-      let key = "said." + note
-      if try db.exists(StateRow.self, key: key) { return false }
-      try db.save(StateRow(key: key, value: "1"))
+      if try db.exists(SaidNote.self, key: note) { return false }
+      try db.insert(SaidNote(note: note))
       return true
     }
   }
@@ -253,10 +252,6 @@ extension AppDatabase {
 extension AppDatabase {
   /// Whether `day` is a day off (`nudge pause`).
   public func isPaused(_ day: Day) throws(StoreError) -> Bool {
-    try read { db in
-      try db.integer(
-        "SELECT EXISTS (SELECT 1 FROM pause WHERE first_day <= ?1 AND last_day >= ?1)",
-        [SQLValue(day)]) == 1
-    }
+    try read { db in try db.isPaused(day) }
   }
 }
