@@ -28,7 +28,8 @@ public struct CLIError: Error, Equatable {
 
   init(_ error: StoreError) {
     switch error {
-    case .notNudgeDatabase(let m), .newerSchema(let m): self.init(m, code: .badData)
+    case .notNudgeDatabase(let m), .newerSchema(let m), .unreadable(let m):
+      self.init(m, code: .badData)
     case .cannotCreate(let m): self.init(m, code: .cannotCreate)
     case .busy(let m): self.init(m, code: .busy)
     }

@@ -197,3 +197,34 @@ extension FiringRule.Decision {
     }
   }
 }
+
+/// One line of the reminder log (`nudge log`).
+public struct ReminderLogEntry: Codable, Equatable, Sendable {
+  public var slot: Slot
+  /// The elapse (seconds since the epoch) the firing was for; nil for a demo.
+  public var elapse: Int?
+  public var outcome: ReminderOutcome
+  public var at: String
+
+  public init(slot: Slot, elapse: Int?, outcome: ReminderOutcome, at: String) {
+    self.slot = slot
+    self.elapse = elapse
+    self.outcome = outcome
+    self.at = at
+  }
+}
+
+/// A snoozed reminder, stored so it comes back even when the process that snoozed it is gone.
+public struct Snooze: Codable, Equatable, Sendable {
+  public var slot: Slot
+  /// When it is due again (epoch seconds).
+  public var due: Int
+  /// The elapse it belongs to (nil for a reminder posted by hand).
+  public var elapse: Int?
+
+  public init(slot: Slot, due: Int, elapse: Int?) {
+    self.slot = slot
+    self.due = due
+    self.elapse = elapse
+  }
+}

@@ -246,3 +246,14 @@ public enum Heatmap {
     return frozen.contains(day) ? .frozen : .missed
   }
 }
+
+/// A celebration as drawn, with its draw number: what the Replay button replays.
+public struct StoredCelebration: Codable, Equatable, Sendable {
+  public var number: UInt64
+  public var celebration: Celebration
+
+  public init(number: UInt64, celebration: Celebration) {
+    self.number = number
+    self.celebration = celebration
+  }
+}

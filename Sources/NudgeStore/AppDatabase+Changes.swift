@@ -200,9 +200,7 @@ extension AppDatabase {
 
   /// What streaks are decided from: the days a flow was done and the days off.
   public func streakDays() throws(StoreError) -> (done: Set<Day>, paused: Set<Day>) {
-    let done = try doneDays()
-    let paused = try pauses().flatMap { $0.days(through: $0.lastDay) }
-    return (done, Set(paused))
+    try read { db in try db.streakDays() }
   }
 
   /// Starts a pause today (replacing one that already covers today, or starts today).
@@ -242,9 +240,8 @@ extension AppDatabase {
   /// True the first time `note` is asked about, false ever after: a note said once.
   public func firstTime(_ note: String) throws(StoreError) -> Bool {
     try write { db in
-      let key = "said." + note
-      if try db.exists(StateRow.self, key: key) { return false }
-      try db.save(StateRow(key: key, value: "1"))
+      if try db.exists(SaidNote.self, key: note) { return false }
+      try db.insert(SaidNote(note: note))
       return true
     }
   }
@@ -253,10 +250,20 @@ extension AppDatabase {
 extension AppDatabase {
   /// Whether `day` is a day off (`nudge pause`).
   public func isPaused(_ day: Day) throws(StoreError) -> Bool {
-    try read { db in
-      try db.integer(
-        "SELECT EXISTS (SELECT 1 FROM pause WHERE first_day <= ?1 AND last_day >= ?1)",
-        [SQLValue(day)]) == 1
-    }
+    try read { db in try db.isPaused(day) }
+  }
+}
+
+extension SQLiteConnection {
+  /// What streaks are decided from: the days a flow was done and the days off.
+  func streakDays() throws -> (done: Set<Day>, paused: Set<Day>) {
+    let done = try texts(
+      """
+      SELECT day FROM prep UNION SELECT day FROM review
+      UNION SELECT day FROM checkin UNION SELECT day FROM help_note
+      """
+    ).compactMap { Day($0) }
+    let paused = try fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }
+    return (Set(done), Set(paused))
   }
 }

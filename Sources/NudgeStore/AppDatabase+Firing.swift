@@ -14,7 +14,7 @@ extension AppDatabase {
     elapses: (SlotSchedule) throws -> (Int) -> Int?
   ) throws(StoreError) -> ReminderPlan {
     try write { db in
-      let settings = Settings(stored: try Self.storedSettings(db))
+      let settings = try db.settings()
       // the demo: the reminder for this part of the day
       let phase = DayPhase.of(LocalTime(now, in: zone), rolloverHour: settings.rolloverHour)
       let slot = request.slot ?? (phase == .morning ? .morning : .evening)
@@ -67,11 +67,12 @@ extension AppDatabase {
           })
         guard let elapse = decision.elapse else { return .nothingDue }
         guard try db.claim(slot: slot, elapse: elapse) else {
-          try db.insert(ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at))
+          try db.logReminder(
+            ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at))
           return .logged(.duplicate, elapse: elapse)
         }
         guard let skipped = decision.skipOutcome else { return try post(elapse) }
-        try db.insert(ReminderLogEntry(slot: slot, elapse: elapse, outcome: skipped, at: at))
+        try db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: skipped, at: at))
         return .logged(skipped, elapse: elapse)
       }
     }
@@ -79,7 +80,7 @@ extension AppDatabase {
 
   /// Logs what happened to a reminder (shown, clicked, done, snoozed…).
   public func logReminder(_ entry: ReminderLogEntry) throws(StoreError) {
-    try write { db in try db.insert(entry) }
+    try write { db in try db.logReminder(entry) }
   }
 
   /// The reminder log, newest last.
@@ -110,9 +111,14 @@ extension SQLiteConnection {
     }
   }
 
-  fileprivate func isClaimed(slot: Slot, elapse: Int) throws -> Bool {
+  /// Adds a line to the reminder log.
+  func logReminder(_ entry: ReminderLogEntry) throws { try insert(entry) }
+
+  /// Whether (slot, elapse) has been handled already.
+  func isClaimed(slot: Slot, elapse: Int) throws -> Bool {
     try integer(
       "SELECT EXISTS (SELECT 1 FROM reminder_claim WHERE slot = ? AND elapse = ?)",
       [SQLValue(slot), SQLValue(elapse)]) == 1
   }
+
 }

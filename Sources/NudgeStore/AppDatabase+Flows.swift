@@ -80,7 +80,7 @@ extension AppDatabase {
       drawn = try drawCelebration(db) { recent, number in
         reward.celebration(
           number: number, newAchievements: new, updated: updated,
-          celebrationsOn: Settings(stored: try storedSettings(db)).celebrationsOn,
+          celebrationsOn: try db.settings().celebrationsOn,
           recentMessages: recent, moment: moment)
       }
     }
@@ -186,33 +186,26 @@ extension AppDatabase {
     _ db: SQLiteConnection,
     _ draw: (_ recentMessages: [String], _ number: UInt64) throws -> Celebration?
   ) throws -> StoredCelebration? {
-    let kept = try db.fetchOne(StateRow.self, key: "reward.recent-messages")?.value
-    let last = try db.fetchOne(StateRow.self, key: "reward.last-message")?.value
-    var recent =
-      kept.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
-      ?? last.map { [$0] } ?? []
-    let count =
-      try db.fetchOne(StateRow.self, key: "reward.draws").flatMap { UInt64($0.value) } ?? 0
-    guard let celebration = try draw(recent, count) else { return nil }
-    recent = Array(([celebration.message] + recent).prefix(RewardPicker.freshness))
-    try db.save(
-      StateRow(
-        key: "reward.recent-messages",
-        value: String(decoding: try JSONEncoder().encode(recent), as: UTF8.self)))
-    try db.save(StateRow(key: "reward.draws", value: String(count + 1)))
-    let stored = StoredCelebration(number: count, celebration: celebration)
-    let json = String(decoding: try NudgeJSON.encode(stored), as: UTF8.self)
-    try db.save(StateRow(key: "reward.last-celebration", value: json))
+    var state = try db.rewardState()
+    guard let celebration = try draw(state.recentMessages, state.draws) else { return nil }
+    let stored = StoredCelebration(number: state.draws, celebration: celebration)
+    state.recentMessages = Array(
+      ([celebration.message] + state.recentMessages).prefix(RewardPicker.freshness))
+    state.draws += 1
+    state.lastCelebration = stored
+    try db.save(state)
     return stored
   }
 
   /// The latest drawn celebration and its draw number (what a Replay button replays).
   public func lastCelebration() throws(StoreError) -> StoredCelebration? {
-    try read { db in
-      guard let row = try db.fetchOne(StateRow.self, key: "reward.last-celebration") else {
-        return nil
-      }
-      return try? NudgeJSON.decode(StoredCelebration.self, from: Data(row.value.utf8))
-    }
+    try read { db in try db.rewardState().lastCelebration }
+  }
+}
+
+extension SQLiteConnection {
+  /// What the reward draw remembers; a blank state before the first draw.
+  func rewardState() throws -> RewardState {
+    try fetchOne(RewardState.self, key: "1") ?? RewardState()
   }
 }

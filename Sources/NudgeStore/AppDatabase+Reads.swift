@@ -60,14 +60,10 @@ extension AppDatabase {
   // MARK: - Settings
 
   public func storedSettings() throws(StoreError) -> [String: String] {
-    try read { db in try Self.storedSettings(db) }
+    try read { db in try db.storedSettings() }
   }
 
-  static func storedSettings(_ db: SQLiteConnection) throws -> [String: String] {
-    Dictionary(uniqueKeysWithValues: try db.fetchAll(SettingRow.self).map { ($0.key, $0.value) })
-  }
-
-  public func settings() throws(StoreError) -> Settings { Settings(stored: try storedSettings()) }
+  public func settings() throws(StoreError) -> Settings { try read { db in try db.settings() } }
 
   public func setSetting(_ key: SettingKey, to value: String) throws(StoreError) {
     try write { db in try db.save(SettingRow(key: key.rawValue, value: value)) }
@@ -79,23 +75,37 @@ extension AppDatabase {
 
   /// The flows finished on `day`, read in one transaction.
   public func doneFlows(on day: Day) throws(StoreError) -> Set<Flow> {
-    try read { db in Set(try Flow.allCases.filter { try Self.isDone(db, $0, on: day) }) }
+    try read { db in try db.doneFlows(on: day) }
   }
 
   /// Whether `flow` was completed on `day`.
   public func isDone(_ flow: Flow, on day: Day) throws(StoreError) -> Bool {
-    try read { db in try Self.isDone(db, flow, on: day) }
+    try read { db in try db.isDone(flow, on: day) }
+  }
+}
+
+/// Settings and done flows on a connection, for several reads in one transaction.
+extension SQLiteConnection {
+  /// The stored settings by key (`nudge config`), unknown keys included.
+  func storedSettings() throws -> [String: String] {
+    Dictionary(uniqueKeysWithValues: try fetchAll(SettingRow.self).map { ($0.key, $0.value) })
   }
 
-  static func isDone(_ db: SQLiteConnection, _ flow: Flow, on day: Day) throws -> Bool {
+  func settings() throws -> Settings { Settings(stored: try storedSettings()) }
+
+  func doneFlows(on day: Day) throws -> Set<Flow> {
+    Set(try Flow.allCases.filter { try isDone($0, on: day) })
+  }
+
+  func isDone(_ flow: Flow, on day: Day) throws -> Bool {
     let table =
       switch flow {
-      case .prep: "prep"
-      case .review: "review"
-      case .checkin: "checkin"
-      case .needHelp: "help_note"
+      case .prep: PrepEntry.tableName
+      case .review: ReviewEntry.tableName
+      case .checkin: CheckinEntry.tableName
+      case .needHelp: HelpNote.tableName
       }
-    return try db.integer(
+    return try integer(
       "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", [SQLValue(day)]) == 1
   }
 }

@@ -6,10 +6,15 @@ import Synchronization
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
-  public static let schemaVersion = 5
+  public static let schemaVersion = 6
 
-  /// The one connection, used by one thread at a time.
-  private let connection: Mutex<SQLiteConnection>
+  /// The one connection: used only by the thread holding `lock`.
+  private let connection: SQLiteConnection
+  /// Held for a whole transaction, so one thread at a time uses `connection`.
+  private let lock = Mutex<Void>(())
+  /// The thread holding `lock` (its `pthread_self`), 0 when none does: a `read` or `write` on
+  /// that thread is nested in its transaction.
+  private let owner = Atomic<UInt>(0)
   /// The file this database lives in (":memory:" for tests).
   public let path: String
 
@@ -17,17 +22,25 @@ public final class AppDatabase: Sendable {
   init(_ connection: SQLiteConnection, path: String = ":memory:") throws {
     try Self.prepare(connection)
     try Self.migrate(connection)
-    self.connection = Mutex(connection)
+    self.connection = connection
     self.path = path
   }
 
   /// Runs a read in one transaction (one snapshot of the file), turning any failure into a
   /// `StoreError` that names this file.
+  ///
+  /// Nesting is supported: a `read` or `write` (or any public method, since each is one) called
+  /// from inside another's body, on the same thread, runs in that transaction — it sees what
+  /// the outer body wrote and not yet committed — inside a savepoint, so a nested body that
+  /// throws takes back only its own writes. A nested write inside a read turns the read into a
+  /// write transaction (busy if another process wrote since the read began). Bodies are synchronous, so the thread cannot change under them.
   func read<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
     try run(immediate: false, body)
   }
 
-  /// Runs a write transaction, turning any failure into a `StoreError` that names this file.
+  /// Runs a write transaction, turning any failure into a `StoreError` that names this file;
+  /// nested in the current transaction when called from inside a `read` or `write` body (see
+  /// `read`).
   func write<T>(_ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
     try run(immediate: true, body)
   }
@@ -35,9 +48,19 @@ public final class AppDatabase: Sendable {
   private func run<T>(immediate: Bool, _ body: (SQLiteConnection) throws -> T) throws(StoreError)
     -> T
   {
+    let thread = UInt(pthread_self())
     var result: Result<T, any Error>? = nil
-    connection.withLock { db in
-      result = Result { try db.transaction(immediate: immediate) { try body(db) } }
+    // only this thread ever stores its own id, so a match means it holds the lock
+    if owner.load(ordering: .acquiring) == thread {
+      result = Result { try connection.savepoint { try body(connection) } }
+    } else {
+      lock.withLock { _ in
+        owner.store(thread, ordering: .releasing)
+        defer { owner.store(0, ordering: .releasing) }
+        result = Result {
+          try connection.transaction(immediate: immediate) { try body(connection) }
+        }
+      }
     }
     do { return try result!.get() } catch { throw StoreError.from(error, path: path) }
   }

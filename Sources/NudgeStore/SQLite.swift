@@ -18,9 +18,10 @@ public enum SQLValue: Equatable, Sendable {
 
 /// One open SQLite connection: statements, transactions and the errors SQLite reports.
 ///
-/// Sendable because SQLite serializes every call on a connection opened with
-/// `SQLITE_OPEN_FULLMUTEX`; a transaction spans several calls, so `AppDatabase` also keeps
-/// the connection behind its lock.
+/// `@unchecked Sendable` so that `AppDatabase` (Sendable) can hold it; what makes that safe is
+/// `AppDatabase`'s lock, held for each whole transaction, not `SQLITE_OPEN_FULLMUTEX` (which
+/// only serializes single calls, while a transaction spans several). Use a connection only
+/// inside an `AppDatabase` read or write body, or before the database is shared (migrations).
 final class SQLiteConnection: @unchecked Sendable {
   private let handle: OpaquePointer
 
@@ -105,6 +106,21 @@ final class SQLiteConnection: @unchecked Sendable {
       return result
     } catch {
       if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  /// Runs `body` inside the current transaction under a savepoint: released when it returns,
+  /// rolled back to (its writes only) when it throws.
+  func savepoint<T>(_ body: () throws -> T) throws -> T {
+    try execute("SAVEPOINT nested")
+    do {
+      let result = try body()
+      try execute("RELEASE nested")
+      return result
+    } catch {
+      try? execute("ROLLBACK TO nested")
+      try? execute("RELEASE nested")
       throw error
     }
   }

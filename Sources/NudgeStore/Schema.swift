@@ -91,5 +91,51 @@ extension AppDatabase {
     """
       CREATE TABLE pause (first_day TEXT PRIMARY KEY NOT NULL, last_day TEXT NOT NULL);
     """,
+    // Version 6: the key-value `state` table's strings become tables of their own, its rows
+    // moved over ("snooze.SLOT" = "DUE ELAPSE", -1 for no elapse; "trigger.SLOT" = epoch
+    // seconds; "reward.*"; "said.NOTE"), unreadable ones dropped as the old reads ignored them.
+    """
+      CREATE TABLE snooze (slot TEXT PRIMARY KEY NOT NULL, due INTEGER NOT NULL, elapse INTEGER);
+      INSERT INTO snooze (slot, due, elapse)
+        SELECT slot, CAST(due AS INTEGER),
+          CASE WHEN CAST(elapse AS INTEGER) < 0 THEN NULL ELSE CAST(elapse AS INTEGER) END
+        FROM (
+          SELECT substr(key, 8) AS slot, substr(value, 1, instr(value, ' ') - 1) AS due,
+            substr(value, instr(value, ' ') + 1) AS elapse
+          FROM state WHERE key LIKE 'snooze.%' AND instr(value, ' ') > 0
+        )
+        WHERE slot IN ('morning', 'midday', 'evening', 'weekly')
+          AND CAST(CAST(due AS INTEGER) AS TEXT) = due
+          AND CAST(CAST(elapse AS INTEGER) AS TEXT) = elapse;
+
+      CREATE TABLE slot_trigger (slot TEXT PRIMARY KEY NOT NULL, at INTEGER NOT NULL);
+      INSERT INTO slot_trigger (slot, at)
+        SELECT substr(key, 9), CAST(value AS INTEGER) FROM state
+        WHERE key LIKE 'trigger.%'
+          AND substr(key, 9) IN ('morning', 'midday', 'evening', 'weekly')
+          AND CAST(CAST(value AS INTEGER) AS TEXT) = value;
+
+      CREATE TABLE reward_state (
+        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+        draws INTEGER NOT NULL,
+        recent_messages TEXT NOT NULL,
+        last_celebration TEXT
+      );
+      INSERT INTO reward_state (id, draws, recent_messages, last_celebration)
+        SELECT 1,
+          coalesce((SELECT CAST(value AS INTEGER) FROM state WHERE key = 'reward.draws'), 0),
+          coalesce(
+            (SELECT value FROM state WHERE key = 'reward.recent-messages'
+              AND CASE WHEN json_valid(value) THEN json_type(value) = 'array' END),
+            (SELECT json_array(value) FROM state WHERE key = 'reward.last-message'),
+            '[]'),
+          (SELECT value FROM state WHERE key = 'reward.last-celebration' AND json_valid(value))
+        WHERE EXISTS (SELECT 1 FROM state WHERE key LIKE 'reward.%');
+
+      CREATE TABLE said_note (note TEXT PRIMARY KEY NOT NULL);
+      INSERT INTO said_note (note) SELECT substr(key, 6) FROM state WHERE key LIKE 'said.%';
+
+      DROP TABLE state;
+    """,
   ]
 }

@@ -10,10 +10,15 @@ public enum StoreError: Error, Equatable, Sendable {
   case cannotCreate(String)
   /// Another process held the database for longer than the busy timeout.
   case busy(String)
+  /// The file holds a value this Nudge cannot read (an unknown enum text a newer Nudge wrote,
+  /// say); left untouched. Bad data (exit 65), not a write failure.
+  case unreadable(String)
 
   public var message: String {
     switch self {
-    case .notNudgeDatabase(let m), .newerSchema(let m), .cannotCreate(let m), .busy(let m): m
+    case .notNudgeDatabase(let m), .newerSchema(let m), .cannotCreate(let m), .busy(let m),
+      .unreadable(let m):
+      m
     }
   }
 }
@@ -23,8 +28,8 @@ extension StoreError {
   init(_ error: any Error, path: String) {
     if let unreadable = error as? UnreadableValue {
       let what = unreadable.text.map { "'\($0)' in its \(unreadable.column) column" }
-      self = .cannotCreate(
-        "The database at \(path) holds \(what ?? "no \(unreadable.column)"), which this Nudge cannot read. Update Nudge; the file was left untouched."
+      self = .unreadable(
+        "The database at \(path) holds \(what ?? "no \(unreadable.column)"), which this Nudge cannot read (a newer Nudge may have written it). Update Nudge; the file was left untouched."
       )
       return
     }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import NudgeStore
+
 /// Bad databases and bad imports: a clear error, the right exit code, nothing lost.
 @Suite struct DataSafetyTests {
   @Test func garbageDatabaseIsRefusedAndLeftByteForByte() throws {
@@ -158,5 +160,23 @@ import Testing
     #expect(
       untouched.first { $0["slot"] as? String == "morning" }?["expression"] as? String
         == "*-*-* 07:00:00")
+  }
+
+  @Test func aValueThisNudgeCannotReadIsBadDataWithOneLine() throws {
+    // Given a reminder log line whose outcome a newer Nudge wrote
+    let nudge = InProcess()
+    try nudge("prep", "--item", "water=yes", "--no-input")
+    try SQLiteConnection(path: nudge.databasePath).execute(
+      """
+      INSERT INTO reminder_log (slot, elapse, outcome, at)
+      VALUES ('morning', NULL, 'teleported', '2026-11-20T07:00:00+01:00')
+      """)
+    // When the log is read
+    let result = try nudge("log")
+    // Then it is bad data (65, as README says), in one line that says what to do
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("'teleported' in its outcome column"))
+    #expect(result.stderr.contains("Update Nudge"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
   }
 }

@@ -187,7 +187,7 @@ import Testing
       _ = try AppDatabase.open(path: path).reminderLog(limit: 10)
     } throws: { error in
       // Then the error names the value and asks for an update, not to move the file away
-      guard case .cannotCreate(let message) = error as? StoreError else { return false }
+      guard case .unreadable(let message) = error as? StoreError else { return false }
       return message.contains("'teleported' in its outcome column")
         && message.contains("Update Nudge")
     }

@@ -1,0 +1,200 @@
+import Foundation
+import NudgeCore
+import Testing
+
+@testable import NudgeStore
+
+/// Schema 6: what version 5 kept as strings in the key-value `state` table moves to tables of
+/// its own, and reads back the same.
+@Suite struct SchemaTests {
+  func tempPath() -> String {
+    let dir = NSTemporaryDirectory() + "nudge-schema-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir + "/nudge.sqlite3"
+  }
+
+  /// A version-5 file with `state` rows as Nudge 5 wrote them.
+  func version5File(state: [String: String]) throws -> String {
+    let path = tempPath()
+    let db = try SQLiteConnection(path: path, create: true)
+    try AppDatabase.migrate(db, upTo: 5)
+    for (key, value) in state {
+      try db.execute("INSERT INTO state (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+    }
+    #expect(try db.integer("PRAGMA user_version") == 5)
+    return path
+  }
+
+  func tableExists(_ db: AppDatabase, _ name: String) throws -> Bool {
+    try db.read { conn in
+      try conn.integer("SELECT count(*) FROM sqlite_master WHERE name = ?", [.text(name)]) == 1
+    }
+  }
+
+  @Test func version5StateRowsMoveToTheirTablesAndReadBackTheSame() throws {
+    // Given a version-5 file with snoozes, triggers, the reward draw's memory and a said note
+    let last = StoredCelebration(
+      number: 6, celebration: Celebration(tier: .spark, message: "Nice", achievements: [.firstPrep])
+    )
+    let path = try version5File(state: [
+      "snooze.evening": "1000 400", "snooze.morning": "2000 -1", "snooze.midday": "soon",
+      "trigger.morning": "1763532000", "trigger.evening": "yesterday",
+      "reward.draws": "7", "reward.recent-messages": #"["Nice","Good"]"#,
+      "reward.last-message": "Nice",
+      "reward.last-celebration": String(decoding: try NudgeJSON.encode(last), as: UTF8.self),
+      "said.no-systemd": "1",
+    ])
+    // When this Nudge opens it
+    let db = try AppDatabase.open(path: path)
+    // Then everything reads back as Nudge 5 read it (unreadable strings were ignored then too)
+    #expect(
+      try db.snoozes() == [
+        Snooze(slot: .morning, due: 2000, elapse: nil),
+        Snooze(slot: .evening, due: 1000, elapse: 400),
+      ])
+    #expect(try db.lastTrigger(.morning) == 1_763_532_000)
+    #expect(try db.lastTrigger(.evening) == nil)
+    #expect(try db.lastCelebration() == last)
+    #expect(try db.firstTime("no-systemd") == false)
+    #expect(try db.firstTime("something new") == true)
+    // the next draw is number 7 and knows the recent messages
+    var seen: (recent: [String], number: UInt64)? = nil
+    let drawn = try db.write { conn in
+      try AppDatabase.drawCelebration(conn) { recent, number in
+        seen = (recent, number)
+        return Celebration(tier: .quiet, message: "Well done")
+      }
+    }
+    #expect(seen?.recent == ["Nice", "Good"] && seen?.number == 7)
+    #expect(drawn?.number == 7)
+    #expect(try db.lastCelebration() == drawn)
+    // and the key-value table is gone, its rows with it
+    #expect(try !tableExists(db, "state"))
+    #expect(try db.read { try $0.integer("PRAGMA user_version") } == 6)
+    #expect(try db.integrityCheck() == "ok")
+  }
+
+  @Test func aVersion5FileWithOnlyTheOldestRewardKeyKeepsItsLastMessage() throws {
+    // Given a file from before the recent-messages list: only the last message and no count
+    let path = try version5File(state: ["reward.last-message": "Keep going"])
+    let db = try AppDatabase.open(path: path)
+    var seen: (recent: [String], number: UInt64)? = nil
+    try db.write { conn in
+      _ = try AppDatabase.drawCelebration(conn) { recent, number in
+        seen = (recent, number)
+        return nil
+      }
+    }
+    #expect(seen?.recent == ["Keep going"] && seen?.number == 0)
+    #expect(try db.lastCelebration() == nil)
+  }
+
+  @Test func aVersion5FileWithNoStateGetsEmptyTables() throws {
+    let db = try AppDatabase.open(path: try version5File(state: [:]))
+    #expect(try db.snoozes().isEmpty)
+    #expect(try db.lastTrigger(.morning) == nil)
+    #expect(try db.lastCelebration() == nil)
+    #expect(try db.read { try $0.fetchAll(RewardState.self) }.isEmpty)
+  }
+
+  @Test func savingAgainUpdatesTheRowInPlaceAndClearsWhatBecameNil() throws {
+    let db = try AppDatabase.inMemory()
+    let day = Day("2026-11-19")!
+    try db.write {
+      try $0.save(ReviewEntry(day: day, swap: "tea", savedAt: "2026-11-19T08:00:00Z"))
+    }
+    let rowid = try db.read { try $0.integer("SELECT rowid FROM review") }
+    try db.write {
+      try $0.save(ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z"))
+    }
+    // an upsert, not INSERT OR REPLACE: the same row, its columns set, a nil one cleared
+    #expect(try db.read { try $0.integer("SELECT rowid FROM review") } == rowid)
+    #expect(
+      try db.review(on: day) == ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z")
+    )
+  }
+
+  @Test func eachRecordsColumnsAreItsPropertiesInSnakeCase() throws {
+    let entry = PrepEntry(day: Day("2026-11-19")!, stickyNotes: true, savedAt: "now")
+    #expect(
+      try entry.columns().map(\.name) == [
+        "day", "sticky_notes", "produce", "water", "breakfast", "other", "saved_at",
+      ])
+    #expect(try entry.columns().first { $0.name == "other" }?.value == .null)
+  }
+
+  @Test func anUnknownValueIsUnreadableNotACannotCreate() throws {
+    // Given a Morning Focus whose challenge a newer Nudge might write
+    let db = try AppDatabase.inMemory()
+    let day = Day("2026-11-19")!
+    try db.write { try $0.save(ReviewEntry(day: day, savedAt: "2026-11-19T08:00:00Z")) }
+    try db.write { try $0.execute("UPDATE review SET challenge = 'gremlins'") }
+    // When it is read, then the error is bad data that names the value and asks for an update
+    #expect {
+      _ = try db.review(on: day)
+    } throws: { error in
+      guard case .unreadable(let message) = error as? StoreError else { return false }
+      return message.contains("'gremlins' in its challenge column")
+        && message.contains("Update Nudge") && !message.contains("\n")
+    }
+  }
+}
+
+/// `read` and `write` nest: a call from inside another's body joins its transaction.
+@Suite struct NestedTransactionTests {
+  struct Boom: Error {}
+
+  @Test func aReadInsideAWriteSeesTheWritesUncommittedRows() throws {
+    let db = try AppDatabase.inMemory()
+    let seen = try db.write { conn in
+      try conn.recordTrigger(.morning, at: 42)
+      return try db.lastTrigger(.morning)  // a public method: its own read, nested
+    }
+    #expect(seen == 42)
+  }
+
+  @Test func aNestedWriteThatFailsTakesBackOnlyItsOwnRows() throws {
+    let db = try AppDatabase.inMemory()
+    try db.write { conn in
+      try conn.recordTrigger(.evening, at: 7)
+      #expect(throws: StoreError.self) {
+        try db.write { inner in
+          try inner.recordTrigger(.midday, at: 9)
+          throw Boom()
+        }
+      }
+    }
+    #expect(try db.lastTrigger(.evening) == 7)
+    #expect(try db.lastTrigger(.midday) == nil)
+  }
+
+  @Test func anOuterWriteThatFailsTakesBackWhatNestedCallsWrote() throws {
+    let db = try AppDatabase.inMemory()
+    #expect(throws: StoreError.self) {
+      try db.write { _ in
+        try db.recordTrigger(.weekly, at: 1)
+        try db.saveSnooze(Snooze(slot: .weekly, due: 5, elapse: nil))
+        throw Boom()
+      }
+    }
+    #expect(try db.lastTrigger(.weekly) == nil)
+    #expect(try db.snoozes().isEmpty)
+  }
+
+  @Test func otherThreadsStillWaitForTheWholeTransaction() async throws {
+    let db = try AppDatabase.inMemory()
+    await withTaskGroup(of: Void.self) { group in
+      for i in 0..<8 {
+        group.addTask {
+          _ = try? db.write { conn in
+            let count = try conn.lastTrigger(.morning) ?? 0
+            try conn.recordTrigger(.morning, at: count + 1)
+            _ = try db.lastTrigger(.evening)  // nested, on this task's thread
+            return i
+          }
+        }
+      }
+    }
+    #expect(try db.lastTrigger(.morning) == 8)
+  }
+}
