@@ -196,8 +196,7 @@ public struct LinuxPlatform: Platform {
     return variables
   }
 
-  public func startTransientTimer(_ timer: TransientTimer, environment: [String: String]) -> Bool
-  {
+  public func startTransientTimer(_ timer: TransientTimer, environment: [String: String]) -> Bool {
     guard hasUserManager(environment: environment),
       let systemdRun = which("systemd-run", path: environment["PATH"])
     else { return false }
