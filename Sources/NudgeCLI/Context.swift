@@ -313,6 +313,8 @@ struct NoPlatform: Platform {
   func catchInterrupts() {}
   func raiseInterrupt() {}
   var interruptPending: Bool { false }
+  func writesToJournal(environment: [String: String]) -> Bool { false }
+  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
   func now() -> Instant { LinuxPlatform.wallClock() }
   func sleep(seconds: Double) {}
   var processID: Int32 { 0 }

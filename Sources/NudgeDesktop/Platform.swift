@@ -51,6 +51,11 @@ public protocol Platform: ProcessSpawner {
   /// True once Ctrl-C was pressed.
   var interruptPending: Bool { get }
 
+  /// Standard error goes to the systemd journal (a unit's output, `JOURNAL_STREAM`).
+  func writesToJournal(environment: [String: String]) -> Bool
+  /// Sends `message` to the journal with `priority` and extra `fields` (`NUDGE_SLOT`…).
+  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String])
+
   /// The wall clock (CLOCK_REALTIME).
   func now() -> Instant
   /// Sleeps `seconds` (a Ctrl-C ends it early).
@@ -274,6 +279,18 @@ public struct LinuxPlatform: Platform {
   public func raiseInterrupt() { Interrupts.raise() }
 
   public var interruptPending: Bool { Interrupts.pending }
+
+  // MARK: the journal
+
+  public func writesToJournal(environment: [String: String]) -> Bool {
+    Journal.stderrIsJournal(environment: environment)
+  }
+
+  public func sendToJournal(
+    _ message: String, priority: Journal.Priority, fields: [String: String]
+  ) {
+    Journal.send(message, priority: priority, fields: fields)
+  }
 
   // MARK: the process
 

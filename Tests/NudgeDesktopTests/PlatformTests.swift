@@ -155,6 +155,15 @@ import Testing
     #expect(platform.hasUserManager(environment: try managed(root, bin: root)))
   }
 
+  @Test func standardErrorIsTheJournalWhenJOURNALSTREAMNamesIt() {
+    var st = stat()
+    #expect(fstat(STDERR_FILENO, &st) == 0)
+    let named = "\(st.st_dev):\(st.st_ino)"
+    #expect(platform.writesToJournal(environment: ["JOURNAL_STREAM": named]))
+    #expect(!platform.writesToJournal(environment: ["JOURNAL_STREAM": "1:1"]))
+    #expect(!platform.writesToJournal(environment: [:]))
+  }
+
   @Test func aTransientTimerIsOneSystemdRunCommandLine() {
     let timer = TransientTimer(
       unit: "nudge-snooze-morning-1790000000", description: "Nudge snoozed morning reminder",
