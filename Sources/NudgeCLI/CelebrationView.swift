@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import NudgeCore
+import NudgeDesktop
 import NudgeStore
 
 /// Plays a celebration in the terminal: an ANSI animation sized by tier, or one plain line
@@ -54,8 +54,8 @@ struct CelebrationView {
       case .confetti: (4, 10)
       default: (7, 12)
       }
-    TerminalGuard.hideCursor(ctx.output)
-    defer { TerminalGuard.showCursor(ctx.output) }
+    let hidden = TerminalGuard.hideCursor(ctx)
+    defer { hidden.showCursor() }
     var rng = SplitMix64(seed: seed)
     ctx.output.write(String(repeating: "\n", count: rows))
     for frame in 0..<frames where !ctx.input.wasInterrupted {
@@ -129,27 +129,24 @@ struct CelebrationView {
 
 /// Hides the cursor and stops echoing keys while an animation plays (an Enter typed during it
 /// would move its frame); the animation stops itself on Ctrl-C and restores both.
-enum TerminalGuard {
-  /// The terminal's settings before the animation turned echo off (one animation at a time,
-  /// on the main thread).
-  nonisolated(unsafe) static var saved: termios? = nil
+struct TerminalGuard {
+  let output: any TextOutput
+  /// The terminal and its modes before the animation turned echo off (nil when stdin is not
+  /// a terminal).
+  let saved: (TerminalDevice, TerminalModes)?
 
-  static func hideCursor(_ output: any TextOutput) {
-    var settings = termios()
-    if isatty(STDIN_FILENO) == 1 && tcgetattr(STDIN_FILENO, &settings) == 0 {
-      saved = settings
-      settings.c_lflag &= ~tcflag_t(ECHO)
-      tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-    }
-    output.write("\u{1B}[?25l")
+  static func hideCursor(_ ctx: Context) -> TerminalGuard {
+    let terminal = ctx.platform.terminal()
+    let modes = terminal?.hideTypedKeys()
+    ctx.output.write("\u{1B}[?25l")
+    return TerminalGuard(output: ctx.output, saved: terminal.flatMap { t in modes.map { (t, $0) } })
   }
 
-  static func showCursor(_ output: any TextOutput) {
+  func showCursor() {
     output.write("\u{1B}[0m\u{1B}[?25h")
-    if var settings = saved {
+    if let (terminal, modes) = saved {
       // what was typed during the animation is dropped, not read as the next answer
-      tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
-      saved = nil
+      terminal.restore(modes, discardingTypedInput: true)
     }
   }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -52,7 +51,11 @@ public struct Context: Sendable {
   var zones = ZoneDirectory()
   /// Posts desktop notifications (libnotify in a live run).
   public var notifier: any Notifier = NoNotifier()
-  /// Starts other programs (systemctl, systemd-run, terminals, firings).
+  /// The machine: programs, the systemd user manager, terminal windows, the terminal, Ctrl-C.
+  public var platform: any Platform = NoPlatform()
+  /// Starts other programs: the platform in a live run. Only the snooze timer still starts
+  /// systemd-run through it (until it asks `platform.startTransientTimer`); everything else
+  /// asks the platform.
   public var spawner: any ProcessSpawner = NoSpawner()
   /// Opens a nudge:// link in a new terminal window.
   public var launcher: any LinkLauncher = NoLauncher()
@@ -101,36 +104,34 @@ public struct Context: Sendable {
 }
 
 extension Context {
-  /// The wall clock (CLOCK_REALTIME): the only place Nudge reads it.
-  static func systemClock() -> Instant {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Instant(microseconds: now.tv_sec * 1_000_000 + now.tv_nsec / 1000)
-  }
+  /// The wall clock (CLOCK_REALTIME).
+  static func systemClock() -> Instant { LinuxPlatform.wallClock() }
 
   /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
   public static func live() throws -> Context {
     let env = ProcessInfo.processInfo.environment
     let now = try fixedNow(env) ?? Self.systemClock()
     let seed = try fixedSeed(env) ?? UInt64.random(in: 0...UInt64.max)
+    let platform = LinuxPlatform()
     var context = Context(
       now: now, timeZone: ZoneDirectory().local(tz: env["TZ"]), environment: env,
-      input: StandardInput(),
-      output: StandardOutput(),
+      input: StandardInput(platform: platform),
+      output: StandardOutput(platform: platform),
       openDatabase: { () throws(StoreError) -> AppDatabase in
         try AppDatabase.open(
           path: DatabaseLocation.path(environment: env),
           creatingFolders: env["NUDGE_DB"].map(\.isEmpty) ?? true)
       },
       makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
-      pause: { usleep(UInt32($0 * 1_000_000)) })
-    context.spawner = SystemSpawner()
+      pause: { platform.sleep(seconds: $0) })
+    context.platform = platform
+    context.spawner = platform
     context.launcher = TerminalLinkLauncher()
     context.serviceManager = SystemdServiceManager()
     context.notifier = LibnotifyNotifier(environment: env)
     context.columns =
       env["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
-      ?? StandardStreams.terminalColumns() ?? 80
+      ?? platform.terminalColumns() ?? 80
     if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
       let fixed = now
       let started = DispatchTime.now().uptimeNanoseconds
@@ -138,7 +139,7 @@ extension Context {
         fixed.adding(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
       }
     } else {
-      context.clock = { Self.systemClock() }
+      context.clock = { platform.now() }
     }
     return context
   }
@@ -170,43 +171,52 @@ extension Context {
 
 /// Standard input, read line by line.
 final class StandardInput: LineInput {
-  let isTerminal = isatty(STDIN_FILENO) == 1
+  let platform: any Platform
+  let isTerminal: Bool
+
+  init(platform: any Platform) {
+    self.platform = platform
+    isTerminal = platform.isTerminal(.input)
+  }
 
   /// Answers typed on a terminal are read with line editing (and this run's history).
   private let editor = Mutex<LineEditor?>(nil)
 
   func readLine() -> String? {
-    guard isTerminal else { return Swift.readLine(strippingNewline: true) }
+    guard isTerminal, let terminal = platform.terminal() else {
+      return Swift.readLine(strippingNewline: true)
+    }
     // Ctrl-D ends one answer, not every later read, so a window can still say "Press Enter"
     return editor.withLock { editor in
-      if editor == nil { editor = LineEditor() }
+      if editor == nil {
+        editor = LineEditor(terminal: terminal) { [platform] in platform.raiseInterrupt() }
+      }
       return editor!.readLine()
     }
   }
 
-  func readAll() -> Data { Data(StandardStreams.readAllInput()) }
+  func readAll() -> Data { Data(platform.readAllInput()) }
 
-  var wasInterrupted: Bool { Interrupts.pending }
+  var wasInterrupted: Bool { platform.interruptPending }
 
-  func catchInterrupts() { Interrupts.catchInterrupts() }
+  func catchInterrupts() { platform.catchInterrupts() }
 
-  func waitForLine(seconds: Double) -> Bool {
-    var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-    return poll(&fds, 1, Int32(seconds * 1000)) > 0
-  }
+  func waitForLine(seconds: Double) -> Bool { platform.waitForInput(seconds: seconds) }
 }
 
 /// Standard output and standard error, unbuffered so prompts show before input.
 final class StandardOutput: TextOutput {
-  let isTerminal = isatty(STDOUT_FILENO) == 1
+  let platform: any Platform
+  let isTerminal: Bool
 
-  func write(_ text: String) {
-    StandardStreams.write(text, to: STDOUT_FILENO)
+  init(platform: any Platform) {
+    self.platform = platform
+    isTerminal = platform.isTerminal(.output)
   }
 
-  func writeError(_ text: String) {
-    StandardStreams.write(text, to: STDERR_FILENO)
-  }
+  func write(_ text: String) { platform.write(text, to: .output) }
+
+  func writeError(_ text: String) { platform.write(text, to: .error) }
 }
 
 /// ANSI emphasis that turns itself off where colour is unwanted.
@@ -256,10 +266,68 @@ struct NoLauncher: LinkLauncher {
   }
 }
 
+/// Refuses: this context was given no platform, so it starts no program, finds no user
+/// manager or terminal, and reads no terminal (a test context that needs one gives its own).
+struct NoPlatform: Platform {
+  func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> Int32
+  {
+    throw SpawnError(message: "no platform in this context (starting \(argv[0]))")
+  }
+
+  func run(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> Int32
+  {
+    throw SpawnError(message: "no platform in this context (running \(argv[0]))")
+  }
+
+  func capture(_ argv: [String], environment: [String: String]) -> String? { nil }
+  func reapFinished() {}
+  func which(_ name: String, path: String?) -> String? { nil }
+  func hasUserManager(environment: [String: String]) -> Bool { false }
+
+  func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+    throw SpawnError(message: "no platform in this context (running systemctl)")
+  }
+
+  func userManagerEnvironment(environment: [String: String]) -> [String: String] { [:] }
+  func startTransientTimer(_ timer: TransientTimer, environment: [String: String]) -> Bool {
+    false
+  }
+  func startInScope(_ scope: TransientScope, environment: [String: String]) -> Bool { false }
+
+  func terminalCommand(running program: [String], environment: [String: String]) -> [String]? {
+    nil
+  }
+
+  func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
+    throw SpawnError(message: "no platform in this context (starting \(terminal[0]))")
+  }
+
+  func isTerminal(_ stream: StandardStream) -> Bool { false }
+  func waitForInput(seconds: Double) -> Bool { false }
+  func readAllInput() -> [UInt8] { [] }
+  func write(_ text: String, to stream: StandardStream) {}
+  func terminalColumns() -> Int? { nil }
+  func terminal() -> TerminalDevice? { nil }
+  func catchInterrupts() {}
+  func raiseInterrupt() {}
+  var interruptPending: Bool { false }
+  func writesToJournal(environment: [String: String]) -> Bool { false }
+  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
+  func now() -> Instant { LinuxPlatform.wallClock() }
+  func sleep(seconds: Double) {}
+  var processID: Int32 { 0 }
+
+  func exitImmediately(_ status: Int32) -> Never {
+    fatalError("no platform in this context (exiting with \(status))")
+  }
+}
+
 /// Refuses: this context was given no way to start programs.
 struct NoSpawner: ProcessSpawner {
   func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
-    throws -> pid_t
+    throws -> Int32
   {
     throw SpawnError(message: "no process spawner in this context (starting \(argv[0]))")
   }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import FoundationEssentials
-import Glibc
 import Logging
 import NudgeCore
 import NudgeDesktop
@@ -82,7 +81,7 @@ struct ReminderScheduler: Service {
       } catch {
         logger.error("\(error)")
       }
-      ctx.spawner.reapFinished()
+      ctx.platform.reapFinished()
       ctx.serviceManager.notify("WATCHDOG=1")
       var delay = Instant(seconds: wake).seconds(since: ctx.clock())
       delay = min(max(delay, 0.01), 60)
@@ -136,7 +135,7 @@ struct ReminderScheduler: Service {
       metadata: ["slot": "\(slot.rawValue)"])
     var env = ctx.environment
     env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
-    _ = try ctx.spawner.start(
+    _ = try ctx.platform.start(
       [UserUnits.binaryPath, "notify", slot.rawValue, "--scheduled"], environment: env)
   }
 }
@@ -151,7 +150,7 @@ extension ReminderScheduler {
     logger.info("re-posting the snoozed \(snooze.slot.rawValue) reminder")
     var env = ctx.environment
     env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
-    _ = try ctx.spawner.start(
+    _ = try ctx.platform.start(
       [UserUnits.binaryPath, "notify", snooze.slot.rawValue, "--snoozed"], environment: env)
   }
 }

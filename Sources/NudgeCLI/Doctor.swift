@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 
@@ -145,14 +144,5 @@ struct DoctorCommand: ContextCommand {
 /// The systemd user manager's environment (`systemctl --user show-environment`), what the
 /// reminders its timers start will see.
 func userManagerEnvironment(_ ctx: Context) -> [String: String] {
-  guard let systemctl = Spawn.which("systemctl", path: ctx.environment["PATH"]) else { return [:] }
-  let text =
-    (ctx.spawner.capture([systemctl, "--user", "show-environment"], environment: ctx.environment))
-    ?? ""
-  var environment: [String: String] = [:]
-  for line in text.split(separator: "\n") {
-    let parts = line.split(separator: "=", maxSplits: 1)
-    if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
-  }
-  return environment
+  ctx.platform.userManagerEnvironment(environment: ctx.environment)
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -45,11 +44,8 @@ struct UserUnits {
       : "installed in \(directory), running \(Self.binaryPath)"
   }
 
-  /// A systemd user manager listens on `$XDG_RUNTIME_DIR/systemd/private`.
-  var hasUserManager: Bool {
-    guard let runtime = ctx.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
-    return FileManager.default.fileExists(atPath: runtime + "/systemd/private")
-  }
+  /// A systemd user manager runs for this session (the platform's `hasUserManager`).
+  var hasUserManager: Bool { ctx.platform.hasUserManager(environment: ctx.environment) }
 
   static var binaryPath: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -98,8 +94,7 @@ struct UserUnits {
       return
     }
     if !hasUserManager { return }
-    let status = try ctx.spawner.run(
-      ["/usr/bin/env", "systemctl", "--user"] + args, environment: ctx.environment)
+    let status = try ctx.platform.systemctl(args, environment: ctx.environment)
     guard status == 0 else {
       throw CLIError("'\(line)' failed (exit \(status)).", code: .unavailable)
     }

@@ -1,43 +1,32 @@
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 
 /// Reads one answer from a terminal with line editing: Left/Right (Ctrl-B/F), Home/End
 /// (Ctrl-A/E), Backspace/Delete, Ctrl-U/K/W, Up/Down through the earlier answers of this run,
-/// Ctrl-D on an empty line to leave, Ctrl-C to stop (marked in `Interrupts`). It edits whole
+/// Ctrl-D on an empty line to leave, Ctrl-C to stop (marked through `interrupted`). It edits whole
 /// characters as a person sees them (grapheme clusters: a family emoji is one), and a pasted
 /// text of several lines stays one answer (bracketed paste, or lines that arrive at once).
 /// The terminal is in raw mode only while a line is read and is restored however it ends.
 final class LineEditor {
   private var history: [String] = []
-  private let input: Int32
-  private let output: Int32
+  private let terminal: TerminalDevice
+  /// Marks Ctrl-C, read as a key, for the run (the platform's interrupt flag).
+  private let interrupted: () -> Void
 
-  init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
-    self.input = input
-    self.output = output
+  init(terminal: TerminalDevice, interrupted: @escaping () -> Void) {
+    self.terminal = terminal
+    self.interrupted = interrupted
   }
 
   /// One line, or nil at end of input (Ctrl-D on an empty line, or the terminal went away).
   func readLine() -> String? {
-    var saved = termios()
-    guard tcgetattr(input, &saved) == 0 else { return nil }
-    var raw = saved
-    raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
-    raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
-    withUnsafeMutablePointer(to: &raw.c_cc) {
-      $0.withMemoryRebound(to: cc_t.self, capacity: Int(NCCS)) { cc in
-        cc[Int(VMIN)] = 1
-        cc[Int(VTIME)] = 0
-      }
-    }
-    tcsetattr(input, TCSADRAIN, &raw)
+    guard let saved = terminal.enterRawMode() else { return nil }
     // bracketed paste: the terminal marks a paste, whose newlines then stay in the answer
     write("\u{1B}[?2004h")
     defer {
       write("\u{1B}[?2004l")
-      tcsetattr(input, TCSADRAIN, &saved)
+      terminal.restore(saved)
     }
     write("\u{1B}7")  // the line starts here: every redraw comes back to this point
     var line: [Character] = []
@@ -81,7 +70,7 @@ final class LineEditor {
         if cursor < line.count { line.remove(at: cursor) }
       case .interrupt:
         write("^C\r\n\u{1B}[0m\u{1B}[?25h")
-        Interrupts.raise()
+        interrupted()
         return nil
       case .character(let c):
         insert(c)
@@ -129,10 +118,7 @@ final class LineEditor {
 
   /// True when more input is already waiting: a newline followed at once by more text is
   /// part of a paste (a person's next key comes many milliseconds later).
-  private func inputPending() -> Bool {
-    var fds = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-    return poll(&fds, 1, 0) > 0 && fds.revents & Int16(POLLIN) != 0
-  }
+  private func inputPending() -> Bool { terminal.hasPendingInput() }
 
   /// The next key, decoding UTF-8 and the escape sequences terminals send; nil when input ends.
   private func readKey() -> Key? {
@@ -191,26 +177,7 @@ final class LineEditor {
     return .ignored
   }
 
-  private func readByte() -> UInt8? {
-    var byte: UInt8 = 0
-    while true {
-      let n = Glibc.read(input, &byte, 1)
-      if n == 1 { return byte }
-      if n < 0 && errno == EINTR { continue }
-      return nil
-    }
-  }
+  private func readByte() -> UInt8? { terminal.readByte() }
 
-  private func write(_ text: String) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes {
-        Glibc.write(output, $0.baseAddress, $0.count)
-      }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return }
-      offset += n
-    }
-  }
+  private func write(_ text: String) { terminal.write(text) }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import NudgeCore
 
 /// `nudge need-help`: pick what kind of craving it is, get a mini-coach, save a tagged note.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -49,12 +48,11 @@ struct OpenCommand: ContextCommand {
     }
     var failure: CLIError? = nil
     do {
-      var command = try Nudge.parseAsRoot(link.arguments)
-      if let routed = command as? any ContextCommand {
-        try routed.run(ctx)
-      } else {
-        try command.run()
+      // every command a link names runs against the context (`DeepLink.arguments`)
+      guard let routed = try Nudge.parseAsRoot(link.arguments) as? any ContextCommand else {
+        throw CLIError("the link \(url) names no command that runs here.", code: .internal)
       }
+      try routed.run(ctx)
     } catch {
       failure = CLIError.from(error) ?? CLIError("\(error)", code: .internal)
     }
@@ -79,7 +77,8 @@ struct OpenCommand: ContextCommand {
       ctx.output.write(ctx.style.dim("Press Enter to close this window.") + " ")
       _ = ctx.input.readLine()
     }
-    if let failure { Glibc.exit(failure.code.rawValue) }
+    // said above already: the window ends with the flow's status and no second line
+    if let failure { throw CLIError("", code: failure.code) }
   }
 
   func settingsSnooze(_ ctx: Context) throws -> Int {
@@ -109,17 +108,12 @@ struct OpenCommand: ContextCommand {
 }
 
 /// Starts a terminal emulator running `nudge open URL`, without a shell: the configured
-/// `terminal` command, else `$TERMINAL`, `x-terminal-emulator`, then terminals known by name.
+/// `terminal` command, else the platform's choice (`$TERMINAL`, `x-terminal-emulator`, then
+/// terminals known by name).
 struct TerminalLauncher {
   let ctx: Context
 
-  static let known: [(String, [String])] = [
-    ("x-terminal-emulator", ["-e"]), ("gnome-terminal", ["--"]), ("konsole", ["-e"]),
-    ("xfce4-terminal", ["-x"]), ("alacritty", ["-e"]), ("kitty", []), ("foot", []),
-    ("wezterm", ["start", "--"]), ("xterm", ["-e"]),
-  ]
-
-  func which(_ name: String) -> String? { Spawn.which(name, path: ctx.environment["PATH"]) }
+  func which(_ name: String) -> String? { ctx.platform.which(name, path: ctx.environment["PATH"]) }
 
   /// The argv that starts a terminal running `program`, or nil when no terminal is found.
   func command(running program: [String]) throws -> [String]? {
@@ -128,16 +122,7 @@ struct TerminalLauncher {
     if !configured.isEmpty, let words = try? CommandLineWords.split(configured), !words.isEmpty {
       return words + program
     }
-    if let terminal = ctx.environment["TERMINAL"], !terminal.isEmpty,
-      let words = try? CommandLineWords.split(terminal), let first = words.first,
-      which(first) != nil
-    {
-      return words + ["-e"] + program
-    }
-    for (name, flags) in Self.known where which(name) != nil {
-      return [name] + flags + program
-    }
-    return nil
+    return ctx.platform.terminalCommand(running: program, environment: ctx.environment)
   }
 
   /// Starts the terminal for `url` outside Nudge's own cgroup and session, so stopping the
@@ -147,7 +132,7 @@ struct TerminalLauncher {
     var environment = ctx.environment
     let graphical = ["DISPLAY", "WAYLAND_DISPLAY"]
     let hasDisplay = { graphical.contains { environment[$0]?.isEmpty == false } }
-    if !hasDisplay() && UserUnits(ctx: ctx, dryRun: false).hasUserManager {
+    if !hasDisplay() && ctx.platform.hasUserManager(environment: ctx.environment) {
       // a reminder fired at login before the desktop imported its display into the manager
       let current = userManagerEnvironment(ctx)
       for key in graphical + ["XAUTHORITY"] where current[key]?.isEmpty == false {
@@ -170,38 +155,6 @@ struct TerminalLauncher {
         "the terminal command '\(argv[0])' was not found; fix it with 'nudge config set terminal …'.",
         code: .unavailable)
     }
-    let terminal = [executable] + argv.dropFirst()
-    if UserUnits(ctx: ctx, dryRun: false).hasUserManager, let systemdRun = which("systemd-run"),
-      startInScope(terminal, systemdRun: systemdRun, environment: environment)
-    {
-      return
-    }
-    _ = try ctx.spawner.start(terminal, environment: environment, .detached)
-  }
-
-  /// Runs `terminal` through `systemd-run --user --scope` (which moves itself into a new scope
-  /// unit, then execs the terminal). True once the terminal runs there; false when systemd-run
-  /// failed first (then the caller starts the terminal plainly).
-  func startInScope(_ terminal: [String], systemdRun: String, environment: [String: String])
-    -> Bool
-  {
-    let unit = "nudge-open-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let argv =
-      [
-        systemdRun, "--user", "--scope", "--quiet", "--collect", "--unit=\(unit)",
-        "--description=Nudge flow opened from a reminder", "--",
-      ] + terminal
-    guard let pid = try? ctx.spawner.start(argv, environment: environment, .detached) else {
-      return false
-    }
-    // systemd-run execs the terminal once the scope exists; it exits only when it failed
-    for _ in 0..<100 {
-      var status: Int32 = 0
-      if waitpid(pid, &status, WNOHANG) == pid { return (status & 0x7f) == 0 && status >> 8 == 0 }
-      let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))
-      if let exe, exe != systemdRun { return true }
-      usleep(30_000)
-    }
-    return true
+    try ctx.platform.launchTerminal([executable] + argv.dropFirst(), environment: environment)
   }
 }

@@ -76,6 +76,19 @@ public enum Spawn {
     let pid = try start(argv, environment: environment, detachment)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return exitStatus(status)
+  }
+
+  /// The exit status of the child `pid` (started here) once it has ended (128+N for signal N),
+  /// nil while it runs; it is then collected.
+  public static func exitStatusIfFinished(_ pid: pid_t) -> Int32? {
+    var status: Int32 = 0
+    guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+    return exitStatus(status)
+  }
+
+  /// A wait status as a shell reports it: the exit code, or 128+N for signal N.
+  private static func exitStatus(_ status: Int32) -> Int32 {
     let signal = status & 0x7f
     return signal == 0 ? (status >> 8) & 0xff : 128 + signal
   }

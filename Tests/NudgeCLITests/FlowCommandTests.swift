@@ -147,6 +147,14 @@ import Testing
     #expect(result.stderr.contains("nudge open nudge://review"))
   }
 
+  @Test func aFlowInAHeldWindowEndsWithItsOwnStatusOnceTheWindowIsClosed() throws {
+    // (this ended the test process before: the status was not thrown but exited with)
+    let result = try InProcess().typing("^C", "open", "--hold", "nudge://prep")
+    #expect(result.status == 130, "\(result.stderr)")
+    #expect(result.stdout.hasSuffix("\nPress Enter to close this window. "), "\(result.stdout)")
+    #expect(!result.stderr.contains("nudge: \n"), "\(result.stderr)")
+  }
+
   @Test func theGreetingFollowsTheHour() throws {
     let nudge = InProcess()
     #expect(try nudge(now: "2026-11-20T11:59:00+01:00").stdout.hasPrefix("Good morning"))

@@ -1,0 +1,311 @@
+import FoundationEssentials
+import Glibc
+import NudgeCore
+
+/// The machine Nudge runs on, as one seam: programs it starts and waits for, the systemd user
+/// manager (its units, transient scopes and timers), terminal windows, the terminal it reads
+/// keys from, Ctrl-C, and the few process-wide calls (clock, sleep, immediate exit). The
+/// command layer reaches the machine only through this (the context's `platform`).
+public protocol Platform: ProcessSpawner {
+  /// The full path of `name` on `path` (a name with a slash is taken as a path), if executable.
+  func which(_ name: String, path: String?) -> String?
+
+  /// A systemd user manager runs for this session (it listens on
+  /// `$XDG_RUNTIME_DIR/systemd/private`).
+  func hasUserManager(environment: [String: String]) -> Bool
+  /// Runs `systemctl --user ARGUMENTS` and waits; its exit status.
+  func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32
+  /// The user manager's environment (`systemctl --user show-environment`), empty without one.
+  func userManagerEnvironment(environment: [String: String]) -> [String: String]
+  /// Hands `timer` to the user manager; true when the transient timer was created.
+  func startTransientTimer(_ timer: TransientTimer, environment: [String: String]) -> Bool
+  /// Runs `scope`'s program in a transient scope of the user manager; true once it runs there,
+  /// false when systemd-run failed first (or there is no manager).
+  func startInScope(_ scope: TransientScope, environment: [String: String]) -> Bool
+
+  /// The argv that starts a terminal emulator running `program`: `$TERMINAL` (with `-e`),
+  /// else the first of the known terminals on `PATH`; nil when none is found.
+  func terminalCommand(running program: [String], environment: [String: String]) -> [String]?
+  /// Starts `terminal` (its first word a path) outside Nudge's cgroup and session: in a
+  /// transient scope where a user manager runs, else as a plain detached process.
+  func launchTerminal(_ terminal: [String], environment: [String: String]) throws
+
+  /// True when `stream` is a terminal.
+  func isTerminal(_ stream: StandardStream) -> Bool
+  /// Waits up to `seconds` for standard input to have something to read; true when it has.
+  func waitForInput(seconds: Double) -> Bool
+  /// Everything standard input holds until its end.
+  func readAllInput() -> [UInt8]
+  /// Writes all of `text` to standard output or error.
+  func write(_ text: String, to stream: StandardStream)
+  /// The width of the terminal on standard output in columns, nil when it is not one.
+  func terminalColumns() -> Int?
+  /// The terminal on standard input and output, for a line editor or an animation; nil when
+  /// standard input is not a terminal.
+  func terminal() -> TerminalDevice?
+
+  /// From now on Ctrl-C (SIGINT) is noted (`interruptPending`) instead of ending the process.
+  func catchInterrupts()
+  /// Marks an interrupt (a line editor that read Ctrl-C as a key).
+  func raiseInterrupt()
+  /// True once Ctrl-C was pressed.
+  var interruptPending: Bool { get }
+
+  /// Standard error goes to the systemd journal (a unit's output, `JOURNAL_STREAM`).
+  func writesToJournal(environment: [String: String]) -> Bool
+  /// Sends `message` to the journal with `priority` and extra `fields` (`NUDGE_SLOT`…).
+  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String])
+
+  /// The wall clock (CLOCK_REALTIME).
+  func now() -> Instant
+  /// Sleeps `seconds` (a Ctrl-C ends it early).
+  func sleep(seconds: Double)
+  /// This process's id.
+  var processID: Int32 { get }
+  /// Ends the process at once with `status`, running no exit handlers (a thread that must end
+  /// a process whose main thread is stuck in a call that never returns).
+  func exitImmediately(_ status: Int32) -> Never
+}
+
+/// One of the process's standard streams.
+public enum StandardStream: Sendable {
+  case input, output, error
+
+  var descriptor: Int32 {
+    switch self {
+    case .input: STDIN_FILENO
+    case .output: STDOUT_FILENO
+    case .error: STDERR_FILENO
+    }
+  }
+}
+
+/// A timer handed to the systemd user manager (`systemd-run --user --on-active=…`): it runs
+/// `argv` once, `afterSeconds` from now, even after Nudge has ended.
+public struct TransientTimer: Sendable, Equatable {
+  /// The unit's name (`nudge-snooze-morning-1790000000`).
+  public var unit: String
+  public var description: String
+  public var afterSeconds: Int
+  /// How far from the due second systemd may run it (`AccuracySec`).
+  public var accuracySeconds: Int
+  /// The longest the started service may run (`RuntimeMaxSec`).
+  public var runtimeMaxSeconds: Int
+  /// Variables set for the program (in name order), beyond the manager's own environment.
+  public var environment: [String: String]
+  /// The program and its arguments (the first word a path).
+  public var argv: [String]
+
+  public init(
+    unit: String, description: String, afterSeconds: Int, accuracySeconds: Int = 1,
+    runtimeMaxSeconds: Int, environment: [String: String] = [:], argv: [String]
+  ) {
+    self.unit = unit
+    self.description = description
+    self.afterSeconds = afterSeconds
+    self.accuracySeconds = accuracySeconds
+    self.runtimeMaxSeconds = runtimeMaxSeconds
+    self.environment = environment
+    self.argv = argv
+  }
+
+  /// The systemd-run command line that creates the timer.
+  public func commandLine(systemdRun: String) -> [String] {
+    [
+      systemdRun, "--user", "--quiet", "--collect", "--unit=\(unit)",
+      "--description=\(description)", "--on-active=\(afterSeconds)s",
+      "--timer-property=AccuracySec=\(accuracySeconds)s",
+      "--property=RuntimeMaxSec=\(runtimeMaxSeconds)s",
+    ]
+      + environment.sorted { $0.key < $1.key }.map { "--setenv=\($0.key)=\($0.value)" }
+      + ["--"] + argv
+  }
+}
+
+/// A program run in a transient scope of the systemd user manager (`systemd-run --user
+/// --scope`): its own cgroup, so stopping the unit that started it leaves it running.
+public struct TransientScope: Sendable, Equatable {
+  /// The scope is named PREFIX-PID-RANDOM.
+  public var unitPrefix: String
+  public var description: String
+  /// The program and its arguments (the first word a path).
+  public var argv: [String]
+
+  public init(unitPrefix: String, description: String, argv: [String]) {
+    self.unitPrefix = unitPrefix
+    self.description = description
+    self.argv = argv
+  }
+
+  /// The systemd-run command line that runs the program in the scope named `unit`.
+  public func commandLine(systemdRun: String, unit: String) -> [String] {
+    [
+      systemdRun, "--user", "--scope", "--quiet", "--collect", "--unit=\(unit)",
+      "--description=\(description)", "--",
+    ] + argv
+  }
+}
+
+/// Linux with glibc and (where it runs) a systemd user manager: the live platform.
+public struct LinuxPlatform: Platform {
+  public init() {}
+
+  /// The terminal emulators tried by name, each with the flags before the program it runs.
+  public static let knownTerminals: [(String, [String])] = [
+    ("x-terminal-emulator", ["-e"]), ("gnome-terminal", ["--"]), ("konsole", ["-e"]),
+    ("xfce4-terminal", ["-x"]), ("alacritty", ["-e"]), ("kitty", []), ("foot", []),
+    ("wezterm", ["start", "--"]), ("xterm", ["-e"]),
+  ]
+
+  // MARK: programs
+
+  public func start(
+    _ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment
+  ) throws -> pid_t {
+    try Spawn.start(argv, environment: environment, detachment)
+  }
+
+  public func run(
+    _ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment
+  ) throws -> Int32 {
+    try Spawn.run(argv, environment: environment, detachment)
+  }
+
+  public func capture(_ argv: [String], environment: [String: String]) -> String? {
+    Spawn.capture(argv, environment: environment)
+  }
+
+  public func reapFinished() { Spawn.reapFinished() }
+
+  public func which(_ name: String, path: String?) -> String? { Spawn.which(name, path: path) }
+
+  // MARK: the systemd user manager
+
+  public func hasUserManager(environment: [String: String]) -> Bool {
+    guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+    return access(runtime + "/systemd/private", F_OK) == 0
+  }
+
+  public func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+    try run(["/usr/bin/env", "systemctl", "--user"] + arguments, environment: environment)
+  }
+
+  public func userManagerEnvironment(environment: [String: String]) -> [String: String] {
+    guard let systemctl = which("systemctl", path: environment["PATH"]) else { return [:] }
+    let text = capture([systemctl, "--user", "show-environment"], environment: environment) ?? ""
+    var variables: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+      let parts = line.split(separator: "=", maxSplits: 1)
+      if parts.count == 2 { variables[String(parts[0])] = String(parts[1]) }
+    }
+    return variables
+  }
+
+  public func startTransientTimer(_ timer: TransientTimer, environment: [String: String]) -> Bool {
+    guard hasUserManager(environment: environment),
+      let systemdRun = which("systemd-run", path: environment["PATH"])
+    else { return false }
+    let argv = timer.commandLine(systemdRun: systemdRun)
+    return (try? run(argv, environment: environment)) == 0
+  }
+
+  public func startInScope(_ scope: TransientScope, environment: [String: String]) -> Bool {
+    guard hasUserManager(environment: environment),
+      let systemdRun = which("systemd-run", path: environment["PATH"])
+    else { return false }
+    let unit = "\(scope.unitPrefix)-\(processID)-\(UInt32.random(in: 0...UInt32.max))"
+    let argv = scope.commandLine(systemdRun: systemdRun, unit: unit)
+    guard let pid = try? Spawn.start(argv, environment: environment, .detached) else {
+      return false
+    }
+    // systemd-run execs the program once the scope exists; it exits only when it failed
+    for _ in 0..<100 {
+      if let status = Spawn.exitStatusIfFinished(pid) { return status == 0 }
+      let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))
+      if let exe, exe != systemdRun { return true }
+      usleep(30_000)
+    }
+    return true
+  }
+
+  // MARK: terminal windows
+
+  public func terminalCommand(running program: [String], environment: [String: String])
+    -> [String]?
+  {
+    let path = environment["PATH"]
+    if let terminal = environment["TERMINAL"], !terminal.isEmpty,
+      let words = try? CommandLineWords.split(terminal), let first = words.first,
+      which(first, path: path) != nil
+    {
+      return words + ["-e"] + program
+    }
+    for (name, flags) in Self.knownTerminals where which(name, path: path) != nil {
+      return [name] + flags + program
+    }
+    return nil
+  }
+
+  public func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
+    let scope = TransientScope(
+      unitPrefix: "nudge-open", description: "Nudge flow opened from a reminder", argv: terminal)
+    if startInScope(scope, environment: environment) { return }
+    _ = try start(terminal, environment: environment, .detached)
+  }
+
+  // MARK: the standard streams and the terminal
+
+  public func isTerminal(_ stream: StandardStream) -> Bool { isatty(stream.descriptor) == 1 }
+
+  public func waitForInput(seconds: Double) -> Bool {
+    var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+    return poll(&fds, 1, Int32(seconds * 1000)) > 0
+  }
+
+  public func readAllInput() -> [UInt8] { StandardStreams.readAllInput() }
+
+  public func write(_ text: String, to stream: StandardStream) {
+    StandardStreams.write(text, to: stream.descriptor)
+  }
+
+  public func terminalColumns() -> Int? { StandardStreams.terminalColumns() }
+
+  public func terminal() -> TerminalDevice? {
+    isTerminal(.input) ? TerminalDevice(input: STDIN_FILENO, output: STDOUT_FILENO) : nil
+  }
+
+  public func catchInterrupts() { Interrupts.catchInterrupts() }
+
+  public func raiseInterrupt() { Interrupts.raise() }
+
+  public var interruptPending: Bool { Interrupts.pending }
+
+  // MARK: the journal
+
+  public func writesToJournal(environment: [String: String]) -> Bool {
+    Journal.stderrIsJournal(environment: environment)
+  }
+
+  public func sendToJournal(
+    _ message: String, priority: Journal.Priority, fields: [String: String]
+  ) {
+    Journal.send(message, priority: priority, fields: fields)
+  }
+
+  // MARK: the process
+
+  public func now() -> Instant { Self.wallClock() }
+
+  /// The wall clock (CLOCK_REALTIME): the only place Nudge reads it.
+  public static func wallClock() -> Instant {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Instant(microseconds: now.tv_sec * 1_000_000 + now.tv_nsec / 1000)
+  }
+
+  public func sleep(seconds: Double) { usleep(UInt32(seconds * 1_000_000)) }
+
+  public var processID: Int32 { getpid() }
+
+  public func exitImmediately(_ status: Int32) -> Never { _exit(status) }
+}
