@@ -53,10 +53,6 @@ public struct Context: Sendable {
   public var notifier: any Notifier = NoNotifier()
   /// The machine: programs, the systemd user manager, terminal windows, the terminal, Ctrl-C.
   public var platform: any Platform = NoPlatform()
-  /// Starts other programs: the platform in a live run. Only the snooze timer still starts
-  /// systemd-run through it (until it asks `platform.startTransientTimer`); everything else
-  /// asks the platform.
-  public var spawner: any ProcessSpawner = NoSpawner()
   /// Opens a nudge:// link in a new terminal window.
   public var launcher: any LinkLauncher = NoLauncher()
   /// The service manager running Nudge (readiness and watchdog of the daemon).
@@ -117,15 +113,15 @@ extension Context {
       now: now, timeZone: ZoneDirectory().local(tz: env["TZ"]), environment: env,
       input: StandardInput(platform: platform),
       output: StandardOutput(platform: platform),
-      openDatabase: { () throws(StoreError) -> AppDatabase in
+      openDatabase: OpenedOnce {
+        () throws(StoreError) -> AppDatabase in
         try AppDatabase.open(
           path: DatabaseLocation.path(environment: env),
           creatingFolders: env["NUDGE_DB"].map(\.isEmpty) ?? true)
-      },
+      }.database,
       makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
       pause: { platform.sleep(seconds: $0) })
     context.platform = platform
-    context.spawner = platform
     context.launcher = TerminalLinkLauncher()
     context.serviceManager = SystemdServiceManager()
     context.notifier = LibnotifyNotifier(environment: env)
@@ -324,23 +320,26 @@ struct NoPlatform: Platform {
   }
 }
 
-/// Refuses: this context was given no way to start programs.
-struct NoSpawner: ProcessSpawner {
-  func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
-    throws -> Int32
-  {
-    throw SpawnError(message: "no process spawner in this context (starting \(argv[0]))")
+/// The database opened once per process: every `openDatabase` after the first returns the same
+/// connection (the terminal launcher's setting, the reminder's reads and writes).
+final class OpenedOnce: Sendable {
+  private let open: @Sendable () throws(StoreError) -> AppDatabase
+  private let opened = Mutex<AppDatabase?>(nil)
+
+  init(_ open: @escaping @Sendable () throws(StoreError) -> AppDatabase) { self.open = open }
+
+  /// The open database, opening it on first use (a failure is not kept: the next call retries).
+  @Sendable func database() throws(StoreError) -> AppDatabase {
+    let result: Result<AppDatabase, StoreError> = opened.withLock { opened in
+      if let opened { return .success(opened) }
+      do throws(StoreError) {
+        let db = try open()
+        opened = db
+        return .success(db)
+      } catch { return .failure(error) }
+    }
+    return try result.get()
   }
-
-  func run(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
-    throws -> Int32
-  {
-    throw SpawnError(message: "no process spawner in this context (running \(argv[0]))")
-  }
-
-  func capture(_ argv: [String], environment: [String: String]) -> String? { nil }
-
-  func reapFinished() {}
 }
 
 /// No service manager: notifications go nowhere, no watchdog (a run outside systemd).

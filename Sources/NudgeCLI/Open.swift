@@ -90,11 +90,7 @@ struct OpenCommand: ContextCommand {
   func snooze(_ ctx: Context, _ slot: Slot) throws {
     let db = try ctx.openDatabase()
     let seconds = try settingsSnooze(ctx)
-    let due = ctx.clock().seconds + seconds
-    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: nil))
-    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
-    try db.logReminder(ReminderLogEntry(slot: slot, elapse: nil, outcome: .snoozed, at: at))
-    if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: seconds) {
+    if try ReminderSession.snooze(ctx, db, slot, elapse: nil, seconds: seconds) {
       ctx.line("Snoozed: the reminder comes back in \(DurationText.spoken(seconds: seconds)).")
     } else {
       ctx.line(

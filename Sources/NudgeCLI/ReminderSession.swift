@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
@@ -94,7 +93,7 @@ private struct Posting: Sendable {
       ctx.output.write(fallback + "\n")
       _ = try? log(.undelivered)
       ctx.output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
-      _exit(69)
+      ctx.platform.exitImmediately(69)
     }
     // `--wait 0` posts without buttons, so it needs no server check before: the post says
     let leftOnScreen = options.wait == 0
@@ -174,13 +173,11 @@ private struct Posting: Sendable {
   /// to `nudge daemon`, which watches stored snoozes): false, this process is done. Without a
   /// manager it also waits here and returns true when this process took the due snooze.
   func snooze() throws -> Bool {
-    let due = ctx.clock().seconds + snoozeSeconds
-    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: post.elapse))
-    try log(.snoozed)
-    if SnoozeTimer(ctx: ctx, db: db).start(slot: slot, due: due, afterSeconds: snoozeSeconds) {
+    let seconds = snoozeSeconds
+    if try ReminderSession.snooze(ctx, db, slot, elapse: post.elapse, seconds: seconds) {
       return false
     }
-    ctx.pause(Double(snoozeSeconds))
+    ctx.pause(Double(seconds))
     let now = ctx.clock().adding(seconds: 0.999_999).seconds
     return try db.takeDueSnooze(slot, now: now) != nil
   }
@@ -216,30 +213,30 @@ func fallbackText(_ slot: Slot, streak: Int, offering: ReminderOffer? = nil) -> 
 func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering: ReminderOffer? = nil) {
   let text = fallbackText(slot, streak: streak, offering: offering)
   ctx.line(text)
-  if Journal.stderrIsJournal(environment: ctx.environment) {
-    Journal.send(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
+  if ctx.platform.writesToJournal(environment: ctx.environment) {
+    ctx.platform.sendToJournal(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
   }
 }
 
-/// A snooze handed to the systemd user manager: a transient timer that runs
-/// `nudge notify SLOT --snoozed` when it is due, even after this process has ended.
-struct SnoozeTimer {
-  let ctx: Context
-  let db: AppDatabase
-
-  /// True when the timer was created.
-  func start(slot: Slot, due: Int, afterSeconds: Int) -> Bool {
-    guard UserUnits(ctx: ctx, dryRun: false).hasUserManager,
-      let systemdRun = Spawn.which("systemd-run", path: ctx.environment["PATH"])
-    else { return false }
-    var argv = [
-      systemdRun, "--user", "--quiet", "--collect", "--unit=nudge-snooze-\(slot.rawValue)-\(due)",
-      "--description=Nudge snoozed \(slot.rawValue) reminder", "--on-active=\(afterSeconds)s",
-      "--timer-property=AccuracySec=1s", "--property=RuntimeMaxSec=\(Int(UnitFiles.maxWait))s",
-      "--setenv=NUDGE_DB=\(db.path)",
-    ]
-    if let tz = ctx.environment["TZ"] { argv.append("--setenv=TZ=\(tz)") }
-    argv += ["--", UserUnits.binaryPath, "notify", slot.rawValue, "--snoozed"]
-    return (try? ctx.spawner.run(argv, environment: ctx.environment)) == 0
+extension ReminderSession {
+  /// Snoozes the slot's reminder for `seconds`: stored (so it comes back even when this process
+  /// does not), logged, and handed to a transient systemd timer that runs
+  /// `nudge notify SLOT --snoozed` when it is due. False when there is no user manager to take
+  /// it: `nudge daemon`, which watches stored snoozes, or the caller brings it back.
+  static func snooze(_ ctx: Context, _ db: AppDatabase, _ slot: Slot, elapse: Int?, seconds: Int)
+    throws -> Bool
+  {
+    let due = ctx.clock().seconds + seconds
+    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse))
+    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
+    try db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: .snoozed, at: at))
+    var environment = ["NUDGE_DB": db.path]
+    environment["TZ"] = ctx.environment["TZ"]
+    let timer = TransientTimer(
+      unit: "nudge-snooze-\(slot.rawValue)-\(due)",
+      description: "Nudge snoozed \(slot.rawValue) reminder", afterSeconds: seconds,
+      runtimeMaxSeconds: Int(UnitFiles.maxWait), environment: environment,
+      argv: [UserUnits.binaryPath, "notify", slot.rawValue, "--snoozed"])
+    return ctx.platform.startTransientTimer(timer, environment: ctx.environment)
   }
 }

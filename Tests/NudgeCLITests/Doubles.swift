@@ -19,7 +19,9 @@ final class ScriptedNotifier: Notifier {
     /// Runs `before` (another process finishing the flow, say), then withdraws the notification
     /// if the wait's `isDoneElsewhere` says so, else lets it expire.
     case checkDoneElsewhere(before: @Sendable () -> Void)
-    /// The server stops answering in the middle of the call: the hang handler runs.
+    /// The server stops answering in the middle of the call: the hang handler runs on a thread
+    /// of its own, as the watchdog's; once that thread has ended (`hangEnded` signalled by the
+    /// platform's exit), the post returns as if stopped: the real process would be gone.
     case hang
   }
 
@@ -34,6 +36,8 @@ final class ScriptedNotifier: Notifier {
   private let hangHandler = Mutex<(@Sendable () -> Void)?>(nil)
   /// What `unavailableReason` answers: nil, a server with buttons is there.
   let unavailable: String?
+  /// Signalled when a hang handler's thread has ended the "process".
+  let hangEnded = DispatchSemaphore(value: 0)
 
   init(_ script: [Step], unavailable: String? = nil) {
     self.script = Mutex(script)
@@ -70,8 +74,10 @@ final class ScriptedNotifier: Notifier {
         Issue.record("the server hung and nobody had said what to do")
         return .undelivered("hung")
       }
-      handler()
-      return .undelivered("the handler returned")
+      wait.onShown()
+      Thread.detachNewThread(handler)
+      hangEnded.wait()
+      return .withdrawn(.stopped)
     }
   }
 
@@ -101,4 +107,105 @@ final class TestClock: Sendable {
   var current: Instant { now.withLock { $0 } }
 
   func advance(_ seconds: Double) { now.withLock { $0 = $0.adding(seconds: seconds) } }
+}
+
+/// The machine as a command test sees it: no terminal, no journal, a user manager when asked
+/// for; the programs, transient timers and exits asked of it are recorded, none started. With
+/// `refusesPrograms` a program started is a test failure (a command test that starts one has
+/// left what it claims to test).
+final class TestPlatform: Platform {
+  let refusesPrograms: Bool
+  let userManager: Bool
+  private let recorded = Mutex((started: [[String]](), timers: [TransientTimer]()))
+  /// Runs on the thread that asked to end the process, before that thread ends.
+  private let exitHandler: (@Sendable (Int32) -> Void)?
+
+  init(
+    refusesPrograms: Bool = false, userManager: Bool = false,
+    onExit: (@Sendable (Int32) -> Void)? = nil
+  ) {
+    self.refusesPrograms = refusesPrograms
+    self.userManager = userManager
+    self.exitHandler = onExit
+  }
+
+  var started: [[String]] { recorded.withLock { $0.started } }
+  var timers: [TransientTimer] { recorded.withLock { $0.timers } }
+
+  private func record(_ argv: [String]) throws {
+    if refusesPrograms {
+      Issue.record("a command test started \(argv)")
+      throw SpawnError(message: "no programs in a command test")
+    }
+    recorded.withLock { $0.started.append(argv) }
+  }
+
+  func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> Int32
+  {
+    try record(argv)
+    return 1
+  }
+
+  func run(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
+    throws -> Int32
+  {
+    try record(argv)
+    return 0
+  }
+
+  func capture(_ argv: [String], environment: [String: String]) -> String? {
+    try? record(argv)
+    return nil
+  }
+
+  func reapFinished() {}
+  func which(_ name: String, path: String?) -> String? { nil }
+  func hasUserManager(environment: [String: String]) -> Bool { userManager }
+
+  func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+    try record(["systemctl", "--user"] + arguments)
+    return 0
+  }
+
+  func userManagerEnvironment(environment: [String: String]) -> [String: String] { [:] }
+
+  func startTransientTimer(_ timer: TransientTimer, environment: [String: String]) -> Bool {
+    guard userManager else { return false }
+    recorded.withLock { $0.timers.append(timer) }
+    return true
+  }
+
+  func startInScope(_ scope: TransientScope, environment: [String: String]) -> Bool {
+    (try? record(scope.argv)) != nil
+  }
+
+  func terminalCommand(running program: [String], environment: [String: String]) -> [String]? {
+    nil
+  }
+
+  func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
+    try record(terminal)
+  }
+
+  func isTerminal(_ stream: StandardStream) -> Bool { false }
+  func waitForInput(seconds: Double) -> Bool { false }
+  func readAllInput() -> [UInt8] { [] }
+  func write(_ text: String, to stream: StandardStream) {}
+  func terminalColumns() -> Int? { nil }
+  func terminal() -> TerminalDevice? { nil }
+  func catchInterrupts() {}
+  func raiseInterrupt() {}
+  var interruptPending: Bool { false }
+  func writesToJournal(environment: [String: String]) -> Bool { false }
+  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
+  func now() -> Instant { LinuxPlatform.wallClock() }
+  func sleep(seconds: Double) {}
+  var processID: Int32 { 0 }
+
+  /// Ends only the calling thread (the watchdog's, in a hang), after `onExit` saw the status.
+  func exitImmediately(_ status: Int32) -> Never {
+    if let exitHandler { exitHandler(status) } else { Issue.record("a test exited \(status)") }
+    pthread_exit(nil)
+  }
 }

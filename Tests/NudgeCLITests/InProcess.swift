@@ -20,6 +20,8 @@ struct InProcess {
   var notifier: (any Notifier)? = nil
   /// The terminal launcher a reminder test records (refusing otherwise).
   var launcher: (any LinkLauncher)? = nil
+  /// The machine a reminder test records (refusing otherwise).
+  var platform: (any Platform)? = nil
   /// A clock that `pause` advances (a fixed clock and no pauses otherwise).
   var clock: TestClock? = nil
 
@@ -76,7 +78,7 @@ struct InProcess {
       rewardSeed: try Context.fixedSeed(environment) ?? 0)
     ctx.columns = environment["COLUMNS"].flatMap { Int($0) } ?? 80
     ctx.notifier = notifier ?? RefusingNotifier()
-    ctx.spawner = RefusingSpawner()
+    ctx.platform = platform ?? TestPlatform(refusesPrograms: true)
     ctx.launcher = launcher ?? RefusingLauncher()
     if let clock {
       ctx.clock = { clock.current }
@@ -177,30 +179,6 @@ final class RefusingNotifier: Notifier {
   }
 
   func whenServerHangs(_ handler: @escaping @Sendable () -> Void) {}
-}
-
-/// Starting a program is not something a command test does.
-struct RefusingSpawner: ProcessSpawner {
-  func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
-    throws -> pid_t
-  {
-    Issue.record("a command test started \(argv)")
-    throw SpawnError(message: "no programs in a command test")
-  }
-
-  func run(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
-    throws -> Int32
-  {
-    Issue.record("a command test ran \(argv)")
-    throw SpawnError(message: "no programs in a command test")
-  }
-
-  func capture(_ argv: [String], environment: [String: String]) -> String? {
-    Issue.record("a command test ran \(argv)")
-    return nil
-  }
-
-  func reapFinished() {}
 }
 
 /// Opening a terminal is not something a command test does.
