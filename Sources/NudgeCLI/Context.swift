@@ -264,7 +264,28 @@ struct NoLauncher: LinkLauncher {
 
 /// Refuses: this context was given no platform, so it starts no program, finds no user
 /// manager or terminal, and reads no terminal (a test context that needs one gives its own).
-struct NoPlatform: Platform {
+/// A machine with no terminal, no journal and no Ctrl-C, whose streams go nowhere and whose
+/// sleeps take no time: what `NoPlatform` and the test doubles share.
+protocol HeadlessPlatform: Platform {}
+
+extension HeadlessPlatform {
+  func isTerminal(_ stream: StandardStream) -> Bool { false }
+  func waitForInput(seconds: Double) -> Bool { false }
+  func readAllInput() -> [UInt8] { [] }
+  func write(_ text: String, to stream: StandardStream) {}
+  func terminalColumns() -> Int? { nil }
+  func terminal() -> TerminalDevice? { nil }
+  func catchInterrupts() {}
+  func raiseInterrupt() {}
+  var interruptPending: Bool { false }
+  func writesToJournal(environment: [String: String]) -> Bool { false }
+  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
+  func now() -> Instant { LinuxPlatform.wallClock() }
+  func sleep(seconds: Double) {}
+  var processID: Int32 { 0 }
+}
+
+struct NoPlatform: HeadlessPlatform {
   func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)
     throws -> Int32
   {
@@ -299,21 +320,6 @@ struct NoPlatform: Platform {
   func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
     throw SpawnError(message: "no platform in this context (starting \(terminal[0]))")
   }
-
-  func isTerminal(_ stream: StandardStream) -> Bool { false }
-  func waitForInput(seconds: Double) -> Bool { false }
-  func readAllInput() -> [UInt8] { [] }
-  func write(_ text: String, to stream: StandardStream) {}
-  func terminalColumns() -> Int? { nil }
-  func terminal() -> TerminalDevice? { nil }
-  func catchInterrupts() {}
-  func raiseInterrupt() {}
-  var interruptPending: Bool { false }
-  func writesToJournal(environment: [String: String]) -> Bool { false }
-  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
-  func now() -> Instant { LinuxPlatform.wallClock() }
-  func sleep(seconds: Double) {}
-  var processID: Int32 { 0 }
 
   func exitImmediately(_ status: Int32) -> Never {
     fatalError("no platform in this context (exiting with \(status))")

@@ -164,26 +164,3 @@ extension ProcessSpawner {
     try run(argv, environment: environment, .attached)
   }
 }
-
-/// The machine's `posix_spawn`, through `Spawn`.
-public struct SystemSpawner: ProcessSpawner {
-  public init() {}
-
-  public func start(
-    _ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment
-  ) throws -> pid_t {
-    try Spawn.start(argv, environment: environment, detachment)
-  }
-
-  public func run(
-    _ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment
-  ) throws -> Int32 {
-    try Spawn.run(argv, environment: environment, detachment)
-  }
-
-  public func capture(_ argv: [String], environment: [String: String]) -> String? {
-    Spawn.capture(argv, environment: environment)
-  }
-
-  public func reapFinished() { Spawn.reapFinished() }
-}

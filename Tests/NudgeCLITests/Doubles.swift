@@ -113,7 +113,7 @@ final class TestClock: Sendable {
 /// for; the programs, transient timers and exits asked of it are recorded, none started. With
 /// `refusesPrograms` a program started is a test failure (a command test that starts one has
 /// left what it claims to test).
-final class TestPlatform: Platform {
+final class TestPlatform: HeadlessPlatform {
   let refusesPrograms: Bool
   let userManager: Bool
   private let recorded = Mutex((started: [[String]](), timers: [TransientTimer]()))
@@ -187,21 +187,6 @@ final class TestPlatform: Platform {
   func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
     try record(terminal)
   }
-
-  func isTerminal(_ stream: StandardStream) -> Bool { false }
-  func waitForInput(seconds: Double) -> Bool { false }
-  func readAllInput() -> [UInt8] { [] }
-  func write(_ text: String, to stream: StandardStream) {}
-  func terminalColumns() -> Int? { nil }
-  func terminal() -> TerminalDevice? { nil }
-  func catchInterrupts() {}
-  func raiseInterrupt() {}
-  var interruptPending: Bool { false }
-  func writesToJournal(environment: [String: String]) -> Bool { false }
-  func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
-  func now() -> Instant { LinuxPlatform.wallClock() }
-  func sleep(seconds: Double) {}
-  var processID: Int32 { 0 }
 
   /// Ends only the calling thread (the watchdog's, in a hang), after `onExit` saw the status.
   func exitImmediately(_ status: Int32) -> Never {
