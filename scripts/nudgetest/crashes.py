@@ -258,9 +258,10 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 5
-LATEST_TABLES = V1_TABLES | {"achievement", "state", "slot_schedule", "reminder_claim",
-                             "reminder_log", "sqlite_sequence", "draft", "entry_change", "pause"}
+LATEST = 6
+LATEST_TABLES = V1_TABLES | {"achievement", "slot_schedule", "reminder_claim", "reminder_log",
+                             "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
+                             "slot_trigger", "reward_state", "said_note"}
 
 
 def case_migration_kills(suite):
