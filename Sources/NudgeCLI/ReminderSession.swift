@@ -41,11 +41,10 @@ struct ReminderSession: Sendable {
   func run() throws -> ReminderReport {
     let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
     switch try db.fire(request, at: ctx.now, in: ctx.timeZone, elapses: calendar.elapses) {
-    case .nothingDue:
-      return ReminderReport(slot: request.slot ?? .morning, elapse: nil, outcome: .nothingDue)
-    case .logged(let outcome, let elapse):
-      return ReminderReport(
-        slot: request.slot ?? .morning, elapse: elapse, outcome: .logged(outcome))
+    case .nothingDue(let slot):
+      return ReminderReport(slot: slot, elapse: nil, outcome: .nothingDue)
+    case .logged(let slot, let outcome, let elapse):
+      return ReminderReport(slot: slot, elapse: elapse, outcome: .logged(outcome))
     case .post(let post):
       return try Posting(session: self, post: post).run()
     }

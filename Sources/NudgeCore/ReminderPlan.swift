@@ -21,11 +21,11 @@ public enum ReminderRequest: Equatable, Sendable {
 /// What the store decided, reading once and claiming in one transaction, that a reminder run
 /// does.
 public enum ReminderPlan: Equatable, Sendable {
-  /// No elapse, or no snooze, is due.
-  case nothingDue
+  /// No elapse, or no snooze, of the slot is due.
+  case nothingDue(Slot)
   /// Nothing to post: the outcome (a skip, or `duplicate` of an elapse another run claimed) is
   /// logged already, with the claim.
-  case logged(ReminderOutcome, elapse: Int?)
+  case logged(Slot, ReminderOutcome, elapse: Int?)
   /// Post this reminder; its elapse is claimed, and nothing is logged yet.
   case post(ReminderPost)
 }

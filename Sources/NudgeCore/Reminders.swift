@@ -163,16 +163,16 @@ public enum FiringRule {
   }
 
   /// Stale after the window; skipped when the slot's flow is already done today; then skipped
-  /// when the slot is off, or when the elapse falls on a day off (`isPaused(elapse)`).
+  /// when the slot is off, or when the elapse falls on a day off (`elapseIsPaused`).
   public static func decide(
     latest: Int?, now: Int, window: Int, flowDoneToday: Bool, enabled: Bool = true,
-    isPaused: (Int) -> Bool = { _ in false }
+    elapseIsPaused: Bool = false
   ) -> Decision {
     guard let latest else { return .nothingDue }
     if now > latest + window { return .skipStale(elapse: latest) }
     if flowDoneToday { return .skipDone(elapse: latest) }
     if !enabled { return .skipOff(elapse: latest) }
-    if isPaused(latest) { return .skipPaused(elapse: latest) }
+    if elapseIsPaused { return .skipPaused(elapse: latest) }
     return .fire(elapse: latest)
   }
 }

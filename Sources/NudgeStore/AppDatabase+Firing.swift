@@ -34,14 +34,16 @@ extension AppDatabase {
       case .now, .demo:
         return try post(nil)
       case .snoozed:
-        guard let snooze = try db.takeDueSnooze(slot, now: seconds) else { return .nothingDue }
+        guard let snooze = try db.takeDueSnooze(slot, now: seconds) else {
+          return .nothingDue(slot)
+        }
         // a snooze that comes back on a day off (paused after it was snoozed) stays quiet
         let skipped: ReminderOutcome? =
           try db.isPaused(today) ? .skippedPaused : offer == nil ? .skippedDone : nil
         guard let skipped else { return try post(snooze.elapse) }
         try db.insert(
           ReminderLogEntry(slot: slot, elapse: snooze.elapse, outcome: skipped, at: at))
-        return .logged(skipped, elapse: snooze.elapse)
+        return .logged(slot, skipped, elapse: snooze.elapse)
       case .scheduled:
         let schedule = try db.schedule(slot)
         let next = try elapses(schedule)
@@ -61,19 +63,18 @@ extension AppDatabase {
         let decision = FiringRule.decide(
           latest: latest, now: seconds, window: settings.stalenessSeconds(for: slot),
           flowDoneToday: offer == nil, enabled: schedule.enabled,
-          isPaused: { elapse in
-            (try? db.isPaused(settings.dayRule.day(of: Instant(seconds: elapse), in: zone)))
-              ?? false
-          })
-        guard let elapse = decision.elapse else { return .nothingDue }
+          elapseIsPaused: try latest.map {
+            try db.isPaused(settings.dayRule.day(of: Instant(seconds: $0), in: zone))
+          } ?? false)
+        guard let elapse = decision.elapse else { return .nothingDue(slot) }
         guard try db.claim(slot: slot, elapse: elapse) else {
           try db.logReminder(
             ReminderLogEntry(slot: slot, elapse: elapse, outcome: .duplicate, at: at))
-          return .logged(.duplicate, elapse: elapse)
+          return .logged(slot, .duplicate, elapse: elapse)
         }
         guard let skipped = decision.skipOutcome else { return try post(elapse) }
         try db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: skipped, at: at))
-        return .logged(skipped, elapse: elapse)
+        return .logged(slot, skipped, elapse: elapse)
       }
     }
   }
