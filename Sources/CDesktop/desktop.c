@@ -41,6 +41,23 @@ static void *symbol(nd_library library, const char *name) {
   return address;
 }
 
+typedef const char *(*token_getter)(NotifyNotification *);
+static token_getter activation_token_getter;
+static pthread_once_t activation_token_once = PTHREAD_ONCE_INIT;
+
+/// Looks up notify_notification_get_activation_token, which libnotify has since 0.7.10 only.
+static void look_up_activation_token(void) {
+  if (handles[ND_NOTIFY])
+    activation_token_getter =
+        (token_getter)dlsym(handles[ND_NOTIFY], "notify_notification_get_activation_token");
+}
+
+const char *nd_activation_token(NotifyNotification *notification) {
+  if (nd_load(ND_NOTIFY) != NULL) return NULL;
+  pthread_once(&activation_token_once, look_up_activation_token);
+  return activation_token_getter ? activation_token_getter(notification) : NULL;
+}
+
 #define NOTIFY ND_NOTIFY
 #define SYSTEMD ND_SYSTEMD
 

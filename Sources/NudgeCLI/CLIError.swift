@@ -49,6 +49,7 @@ extension CLIError {
     case let error as CLIError: error
     case let error as StoreError: CLIError(error)
     case let error as SpawnError: CLIError(error.message, code: .unavailable)
+    case let error as TerminalOpenFailure: CLIError(error.message, code: .unavailable)
     default: nil
     }
   }

@@ -245,19 +245,23 @@ final class NoNotifier: Notifier {
   func whenServerHangs(_ handler: @escaping @Sendable () -> Void) {}
 }
 
-/// Opens a nudge:// link where the person can answer it: a terminal window.
+/// Opens a nudge:// link where the person can answer it: a terminal window. The activation
+/// token, when the notification server sent one with the click, lets that window take the
+/// focus. Throws `TerminalOpenFailure` when no terminal could be opened.
 public protocol LinkLauncher: Sendable {
-  func open(_ url: String, in ctx: Context) throws
+  func open(_ url: String, in ctx: Context, activationToken: String?) throws
 }
 
 /// The live launcher: a terminal emulator in its own scope (see `TerminalLauncher`).
 struct TerminalLinkLauncher: LinkLauncher {
-  func open(_ url: String, in ctx: Context) throws { try TerminalLauncher(ctx: ctx).open(url) }
+  func open(_ url: String, in ctx: Context, activationToken: String?) throws {
+    try TerminalLauncher(ctx: ctx).open(url, activationToken: activationToken)
+  }
 }
 
 /// Refuses: this context was given no launcher.
 struct NoLauncher: LinkLauncher {
-  func open(_ url: String, in ctx: Context) throws {
+  func open(_ url: String, in ctx: Context, activationToken: String?) throws {
     throw CLIError("no terminal launcher in this context (opening \(url))", code: .internal)
   }
 }
@@ -283,6 +287,7 @@ extension HeadlessPlatform {
   func now() -> Instant { LinuxPlatform.wallClock() }
   func sleep(seconds: Double) {}
   var processID: Int32 { 0 }
+  func unsetEnvironment(_ names: [String]) {}
 }
 
 struct NoPlatform: HeadlessPlatform {
@@ -313,12 +318,12 @@ struct NoPlatform: HeadlessPlatform {
   }
   func startInScope(_ scope: TransientScope, environment: [String: String]) -> Bool { false }
 
-  func terminalCommand(running program: [String], environment: [String: String]) -> [String]? {
-    nil
+  func terminalCommands(running program: [String], environment: [String: String]) -> [[String]] {
+    []
   }
 
-  func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
-    throw SpawnError(message: "no platform in this context (starting \(terminal[0]))")
+  func launchTerminal(_ terminal: [String], environment: [String: String]) -> TerminalStart {
+    .failed("no platform in this context (starting \(terminal[0]))")
   }
 
   func exitImmediately(_ status: Int32) -> Never {

@@ -102,13 +102,7 @@ struct DoctorCommand: ContextCommand {
         name: "nudge:// handler", ok: handler,
         detail: handler ? "registered (\(desktop))" : "not registered",
         fix: "run 'nudge install'"))
-    let terminal = (try? TerminalLauncher(ctx: ctx).command(running: ["nudge"])) ?? nil
-    out.append(
-      Check(
-        name: "terminal", ok: terminal != nil,
-        detail: terminal.map { "clicks open: \($0.dropLast().joined(separator: " "))" }
-          ?? "none found",
-        fix: "install a terminal emulator or 'nudge config set terminal \"xterm -e\"'"))
+    out.append(terminalCheck(ctx))
     do {
       let db = try ctx.openDatabase()
       let result = (try? db.integrityCheck()) ?? "could not run integrity_check"
@@ -122,6 +116,37 @@ struct DoctorCommand: ContextCommand {
       out.append(Check(name: "database", ok: false, detail: error.message, fix: nil))
     }
     return out
+  }
+
+  /// The terminal a click opens, started once with `true` where there is a display (as a
+  /// click would start it), so one that cannot run on this session is found before a reminder.
+  func terminalCheck(_ ctx: Context) -> Check {
+    let launcher = TerminalLauncher(ctx: ctx)
+    let program = [ctx.platform.which("true", path: ctx.environment["PATH"]) ?? "/bin/true"]
+    guard let first = launcher.command(running: program) else {
+      return Check(
+        name: "terminal", ok: false, detail: "none found",
+        fix: "install a terminal emulator or 'nudge config set terminal \"xterm -e\"'")
+    }
+    let shown = "clicks open: " + first.dropLast().joined(separator: " ")
+    guard let environment = try? launcher.environment(activationToken: nil) else {
+      return Check(
+        name: "terminal", ok: true, detail: shown + " (not started: no graphical session here)",
+        fix: nil)
+    }
+    let start =
+      launcher.which(first[0]).map {
+        ctx.platform.launchTerminal([$0] + first.dropFirst(), environment: environment)
+      } ?? .failed("\(first[0]) was not found")
+    switch start {
+    case .started:
+      return Check(
+        name: "terminal", ok: true, detail: shown + " (started it once: it runs here)", fix: nil)
+    case .failed(let reason):
+      return Check(
+        name: "terminal", ok: false, detail: shown + ", but it did not start: \(reason)",
+        fix: "set one that runs in this session: nudge config set terminal \"xterm -e\"")
+    }
   }
 
   func run(_ ctx: Context) throws {

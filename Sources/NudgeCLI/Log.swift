@@ -20,6 +20,8 @@ struct LogCommand: ContextCommand {
     @NullWhenAbsent var elapse: String?
     var outcome: ReminderOutcome
     var at: String
+    /// Why, for an outcome that has a reason (`open-failed`).
+    @NullWhenAbsent var detail: String?
   }
 
   func run(_ ctx: Context) throws {
@@ -32,28 +34,29 @@ struct LogCommand: ContextCommand {
           entries.map {
             Row(
               slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome,
-              at: $0.at)
+              at: $0.at, detail: $0.detail)
           }))
       return
     }
     if entries.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
     // one line a reminder, in local time, its outcomes in order: "shown → clicked"
-    var lines: [(slot: Slot, elapse: Int?, time: Int, outcomes: [ReminderOutcome])] = []
+    var lines: [(slot: Slot, elapse: Int?, time: Int, outcomes: [String])] = []
     for entry in entries {
+      // an outcome with a reason says it: "open-failed (konsole exited 1)"
+      let outcome = entry.outcome.rawValue + (entry.detail.map { " (\($0))" } ?? "")
       if let elapse = entry.elapse,
         let index = lines.lastIndex(where: { $0.slot == entry.slot && $0.elapse == elapse })
       {
-        lines[index].outcomes.append(entry.outcome)
+        lines[index].outcomes.append(outcome)
         continue
       }
       let time = entry.elapse ?? InstantFormat.parse(entry.at)?.seconds ?? 0
-      lines.append((entry.slot, entry.elapse, time, [entry.outcome]))
+      lines.append((entry.slot, entry.elapse, time, [outcome]))
     }
     for line in lines {
       ctx.line(
         ScheduleCommand.List.friendly(line.time, local) + "  "
-          + line.slot.rawValue.padded(to: 8) + " "
-          + line.outcomes.map(\.rawValue).joined(separator: " → "))
+          + line.slot.rawValue.padded(to: 8) + " " + line.outcomes.joined(separator: " → "))
     }
   }
 }

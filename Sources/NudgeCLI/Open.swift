@@ -25,6 +25,11 @@ struct OpenCommand: ContextCommand {
   }
 
   func run(_ ctx: Context) throws {
+    // a focus token was this window's, used when it mapped: no later child may reuse it
+    let tokens = [FocusToken.wayland, FocusToken.x11]
+    ctx.platform.unsetEnvironment(tokens)
+    var ctx = ctx
+    for name in tokens { ctx.environment[name] = nil }
     // `--hold` (given by the terminal a click opens) keeps the window open at the end
     let hold = words.count == 2 && words[0] == Self.holdFlag
     let given = hold ? Array(words.dropFirst()) : words
@@ -43,7 +48,7 @@ struct OpenCommand: ContextCommand {
         "refusing the link: \(error.message). Nothing was opened.", code: .badData)
     }
     guard ctx.input.isTerminal else {
-      try ctx.launcher.open(url, in: ctx)
+      try ctx.launcher.open(url, in: ctx, activationToken: nil)
       return
     }
     var failure: CLIError? = nil
@@ -103,28 +108,55 @@ struct OpenCommand: ContextCommand {
   static let holdFlag = "--hold"
 }
 
+/// Why no terminal could be opened for a link: the short reason a notification shows
+/// ("konsole exited 1") and the sentence `nudge` prints.
+struct TerminalOpenFailure: Error, Equatable {
+  var reason: String
+  var message: String
+}
+
+/// The variables that hand a desktop's focus token to the window a click opens.
+enum FocusToken {
+  /// Wayland's xdg-activation token.
+  static let wayland = "XDG_ACTIVATION_TOKEN"
+  /// X11's startup notification id.
+  static let x11 = "DESKTOP_STARTUP_ID"
+
+  /// The variable that carries `token` in a session with `environment`: Wayland's when
+  /// WAYLAND_DISPLAY is set, else X11's.
+  static func variable(in environment: [String: String]) -> String {
+    environment["WAYLAND_DISPLAY"]?.isEmpty == false ? wayland : x11
+  }
+}
+
 /// Starts a terminal emulator running `nudge open URL`, without a shell: the configured
 /// `terminal` command, else the platform's choice (`$TERMINAL`, `x-terminal-emulator`, then
-/// terminals known by name).
+/// terminals known by name). A terminal that cannot start on this session gives way to the
+/// next.
 struct TerminalLauncher {
   let ctx: Context
 
   func which(_ name: String) -> String? { ctx.platform.which(name, path: ctx.environment["PATH"]) }
 
-  /// The argv that starts a terminal running `program`, or nil when no terminal is found.
-  func command(running program: [String]) throws -> [String]? {
+  /// The argvs that may start a terminal running `program`, in the order they are tried: the
+  /// `terminal` setting, then the platform's candidates.
+  func commands(running program: [String]) -> [[String]] {
     let db = try? ctx.openDatabase()
     let configured = (try? db?.settings())??.value(.terminal) ?? ""
+    var commands: [[String]] = []
     if !configured.isEmpty, let words = try? CommandLineWords.split(configured), !words.isEmpty {
-      return words + program
+      commands.append(words + program)
     }
-    return ctx.platform.terminalCommand(running: program, environment: ctx.environment)
+    return commands + ctx.platform.terminalCommands(running: program, environment: ctx.environment)
   }
 
-  /// Starts the terminal for `url` outside Nudge's own cgroup and session, so stopping the
-  /// reminder (or its systemd service) never takes the flow with it: in a transient scope of the
-  /// user's systemd manager where one runs, else as a plain detached process.
-  func open(_ url: String) throws {
+  /// The argv a click starts first, or nil when no terminal is found.
+  func command(running program: [String]) -> [String]? { commands(running: program).first }
+
+  /// The environment a terminal opened from this session gets: the display (a reminder fired
+  /// at login may not have it yet: the user manager's is taken), and the focus token under the
+  /// name this session's kind reads, never one inherited.
+  func environment(activationToken: String?) throws(TerminalOpenFailure) -> [String: String] {
     var environment = ctx.environment
     let graphical = ["DISPLAY", "WAYLAND_DISPLAY"]
     let hasDisplay = { graphical.contains { environment[$0]?.isEmpty == false } }
@@ -136,21 +168,57 @@ struct TerminalLauncher {
       }
     }
     guard hasDisplay() else {
-      throw CLIError(
-        "no graphical session to open a terminal in (DISPLAY and WAYLAND_DISPLAY are unset): run 'nudge open \(url)' in a terminal.",
-        code: .unavailable)
+      throw TerminalOpenFailure(
+        reason: "no graphical session: DISPLAY and WAYLAND_DISPLAY are unset",
+        message:
+          "no graphical session to open a terminal in (DISPLAY and WAYLAND_DISPLAY are unset)")
+    }
+    environment[FocusToken.wayland] = nil
+    environment[FocusToken.x11] = nil
+    if let activationToken {
+      environment[FocusToken.variable(in: environment)] = activationToken
+    }
+    return environment
+  }
+
+  /// Starts the terminal for `url` outside Nudge's own cgroup and session, so stopping the
+  /// reminder (or its systemd service) never takes the flow with it: in a transient scope of the
+  /// user's systemd manager where one runs, else as a plain detached process. A terminal that
+  /// fails within its first second gives way to the next candidate; when none starts, the
+  /// failure says why the last one did not.
+  func open(_ url: String, activationToken: String? = nil) throws(TerminalOpenFailure) {
+    let runAtTerminal = "run 'nudge open \(url)' in a terminal"
+    let environment: [String: String]
+    do { environment = try self.environment(activationToken: activationToken) } catch {
+      throw TerminalOpenFailure(
+        reason: error.reason, message: "\(error.message): \(runAtTerminal).")
     }
     let program = [UserUnits.binaryPath, "open", OpenCommand.holdFlag, url]
-    guard let argv = try command(running: program) else {
-      throw CLIError(
-        "no terminal emulator found: set one with 'nudge config set terminal \"xterm -e\"' or $TERMINAL, or run 'nudge open \(url)' in a terminal.",
-        code: .unavailable)
+    let candidates = commands(running: program)
+    guard !candidates.isEmpty else {
+      throw TerminalOpenFailure(
+        reason: "no terminal emulator found",
+        message:
+          "no terminal emulator found: set one with 'nudge config set terminal \"xterm -e\"' or $TERMINAL, or \(runAtTerminal)."
+      )
     }
-    guard let executable = which(argv[0]) else {
-      throw CLIError(
-        "the terminal command '\(argv[0])' was not found; fix it with 'nudge config set terminal …'.",
-        code: .unavailable)
+    var reasons: [String] = []
+    for argv in candidates {
+      guard let executable = which(argv[0]) else {
+        reasons.append("\(argv[0]) was not found")
+        continue
+      }
+      switch ctx.platform.launchTerminal([executable] + argv.dropFirst(), environment: environment)
+      {
+      case .started: return
+      case .failed(let reason): reasons.append(reason)
+      }
     }
-    try ctx.platform.launchTerminal([executable] + argv.dropFirst(), environment: environment)
+    let reason = reasons.joined(separator: "; ")
+    throw TerminalOpenFailure(
+      reason: reason,
+      message:
+        "could not open a terminal (\(reason)): set one with 'nudge config set terminal …', or \(runAtTerminal)."
+    )
   }
 }

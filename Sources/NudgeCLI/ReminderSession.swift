@@ -2,6 +2,7 @@ import FoundationEssentials
 import NudgeCore
 import NudgeDesktop
 import NudgeStore
+import Synchronization
 
 /// How a reminder session waits and reports, as `nudge notify`'s flags say.
 struct ReminderOptions: Sendable {
@@ -62,9 +63,10 @@ private struct Posting: Sendable {
   var options: ReminderOptions { session.options }
   var snoozeSeconds: Int { options.snoozeSeconds ?? post.settings.snoozeSeconds }
 
-  func log(_ outcome: ReminderOutcome) throws {
+  func log(_ outcome: ReminderOutcome, detail: String? = nil) throws {
     let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
-    try db.logReminder(ReminderLogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at))
+    try db.logReminder(
+      ReminderLogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
   }
 
   func report(_ outcome: ReminderOutcome) -> ReminderReport {
@@ -114,7 +116,8 @@ private struct Posting: Sendable {
     let (clock, zone, rule) = (ctx.clock, ctx.timeZone, post.settings.dayRule)
     let started = ctx.clock()
     var offered = post.offer
-    var isFirstPost = true
+    // what the server last said of the reminder: on the screen, or held back (Do Not Disturb)
+    let seen = Mutex<Visibility?>(nil)
     while true {
       // what is left to offer today (the evening: the prep, then the check-in)
       guard let offer = offered else {
@@ -124,10 +127,9 @@ private struct Posting: Sendable {
       let note = DesktopNotification.reminder(
         slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer)
       let left = leftOnScreen ? 0 : max(1, wait - ctx.clock().seconds(since: started))
-      // logged once the server has it (a failed log is not retried: the reminder is up)
+      // logged once the server has it, and once more if Do Not Disturb lets it through later
+      // (a failed log is not retried: the reminder is up)
       let shown = post.shownOutcome
-      let logsShown = isFirstPost
-      isFirstPost = false
       let outcome = ctx.notifier.post(
         leftOnScreen ? note.withoutButtons(command: "nudge \(offer.command)") : note,
         wait: NotificationWait(
@@ -137,7 +139,14 @@ private struct Posting: Sendable {
             guard case .flow(let flow) = offer else { return false }
             return (try? db.isDone(flow, on: rule.day(of: clock(), in: zone))) ?? false
           },
-          onShown: { [self] in if logsShown { _ = try? log(shown) } }))
+          onVisibility: { [self] visibility in
+            let before = seen.withLock { seen in
+              defer { seen = visibility }
+              return seen
+            }
+            guard before != visibility, before != .shown else { return }
+            _ = try? log(visibility == .held ? .held : shown)
+          }))
       switch outcome {
       case .undelivered(let reason):
         return try undelivered(
@@ -148,23 +157,47 @@ private struct Posting: Sendable {
       case .withdrawn(.doneElsewhere):
         try log(.doneElsewhere)
         return report(.doneElsewhere)
+      case .withdrawn(.expired) where seen.withLock({ $0 }) == .held:
+        // the person never saw it: a notice without buttons stays in the server's history
+        _ = ctx.notifier.post(
+          .missed(slot, offering: offer), wait: NotificationWait(seconds: 0))
+        try log(.missedDND)
+        return report(.missedDND)
       case .withdrawn:
         try log(.withdrawn)
         return report(.withdrawn)
-      case .closed:
-        try log(.dismissed)
-        return report(.dismissed)
-      case .action(.snooze):
+      case .closed(let reason):
+        let outcome: ReminderOutcome = reason == .expired ? .expired : .dismissed
+        try log(outcome)
+        return report(outcome)
+      case .action(.snooze, _):
         guard try snooze() else { return report(.snoozed) }
         offered = slot.offer(done: try db.doneFlows(on: rule.day(of: ctx.clock(), in: zone)))
-      case .action(.done) where offer == .flow(.prep):
+      case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)
         return report(.done)
-      case .action:
+      case .action(_, let token):
         try log(.clicked)
-        try ctx.launcher.open(offer.deepLink.url, in: ctx)
-        return report(.clicked)
+        return try open(offer.deepLink.url, activationToken: token, offering: offer)
       }
+    }
+  }
+
+  /// Opens the flow a click asked for; when no terminal starts, the person is told on the
+  /// desktop they are looking at (a notice without buttons) and it is logged `open-failed`.
+  func open(_ url: String, activationToken: String?, offering offer: ReminderOffer) throws
+    -> ReminderReport
+  {
+    do {
+      try ctx.launcher.open(url, in: ctx, activationToken: activationToken)
+      return report(.clicked)
+    } catch let failure as TerminalOpenFailure {
+      _ = ctx.notifier.post(
+        .openFailed(failure.reason, offering: offer), wait: NotificationWait(seconds: 0))
+      try log(.openFailed, detail: failure.reason)
+      var report = report(.openFailed)
+      report.failure = CLIError(failure.message, code: .unavailable)
+      return report
     }
   }
 
@@ -193,8 +226,8 @@ private struct Posting: Sendable {
     let note = DesktopNotification.celebration(drawn.celebration)
     let outcome = ctx.notifier.post(
       note, wait: NotificationWait(seconds: min(wait, 120), serverSeconds: 2))
-    if case .action = outcome {
-      try ctx.launcher.open(DeepLink.replay(drawn.number).url, in: ctx)
+    if case .action(_, let token) = outcome {
+      try ctx.launcher.open(DeepLink.replay(drawn.number).url, in: ctx, activationToken: token)
     }
   }
 }

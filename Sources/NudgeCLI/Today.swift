@@ -1,5 +1,6 @@
 import ArgumentParser
 import NudgeCore
+import NudgeStore
 
 /// `nudge` / `nudge today`: the phase-aware today view.
 struct TodayCommand: ContextCommand {
@@ -55,6 +56,13 @@ struct TodayCommand: ContextCommand {
           style: style.yellow)
       }
     }
+    // a reminder Do Not Disturb held back until its window ended: said here, once it is not done
+    let doneToday = try db.doneFlows(on: today)
+    for slot in try heldBack(db, settings, on: today, in: ctx.timeZone)
+    where slot.offer(done: doneToday) != nil {
+      ctx.wrappedLine(
+        slot.heldBackSentence + " Run: nudge \(slot.firstOffer.command)", style: style.yellow)
+    }
     ctx.line()
     switch phase {
     case .morning:
@@ -96,6 +104,17 @@ struct TodayCommand: ContextCommand {
       }
     }
     ctx.line(style.dim("A craving? 'nudge need-help' · the week: 'nudge history'"))
+  }
+
+  /// The slots whose reminder today ended held back by Do Not Disturb (logged `missed-dnd`).
+  private func heldBack(
+    _ db: AppDatabase, _ settings: Settings, on today: Day, in zone: ZoneRules
+  ) throws -> [Slot] {
+    let missed = try db.reminderLog(limit: 200).filter { entry in
+      entry.outcome == .missedDND
+        && InstantFormat.parse(entry.at).map { settings.dayRule.day(of: $0, in: zone) } == today
+    }
+    return Slot.allCases.filter { slot in missed.contains { $0.slot == slot } }
   }
 
   private func streakLine(_ s: StreakSummary, _ style: Style, today: Day) -> String {

@@ -16,12 +16,36 @@ public struct DesktopNotification: Equatable, Sendable {
   public var actions: [Action]
   /// The icon name in the icon theme (`nudge`, installed to hicolor by `nudge install`).
   public var icon: String
+  /// The `category` hint, which rules in dunst, mako and swaync can match.
+  public var category: String
 
-  public init(title: String, body: String, actions: [Action], icon: String = "nudge") {
+  /// A link to end the body with: clickable where the server makes links in a body clickable
+  /// (`body-hyperlinks`), opening the flow through the `nudge://` handler; elsewhere the
+  /// command that opens it.
+  public var link: ReminderOffer?
+
+  /// The body as the server shows it: with `link` as a hyperlink or as the command to run.
+  public func body(hyperlinks: Bool) -> String {
+    guard let link else { return body }
+    let url = link.deepLink.url
+    return body
+      + (hyperlinks ? " Open it: <a href=\"\(url)\">\(url)</a>" : " Run: nudge \(link.command)")
+  }
+
+  /// The category of every reminder (and of the notices that stand in for one).
+  public static let reminderCategory = "x-nudge.reminder"
+  /// The category of a celebration.
+  public static let celebrationCategory = "x-nudge.celebration"
+
+  public init(
+    title: String, body: String, actions: [Action], icon: String = "nudge",
+    category: String = DesktopNotification.reminderCategory
+  ) {
     self.title = title
     self.body = body
     self.actions = actions
     self.icon = icon
+    self.category = category
   }
 
   /// The reminder for a slot, offering `flow` (the slot's own by default; the evening's
@@ -50,7 +74,29 @@ public struct DesktopNotification: Equatable, Sendable {
   /// The same reminder for nobody waiting (`--wait 0`): no buttons, which would have no one to
   /// answer them, and the command that opens the flow in the body instead.
   public func withoutButtons(command: String) -> DesktopNotification {
-    DesktopNotification(title: title, body: body + "\nRun: \(command)", actions: [], icon: icon)
+    DesktopNotification(
+      title: title, body: body + "\nRun: \(command)", actions: [], icon: icon, category: category)
+  }
+
+  /// What stands in for a reminder whose window ended while Do Not Disturb held it back: no
+  /// buttons (nobody is left to answer them), left in the server's history, its body ending
+  /// with the link that opens the flow.
+  public static func missed(_ slot: Slot, offering offer: ReminderOffer) -> DesktopNotification {
+    var note = DesktopNotification(
+      title: "Missed: \(slot.title)", body: slot.heldBackSentence, actions: [])
+    note.link = offer
+    return note
+  }
+
+  /// Says where a click's flow could not be opened, and what to do instead: no buttons.
+  public static func openFailed(_ reason: String, offering offer: ReminderOffer)
+    -> DesktopNotification
+  {
+    DesktopNotification(
+      title: "Could not open a terminal",
+      body:
+        "Could not open a terminal (\(reason)). Run: nudge \(offer.command) — or set one: nudge config set terminal …",
+      actions: [])
   }
 
   /// The celebration posted after `done` from a notification: one Replay (its `default`).
@@ -58,7 +104,8 @@ public struct DesktopNotification: Equatable, Sendable {
     let title = c.achievements.isEmpty ? c.message : "🏆 \(c.achievements[0].title)"
     let body = c.achievements.isEmpty ? "Prep saved. See you in the morning." : c.message
     return DesktopNotification(
-      title: title, body: body, actions: [Action(ReminderAction.open.rawValue, "Replay")])
+      title: title, body: body, actions: [Action(ReminderAction.open.rawValue, "Replay")],
+      category: celebrationCategory)
   }
 }
 
@@ -81,12 +128,32 @@ public enum Withdrawal: Equatable, Sendable {
   case stopped
 }
 
+/// Why the server closed a notification (Desktop Notifications' `NotificationClosed` reason).
+public enum CloseReason: Equatable, Sendable {
+  /// Its time on the screen ran out, by the server's rules (reason 1): not a person's choice.
+  case expired
+  /// The person dismissed it (reason 2), or the server gave no reason it knows (3, 4).
+  case dismissed
+
+  /// The reason the server sent.
+  public init(code: Int) { self = code == 1 ? .expired : .dismissed }
+}
+
+/// Whether a notification the server has is on the screen, or held back by Do Not Disturb.
+public enum Visibility: Equatable, Sendable {
+  case shown
+  /// Do Not Disturb is on: the server keeps it without showing it.
+  case held
+}
+
 /// How a posted notification ended.
 public enum NotificationOutcome: Equatable, Sendable {
-  /// A button or the body was clicked.
-  case action(ReminderAction)
-  /// Closed without a click (dismissed, or closed by the server).
-  case closed
+  /// A button or the body was clicked; with the server's activation token when it sent one
+  /// (Desktop Notifications 1.2 `ActivationToken`), which lets the window the click opens take
+  /// the focus.
+  case action(ReminderAction, activationToken: String? = nil)
+  /// Closed without a click, and why.
+  case closed(CloseReason)
   /// Taken off the screen by Nudge (so no button is ever left without a listener).
   case withdrawn(Withdrawal)
   /// It could not be shown: no session bus, no server, or no `actions` capability.
@@ -106,19 +173,20 @@ public struct NotificationWait: Sendable {
   public var watchDirectory: String?
   /// True when the reminder is no longer needed (its flow is done); asked after changes.
   public var isDoneElsewhere: @Sendable () -> Bool
-  /// Runs once, when the server has the notification (it is on the screen).
-  public var onShown: @Sendable () -> Void
+  /// Runs once the server has the notification, with whether it is on the screen or held back
+  /// by Do Not Disturb, and again each time that changes while it waits.
+  public var onVisibility: @Sendable (Visibility) -> Void
 
   public init(
     seconds: Double, serverSeconds: Double = 0, watchDirectory: String? = nil,
     isDoneElsewhere: @escaping @Sendable () -> Bool = { false },
-    onShown: @escaping @Sendable () -> Void = {}
+    onVisibility: @escaping @Sendable (Visibility) -> Void = { _ in }
   ) {
     self.seconds = seconds
     self.serverSeconds = serverSeconds
     self.watchDirectory = watchDirectory
     self.isDoneElsewhere = isDoneElsewhere
-    self.onShown = onShown
+    self.onVisibility = onVisibility
   }
 }
 

@@ -66,6 +66,17 @@ extension Slot {
     }
   }
 
+  /// What the today view and the "missed" notice say of this slot's reminder when Do Not
+  /// Disturb held it back until its window ended.
+  public var heldBackSentence: String {
+    switch self {
+    case .morning: "This morning's reminder was held back by Do Not Disturb."
+    case .midday: "The midday reminder was held back by Do Not Disturb."
+    case .evening: "This evening's reminder was held back by Do Not Disturb."
+    case .weekly: "The weekly look back was held back by Do Not Disturb."
+    }
+  }
+
   /// The link a click on the slot's reminder opens: its flow, or the week.
   public var deepLink: DeepLink { firstOffer.deepLink }
 
@@ -99,6 +110,14 @@ public struct SlotSchedule: Equatable, Sendable, Codable {
 /// What a reminder firing did; every one is logged.
 public enum ReminderOutcome: String, Codable, Sendable, CaseIterable {
   case shown, clicked, done, snoozed, dismissed, undelivered, demo
+  /// The server has it but holds it back: Do Not Disturb (instead of `shown`, or `demo`).
+  case held
+  /// Its window ended while Do Not Disturb still held it back: replaced by a "missed" notice.
+  case missedDND = "missed-dnd"
+  /// The server took it off the screen when its own time for it ran out (close reason 1).
+  case expired
+  /// A click asked for the flow, but no terminal could be started (the entry says why).
+  case openFailed = "open-failed"
   /// Taken off the screen by Nudge: its window ended or its process was stopped.
   case withdrawn
   /// Taken off the screen because its flow was finished in a terminal.
@@ -205,12 +224,17 @@ public struct ReminderLogEntry: Codable, Equatable, Sendable {
   public var elapse: Int?
   public var outcome: ReminderOutcome
   public var at: String
+  /// Why, where the outcome has a reason (`open-failed`: "konsole exited 1").
+  public var detail: String?
 
-  public init(slot: Slot, elapse: Int?, outcome: ReminderOutcome, at: String) {
+  public init(
+    slot: Slot, elapse: Int?, outcome: ReminderOutcome, at: String, detail: String? = nil
+  ) {
     self.slot = slot
     self.elapse = elapse
     self.outcome = outcome
     self.at = at
+    self.detail = detail
   }
 }
 

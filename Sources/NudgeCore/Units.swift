@@ -98,7 +98,9 @@ public enum UnitFiles {
   }
 }
 
-/// The `x-scheme-handler/nudge` desktop entry (`deeplinks/nudge.desktop`).
+/// The `x-scheme-handler/nudge` desktop entry (`deeplinks/nudge.desktop`), also the entry the
+/// notifications' `desktop-entry` hint names (GNOME Settings lists Nudge under Notifications by
+/// `X-GNOME-UsesNotifications`, before its first reminder).
 public enum LinkHandlerFile {
   public static let name = "nudge.desktop"
 
@@ -113,6 +115,7 @@ public enum LinkHandlerFile {
     NoDisplay=true
     MimeType=x-scheme-handler/nudge;
     Categories=Utility;
+    X-GNOME-UsesNotifications=true
 
     """
 

@@ -38,7 +38,7 @@ public final class LibnotifyNotifier: Notifier {
     if let missing = Self.libraryMissing { return .undelivered(missing.message) }
     if wait.seconds <= 0 {
       let outcome = leave(notification)
-      if outcome == .left { wait.onShown() }
+      if outcome == .left { wait.onVisibility(.shown) }
       return outcome
     }
     let started = ContinuousClock.now
@@ -49,27 +49,43 @@ public final class LibnotifyNotifier: Notifier {
     let watch = WaitState()
     let signals = [SIGTERM, SIGINT, SIGHUP].map { watch.onSignal($0) }
     defer { for id in signals { nd_g_source_remove(id) } }
-    if case .failure(let error) = findServer(waitingUpTo: wait.serverSeconds, watch) {
-      return .undelivered(error.message)
+    var server: ServerInfo
+    switch findServer(waitingUpTo: wait.serverSeconds, watch) {
+    case .failure(let error): return .undelivered(error.message)
+    case .success(let info): server = info
     }
     var reposted = false
     while true {
-      let shown = show(notification, watch)
+      let shown = show(notification, watch, server: server)
       guard let note = shown.note else { return .undelivered(shown.error) }
       defer { nd_g_object_unref(UnsafeMutableRawPointer(note)) }
-      if !reposted { wait.onShown() }
+      // Do Not Disturb: the server has it but shows nothing until it is switched off
+      var held = isHeldByDoNotDisturb(server)
+      if !reposted { wait.onVisibility(held ? .held : .shown) }
       // a reminder may wait for hours: what start-up touched goes back first
       if remaining() > 5 { IdleMemory.release() }
+      let heldServer = server
       let end = watch.waitForAnswer(
         seconds: max(0.001, remaining()), watchDirectory: wait.watchDirectory,
-        isDoneElsewhere: wait.isDoneElsewhere)
+        isDoneElsewhere: wait.isDoneElsewhere,
+        held: held
+          ? WaitState.HeldWatch(
+            isHeld: { self.isHeldByDoNotDisturb(heldServer) },
+            released: {
+              held = false
+              wait.onVisibility(.shown)
+            }) : nil)
       switch end {
-      case .action(let id):
+      case .action(let id, let token):
         bounded { _ = nd_notify_notification_close(note, nil) }
-        return .action(ReminderAction(rawValue: id) ?? .open)
-      case .closed:
-        return .closed
+        return .action(ReminderAction(rawValue: id) ?? .open, activationToken: token)
+      case .closed(let reason):
+        return .closed(CloseReason(code: Int(reason)))
       case .expired, .doneElsewhere, .stopped:
+        // the window's last look: switched off since the last ask, it was seen after all
+        if end == .expired && held && !isHeldByDoNotDisturb(server) {
+          wait.onVisibility(.shown)
+        }
         bounded { _ = nd_notify_notification_close(note, nil) }
         let reason: Withdrawal =
           end == .expired ? .expired : end == .doneElsewhere ? .doneElsewhere : .stopped
@@ -81,8 +97,9 @@ public final class LibnotifyNotifier: Notifier {
         }
         reposted = true
         let bound = min(max(wait.serverSeconds, 2), remaining())
-        if case .failure(let error) = findServer(waitingUpTo: bound, watch, justVanished: true) {
-          return .undelivered(error.message)
+        switch findServer(waitingUpTo: bound, watch, justVanished: true) {
+        case .failure(let error): return .undelivered(error.message)
+        case .success(let info): server = info
         }
       }
     }
@@ -95,7 +112,10 @@ public final class LibnotifyNotifier: Notifier {
     guard hasSessionBus else { return .undelivered(ProbeError.noSessionBus().message) }
     var plain = notification
     plain.actions = []
-    let shown = show(plain, WaitState())
+    // a body link needs to know whether the server makes it clickable: the last probe says
+    let known = lastServer.withLock { $0?.info }
+    let server = notification.link == nil ? nil : known ?? (try? probe().get())
+    let shown = show(plain, WaitState(), server: server)
     guard let note = shown.note else { return .undelivered(shown.error) }
     nd_g_object_unref(UnsafeMutableRawPointer(note))
     return .left
@@ -103,18 +123,23 @@ public final class LibnotifyNotifier: Notifier {
 
   /// Creates and shows the notification through a fresh libnotify connection (libnotify caches
   /// the server's unique name, which a restarted server no longer has).
-  func show(_ notification: DesktopNotification, _ watch: WaitState) -> (
+  func show(_ notification: DesktopNotification, _ watch: WaitState, server: ServerInfo?) -> (
     note: UnsafeMutablePointer<NotifyNotification>?, error: String
   ) {
     if nd_notify_is_initted() != 0 { nd_notify_uninit() }
     nd_notify_init("nudge")
+    let hyperlinks = server?.capabilities.contains("body-hyperlinks") ?? false
     guard
       let note = nd_notify_notification_new(
-        notification.title, notification.body, notification.icon)
+        notification.title, notification.body(hyperlinks: hyperlinks), notification.icon)
     else {
       return (nil, "libnotify could not create the notification")
     }
     nd_notify_notification_set_app_name(note, "nudge")
+    // for the desktop's rules (dunst, mako, swaync match the category); never above normal,
+    // so Do Not Disturb holds a reminder back as it should
+    nd_notify_notification_set_category(note, notification.category)
+    nd_notify_notification_set_urgency(note, NOTIFY_URGENCY_NORMAL)
     // a reminder with buttons stays until answered or withdrawn; one without, the server's time
     nd_notify_notification_set_timeout(
       note, notification.actions.isEmpty ? NOTIFY_EXPIRES_DEFAULT : NOTIFY_EXPIRES_NEVER)
@@ -123,16 +148,23 @@ public final class LibnotifyNotifier: Notifier {
     for action in notification.actions {
       nd_notify_notification_add_action(
         note, action.id, action.label,
-        { _, action, data in
+        { note, action, data in
           guard let data, let action else { return }
+          // the server's ActivationToken signal came just before: libnotify holds it now only
+          let token = note.flatMap { nd_activation_token($0) }.map { String(cString: $0) }
           Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(
-            .action(String(cString: action)))
+            .action(String(cString: action), token: token?.isEmpty == false ? token : nil))
         }, userData, nil)
     }
     let closed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
-      _, data in
+      note, data in
       guard let data else { return }
-      Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.closed)
+      let reason = note.map {
+        nd_notify_notification_get_closed_reason(
+          $0.assumingMemoryBound(to: NotifyNotification.self))
+      }
+      Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(
+        .closed(reason: reason ?? -1))
     }
     nd_g_signal_connect_data(
       UnsafeMutableRawPointer(note), "closed", unsafeBitCast(closed, to: GCallback.self), userData,

@@ -23,12 +23,16 @@ public protocol Platform: ProcessSpawner {
   /// false when systemd-run failed first (or there is no manager).
   func startInScope(_ scope: TransientScope, environment: [String: String]) -> Bool
 
-  /// The argv that starts a terminal emulator running `program`: `$TERMINAL` (with `-e`),
-  /// else the first of the known terminals on `PATH`; nil when none is found.
-  func terminalCommand(running program: [String], environment: [String: String]) -> [String]?
-  /// Starts `terminal` (its first word a path) outside Nudge's cgroup and session: in a
-  /// transient scope where a user manager runs, else as a plain detached process.
-  func launchTerminal(_ terminal: [String], environment: [String: String]) throws
+  /// The argvs that start a terminal emulator running `program`, best first: `$TERMINAL`
+  /// (with `-e`), then each known terminal on `PATH` (one argv for each program they resolve
+  /// to: `x-terminal-emulator` and the konsole it points at are one); empty when none is found.
+  func terminalCommands(running program: [String], environment: [String: String]) -> [[String]]
+  /// Starts `terminal` (its first word a path) outside Nudge's cgroup and session — in a
+  /// transient scope where a user manager runs, else as a plain detached process — and watches
+  /// its first second: one that fails to start, or ends with a failure by then, is `failed`.
+  func launchTerminal(_ terminal: [String], environment: [String: String]) -> TerminalStart
+  /// Removes `names` from this process's environment (so no later child inherits them).
+  func unsetEnvironment(_ names: [String])
 
   /// True when `stream` is a terminal.
   func isTerminal(_ stream: StandardStream) -> Bool
@@ -65,6 +69,16 @@ public protocol Platform: ProcessSpawner {
   /// Ends the process at once with `status`, running no exit handlers (a thread that must end
   /// a process whose main thread is stuck in a call that never returns).
   func exitImmediately(_ status: Int32) -> Never
+}
+
+/// How a terminal window's start went.
+public enum TerminalStart: Equatable, Sendable {
+  /// It still runs after its first second, or ended well by then (a terminal that hands the
+  /// window to its server, as gnome-terminal does, ends at once with 0).
+  case started
+  /// It could not be started, or ended with a failure within its first second: why
+  /// ("konsole exited 1").
+  case failed(String)
 }
 
 /// One of the process's standard streams.
@@ -210,47 +224,83 @@ public struct LinuxPlatform: Platform {
   }
 
   public func startInScope(_ scope: TransientScope, environment: [String: String]) -> Bool {
+    spawnInScope(scope, environment: environment) != nil
+  }
+
+  /// Starts `scope`'s program through systemd-run; its pid once systemd-run has become the
+  /// program (the scope exists), nil when there is no manager or systemd-run failed first.
+  private func spawnInScope(_ scope: TransientScope, environment: [String: String]) -> pid_t? {
     guard hasUserManager(environment: environment),
       let systemdRun = which("systemd-run", path: environment["PATH"])
-    else { return false }
+    else { return nil }
     let unit = "\(scope.unitPrefix)-\(processID)-\(UInt32.random(in: 0...UInt32.max))"
     let argv = scope.commandLine(systemdRun: systemdRun, unit: unit)
     guard let pid = try? Spawn.start(argv, environment: environment, .detached) else {
-      return false
+      return nil
     }
     // systemd-run execs the program once the scope exists; it exits only when it failed
     for _ in 0..<100 {
-      if let status = Spawn.exitStatusIfFinished(pid) { return status == 0 }
+      if let status = Spawn.exitStatusIfFinished(pid) { return status == 0 ? pid : nil }
       let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))
-      if let exe, exe != systemdRun { return true }
+      if let exe, exe != systemdRun { return pid }
       usleep(30_000)
     }
-    return true
+    return pid
   }
 
   // MARK: terminal windows
 
-  public func terminalCommand(running program: [String], environment: [String: String])
-    -> [String]?
+  public func terminalCommands(running program: [String], environment: [String: String])
+    -> [[String]]
   {
     let path = environment["PATH"]
+    var found: [[String]] = []
+    var programs = Set<String>()
+    /// Each program once, by the file it resolves to (x-terminal-emulator is a link).
+    func add(_ argv: [String]) {
+      guard let full = which(argv[0], path: path) else { return }
+      let real = realpath(full, nil).map { pointer in
+        defer { free(pointer) }
+        return String(cString: pointer)
+      }
+      if programs.insert(real ?? full).inserted { found.append(argv) }
+    }
     if let terminal = environment["TERMINAL"], !terminal.isEmpty,
-      let words = try? CommandLineWords.split(terminal), let first = words.first,
-      which(first, path: path) != nil
+      let words = try? CommandLineWords.split(terminal), !words.isEmpty
     {
-      return words + ["-e"] + program
+      add(words + ["-e"] + program)
     }
-    for (name, flags) in Self.knownTerminals where which(name, path: path) != nil {
-      return [name] + flags + program
-    }
-    return nil
+    for (name, flags) in Self.knownTerminals { add([name] + flags + program) }
+    return found
   }
 
-  public func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
+  public func launchTerminal(_ terminal: [String], environment: [String: String])
+    -> TerminalStart
+  {
+    let name = terminal[0].split(separator: "/").last.map(String.init) ?? terminal[0]
     let scope = TransientScope(
       unitPrefix: "nudge-open", description: "Nudge flow opened from a reminder", argv: terminal)
-    if startInScope(scope, environment: environment) { return }
-    _ = try start(terminal, environment: environment, .detached)
+    let pid: pid_t
+    if let scoped = spawnInScope(scope, environment: environment) {
+      pid = scoped
+    } else {
+      do { pid = try start(terminal, environment: environment, .detached) } catch {
+        let message = (error as? SpawnError)?.message ?? "cannot start \(name)"
+        return .failed(message.hasSuffix(".") ? String(message.dropLast()) : message)
+      }
+    }
+    // its first second: a terminal that cannot run on this session ends at once
+    for _ in 0..<50 {
+      if let status = Spawn.exitStatusIfFinished(pid) {
+        return status == 0 ? .started : .failed("\(name) exited \(status)")
+      }
+      usleep(20_000)
+    }
+    return .started
+  }
+
+  public func unsetEnvironment(_ names: [String]) {
+    for name in names { Glibc.unsetenv(name) }
   }
 
   // MARK: the standard streams and the terminal

@@ -9,8 +9,11 @@ import Glibc
 final class WaitState {
   /// What ended a wait.
   enum End: Equatable {
-    case action(String)
-    case closed, expired, doneElsewhere, stopped, serverGone
+    /// An action, with the activation token the server sent just before it (if any).
+    case action(String, token: String?)
+    /// Closed by the server, with its reason (1 expired, 2 dismissed, 3 closed by a call).
+    case closed(reason: Int32)
+    case expired, doneElsewhere, stopped, serverGone
   }
 
   var ended: End?
@@ -59,13 +62,41 @@ final class WaitState {
     return ended ?? .expired
   }
 
+  /// Asked every 2 seconds while a notification is held back by Do Not Disturb: true while it
+  /// still is; once false, `released` runs and the asking stops.
+  struct HeldWatch {
+    var isHeld: () -> Bool
+    var released: () -> Void
+  }
+  private var heldWatch: HeldWatch?
+
   /// Waits for the server's answer to a shown notification; the server leaving the bus or
   /// (after a change in `watchDirectory`) the flow being done elsewhere ends the wait too.
+  /// `held`, when given, is asked until Do Not Disturb lets the notification through.
   func waitForAnswer(
-    seconds: Double, watchDirectory: String?, isDoneElsewhere: @escaping @Sendable () -> Bool
+    seconds: Double, watchDirectory: String?, isDoneElsewhere: @escaping @Sendable () -> Bool,
+    held: HeldWatch? = nil
   ) -> End {
     self.isDoneElsewhere = isDoneElsewhere
     let data = Unmanaged.passUnretained(self).toOpaque()
+    heldWatch = held
+    let heldTimer =
+      held == nil
+      ? nil
+      : nd_g_timeout_add(
+        2000,
+        { data in
+          guard let data else { return 0 }
+          let state = Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue()
+          guard let watch = state.heldWatch, !watch.isHeld() else { return 1 }
+          state.heldWatch = nil
+          watch.released()
+          return 0
+        }, data)
+    defer {
+      if let heldTimer, heldWatch != nil { nd_g_source_remove(heldTimer) }
+      heldWatch = nil
+    }
     let watch = nd_g_bus_watch_name(
       G_BUS_TYPE_SESSION, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
       { _, _, data in
@@ -117,7 +148,7 @@ final class WaitState {
         guard let data else { return }
         let state = Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue()
         state.serverAppeared = true
-        state.end(.action("server"))
+        state.end(.action("server", token: nil))
       }, nil, data, nil)
     defer { nd_g_bus_unwatch_name(watch) }
     _ = run(seconds: seconds)

@@ -6,7 +6,7 @@ import Synchronization
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
-  public static let schemaVersion = 6
+  public static let schemaVersion = 7
 
   /// The one connection: used only by the thread holding `lock`.
   private let connection: SQLiteConnection

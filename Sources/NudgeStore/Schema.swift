@@ -137,5 +137,9 @@ extension AppDatabase {
 
       DROP TABLE state;
     """,
+    // Version 7: a log entry may say why (`open-failed`: which terminal failed, and how).
+    """
+      ALTER TABLE reminder_log ADD COLUMN detail TEXT;
+    """,
   ]
 }

@@ -8,12 +8,14 @@ import Testing
 
 /// A notification server that answers each post as its script says, in order, and records what
 /// it was shown: the double for the layers above the notifier (the real server is the e2e
-/// suites' job). A post it shows calls `onShown`, as libnotify does once the server has it.
+/// suites' job). A post it shows calls `onVisibility`, as libnotify does once the server has it.
 final class ScriptedNotifier: Notifier {
   /// One answer to a post.
   enum Step: Sendable {
     /// Shown, then ends this way (`.undelivered`: the server went away while it was up).
     case answer(NotificationOutcome)
+    /// Held back by Do Not Disturb, then (if `released`) let through, then ends this way.
+    case heldBack(NotificationOutcome, released: Bool = false)
     /// Never shown: the server refused it.
     case refuse(String)
     /// Runs `before` (another process finishing the flow, say), then withdraws the notification
@@ -60,12 +62,16 @@ final class ScriptedNotifier: Notifier {
     }
     switch step {
     case .answer(let outcome):
-      wait.onShown()
+      wait.onVisibility(.shown)
+      return outcome
+    case .heldBack(let outcome, let released):
+      wait.onVisibility(.held)
+      if released { wait.onVisibility(.shown) }
       return outcome
     case .refuse(let reason):
       return .undelivered(reason)
     case .checkDoneElsewhere(let before):
-      wait.onShown()
+      wait.onVisibility(.shown)
       before()
       return wait.isDoneElsewhere() ? .withdrawn(.doneElsewhere) : .withdrawn(.expired)
     case .hang:
@@ -74,7 +80,7 @@ final class ScriptedNotifier: Notifier {
         Issue.record("the server hung and nobody had said what to do")
         return .undelivered("hung")
       }
-      wait.onShown()
+      wait.onVisibility(.shown)
       Thread.detachNewThread(handler)
       hangEnded.wait()
       return .withdrawn(.stopped)
@@ -90,12 +96,21 @@ final class ScriptedNotifier: Notifier {
   }
 }
 
-/// A terminal launcher that records the links it was asked to open.
+/// A terminal launcher that records the links it was asked to open, with the focus token each
+/// came with; with `failure`, no terminal starts.
 final class RecordingLauncher: LinkLauncher {
-  private let opened = Mutex<[String]>([])
-  var links: [String] { opened.withLock { $0 } }
+  private let opened = Mutex<[(url: String, token: String?)]>([])
+  let failure: TerminalOpenFailure?
 
-  func open(_ url: String, in ctx: Context) throws { opened.withLock { $0.append(url) } }
+  init(failure: TerminalOpenFailure? = nil) { self.failure = failure }
+
+  var links: [String] { opened.withLock { $0.map(\.url) } }
+  var tokens: [String?] { opened.withLock { $0.map(\.token) } }
+
+  func open(_ url: String, in ctx: Context, activationToken: String?) throws {
+    opened.withLock { $0.append((url, activationToken)) }
+    if let failure { throw failure }
+  }
 }
 
 /// A clock that stands still until `pause` moves it: a snooze's wait takes no time.
@@ -121,11 +136,13 @@ final class TestPlatform: HeadlessPlatform {
   private let exitHandler: (@Sendable (Int32) -> Void)?
 
   init(
-    refusesPrograms: Bool = false, userManager: Bool = false,
-    onExit: (@Sendable (Int32) -> Void)? = nil
+    refusesPrograms: Bool = false, userManager: Bool = false, terminals: [[String]] = [],
+    terminalStarts: [TerminalStart] = [], onExit: (@Sendable (Int32) -> Void)? = nil
   ) {
     self.refusesPrograms = refusesPrograms
     self.userManager = userManager
+    self.terminals = terminals
+    self.terminalStarts = terminalStarts
     self.exitHandler = onExit
   }
 
@@ -160,7 +177,6 @@ final class TestPlatform: HeadlessPlatform {
   }
 
   func reapFinished() {}
-  func which(_ name: String, path: String?) -> String? { nil }
   func hasUserManager(environment: [String: String]) -> Bool { userManager }
 
   func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
@@ -180,13 +196,35 @@ final class TestPlatform: HeadlessPlatform {
     (try? record(scope.argv)) != nil
   }
 
-  func terminalCommand(running program: [String], environment: [String: String]) -> [String]? {
-    nil
+  /// The terminals on its "PATH", in the order a click tries them.
+  let terminals: [[String]]
+  /// How each terminal started, in order (started, once this runs out).
+  let terminalStarts: [TerminalStart]
+  private let launched = Mutex((count: 0, environments: [[String: String]](), unset: [String]()))
+  /// The environment each terminal was started with.
+  var terminalEnvironments: [[String: String]] { launched.withLock { $0.environments } }
+  /// The variables the command removed from its own environment.
+  var unsetVariables: [String] { launched.withLock { $0.unset } }
+
+  func terminalCommands(running program: [String], environment: [String: String]) -> [[String]] {
+    terminals.map { $0 + program }
   }
 
-  func launchTerminal(_ terminal: [String], environment: [String: String]) throws {
-    try record(terminal)
+  func which(_ name: String, path: String?) -> String? {
+    terminals.contains { $0.first == name } ? "/usr/bin/" + name : nil
   }
+
+  func launchTerminal(_ terminal: [String], environment: [String: String]) -> TerminalStart {
+    if (try? record(terminal)) == nil { return .failed("no programs in a command test") }
+    let index = launched.withLock {
+      $0.environments.append(environment)
+      $0.count += 1
+      return $0.count - 1
+    }
+    return index < terminalStarts.count ? terminalStarts[index] : .started
+  }
+
+  func unsetEnvironment(_ names: [String]) { launched.withLock { $0.unset += names } }
 
   /// Ends only the calling thread (the watchdog's, in a hang), after `onExit` saw the status.
   func exitImmediately(_ status: Int32) -> Never {

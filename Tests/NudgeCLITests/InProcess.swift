@@ -183,7 +183,7 @@ final class RefusingNotifier: Notifier {
 
 /// Opening a terminal is not something a command test does.
 struct RefusingLauncher: LinkLauncher {
-  func open(_ url: String, in ctx: Context) throws {
+  func open(_ url: String, in ctx: Context, activationToken: String?) throws {
     Issue.record("a command test opened a terminal for \(url)")
     throw CLIError("no terminal in a command test", code: .internal)
   }

@@ -73,7 +73,7 @@ import Testing
   @Test func aSnoozeIsStoredAndComesBackAfterItsTime() throws {
     let start = try #require(InstantFormat.parse(Self.evening))
     let clock = TestClock(start)
-    let notifier = ScriptedNotifier(.action(.snooze), .closed)
+    let notifier = ScriptedNotifier(.action(.snooze), .closed(.dismissed))
     let (nudge, _) = nudge(notifier, clock: clock)
     let run = try nudge("notify", "evening", "--scheduled", now: Self.evening)
     #expect(run.stdout.hasPrefix("evening: dismissed"))
@@ -86,7 +86,8 @@ import Testing
   }
 
   @Test(arguments: [
-    (NotificationOutcome.closed, "dismissed"), (.withdrawn(.expired), "withdrawn"),
+    (NotificationOutcome.closed(.dismissed), "dismissed"), (.closed(.expired), "expired"),
+    (.withdrawn(.expired), "withdrawn"),
     (.withdrawn(.stopped), "withdrawn"),
   ])
   func anUnansweredReminderIsLoggedAsItEnded(outcome: NotificationOutcome, logged: String) throws {
@@ -162,7 +163,7 @@ import Testing
   }
 
   @Test func aSecondFiringOfOneElapseIsADuplicateAndADoneFlowIsSkipped() throws {
-    let notifier = ScriptedNotifier(.closed)
+    let notifier = ScriptedNotifier(.closed(.dismissed))
     let (nudge, _) = nudge(notifier)
     try nudge("notify", "evening", "--scheduled", now: Self.evening)
     let again = try nudge("notify", "evening", "--scheduled", now: "2026-11-20T21:30:09+01:00")
@@ -252,7 +253,7 @@ final class RecordingServiceManager: ServiceManager {
     let stored = try AppDatabase.open(path: nudge.databasePath).snoozes()
     #expect(stored == [Snooze(slot: .evening, due: due, elapse: due - 905)])
     // the timer's run, at its time, takes the snooze and posts it again
-    let again = ScriptedNotifier(.closed)
+    let again = ScriptedNotifier(.closed(.dismissed))
     nudge.notifier = again
     let snoozed = try nudge("notify", "evening", "--snoozed", now: "2026-11-20T21:45:05+01:00")
     #expect(snoozed.stdout == "evening: dismissed (elapse 2026-11-20T21:30:00+01:00)\n")

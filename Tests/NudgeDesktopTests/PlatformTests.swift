@@ -227,25 +227,67 @@ import Testing
     #expect(platform.startInScope(scope, environment: environment))
   }
 
-  @Test func terminalsAreFoundFromTERMINALThenByName() throws {
+  @Test func terminalsAreFoundFromTERMINALThenByNameEachProgramOnce() throws {
     let bin = try directory()
-    #expect(platform.terminalCommand(running: ["nudge"], environment: ["PATH": bin]) == nil)
+    #expect(platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin]) == [])
     try executable(bin + "/xterm", "#!/bin/sh\n")
     #expect(
-      platform.terminalCommand(running: ["nudge", "open"], environment: ["PATH": bin])
-        == ["xterm", "-e", "nudge", "open"])
+      platform.terminalCommands(running: ["nudge", "open"], environment: ["PATH": bin])
+        == [["xterm", "-e", "nudge", "open"]])
     try executable(bin + "/kitty", "#!/bin/sh\n")
     #expect(
-      platform.terminalCommand(running: ["nudge"], environment: ["PATH": bin])
-        == ["kitty", "nudge"])
+      platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin])
+        == [["kitty", "nudge"], ["xterm", "-e", "nudge"]])
+    // x-terminal-emulator (tried first) is the xterm it points at: that program once
+    try FileManager.default.createSymbolicLink(
+      atPath: bin + "/x-terminal-emulator", withDestinationPath: bin + "/xterm")
     #expect(
-      platform.terminalCommand(
-        running: ["nudge"], environment: ["PATH": bin, "TERMINAL": "xterm -fa Mono"])
-        == ["xterm", "-fa", "Mono", "-e", "nudge"])
+      platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin])
+        == [["x-terminal-emulator", "-e", "nudge"], ["kitty", "nudge"]])
+    #expect(
+      platform.terminalCommands(
+        running: ["nudge"], environment: ["PATH": bin, "TERMINAL": "kitty --single-instance"])
+        == [
+          ["kitty", "--single-instance", "-e", "nudge"], ["x-terminal-emulator", "-e", "nudge"],
+        ])
     // a $TERMINAL that is not there is passed over
     #expect(
-      platform.terminalCommand(running: ["nudge"], environment: ["PATH": bin, "TERMINAL": "nope"])
-        == ["kitty", "nudge"])
+      platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin, "TERMINAL": "nope"])
+        == [["x-terminal-emulator", "-e", "nudge"], ["kitty", "nudge"]])
+  }
+
+  @Test func aTerminalThatFailsInItsFirstSecondIsReportedOneThatRunsOrHandsOffIsStarted() throws {
+    let bin = try directory()
+    let environment = ["PATH": bin + ":/usr/bin:/bin"]
+    // konsole without its Wayland plugin: prints why and exits 1 at once
+    try executable(
+      bin + "/konsole", "#!/bin/sh\necho 'could not load the platform plugin' >&2\nexit 1\n")
+    #expect(
+      platform.launchTerminal([bin + "/konsole", "-e", "true"], environment: environment)
+        == .failed("konsole exited 1"))
+    // gnome-terminal hands the window to its server and ends at once, well
+    try executable(bin + "/gnome-terminal", "#!/bin/sh\nexit 0\n")
+    #expect(
+      platform.launchTerminal([bin + "/gnome-terminal", "--", "true"], environment: environment)
+        == .started)
+    // a terminal that is still running after its first second is taken as open
+    let marker = bin + "/ran"
+    try executable(bin + "/xterm", "#!/bin/sh\necho \"$@\" > \(marker)\nsleep 3\n")
+    let before = ContinuousClock.now
+    #expect(
+      platform.launchTerminal([bin + "/xterm", "-e", "nudge"], environment: environment)
+        == .started)
+    #expect(ContinuousClock.now - before >= .milliseconds(900))
+    #expect(try String(contentsOfFile: marker, encoding: .utf8) == "-e nudge\n")
+    // a terminal that cannot be started at all
+    guard
+      case .failed(let reason) = platform.launchTerminal(
+        [bin + "/missing", "-e", "nudge"], environment: environment)
+    else {
+      Issue.record("a missing terminal was taken as started")
+      return
+    }
+    #expect(reason.contains("missing") && !reason.hasSuffix("."))
   }
 }
 

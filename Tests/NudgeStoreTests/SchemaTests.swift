@@ -70,7 +70,7 @@ import Testing
     #expect(try db.lastCelebration() == drawn)
     // and the key-value table is gone, its rows with it
     #expect(try !tableExists(db, "state"))
-    #expect(try db.read { try $0.integer("PRAGMA user_version") } == 6)
+    #expect(try db.read { try $0.integer("PRAGMA user_version") } == AppDatabase.schemaVersion)
     #expect(try db.integrityCheck() == "ok")
   }
 

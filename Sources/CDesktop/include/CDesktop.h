@@ -23,6 +23,11 @@ typedef enum { ND_NOTIFY = 0, ND_SYSTEMD = 1 } nd_library;
 /// else why not (dlerror's text), e.g. when libnotify4 is not installed.
 const char *nd_load(nd_library library);
 
+/// The activation token the server sent with the action being invoked (Desktop Notifications
+/// 1.2), to be called in the action's callback; NULL when there is none, or when this libnotify
+/// (older than 0.7.10) has no notify_notification_get_activation_token.
+const char *nd_activation_token(NotifyNotification *notification);
+
 #define FUNCTION(lib, ret, name, params, args) ret nd_##name params;
 #define PROCEDURE(lib, name, params, args) void nd_##name params;
 #include "functions.def"

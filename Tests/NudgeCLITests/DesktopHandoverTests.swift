@@ -1,0 +1,250 @@
+import Foundation
+import NudgeCore
+import NudgeDesktop
+import NudgeStore
+import Testing
+
+@testable import NudgeCLI
+
+/// What a reminder does on the desktop a person sits at, in this process against scripted
+/// doubles: Do Not Disturb (held, then missed), the focus token handed to the terminal, a
+/// terminal that cannot start, and why a notification closed. The real servers (dunst, KDE
+/// Plasma) show the same in the e2e suites.
+@Suite struct DesktopHandoverTests {
+  static let morning = "2026-11-20T07:00:00+01:00"
+
+  func nudge(_ notifier: ScriptedNotifier, launcher: RecordingLauncher = RecordingLauncher())
+    -> InProcess
+  {
+    var nudge = InProcess()
+    nudge.notifier = notifier
+    nudge.launcher = launcher
+    return nudge
+  }
+
+  func log(_ nudge: InProcess) throws -> [[String: Any]] {
+    try #require(try nudge.json("log") as? [[String: Any]])
+  }
+
+  func outcomes(_ nudge: InProcess) throws -> [String] {
+    try log(nudge).compactMap { $0["outcome"] as? String }
+  }
+
+  @Test func heldByDoNotDisturbUntilTheWindowEndsItIsLoggedHeldThenReplacedByAMissedNotice()
+    throws
+  {
+    let notifier = ScriptedNotifier([.heldBack(.withdrawn(.expired)), .answer(.left)])
+    let nudge = nudge(notifier)
+    let run = try nudge("notify", "morning", "--scheduled", now: Self.morning)
+    #expect(run.status == 0)
+    #expect(run.stdout == "morning: missed-dnd (elapse 2026-11-20T07:00:00+01:00)\n")
+    #expect(try outcomes(nudge) == ["held", "missed-dnd"])
+    // one notice, no buttons (nobody is left to answer them), its body links to the flow
+    let missed = try #require(notifier.posts.last)
+    #expect(notifier.posts.count == 2)
+    #expect(missed.seconds == 0)
+    #expect(missed.notification.actions.isEmpty)
+    #expect(missed.notification.title == "Missed: Review your prep")
+    #expect(missed.notification.link == .flow(.review))
+    #expect(
+      missed.notification.body(hyperlinks: true)
+        == "This morning's reminder was held back by Do Not Disturb. Open it: <a href=\"nudge://review\">nudge://review</a>"
+    )
+    #expect(
+      missed.notification.body(hyperlinks: false)
+        == "This morning's reminder was held back by Do Not Disturb. Run: nudge review")
+    #expect(missed.notification.category == "x-nudge.reminder")
+    // the today view says so until the review is done
+    let today = try nudge("today", now: "2026-11-20T09:00:00+01:00")
+    #expect(
+      today.stdout.contains(
+        "This morning's reminder was held back by Do Not Disturb. Run: nudge review"))
+    let review = try nudge(
+      "review", "--why", "energy", "--challenge", "sugary-drinks", "--swap", "sparkling water",
+      "--commit-to", "drink sparkling water", "--commit-from", "soda", "--no-input",
+      now: "2026-11-20T09:05:00+01:00")
+    #expect(review.status == 0, "\(review.stderr)")
+    let after = try nudge("today", now: "2026-11-20T09:10:00+01:00")
+    #expect(after.status == 0)
+    #expect(!after.stdout.contains("held back"))
+    // and the next day, nothing
+    let tomorrow = try nudge("today", now: "2026-11-21T09:00:00+01:00")
+    #expect(!tomorrow.stdout.contains("held back"))
+  }
+
+  @Test func heldThenLetThroughItIsLoggedShownWhenDoNotDisturbEnds() throws {
+    let notifier = ScriptedNotifier([.heldBack(.closed(.dismissed), released: true)])
+    let nudge = nudge(notifier)
+    try nudge("notify", "morning", "--scheduled", now: Self.morning)
+    #expect(try outcomes(nudge) == ["held", "shown", "dismissed"])
+    #expect(notifier.posts.count == 1)
+  }
+
+  @Test func heldAndClickedInTheServersHistoryItOpensTheFlow() throws {
+    let launcher = RecordingLauncher()
+    let notifier = ScriptedNotifier([.heldBack(.action(.open))])
+    let nudge = nudge(notifier, launcher: launcher)
+    try nudge("notify", "morning", now: Self.morning)
+    #expect(try outcomes(nudge) == ["held", "clicked"])
+    #expect(launcher.links == ["nudge://review"])
+  }
+
+  @Test func theDemoHeldBackIsLoggedHeldNotDemo() throws {
+    let notifier = ScriptedNotifier([.heldBack(.withdrawn(.expired)), .answer(.left)])
+    let nudge = nudge(notifier)
+    try nudge("notify", "demo", now: "2026-11-20T21:00:00+01:00")
+    #expect(try outcomes(nudge) == ["held", "missed-dnd"])
+    #expect(notifier.titles.last == "Missed: Prep tonight (for tomorrow)")
+  }
+
+  @Test func aStoppedOrFinishedReminderHeldBackIsNotReplaced() throws {
+    let notifier = ScriptedNotifier([.heldBack(.withdrawn(.stopped))])
+    let nudge = nudge(notifier)
+    try nudge("notify", "morning", now: Self.morning)
+    #expect(try outcomes(nudge) == ["held", "withdrawn"])
+    #expect(notifier.posts.count == 1)
+  }
+
+  @Test func theClickCarriesTheServersActivationTokenToTheLauncher() throws {
+    let launcher = RecordingLauncher()
+    let notifier = ScriptedNotifier(.action(.open, activationToken: "kwin-1_TIME4242"))
+    let nudge = nudge(notifier, launcher: launcher)
+    try nudge("notify", "morning", now: Self.morning)
+    #expect(launcher.links == ["nudge://review"])
+    #expect(launcher.tokens == ["kwin-1_TIME4242"])
+  }
+
+  @Test func whenNoTerminalStartsThePersonIsToldOnTheDesktopAndItIsLoggedOpenFailed() throws {
+    let launcher = RecordingLauncher(
+      failure: TerminalOpenFailure(
+        reason: "konsole exited 1",
+        message: "could not open a terminal (konsole exited 1): set one with …"))
+    let notifier = ScriptedNotifier([.answer(.action(.open)), .answer(.left)])
+    let nudge = nudge(notifier, launcher: launcher)
+    let run = try nudge("notify", "morning", "--scheduled", now: Self.morning)
+    #expect(run.status == 69)
+    #expect(run.stderr == "nudge: could not open a terminal (konsole exited 1): set one with …\n")
+    let notice = try #require(notifier.posts.last)
+    #expect(notice.notification.actions.isEmpty)
+    #expect(notice.seconds == 0)
+    #expect(
+      notice.notification.body
+        == "Could not open a terminal (konsole exited 1). Run: nudge review — or set one: nudge config set terminal …"
+    )
+    let entries = try log(nudge)
+    #expect(entries.compactMap { $0["outcome"] as? String } == ["shown", "clicked", "open-failed"])
+    #expect(entries.last?["detail"] as? String == "konsole exited 1")
+    #expect(entries.first?["detail"] is NSNull)
+    let text = try nudge("log", now: "2026-11-20T07:05:00+01:00")
+    #expect(text.stdout.contains("shown → clicked → open-failed (konsole exited 1)"))
+  }
+
+  @Test func theReminderAsksTheServerForNormalUrgencyAndItsCategory() {
+    let reminder = DesktopNotification.reminder(.morning, streak: 3)
+    #expect(reminder.category == "x-nudge.reminder")
+    #expect(
+      DesktopNotification.celebration(Celebration(tier: .quiet, message: "Nice")).category
+        == "x-nudge.celebration")
+    #expect(LinkHandlerFile.template.contains("\nX-GNOME-UsesNotifications=true\n"))
+  }
+}
+
+/// The live launcher against a recording machine: which terminal a click starts, in which
+/// order they are tried, and what environment (display, focus token) each gets.
+@Suite struct TerminalLauncherTests {
+  let url = "nudge://review"
+
+  func run(
+    _ platform: TestPlatform, environment: [String: String] = [:], token: String? = nil,
+    terminalSetting: String? = nil
+  ) throws -> Result<Void, TerminalOpenFailure> {
+    var nudge = InProcess()
+    nudge.platform = platform
+    for (key, value) in environment { nudge.environment[key] = value }
+    if let terminalSetting { try nudge("config", "set", "terminal", terminalSetting) }
+    let ctx = try nudge.context(now: nil, stdin: nil, env: [:], output: CapturedOutput())
+    do {
+      try TerminalLauncher(ctx: ctx).open(url, activationToken: token)
+      return .success(())
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  @Test func underX11TheTokenIsTheStartupIDUnderWaylandTheActivationToken() throws {
+    let x11 = TestPlatform(terminals: [["xterm", "-e"]])
+    #expect(throws: Never.self) {
+      try run(x11, environment: ["DISPLAY": ":5", "DESKTOP_STARTUP_ID": "stale"], token: "t1").get()
+    }
+    let started = try #require(x11.terminalEnvironments.first)
+    #expect(started["DESKTOP_STARTUP_ID"] == "t1")
+    #expect(started["XDG_ACTIVATION_TOKEN"] == nil)
+    #expect(x11.started.first?.suffix(3) == ["open", "--hold", url])
+    let wayland = TestPlatform(terminals: [["foot"]])
+    try run(
+      wayland, environment: ["WAYLAND_DISPLAY": "wayland-1", "DISPLAY": ":0"], token: "t2"
+    ).get()
+    let waylandStarted = try #require(wayland.terminalEnvironments.first)
+    #expect(waylandStarted["XDG_ACTIVATION_TOKEN"] == "t2")
+    #expect(waylandStarted["DESKTOP_STARTUP_ID"] == nil)
+    // no token from the server: none inherited either
+    let none = TestPlatform(terminals: [["xterm", "-e"]])
+    try run(none, environment: ["DISPLAY": ":5", "XDG_ACTIVATION_TOKEN": "stale"]).get()
+    #expect(none.terminalEnvironments.first?["XDG_ACTIVATION_TOKEN"] == nil)
+    #expect(none.terminalEnvironments.first?["DESKTOP_STARTUP_ID"] == nil)
+  }
+
+  @Test func aTerminalThatFailsGivesWayToTheNextAndWhenNoneStartsTheFailureSaysWhy() throws {
+    let platform = TestPlatform(
+      terminals: [["konsole", "-e"], ["xterm", "-e"]], terminalStarts: [.failed("konsole exited 1")]
+    )
+    try run(platform, environment: ["DISPLAY": ":5"]).get()
+    #expect(platform.started.map { $0[0] } == ["/usr/bin/konsole", "/usr/bin/xterm"])
+    let none = TestPlatform(
+      terminals: [["konsole", "-e"], ["xterm", "-e"]],
+      terminalStarts: [.failed("konsole exited 1"), .failed("xterm exited 2")])
+    let failure = try #require(
+      try run(none, environment: ["DISPLAY": ":5"]).failureValue)
+    #expect(failure.reason == "konsole exited 1; xterm exited 2")
+    #expect(
+      failure.message
+        == "could not open a terminal (konsole exited 1; xterm exited 2): set one with 'nudge config set terminal …', or run 'nudge open nudge://review' in a terminal."
+    )
+  }
+
+  @Test func theConfiguredTerminalIsTriedFirstAndOneNotInstalledIsPassedOver() throws {
+    let platform = TestPlatform(terminals: [["xterm", "-e"]])
+    try run(platform, environment: ["DISPLAY": ":5"], terminalSetting: "kitty --hold").get()
+    // kitty is not on this PATH: xterm opens the flow
+    #expect(platform.started.map { $0[0] } == ["/usr/bin/xterm"])
+  }
+
+  @Test func withoutADisplayOrATerminalNothingStartsAndTheFailureSaysWhatToDo() throws {
+    let platform = TestPlatform(terminals: [["xterm", "-e"]])
+    let noDisplay = try #require(try run(platform).failureValue)
+    #expect(noDisplay.reason == "no graphical session: DISPLAY and WAYLAND_DISPLAY are unset")
+    #expect(platform.started.isEmpty)
+    let noTerminal = try #require(
+      try run(TestPlatform(), environment: ["DISPLAY": ":5"]).failureValue)
+    #expect(noTerminal.reason == "no terminal emulator found")
+  }
+
+  @Test func nudgeOpenTakesTheFocusTokenOutOfItsOwnEnvironment() throws {
+    let platform = TestPlatform()
+    var nudge = InProcess()
+    nudge.platform = platform
+    nudge.environment["DESKTOP_STARTUP_ID"] = "t1"
+    nudge.environment["XDG_ACTIVATION_TOKEN"] = "t2"
+    let run = try nudge.typing("", "open", "nudge://today")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(Set(platform.unsetVariables) == ["DESKTOP_STARTUP_ID", "XDG_ACTIVATION_TOKEN"])
+  }
+}
+
+extension Result {
+  /// The error, nil on success.
+  var failureValue: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}
