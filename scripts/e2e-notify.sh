@@ -22,10 +22,10 @@ check() {
   else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 
-# session NAME ACTION SCRIPT: runs SCRIPT inside a new D-Bus session with dunst, clicks mapped to
-# ACTION by a dunst rule; SCRIPT sees $NUDGE, $DATA, $CASE.
+# session NAME ACTION SCRIPT [RULES]: runs SCRIPT inside a new D-Bus session with dunst, clicks
+# mapped to ACTION by a dunst rule (and RULES added to dunstrc); SCRIPT sees $NUDGE, $DATA, $CASE.
 session() {
-  local name=$1 action=$2 script=$3
+  local name=$1 action=$2 script=$3 rules=${4:-}
   local dir="$work/$name"
   mkdir -p "$dir"
   cat > "$dir/dunstrc" <<RC
@@ -35,6 +35,7 @@ session() {
 [nudge]
     appname = nudge
     action_name = $action
+$rules
 RC
   cat > "$dir/case.sh" <<CASE
 dunst -config "$dir/dunstrc" >/dev/null 2>&1 &
@@ -246,6 +247,115 @@ kill -CONT %1
 '
 grep -o "status=.*" "$work/frozen/log"
 check "frozen server: exit 69 within 3 s" bash -c "grep -qE 'status=69 ms=([0-9]{1,3}|[12][0-9]{3})$' '$work/frozen/log'"
+
+# 8. Do Not Disturb (dunst paused): the reminder is held, not shown; its window ends while still
+#    held, so it is replaced by one button-less "missed" notice that dunst shows once unpaused,
+#    and the today view says so. Urgency stays normal (nothing gets past the pause).
+session dnd default '
+. '"$work"'/lib.sh
+dunstctl set-paused true
+NUDGE_NOW=2026-11-23T07:00:05+01:00 "$NUDGE" notify morning --scheduled --wait 3 --json > "$CASE/out.json"
+echo "waiting=$(dunstctl count waiting) displayed=$(dunstctl count displayed)"
+dunstctl set-paused false
+wait_displayed 1
+echo "after=$(dunstctl count displayed)"
+import -window root "$CASE/shot.png"
+dunstctl close-all
+dunstctl history > "$CASE/history.json"
+"$NUDGE" log --json > "$CASE/log.json"
+NUDGE_NOW=2026-11-23T08:00:00+01:00 "$NUDGE" today > "$CASE/today.txt"
+'
+cp "$work/dnd/shot.png" "$artifacts/notification-missed-dnd.png" 2>/dev/null
+check "dnd: logged held then missed-dnd (never shown)" python3 -c "import json,sys; l=[e['outcome'] for e in json.load(open('$work/dnd/log.json'))]; sys.exit(0 if l==['held','missed-dnd'] else 1)"
+check "dnd: while paused one notification waits and none is displayed" grep -q "waiting=1 displayed=0" "$work/dnd/log"
+check "dnd: unpaused, dunst shows one notification: the missed notice, its link in the body" python3 -c "
+import json,sys
+missed=[n for n in json.load(open('$work/dnd/history.json'))['data'][0] if n['summary']['data']=='Missed: Review your prep']
+ok = 'after=1' in open('$work/dnd/log').read() and len(missed) == 1
+ok = ok and 'held back by Do Not Disturb' in missed[0]['body']['data'] and 'nudge://review' in missed[0]['body']['data']
+sys.exit(0 if ok else 1)"
+check "dnd: the today view says the morning reminder was held back" \
+  grep -q "This morning's reminder was held back by Do Not Disturb. Run: nudge review" "$work/dnd/today.txt"
+
+# 8a. Do Not Disturb ends while the reminder waits: held, then shown (it is on the screen now).
+session dndoff default '
+. '"$work"'/lib.sh
+dunstctl set-paused true
+NUDGE_NOW=2026-11-23T07:00:05+01:00 "$NUDGE" notify morning --scheduled --wait 12 --json > "$CASE/out.json" &
+sleep 1
+dunstctl set-paused false
+wait_displayed 1 && sleep 2.5
+"$NUDGE" log --json > "$CASE/log-while-up.json"
+dunstctl close-all
+wait %2
+"$NUDGE" log --json > "$CASE/log.json"
+'
+check "dnd ends while it waits: held, shown (within 2 s of the pause ending), dismissed" python3 -c "
+import json,sys
+up=[e['outcome'] for e in json.load(open('$work/dndoff/log-while-up.json'))]
+l=[e['outcome'] for e in json.load(open('$work/dndoff/log.json'))]
+sys.exit(0 if up==['held','shown'] and l==['held','shown','dismissed'] else 1)"
+
+# 9. The server's own timeout is not a person's dismissal: a dunst rule on Nudge's category
+#    (x-nudge.reminder) expires the reminder after a second: logged expired.
+session expired default '
+. '"$work"'/lib.sh
+NUDGE_NOW=2026-11-23T07:00:05+01:00 "$NUDGE" notify morning --scheduled --wait 20 --json > "$CASE/out.json"
+"$NUDGE" log --json > "$CASE/log.json"
+dunstctl history > "$CASE/history.json"
+' '[nudge-category]
+    category = x-nudge.reminder
+    msg_urgency = normal
+    override_dbus_timeout = 1'
+check "expired: a rule on category x-nudge.reminder and urgency normal expires it; logged shown then expired" python3 -c "import json,sys; l=[e['outcome'] for e in json.load(open('$work/expired/log.json'))]; sys.exit(0 if l==['shown','expired'] else 1)"
+check "expired: dunst's history has it with category x-nudge.reminder" python3 -c "
+import json,sys
+n=json.load(open('$work/expired/history.json'))['data'][0][0]
+sys.exit(0 if n['category']['data']=='x-nudge.reminder' else 1)"
+
+# 10. A terminal that cannot start on this session (it exits 1 at once) gives way to the next
+#     one; when none starts, the person is told on the desktop and it is logged open-failed.
+mkdir -p "$work/terms/bin" "$work/noterm/bin"
+printf '#!/bin/sh\necho "cannot open display" >&2\nexit 1\n' > "$work/terms/bin/broken-term"
+cp "$work/terms/bin/broken-term" "$work/noterm/bin/broken-term"
+cat > "$work/terms/bin/xterm" <<TERM
+#!/bin/sh
+shift  # -e
+exec $(command -v tmux) -L $socket new-window -t flow -n fallback -e XDG_DATA_HOME=$work/terms/data -e TZ=Europe/Berlin -e NUDGE_NOW=2026-11-23T07:01:00+01:00 "\$@"
+TERM
+chmod +x "$work/terms/bin/broken-term" "$work/terms/bin/xterm" "$work/noterm/bin/broken-term"
+XDG_DATA_HOME="$work/terms/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
+XDG_DATA_HOME="$work/noterm/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
+session terms default '
+. '"$work"'/lib.sh
+NUDGE_NOW=2026-11-23T07:00:05+01:00 PATH='"$work"'/terms/bin "$NUDGE" notify morning --scheduled --wait 10 --json > "$CASE/out.json" &
+wait_displayed 1 && dunstctl action 0
+wait %2
+echo "status=$?"
+"$NUDGE" log --json > "$CASE/log.json"
+'
+for i in $(seq 30); do tmux -L "$socket" capture-pane -p -t flow:fallback 2>/dev/null | grep -q "Review your prep" && break; sleep 0.1; done
+check "terminal fails: the next one (xterm) opens the flow; logged clicked" bash -c \
+  "tmux -L $socket capture-pane -p -t flow:fallback | grep -q 'Review your prep' && python3 -c \"import json,sys; l=[e['outcome'] for e in json.load(open('$work/terms/log.json'))]; sys.exit(0 if l==['shown','clicked'] else 1)\""
+session noterm default '
+. '"$work"'/lib.sh
+NUDGE_NOW=2026-11-23T07:00:05+01:00 PATH='"$work"'/noterm/bin "$NUDGE" notify morning --scheduled --wait 10 > "$CASE/out" 2> "$CASE/err" &
+wait_displayed 1 && dunstctl action 0
+wait %2
+echo "status=$?"
+wait_displayed 1
+echo "notice=$(dunstctl count displayed)"
+import -window root "$CASE/shot.png"
+"$NUDGE" log --json > "$CASE/log.json"
+'
+cp "$work/noterm/shot.png" "$artifacts/notification-open-failed.png" 2>/dev/null
+check "no terminal starts: exit 69, one line saying which failed and what to do" bash -c \
+  "grep -q status=69 '$work/noterm/log' && test \$(wc -l < '$work/noterm/err') = 1 && grep -q 'could not open a terminal (broken-term exited 1)' '$work/noterm/err'"
+check "no terminal starts: a notice on the desktop; logged clicked then open-failed with the reason" python3 -c "
+import json,sys
+l=json.load(open('$work/noterm/log.json'))
+ok=[e['outcome'] for e in l]==['shown','clicked','open-failed'] and l[-1]['detail']=='broken-term exited 1'
+sys.exit(0 if ok and 'notice=1' in open('$work/noterm/log').read() else 1)"
 
 # 6. No session bus at all.
 start=$(date +%s%N)
