@@ -191,6 +191,19 @@ check "snooze: logged shown again" last_is shown
 check "done elsewhere: the reminder is withdrawn within 5 s" until_true -n 50 displayed 0
 check "done elsewhere: logged done-elsewhere" until_true -n 20 last_is done-elsewhere
 
+# 6b. The nudge:// handler launched by a desktop with a focus token (KIO and GIO launch it with a
+#     startup id): `nudge open` hands the token to the terminal it starts, through the scope.
+DISPLAY=$display DESKTOP_STARTUP_ID=handler-token_TIME42 "$NUDGE" open nudge://checkin < /dev/null
+handler_pid() { pgrep -f "^/usr/bin/xterm -e $NUDGE open --hold nudge://checkin" | head -1; }
+handler_seen() { test -n "$(handler_pid)"; }
+check "handler with a token: an xterm starts for nudge://checkin" until_true -n 100 handler_seen
+tpid=$(handler_pid)
+check "handler with a token: the terminal runs in its own scope" \
+  grep -q "nudge-open-.*\.scope" "/proc/$tpid/cgroup"
+check "handler with a token: the token reaches the terminal (DESKTOP_STARTUP_ID, X11)" \
+  bash -c "tr '\\0' '\\n' < /proc/$tpid/environ | grep -qx DESKTOP_STARTUP_ID=handler-token_TIME42"
+kill "$tpid" 2>/dev/null
+
 # 7. doctor reads the user manager's environment.
 "$NUDGE" doctor --json > "$work/doctor.json" 2>/dev/null
 check "doctor: the manager's DISPLAY is seen" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor.json'))}; sys.exit(0 if c[\"user manager's display\"]['ok'] else 1)"

@@ -25,8 +25,12 @@ struct OpenCommand: ContextCommand {
   }
 
   func run(_ ctx: Context) throws {
-    // a focus token was this window's, used when it mapped: no later child may reuse it
+    // a focus token is for one window: the terminal this starts, when a desktop launched the
+    // handler with one (KIO, GIO); else this window's, spent when it mapped. Either way no
+    // later child may reuse it.
     let tokens = [FocusToken.wayland, FocusToken.x11]
+    let received =
+      ctx.environment[FocusToken.variable(in: ctx.environment)].flatMap { $0.isEmpty ? nil : $0 }
     ctx.platform.unsetEnvironment(tokens)
     var ctx = ctx
     for name in tokens { ctx.environment[name] = nil }
@@ -48,7 +52,7 @@ struct OpenCommand: ContextCommand {
         "refusing the link: \(error.message). Nothing was opened.", code: .badData)
     }
     guard ctx.input.isTerminal else {
-      try ctx.launcher.open(url, in: ctx, activationToken: nil)
+      try ctx.launcher.open(url, in: ctx, activationToken: received)
       return
     }
     var failure: CLIError? = nil

@@ -229,6 +229,21 @@ import Testing
     #expect(noTerminal.reason == "no terminal emulator found")
   }
 
+  @Test func theHandlerLaunchedWithATokenHandsItToTheTerminalItStarts() throws {
+    let launcher = RecordingLauncher()
+    let platform = TestPlatform()
+    var nudge = InProcess()
+    nudge.launcher = launcher
+    nudge.platform = platform
+    nudge.environment["DISPLAY"] = ":5"
+    nudge.environment["DESKTOP_STARTUP_ID"] = "kio-7_TIME99"
+    let run = try nudge("open", "nudge://checkin")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(launcher.links == ["nudge://checkin"])
+    #expect(launcher.tokens == ["kio-7_TIME99"])
+    #expect(Set(platform.unsetVariables) == ["DESKTOP_STARTUP_ID", "XDG_ACTIVATION_TOKEN"])
+  }
+
   @Test func nudgeOpenTakesTheFocusTokenOutOfItsOwnEnvironment() throws {
     let platform = TestPlatform()
     var nudge = InProcess()
