@@ -12,7 +12,12 @@ artifacts=${ARTIFACTS:-$PWD/artifacts}
 mkdir -p "$artifacts"
 artifacts=$(readlink -f "$artifacts")
 work=$(mktemp -d)
-display=:$((60 + RANDOM % 9))
+# a display no other suite picks (notify :90–98, buttons :40–48, session :60–79) and none in use
+for _ in $(seq 20); do
+  n=$((50 + RANDOM % 10))
+  [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] || break
+done
+display=:$n
 socket="nudge-plasma-$$-$RANDOM$RANDOM"
 started=$(date +%s)
 # Every process the suite starts carries this mark in its environment, and so does whatever those
