@@ -37,6 +37,7 @@ cleanup() {
   [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 
 passed=0 failed=0
 check() {
@@ -98,7 +99,12 @@ kded5 > "$work/kded5.log" 2>&1 &
 until_true 200 has_owner org.kde.KWin
 plasmashell > "$work/plasmashell.log" 2>&1 &
 until_true 900 has_owner org.freedesktop.Notifications
-echo "Plasma up after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+if has_owner org.freedesktop.Notifications; then
+  echo "Plasma up after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+else
+  echo "Plasma did not start in 90 s; the end of plasmashell's log:"
+  tail -15 "$work/plasmashell.log" | sed 's/^/  /'
+fi
 notifications org.freedesktop.Notifications.GetServerInformation > "$work/server" 2>&1
 notifications org.freedesktop.Notifications.GetCapabilities > "$work/capabilities" 2>&1
 echo "server: $(cat "$work/server")"
