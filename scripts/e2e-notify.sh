@@ -115,6 +115,18 @@ desktop-file-validate "$DATA/applications/nudge.desktop" && echo desktop-valid=1
 check "doctor: dunst with actions" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor/doctor.json'))}; s=c['notification server']; sys.exit(0 if s['ok'] and s['detail'].startswith('dunst') and 'actions' in s['detail'] else 1)"
 check "doctor: handler registered, database ok" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor/doctor.json'))}; sys.exit(0 if c['nudge:// handler']['ok'] and c['database']['ok'] else 1)"
 check "install: the handler passes desktop-file-validate" grep -q "desktop-valid=1" "$work/doctor/log"
+check "doctor: starts the chosen terminal once, and it runs" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor/doctor.json'))}; t=c['terminal']; sys.exit(0 if t['ok'] and 'started it once: it runs here' in t['detail'] else 1)"
+
+# 1e. doctor with a terminal that cannot start on this session: it says so, with a fix.
+mkdir -p "$work/doctorbad/bin"
+printf '#!/bin/sh\nexit 1\n' > "$work/doctorbad/bin/broken-term"
+chmod +x "$work/doctorbad/bin/broken-term"
+XDG_DATA_HOME="$work/doctorbad/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
+session doctorbad default '
+PATH='"$work"'/doctorbad/bin:$PATH "$NUDGE" doctor --json > "$CASE/doctor.json"
+echo "status=$?"
+'
+check "doctor: a terminal that exits 1 at once fails the check, with the reason and a fix" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctorbad/doctor.json'))}; t=c['terminal']; sys.exit(0 if not t['ok'] and 'did not start: broken-term exited 1' in t['detail'] and 'nudge config set terminal' in t['fix'] and 'status=1' in open('$work/doctorbad/log').read() else 1)"
 
 # 2. Clicking "open" on the morning reminder opens Morning Focus in the terminal (tmux), and
 #    answering it saves the entry.

@@ -212,6 +212,20 @@ token_for() {  # token_for EVENTS ACTION
 }
 env_value() { sed -n "s/^$2=//p" "$1" 2>/dev/null | head -1; }  # env_value FILE NAME
 
+# click_morning_reminder [SHOT]: in case folder $c, starts watching the bus, posts the morning
+# reminder (its data in $c/data), screenshots it to SHOT, clicks its body and waits for nudge
+click_morning_reminder() {
+  monitor "$c/bus"
+  NUDGE_NOW=2026-11-18T07:00:05+01:00 XDG_DATA_HOME=$c/data "$NUDGE" notify morning --wait 60 \
+    --json > "$c/out.json" 2> "$c/err" &
+  local nudge=$!
+  until_true 100 popup_count 1 && sleep 0.7
+  [ -n "${1:-}" ] && import -window root "$1"
+  popups > "$c/popups"
+  [ -s "$c/popups" ] && click_body "$(tail -1 "$c/popups")"
+  finish "$nudge" 10
+}
+
 tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "sleep 600"
 pane_shows() { tmux -L "$socket" capture-pane -p -t "flow:$1" 2>/dev/null | grep -qF -- "$2"; }
 
@@ -228,15 +242,7 @@ exec tmux -L "$socket" new-window -t flow -n clicked -e XDG_DATA_HOME=$c/data -e
 SH
 chmod +x "$c/terminal"
 XDG_DATA_HOME=$c/data "$NUDGE" config set terminal "$c/terminal" > /dev/null
-monitor "$c/bus"
-NUDGE_NOW=2026-11-18T07:00:05+01:00 XDG_DATA_HOME=$c/data "$NUDGE" notify morning --wait 60 --json \
-  > "$c/out.json" 2> "$c/err" &
-nudge=$!
-until_true 100 popup_count 1 && sleep 0.7
-import -window root "$artifacts/plasma-reminder.png"
-popups > "$c/popups"
-[ -s "$c/popups" ] && click_body "$(tail -1 "$c/popups")"
-finish "$nudge" 10
+click_morning_reminder "$artifacts/plasma-reminder.png"
 until_true 50 pane_shows clicked "1/4 My Why"
 kill "$monitor_pid"
 events "$c/bus" > "$c/events"
@@ -256,14 +262,7 @@ until_true 50 popup_count 0
 #    running `nudge open --hold nudge://…`, with the token too; then it is closed.
 c=$work/konsole
 mkdir -p "$c"
-monitor "$c/bus"
-NUDGE_NOW=2026-11-18T07:00:05+01:00 XDG_DATA_HOME=$c/data "$NUDGE" notify morning --wait 60 --json \
-  > "$c/out.json" 2> "$c/err" &
-nudge=$!
-until_true 100 popup_count 1 && sleep 0.7
-popups > "$c/popups"
-[ -s "$c/popups" ] && click_body "$(tail -1 "$c/popups")"
-finish "$nudge" 10
+click_morning_reminder
 konsole_window() { xdotool search --onlyvisible --class konsole 2>/dev/null | head -1 | grep .; }
 until_true 150 konsole_window > /dev/null
 window=$(konsole_window)

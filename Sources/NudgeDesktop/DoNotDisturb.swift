@@ -34,26 +34,34 @@ extension LibnotifyNotifier {
     return bus
   }
 
+  /// Calls `method` of `interface` on the server's object (1.2 s at most); the reply, or nil
+  /// when the call failed.
+  private func callServer(
+    _ bus: OpaquePointer, _ interface: String, _ method: String, _ parameters: OpaquePointer?,
+    replying type: String
+  ) -> OpaquePointer? {
+    var error: UnsafeMutablePointer<GError>? = nil
+    let replyType = nd_g_variant_type_new(type)
+    defer { nd_g_variant_type_free(replyType) }
+    let reply = nd_g_dbus_connection_call_sync(
+      bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", interface, method,
+      parameters, replyType, G_DBUS_CALL_FLAGS_NONE, 1200, nil, &error)
+    nd_g_clear_error(&error)
+    return reply
+  }
+
   /// A boolean property of the server's object, nil when it has no such property.
   private func booleanProperty(_ bus: OpaquePointer, _ interface: String, _ name: String)
     -> Bool?
   {
-    var error: UnsafeMutablePointer<GError>? = nil
     var arguments = [nd_g_variant_new_string(interface), nd_g_variant_new_string(name)]
     let parameters = arguments.withUnsafeMutableBufferPointer {
       nd_g_variant_new_tuple($0.baseAddress, 2)
     }
-    let replyType = nd_g_variant_type_new("(v)")
-    defer { nd_g_variant_type_free(replyType) }
     guard
-      let reply = nd_g_dbus_connection_call_sync(
-        bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-        "org.freedesktop.DBus.Properties", "Get", parameters, replyType, G_DBUS_CALL_FLAGS_NONE,
-        1200, nil, &error)
-    else {
-      nd_g_clear_error(&error)
-      return nil
-    }
+      let reply = callServer(
+        bus, "org.freedesktop.DBus.Properties", "Get", parameters, replying: "(v)")
+    else { return nil }
     defer { nd_g_variant_unref(reply) }
     let boxed = nd_g_variant_get_child_value(reply, 0)
     defer { nd_g_variant_unref(boxed) }
@@ -65,18 +73,10 @@ extension LibnotifyNotifier {
 
   /// The server's name (GetServerInformation), nil when it does not answer.
   private func serverName(_ bus: OpaquePointer) -> String? {
-    var error: UnsafeMutablePointer<GError>? = nil
-    let replyType = nd_g_variant_type_new("(ssss)")
-    defer { nd_g_variant_type_free(replyType) }
     guard
-      let reply = nd_g_dbus_connection_call_sync(
-        bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-        "org.freedesktop.Notifications", "GetServerInformation", nil, replyType,
-        G_DBUS_CALL_FLAGS_NONE, 1200, nil, &error)
-    else {
-      nd_g_clear_error(&error)
-      return nil
-    }
+      let reply = callServer(
+        bus, "org.freedesktop.Notifications", "GetServerInformation", nil, replying: "(ssss)")
+    else { return nil }
     defer { nd_g_variant_unref(reply) }
     let first = nd_g_variant_get_child_value(reply, 0)
     defer { nd_g_variant_unref(first) }
