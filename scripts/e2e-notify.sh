@@ -289,6 +289,15 @@ sys.exit(0 if ok else 1)"
 check "dnd: the today view says the morning reminder was held back" \
   grep -q "This morning's reminder was held back by Do Not Disturb. Run: nudge review" "$work/dnd/today.txt"
 
+# 8b. --wait 0 under Do Not Disturb: nobody waits for it to end; logged held, not shown.
+session dndnowait default '
+dunstctl set-paused true
+NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 --json > "$CASE/out.json"
+"$NUDGE" log --json > "$CASE/log.json"
+'
+check "dnd, --wait 0: reported and logged held" bash -c \
+  "grep -q '\"outcome\" : \"held\"' '$work/dndnowait/out.json' && python3 -c \"import json,sys; l=[e['outcome'] for e in json.load(open('$work/dndnowait/log.json'))]; sys.exit(0 if l==['held'] else 1)\""
+
 # 8a. Do Not Disturb ends while the reminder waits: held, then shown (it is on the screen now).
 session dndoff default '
 . '"$work"'/lib.sh

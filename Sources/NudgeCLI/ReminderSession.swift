@@ -153,7 +153,8 @@ private struct Posting: Sendable {
           "\(reason); the reminder was printed instead.", offering: offer,
           printsOutcome: options.json)
       case .left:
-        return report(shown)  // nobody waits (`--wait 0`)
+        // nobody waits (`--wait 0`): as the server had it, on the screen or held back
+        return report(seen.withLock { $0 } == .held ? .held : shown)
       case .withdrawn(.doneElsewhere):
         try log(.doneElsewhere)
         return report(.doneElsewhere)

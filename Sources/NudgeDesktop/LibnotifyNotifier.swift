@@ -38,7 +38,11 @@ public final class LibnotifyNotifier: Notifier {
     if let missing = Self.libraryMissing { return .undelivered(missing.message) }
     if wait.seconds <= 0 {
       let outcome = leave(notification)
-      if outcome == .left { wait.onVisibility(.shown) }
+      if outcome == .left {
+        // nobody waits for Do Not Disturb to end: it is held or shown, as it is now
+        let server = lastServer.withLock { $0?.info } ?? (try? probe().get())
+        wait.onVisibility(server.map(isHeldByDoNotDisturb) == true ? .held : .shown)
+      }
       return outcome
     }
     let started = ContinuousClock.now

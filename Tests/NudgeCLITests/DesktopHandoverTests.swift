@@ -97,6 +97,14 @@ import Testing
     #expect(notifier.titles.last == "Missed: Prep tonight (for tomorrow)")
   }
 
+  @Test func leftOnTheScreenUnderDoNotDisturbItIsLoggedAndReportedHeld() throws {
+    let notifier = ScriptedNotifier([.heldBack(.left)])
+    let nudge = nudge(notifier)
+    let run = try nudge("notify", "morning", "--wait", "0", now: Self.morning)
+    #expect(run.stdout == "morning: held\n")
+    #expect(try outcomes(nudge) == ["held"])
+  }
+
   @Test func aStoppedOrFinishedReminderHeldBackIsNotReplaced() throws {
     let notifier = ScriptedNotifier([.heldBack(.withdrawn(.stopped))])
     let nudge = nudge(notifier)
