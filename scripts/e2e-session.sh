@@ -121,8 +121,9 @@ DISPLAY=$display import -window root "$artifacts/session-reminder.png" 2>/dev/nu
 # 2. Open: the flow's terminal runs in its own scope; the reminder's unit ends inactive.
 dunstctl action 0
 until_true last_is clicked
-xterm_pid() { pgrep -f "^/usr/bin/xterm -e $NUDGE open --hold nudge://review" | head -1; }
-xterm_seen() { test -n "$(xterm_pid)"; }
+# xterm_pid [LINK]: the xterm a click (or the handler) started for nudge://LINK (review)
+xterm_pid() { pgrep -f "^/usr/bin/xterm -e $NUDGE open --hold nudge://${1:-review}" | head -1; }
+xterm_seen() { test -n "$(xterm_pid "$@")"; }
 check "open: an xterm starts for nudge://review" until_true -n 100 xterm_seen
 pid=$(xterm_pid)
 check "open: the terminal is in its own scope, not the reminder's service" \
@@ -194,10 +195,8 @@ check "done elsewhere: logged done-elsewhere" until_true -n 20 last_is done-else
 # 6b. The nudge:// handler launched by a desktop with a focus token (KIO and GIO launch it with a
 #     startup id): `nudge open` hands the token to the terminal it starts, through the scope.
 DISPLAY=$display DESKTOP_STARTUP_ID=handler-token_TIME42 "$NUDGE" open nudge://checkin < /dev/null
-handler_pid() { pgrep -f "^/usr/bin/xterm -e $NUDGE open --hold nudge://checkin" | head -1; }
-handler_seen() { test -n "$(handler_pid)"; }
-check "handler with a token: an xterm starts for nudge://checkin" until_true -n 100 handler_seen
-tpid=$(handler_pid)
+check "handler with a token: an xterm starts for nudge://checkin" until_true -n 100 xterm_seen checkin
+tpid=$(xterm_pid checkin)
 check "handler with a token: the terminal runs in its own scope" \
   grep -q "nudge-open-.*\.scope" "/proc/$tpid/cgroup"
 check "handler with a token: the token reaches the terminal (DESKTOP_STARTUP_ID, X11)" \

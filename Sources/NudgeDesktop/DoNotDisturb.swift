@@ -7,14 +7,18 @@ import Glibc
 
 extension LibnotifyNotifier {
   /// True when the server holds notifications back now (Do Not Disturb); false when it shows
-  /// them, or says nothing of it.
-  func isHeldByDoNotDisturb(_ server: ServerInfo) -> Bool {
+  /// them, or says nothing of it. With the server's capabilities known, one without
+  /// `inhibitions` is not asked for `Inhibited`; unknown (`nil`), it is asked directly, which
+  /// spares a capabilities call.
+  func isHeldByDoNotDisturb(_ server: ServerInfo?) -> Bool {
     guard let bus = sessionBus() else { return false }
     defer { nd_g_object_unref(UnsafeMutableRawPointer(bus)) }
-    if server.capabilities.contains("inhibitions") {
-      return bounded {
-        booleanProperty(bus, "org.freedesktop.Notifications", "Inhibited") ?? false
-      }
+    if server?.capabilities.contains("inhibitions") ?? true,
+      let inhibited = bounded({
+        booleanProperty(bus, "org.freedesktop.Notifications", "Inhibited")
+      })
+    {
+      return inhibited
     }
     // dunst answers for its own interface on the same object; any other server refuses at once
     if let paused = bounded({ booleanProperty(bus, "org.dunstproject.cmd0", "paused") }) {

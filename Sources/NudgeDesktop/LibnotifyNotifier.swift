@@ -39,9 +39,9 @@ public final class LibnotifyNotifier: Notifier {
     if wait.seconds <= 0 {
       let outcome = leave(notification)
       if outcome == .left {
-        // nobody waits for Do Not Disturb to end: it is held or shown, as it is now
-        let server = lastServer.withLock { $0?.info } ?? (try? probe().get())
-        wait.onVisibility(server.map(isHeldByDoNotDisturb) == true ? .held : .shown)
+        // nobody waits for Do Not Disturb to end: it is held or shown, as it is now (no
+        // capabilities call for it: the server is asked directly)
+        wait.onVisibility(isHeldByDoNotDisturb(nil) ? .held : .shown)
       }
       return outcome
     }
