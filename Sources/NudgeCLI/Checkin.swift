@@ -39,9 +39,9 @@ struct CheckinCommand: ContextCommand {
       let focus = try db.review(on: flowDay.day)
       // the swap is asked about only when one was set that day
       let hasSwap = focus?.swap != nil || focus?.commitTo != nil
-      if let commitment = focus?.commitment(on: flowDay) {
+      if let commitment = focus?.shown.commitment(on: flowDay) {
         ctx.line("\(flowDay.morning): " + style.cyan(commitment))
-      } else if let swap = focus?.swap {
+      } else if let swap = focus?.shown.swap {
         ctx.line("\(flowDay.morning): your swap was " + style.cyan(swap))
       }
       if hasSwap {

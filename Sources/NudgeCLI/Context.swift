@@ -106,7 +106,7 @@ extension Context {
   /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
   public static func live() throws -> Context {
     let env = ProcessInfo.processInfo.environment
-    let now = try fixedNow(env) ?? Self.systemClock()
+    let now = try fixedNow(env) ?? checkedClock(Self.systemClock())
     let seed = try fixedSeed(env) ?? UInt64.random(in: 0...UInt64.max)
     let platform = LinuxPlatform()
     var context = Context(
@@ -150,7 +150,23 @@ extension Context {
         "NUDGE_NOW='\(fixed)' is not a time: use ISO 8601 with an offset (2026-03-29T06:59:00+02:00) or @EPOCH.",
         code: .usage)
     }
+    guard SupportedTime.contains(parsed) else {
+      throw CLIError(
+        "NUDGE_NOW='\(fixed)' is outside the dates Nudge keeps (\(SupportedTime.described)); use a time in that range.",
+        code: .usage)
+    }
     return parsed
+  }
+
+  /// The machine's clock, when it reads a time Nudge keeps: a clock set to the year 1 or
+  /// 20000 would make days no later command can read.
+  static func checkedClock(_ instant: Instant) throws -> Instant {
+    guard SupportedTime.contains(instant) else {
+      throw CLIError(
+        "The system clock reads \(instant.seconds) s since 1970, outside the dates Nudge keeps (\(SupportedTime.described)); set the clock (timedatectl set-time) or NUDGE_NOW.",
+        code: .usage)
+    }
+    return instant
   }
 
   /// `NUDGE_SEED`, when set: makes the reward draws reproducible.

@@ -116,7 +116,7 @@ struct EditHelpNote: ParsableArguments {
     try db.edit(edited, madeOn: today, at: at)
     ctx.line(
       ctx.style.green("✓") + " Craving note of \(edited.day.long) edited: "
-        + "\(edited.category.rawValue)" + (edited.note.map { ": \($0)" } ?? "") + ".")
+        + "\(edited.category.rawValue)" + (edited.shown.note.map { ": \($0)" } ?? "") + ".")
     ctx.line(ctx.style.dim("Changed your mind? 'nudge undo' takes it back."))
   }
 }
@@ -313,9 +313,9 @@ struct ChangeReport: Encodable {
 /// How an entry is named in messages.
 enum EntryText {
   /// "the Morning Focus of Wednesday 18 November (Today I will …)".
-  static func describe(_ entry: FlowEntry) -> String {
-    let day = entry.day.long
-    switch entry {
+  static func describe(_ stored: FlowEntry) -> String {
+    let day = stored.day.long
+    switch stored.shown {
     case .prep(let p):
       return "the prep of \(day) (\(p.doneCount)/\(PrepItem.allCases.count) ready)"
     case .review(let r):

@@ -104,7 +104,8 @@ public enum NudgeMain {
   ) {
     if let failure = CLIError.from(error) {
       return (
-        failure.code.rawValue, "", failure.message.isEmpty ? "" : "nudge: \(failure.message)\n"
+        failure.code.rawValue, "",
+        failure.message.isEmpty ? "" : "nudge: \(VisibleText.escaped(failure.message))\n"
       )
     }
     let code = Nudge.exitCode(for: error)
@@ -113,7 +114,9 @@ public enum NudgeMain {
       let line = text.isEmpty ? "" : text + "\n"
       return code == .success ? (0, line, "") : (code.rawValue, "", line)
     }
-    return (ExitStatus.usage.rawValue, "", "nudge: \(usageLine(error, arguments))\n")
+    return (
+      ExitStatus.usage.rawValue, "", "nudge: \(VisibleText.escaped(usageLine(error, arguments)))\n"
+    )
   }
 }
 

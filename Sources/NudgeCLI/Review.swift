@@ -81,7 +81,7 @@ struct ReviewCommand: ContextCommand {
       ctx.line(
         style.green("✓") + " Morning Focus \(verb)"
           + (flowDay.isPast ? " for \(flowDay.day.long)." : "."))
-      if let commitment = saved.commitment(on: flowDay) { ctx.line("  " + style.bold(commitment)) }
+      if let commitment = saved.shown.commitment(on: flowDay) { ctx.line("  " + style.bold(commitment)) }
       if !flowDay.isPast {
         ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
       }
@@ -110,7 +110,7 @@ struct ReviewCommand: ContextCommand {
       for item in PrepItem.allCases {
         ctx.line("  " + (lastPrep[item] ? style.green("✓") : style.dim("·")) + " \(item.label)")
       }
-      if let other = lastPrep.other { ctx.line("  " + style.green("✓") + " \(other)") }
+      if let other = lastPrep.shown.other { ctx.line("  " + style.green("✓") + " \(other)") }
     } else {
       ctx.line(
         style.dim(

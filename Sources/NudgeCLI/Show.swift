@@ -53,7 +53,8 @@ struct DayView {
     return "\(name)\(date.long) \(date.year)"
   }
 
-  func full(_ entry: HistoryDay) {
+  func full(_ stored: HistoryDay) {
+    let entry = stored.shown
     let style = ctx.style
     ctx.line(style.bold(heading(entry.date)))
     guard entry.isDone else {

@@ -13,7 +13,7 @@ struct TodayCommand: ContextCommand {
     let today = ctx.today(settings).day
     let local = LocalTime(ctx.now, in: ctx.timeZone)
     let phase = DayPhase.of(local, rolloverHour: settings.rolloverHour)
-    let days = try db.history(from: today.adding(days: -1), through: today)
+    let days = try db.history(from: today.adding(days: -1), through: today).map(\.shown)
     let (done, paused) = try db.streakDays()
     let (yesterday, now) = (days[0], days[1])
     let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused)

@@ -31,7 +31,7 @@ struct WeekCommand: ContextCommand {
     let today = ctx.today(settings).day
     let last = today.adding(days: -7 * ago)
     let first = last.adding(days: -6)
-    let days = try db.history(from: first, through: last)
+    let days = try db.history(from: first, through: last).map(\.shown)
     let before = try db.history(from: first.adding(days: -7), through: first.adding(days: -1))
     let week = WeekSummary(days: days, before: before)
     let streak = try ctx.streak(db, today: last)

@@ -13,10 +13,16 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
   }
 
   /// Parses the `YYYY-MM-DD` form; returns nil for anything else or a date that does not exist.
+  /// A year outside 0...9999 is read as `description` writes it (`-0001`, `10000`, up to nine
+  /// digits), so a day an older Nudge stored out of range still reads back.
   public init?(_ text: String) {
     var text = text
-    let parsed = text.withUTF8 { bytes -> (Int, Int, Int)? in
-      guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-")
+    let parsed = text.withUTF8 { all -> (Int, Int, Int)? in
+      let negative = all.first == UInt8(ascii: "-")
+      let bytes = UnsafeBufferPointer(rebasing: all[(negative ? 1 : 0)...])
+      let yearDigits = bytes.count - 6
+      guard (4...9).contains(yearDigits), bytes[yearDigits] == UInt8(ascii: "-"),
+        bytes[yearDigits + 3] == UInt8(ascii: "-")
       else { return nil }
       func number(_ range: Range<Int>) -> Int? {
         var value = 0
@@ -27,10 +33,13 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         }
         return value
       }
-      guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else {
+      guard let y = number(0..<yearDigits), yearDigits == 4 || y >= 10_000,
+        let m = number(yearDigits + 1..<yearDigits + 3),
+        let d = number(yearDigits + 4..<yearDigits + 6)
+      else {
         return nil
       }
-      return (y, m, d)
+      return (negative ? -y : y, m, d)
     }
     guard let (y, m, d) = parsed, (1...12).contains(m), d >= 1, d <= Day.daysIn(month: m, year: y)
     else { return nil }

@@ -64,15 +64,18 @@ public enum InstantFormat {
     if Array(rest) == [90] {
       offset = 0
     } else {
+      // ±HH:MM, or ±HH:MM:SS for an offset with seconds; any two-digit hour, as a `TZ` that
+      // glibc clamps to 24 h may still add an hour of summer time
       let o = Array(rest)
-      guard o.count == 6, o[0] == 43 || o[0] == 45, o[3] == 58 else { return nil }
-      let oh = (Int(o[1]) - 48) * 10 + Int(o[2]) - 48
-      let om = (Int(o[4]) - 48) * 10 + Int(o[5]) - 48
-      guard o[1...2].allSatisfy({ $0 >= 48 && $0 <= 57 }),
-        o[4...5].allSatisfy({ $0 >= 48 && $0 <= 57 }),
-        oh < 24, om < 60
+      guard o.count == 6 || o.count == 9, o[0] == 43 || o[0] == 45, o[3] == 58,
+        o.count == 6 || o[6] == 58
       else { return nil }
-      offset = (o[0] == 45 ? -1 : 1) * (oh * 3600 + om * 60)
+      let digitsAt = o.count == 6 ? [1, 2, 4, 5] : [1, 2, 4, 5, 7, 8]
+      guard digitsAt.allSatisfy({ o[$0] >= 48 && o[$0] <= 57 }) else { return nil }
+      func pair(_ at: Int) -> Int { (Int(o[at]) - 48) * 10 + Int(o[at + 1]) - 48 }
+      let (oh, om, os) = (pair(1), pair(4), o.count == 9 ? pair(7) : 0)
+      guard om < 60, os < 60 else { return nil }
+      offset = (o[0] == 45 ? -1 : 1) * (oh * 3600 + om * 60 + os)
     }
     let seconds = Day(year: y, month: mo, day: d).ordinal * 86400 + h * 3600 + mi * 60 + s - offset
     return Instant(seconds: seconds)
@@ -119,6 +122,33 @@ public enum InstantFormat {
     digits(off / 3600, 2)
     bytes.append(58)
     digits(off % 3600 / 60, 2)
+    if off % 60 != 0 {  // an offset with seconds keeps them, so the text reads back exactly
+      bytes.append(58)
+      digits(off % 60, 2)
+    }
   }
 
+}
+
+/// The stretch of time Nudge keeps: from 1970 through 9998. Every day it works out from a
+/// "now" in it (a year's pause ahead, weeks of history behind, a zone's offset either way)
+/// still has the four-digit year every stored day and time is written with, so no command
+/// can store a value that a later one cannot read.
+public enum SupportedTime {
+  /// The first day and the last day a "now" may fall on (UTC).
+  public static let firstDay = Day(year: 1970, month: 1, day: 1)
+  public static let lastDay = Day(year: 9998, month: 12, day: 31)
+
+  /// The instants a "now" may be.
+  public static let instants =
+    Instant(seconds: firstDay.ordinal * 86400)...Instant(seconds: lastDay.ordinal * 86400 + 86399)
+
+  /// Days a stored entry may be for (a margin of a year and a half past `lastDay` for pauses
+  /// and zones, none before 1969-12-31 where a zone west of UTC puts the first instant).
+  public static let days = Day(year: 1969, month: 12, day: 31)...Day(year: 9999, month: 12, day: 31)
+
+  /// How the range is said in errors.
+  public static let described = "from 1970-01-01 through 9998-12-31"
+
+  public static func contains(_ instant: Instant) -> Bool { instants.contains(instant) }
 }

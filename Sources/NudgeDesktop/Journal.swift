@@ -1,6 +1,7 @@
 import CDesktop
 import FoundationEssentials
 import Glibc
+import NudgeCore
 
 /// Writes structured entries to the systemd journal through `sd_journal_sendv`.
 public enum Journal {
@@ -26,9 +27,11 @@ public enum Journal {
   {
     guard nd_load(ND_SYSTEMD) == nil else { return false }
     var lines = [
-      "MESSAGE=\(message)", "PRIORITY=\(priority.rawValue)", "SYSLOG_IDENTIFIER=nudge",
+      "MESSAGE=\(VisibleText.escaped(message))", "PRIORITY=\(priority.rawValue)", "SYSLOG_IDENTIFIER=nudge",
     ]
-    for (key, value) in fields.sorted(by: { $0.key < $1.key }) { lines.append("\(key)=\(value)") }
+    for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+      lines.append("\(key)=\(VisibleText.escaped(value))")
+    }
     let buffers = lines.map { strdup($0)! }
     defer { for buffer in buffers { free(buffer) } }
     var vectors = buffers.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0)) }

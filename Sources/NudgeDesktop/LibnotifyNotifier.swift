@@ -135,7 +135,8 @@ public final class LibnotifyNotifier: Notifier {
     let hyperlinks = server?.capabilities.contains("body-hyperlinks") ?? false
     guard
       let note = nd_notify_notification_new(
-        notification.title, notification.body(hyperlinks: hyperlinks), notification.icon)
+        VisibleText.escaped(notification.title),
+        VisibleText.escaped(notification.body(hyperlinks: hyperlinks)), notification.icon)
     else {
       return (nil, "libnotify could not create the notification")
     }

@@ -39,7 +39,9 @@ struct PosixTZ: Sendable, Equatable {
       s = s.dropFirst(n.count)
       return String(n)
     }
-    func time() -> Int? {  // [+-]hh[:mm[:ss]] in seconds
+    // [+-]hh[:mm[:ss]] in seconds; an offset is clamped as glibc's tzset clamps it (hours to
+    // 24, minutes and seconds to 59), a rule's time of day to what its parser holds (%hu)
+    func time(offset: Bool = true) -> Int? {
       var sign = 1
       if s.first == "+" || s.first == "-" {
         sign = s.first == "-" ? -1 : 1
@@ -48,8 +50,10 @@ struct PosixTZ: Sendable, Equatable {
       var parts: [Int] = []
       while parts.count < 3 {
         let digits = s.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, let v = Int(digits) else { return parts.isEmpty ? nil : nil }
-        parts.append(v)
+        guard !digits.isEmpty else { return nil }
+        let limit = offset ? (parts.isEmpty ? 24 : 59) : 65535
+        // a number too long for Int is as clamped as a long one
+        parts.append(Int(digits).map { min($0, limit) } ?? limit)
         s = s.dropFirst(digits.count)
         if s.first == ":" { s = s.dropFirst() } else { break }
       }
@@ -59,16 +63,18 @@ struct PosixTZ: Sendable, Equatable {
     func date() -> DateRule? {
       if s.first == "J" {
         s = s.dropFirst()
-        let d = s.prefix { $0.isNumber }
+        let d = s.prefix { $0.isASCII && $0.isNumber }
         s = s.dropFirst(d.count)
-        return Int(d).map { .julianNoLeap($0) }
+        // glibc refuses a day outside 1...365
+        guard let n = Int(d), (1...365).contains(n) else { return nil }
+        return .julianNoLeap(n)
       }
       if s.first == "M" {
         s = s.dropFirst()
         var v: [Int] = []
         for i in 0..<3 {
-          let d = s.prefix { $0.isNumber }
-          guard let n = Int(d) else { return nil }
+          let d = s.prefix { $0.isASCII && $0.isNumber }
+          guard d.count <= 4, let n = Int(d) else { return nil }
           v.append(n)
           s = s.dropFirst(d.count)
           if i < 2 {
@@ -76,11 +82,15 @@ struct PosixTZ: Sendable, Equatable {
             s = s.dropFirst()
           }
         }
+        guard (1...12).contains(v[0]), (1...5).contains(v[1]), (0...6).contains(v[2]) else {
+          return nil
+        }
         return .monthWeekDay(month: v[0], week: v[1], weekday: v[2])
       }
-      let d = s.prefix { $0.isNumber }
+      let d = s.prefix { $0.isASCII && $0.isNumber }
       s = s.dropFirst(d.count)
-      return Int(d).map { .zeroBased($0) }
+      guard let n = Int(d), (0...365).contains(n) else { return nil }
+      return .zeroBased(n)
     }
     guard let std = name(), let off = time() else { return nil }
     stdName = std
@@ -106,7 +116,7 @@ struct PosixTZ: Sendable, Equatable {
     var aTime = 7200
     if s.first == "/" {
       s = s.dropFirst()
-      guard let t = time() else { return nil }
+      guard let t = time(offset: false) else { return nil }
       aTime = t
     }
     guard s.first == "," else { return nil }
@@ -115,7 +125,7 @@ struct PosixTZ: Sendable, Equatable {
     var bTime = 7200
     if s.first == "/" {
       s = s.dropFirst()
-      guard let t = time() else { return nil }
+      guard let t = time(offset: false) else { return nil }
       bTime = t
     }
     guard s.isEmpty else { return nil }

@@ -38,8 +38,9 @@ extension ZoneRules {
       var nameEnd = chars + Int(bytes[at + 5])
       let nameStart = nameEnd
       while nameEnd < chars + charcnt && bytes[nameEnd] != 0 { nameEnd += 1 }
+      // a crafted file's offset is held to what a time's text can say (±24:59:59)
       return LocalType(
-        offset: u32(at), isDST: bytes[at + 4] != 0,
+        offset: min(max(u32(at), -89999), 89999), isDST: bytes[at + 4] != 0,
         abbreviation: String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))
     }
     guard transitionTypes.allSatisfy({ $0 < typecnt }) else { return nil }

@@ -1,0 +1,125 @@
+/// Text a person typed or a file brought, made safe to show: every character that could move
+/// the cursor, recolour or reorder the screen, or hide at an edge is written as a visible
+/// `\u{…}` escape. What is stored and exported stays exactly as it was typed; only what is
+/// shown (terminal, notification bodies, the log, the journal) goes through here.
+public enum VisibleText {
+  /// `text` with C0 and C1 controls, DEL, bidirectional overrides and isolates, line and
+  /// paragraph separators written as `\u{XXXX}`, and zero-width characters too when they
+  /// stand at either end. Plain text comes back unchanged.
+  public static func escaped(_ text: String) -> String {
+    let scalars = Array(text.unicodeScalars)
+    guard scalars.contains(where: { isHostile($0) || isZeroWidth($0) }) else { return text }
+    // zero-width characters are escaped from each end inwards, while they last
+    var first = 0
+    while first < scalars.count && isZeroWidth(scalars[first]) { first += 1 }
+    var last = scalars.count - 1
+    while last >= first && isZeroWidth(scalars[last]) { last -= 1 }
+    var out = ""
+    out.unicodeScalars.reserveCapacity(scalars.count)
+    for (index, scalar) in scalars.enumerated() {
+      let atEdge = index < first || index > last
+      if isHostile(scalar) || (atEdge && isZeroWidth(scalar)) || scalar == "\u{FEFF}" {
+        out += "\\u{" + hex(scalar.value) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// Escaped, for an optional value.
+  public static func escaped(_ text: String?) -> String? { text.map { escaped($0) } }
+
+  /// Whether `text` holds anything `escaped` would change.
+  public static func needsEscaping(_ text: String) -> Bool { escaped(text) != text }
+
+  /// Characters that act on the terminal or the text's direction wherever they stand.
+  static func isHostile(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: true  // C0, DEL, C1 (ESC, CSI, NEL…)
+    case 0x061C, 0x200E, 0x200F: true  // Arabic letter mark, LRM, RLM
+    case 0x202A...0x202E: true  // embeddings and overrides
+    case 0x2066...0x2069: true  // isolates
+    case 0x2028, 0x2029: true  // line and paragraph separators
+    default: false
+    }
+  }
+
+  /// Characters that take no room: harmless inside a word (a ZWJ joins an emoji), but at an
+  /// edge they make two texts that look the same differ.
+  static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x180E: true
+    default: false
+    }
+  }
+
+  private static func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}
+
+/// An entry whose free text can be shown escaped (see `VisibleText`).
+public protocol ShowableText {
+  /// A copy whose every free-text field is escaped for the screen; never saved.
+  var shown: Self { get }
+}
+
+extension PrepEntry: ShowableText {
+  public var shown: PrepEntry {
+    var copy = self
+    copy.other = VisibleText.escaped(other)
+    return copy
+  }
+}
+
+extension ReviewEntry: ShowableText {
+  public var shown: ReviewEntry {
+    var copy = self
+    copy.why = VisibleText.escaped(why)
+    copy.challengeOther = VisibleText.escaped(challengeOther)
+    copy.swap = VisibleText.escaped(swap)
+    copy.commitTo = VisibleText.escaped(commitTo)
+    copy.commitFrom = VisibleText.escaped(commitFrom)
+    return copy
+  }
+}
+
+extension CheckinEntry: ShowableText {
+  public var shown: CheckinEntry {
+    var copy = self
+    copy.feel = VisibleText.escaped(feel)
+    copy.blocker = VisibleText.escaped(blocker)
+    return copy
+  }
+}
+
+extension HelpNote: ShowableText {
+  public var shown: HelpNote {
+    var copy = self
+    copy.note = VisibleText.escaped(note)
+    copy.coach = VisibleText.escaped(coach)
+    copy.id = VisibleText.escaped(id)
+    return copy
+  }
+}
+
+extension HistoryDay: ShowableText {
+  public var shown: HistoryDay {
+    HistoryDay(
+      date: date, prep: prep?.shown, review: review?.shown, checkin: checkin?.shown,
+      help: help.map(\.shown))
+  }
+}
+
+extension FlowEntry: ShowableText {
+  public var shown: FlowEntry {
+    switch self {
+    case .prep(let e): .prep(e.shown)
+    case .review(let e): .review(e.shown)
+    case .checkin(let e): .checkin(e.shown)
+    case .help(let e): .help(e.shown)
+    }
+  }
+}
