@@ -82,7 +82,7 @@ struct ConfigCommand: ParsableCommand {
       let db = try ctx.openDatabase()
       try db.setSetting(key, to: valid)
       ctx.line("\(key.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
-      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings(), db: db)
     }
   }
 
@@ -97,7 +97,7 @@ struct ConfigCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       try db.removeSetting(key)
-      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings())
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings(), db: db)
       ctx.line(
         "\(key.rawValue) = \(key.defaultValue.isEmpty ? "(auto)" : key.defaultValue) (default)"
       )

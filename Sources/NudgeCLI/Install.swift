@@ -44,6 +44,27 @@ struct UserUnits {
       : "installed in \(directory), running \(Self.binaryPath)"
   }
 
+  /// The database the installed timers work on: they run with no `NUDGE_DB`, so the default
+  /// one (`$XDG_DATA_HOME/nudge/nudge.sqlite3`).
+  var timersDatabase: String {
+    var env = ctx.environment
+    env["NUDGE_DB"] = nil
+    return DatabaseLocation.path(environment: env)
+  }
+
+  /// Whether this run's database is the one the installed timers work on; a second one (a
+  /// test, a demo, `NUDGE_DB` elsewhere) never rewrites the person's reminders.
+  func drivesTimers(_ db: AppDatabase) -> Bool {
+    DatabaseLocation.isSameFile(db.path, timersDatabase)
+  }
+
+  /// Said once when a change to a second database leaves the installed timers as they are.
+  func keptTimersNote() {
+    ctx.output.writeError(
+      "nudge: the installed reminders keep their times: they run for \(timersDatabase), not NUDGE_DB=\(VisibleText.escaped(ctx.environment["NUDGE_DB"] ?? "")).\n"
+    )
+  }
+
   /// A systemd user manager runs for this session (the platform's `hasUserManager`).
   var hasUserManager: Bool { ctx.platform.hasUserManager(environment: ctx.environment) }
 
@@ -194,6 +215,7 @@ struct UserUnits {
   /// says it every time).
   func update(_ schedules: [SlotSchedule], db: AppDatabase) throws {
     guard isInstalled else { return }
+    guard drivesTimers(db) else { return keptTimersNote() }
     if !isPackaged {
       // an install from before a slot existed (the weekly one) lacks its timer: add it
       for (path, text) in UnitFiles.render(
@@ -217,8 +239,9 @@ struct UserUnits {
   }
 
   /// After a staleness setting changed: rewrite each slot's service bound, when installed.
-  func updateWindows(_ settings: Settings) throws {
+  func updateWindows(_ settings: Settings, db: AppDatabase) throws {
     guard isInstalled else { return }
+    guard drivesTimers(db) else { return keptTimersNote() }
     for slot in Slot.allCases {
       try write(
         UnitFiles.windowDropInPath(slot),
@@ -270,6 +293,11 @@ struct InstallCommand: ContextCommand {
     let db = try ctx.openDatabase()
     let schedules = try db.schedules()
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
+    guard units.drivesTimers(db) else {
+      throw CLIError(
+        "the reminder timers always run for \(units.timersDatabase), not NUDGE_DB=\(db.path); unset NUDGE_DB to install them for your own database.",
+        code: .usage)
+    }
     try units.install(schedules, settings: try db.settings())
     if dryRun { return }
     if units.isPackaged {

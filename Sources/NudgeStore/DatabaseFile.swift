@@ -16,6 +16,17 @@ public enum DatabaseLocation {
   }
 }
 
+extension DatabaseLocation {
+  /// Whether two paths name one file: the same device and inode when both exist, else the
+  /// same text.
+  public static func isSameFile(_ a: String, _ b: String) -> Bool {
+    var x = stat()
+    var y = stat()
+    if stat(a, &x) == 0, stat(b, &y) == 0 { return x.st_dev == y.st_dev && x.st_ino == y.st_ino }
+    return a == b
+  }
+}
+
 /// The person's home directory: `HOME`, else what the password database names.
 public enum HomeDirectory {
   public static func path(environment: [String: String]) -> String {
