@@ -17,8 +17,9 @@ public protocol LineInput: AnyObject, Sendable {
   func catchInterrupts()
   /// Waits up to `seconds` for a line to be ready; true when one is.
   func waitForLine(seconds: Double) -> Bool
-  /// Everything left, to the end of input (a document piped in).
-  func readAll() -> Data
+  /// Everything left, to the end of input (a document piped in); nil when it holds more than
+  /// `limit` bytes.
+  func readAll(limit: Int) -> Data?
 }
 
 /// Where a command writes what the person sees.
@@ -196,7 +197,7 @@ final class StandardInput: LineInput {
 
   func readLine() -> String? {
     guard isTerminal, let terminal = platform.terminal() else {
-      return Swift.readLine(strippingNewline: true)
+      return platform.readInputLine(maxBytes: StandardInput.maxLineBytes)
     }
     // Ctrl-D ends one answer, not every later read, so a window can still say "Press Enter"
     return editor.withLock { editor in
@@ -207,7 +208,11 @@ final class StandardInput: LineInput {
     }
   }
 
-  func readAll() -> Data { Data(platform.readAllInput()) }
+  func readAll(limit: Int) -> Data? { platform.readAllInput(limit: limit).map { Data($0) } }
+
+  /// The longest line read from a pipe: far more than any answer may be, so the flow says
+  /// the answer is too long instead of reading a line without end.
+  static let maxLineBytes = 64 * 1024
 
   var wasInterrupted: Bool { platform.interruptPending }
 
@@ -291,7 +296,11 @@ protocol HeadlessPlatform: Platform {}
 extension HeadlessPlatform {
   func isTerminal(_ stream: StandardStream) -> Bool { false }
   func waitForInput(seconds: Double) -> Bool { false }
-  func readAllInput() -> [UInt8] { [] }
+  func readAllInput(limit: Int) -> [UInt8]? { [] }
+  func readInputLine(maxBytes: Int) -> String? { nil }
+  func readFile(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure> {
+    .failure(.cannotOpen("no files in a headless platform"))
+  }
   func write(_ text: String, to stream: StandardStream) {}
   func terminalColumns() -> Int? { nil }
   func terminal() -> TerminalDevice? { nil }

@@ -140,6 +140,8 @@ public struct LocalTime: Equatable, Sendable {
 /// Assigns actions to days: the local date after subtracting the rollover hour.
 public struct DayRule: Equatable, Sendable {
   public static let defaultRolloverHour = 4
+  /// The latest hour a day may roll over at (`rollover-hour` takes 0 to 12).
+  public static let maxRolloverHour = 12
   public var rolloverHour: Int
 
   public init(rolloverHour: Int = DayRule.defaultRolloverHour) {

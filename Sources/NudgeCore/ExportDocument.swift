@@ -66,8 +66,21 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     var version: Int?
   }
 
+  /// The largest document `import` reads (a life's entries are a few megabytes).
+  public static let maxBytes = 64 << 20
+  /// How deep its objects and arrays may nest (Nudge's own documents go three deep).
+  public static let maxDepth = 16
+  /// The most items one list may hold (a hundred years of days).
+  public static let maxItems = 40_000
+
   /// Decodes and checks a document; the error says what is wrong and where.
   public static func decode(_ data: Data) throws(InputError) -> ExportDocument {
+    guard data.count <= maxBytes else {
+      throw InputError(
+        "it is larger than \(maxBytes >> 20) MiB, more than any Nudge export; pass a file written by 'nudge export'."
+      )
+    }
+    try checkNesting(data)
     // an object or an array, as JSONSerialization wants one at the top
     let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
@@ -98,6 +111,38 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     }
     try document.validate()
     return document
+  }
+
+  /// Refuses objects and arrays nested deeper than `maxDepth` in one pass over the bytes,
+  /// before a decoder recurses into them.
+  static func checkNesting(_ data: Data) throws(InputError) {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    for byte in data {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        if depth > maxDepth {
+          throw InputError(
+            "its objects and arrays nest deeper than \(maxDepth) levels, which no Nudge export does; pass a file written by 'nudge export'."
+          )
+        }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+    }
   }
 
   private static func path(_ codingPath: [any CodingKey]) -> String {
@@ -141,7 +186,14 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     }
   }
 
-  /// Checks what JSON types alone cannot: timestamps, one entry a day, text, settings.
+  /// Settings that name a command, a program or a path on this machine: never taken from a
+  /// file, only from `nudge config set` here.
+  public static let machineSettings: Set<SettingKey> = [.terminal]
+
+  /// Checks what JSON types alone cannot, and holds every value to what the flows themselves
+  /// allow: an entry that counts, days Nudge keeps, a note's day that matches its time,
+  /// timestamps, text, lengths, counts, ids, settings. The error names the first offending
+  /// path.
   public func validate() throws(InputError) {
     func unique(_ days: [Day], _ name: String) throws(InputError) {
       var seen = Set<Day>()
@@ -149,10 +201,35 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         throw InputError("\(name)[\(index)].day repeats \(day); keep one entry a day.")
       }
     }
-    func instant(_ text: String, _ location: String) throws(InputError) {
-      guard InstantFormat.parse(text) != nil else {
+    func size(_ count: Int, _ name: String) throws(InputError) {
+      guard count <= Self.maxItems else {
         throw InputError(
-          "\(location) is '\(text)', not a time like 2026-11-20T21:30:00+01:00.")
+          "\(name) holds \(count) items, more than the \(Self.maxItems) Nudge keeps; pass a file written by 'nudge export'."
+        )
+      }
+    }
+    func day(_ value: Day, _ location: String) throws(InputError) {
+      guard SupportedTime.days.contains(value) else {
+        throw InputError(
+          "\(location) is \(value), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound)).")
+      }
+    }
+    func instant(_ text: String, _ location: String) throws(InputError) -> Instant {
+      guard text.utf8.count <= 40, let parsed = InstantFormat.parse(text) else {
+        throw InputError(
+          "\(location) is '\(VisibleText.escaped(String(text.prefix(40))))', not a time like 2026-11-20T21:30:00+01:00.")
+      }
+      guard SupportedTime.contains(parsed) else {
+        throw InputError(
+          "\(location) is \(text), outside the times Nudge keeps (\(SupportedTime.described)).")
+      }
+      return parsed
+    }
+    /// A save can come days after its day (a backfill, an edit) but never before it.
+    func saved(_ text: String, _ entryDay: Day, _ location: String) throws(InputError) {
+      let at = try instant(text, location)
+      guard let local = Self.wallClock(text, at), local.date >= entryDay else {
+        throw InputError("\(location) \(text) comes before the entry's day \(entryDay).")
       }
     }
     func text(_ value: String?, _ location: String) throws(InputError) {
@@ -160,37 +237,66 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         throw InputError("\(location) has surrounding spaces or is empty; remove them.")
       }
     }
+    func counts(_ entry: some DayEntry, _ location: String, _ what: String) throws(InputError) {
+      guard entry.counts else {
+        throw InputError("\(location) has no \(what), so the flow would not count it; add it or leave the entry out.")
+      }
+    }
+    try size(prep.count, "prep")
+    try size(review.count, "review")
+    try size(checkin.count, "checkin")
+    try size(help.count, "help")
+    try size(pauses.count, "pauses")
     try unique(prep.map(\.day), "prep")
     try unique(review.map(\.day), "review")
     try unique(checkin.map(\.day), "checkin")
     for (i, e) in prep.enumerated() {
-      try instant(e.savedAt, "prep[\(i)].saved_at")
+      try day(e.day, "prep[\(i)].day")
+      try saved(e.savedAt, e.day, "prep[\(i)].saved_at")
       try text(e.other, "prep[\(i)].other")
+      try counts(e, "prep[\(i)]", "item ready and no other line")
     }
     for (i, e) in review.enumerated() {
-      try instant(e.savedAt, "review[\(i)].saved_at")
+      try day(e.day, "review[\(i)].day")
+      try saved(e.savedAt, e.day, "review[\(i)].saved_at")
       for (v, k) in [
         (e.why, "why"), (e.challengeOther, "challenge_other"), (e.swap, "swap"),
         (e.commitTo, "commit_to"), (e.commitFrom, "commit_from"),
       ] {
         try text(v, "review[\(i)].\(k)")
       }
+      if e.challengeOther != nil && e.challenge != .other {
+        throw InputError("review[\(i)].challenge_other is set, but the challenge is not 'other'.")
+      }
+      try counts(e, "review[\(i)]", "commitment (commit_to)")
     }
     for (i, e) in checkin.enumerated() {
-      try instant(e.savedAt, "checkin[\(i)].saved_at")
+      try day(e.day, "checkin[\(i)].day")
+      try saved(e.savedAt, e.day, "checkin[\(i)].saved_at")
       try text(e.feel, "checkin[\(i)].feel")
       try text(e.blocker, "checkin[\(i)].blocker")
+      try counts(e, "checkin[\(i)]", "answer (followed or feel)")
     }
     var ids = Set<String>()
     for (i, n) in help.enumerated() {
-      try instant(n.at, "help[\(i)].at")
-      try text(n.note, "help[\(i)].note")
-      try text(n.coach, "help[\(i)].coach")
-      guard !n.id.isEmpty, n.id.count <= 64, n.id.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+      guard !n.id.isEmpty, n.id.utf8.count <= 64,
+        n.id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
       else { throw InputError("help[\(i)].id must be 1 to 64 visible ASCII characters.") }
       guard ids.insert(n.id).inserted else {
         throw InputError("help[\(i)].id repeats '\(n.id)'; each note needs its own id.")
       }
+      try day(n.day, "help[\(i)].day")
+      let at = try instant(n.at, "help[\(i)].at")
+      // the day a note counts for is its own date, or the one before when it was written
+      // before the rollover hour (at most 12:00)
+      guard let local = Self.wallClock(n.at, at),
+        n.day == local.date
+          || n.day == local.date.adding(days: -1) && local.hour < DayRule.maxRolloverHour
+      else {
+        throw InputError("help[\(i)].day \(n.day) does not match its time \(n.at).")
+      }
+      try text(n.note, "help[\(i)].note")
+      try text(n.coach, "help[\(i)].coach")
     }
     var slots = Set<Slot>()
     for (i, s) in schedule.enumerated() {
@@ -198,13 +304,17 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         throw InputError("schedule[\(i)].slot repeats '\(s.slot.rawValue)'; keep one.")
       }
       guard !s.expression.isEmpty, s.expression.count <= 256,
-        !s.expression.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        !s.expression.unicodeScalars.contains(where: {
+          $0.properties.generalCategory == .control || VisibleText.isHostile($0)
+        })
       else {
         throw InputError("schedule[\(i)].expression must be a calendar expression on one line.")
       }
     }
     var starts = Set<Day>()
     for (i, p) in pauses.enumerated() {
+      try day(p.firstDay, "pauses[\(i)].first_day")
+      try day(p.lastDay, "pauses[\(i)].last_day")
       guard starts.insert(p.firstDay).inserted else {
         throw InputError("pauses[\(i)].first_day repeats \(p.firstDay); keep one.")
       }
@@ -213,18 +323,28 @@ public struct ExportDocument: Codable, Equatable, Sendable {
           "pauses[\(i)] must end on or after its first day and last at most \(Pause.maxDays) days.")
       }
     }
-    var keys = Set<Achievement>()
-    for (i, a) in achievements.enumerated() where !keys.insert(a.key).inserted {
-      throw InputError("achievements[\(i)].key repeats '\(a.key.rawValue)'; keep one.")
-    }
+    try size(achievements.count, "achievements")
     for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+      guard name.utf8.count <= 64, value.utf8.count <= 1024 else {
+        throw InputError("settings.\(VisibleText.escaped(String(name.prefix(64)))) is too long.")
+      }
       do {
         let key = try SettingKey.named(name)
+        // a setting that names a command on this machine is skipped, whatever it says
+        if Self.machineSettings.contains(key) { continue }
         _ = try key.validate(value)
       } catch {
-        throw InputError("settings.\(name): \(error.message)")
+        throw InputError("settings.\(VisibleText.escaped(name)): \(VisibleText.escaped(error.message))")
       }
     }
+  }
+
+  /// The date and hour on the clock that `text` was written with (its own offset).
+  static func wallClock(_ text: String, _ instant: Instant) -> (date: Day, hour: Int)? {
+    guard let offset = InstantFormat.offset(of: text) else { return nil }
+    let local = instant.seconds + offset
+    let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
+    return (Day(ordinal: days), (local - days * 86400) / 3600)
   }
 }
 

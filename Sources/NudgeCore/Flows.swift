@@ -50,6 +50,9 @@ public protocol DayEntry: Codable, Equatable, Sendable {
   var savedAt: String { get set }
   /// Whether the entry is enough for the flow to count as done that day.
   var counts: Bool { get }
+  /// How many of its questions the entry answers: an import never replaces an entry with
+  /// one that answers fewer.
+  var answered: Int { get }
 }
 
 /// What was prepared on an evening for the next day.
@@ -101,6 +104,8 @@ public struct PrepEntry: DayEntry {
 
   /// A prep counts with something prepped: one item ready, or a line of something else.
   public var counts: Bool { doneCount > 0 || other != nil }
+
+  public var answered: Int { doneCount + (other == nil ? 0 : 1) }
 
   /// "All prepped": every item ready (the `a` answer and the reminder's button).
   public mutating func markAllReady() {
@@ -174,6 +179,11 @@ public struct ReviewEntry: DayEntry {
 
   /// A Morning Focus counts with its commitment, "Today I will …".
   public var counts: Bool { commitTo != nil }
+
+  public var answered: Int {
+    [why, challengeOther, swap, commitTo, commitFrom].compactMap { $0 }.count
+      + (challenge == nil ? 0 : 1)
+  }
 }
 
 /// The end-of-day check-in.
@@ -199,6 +209,8 @@ public struct CheckinEntry: DayEntry {
   /// A check-in counts with its answer: was the swap followed, or (on a day without a swap)
   /// how the day went.
   public var counts: Bool { followed != nil || feel != nil }
+
+  public var answered: Int { (followed == nil ? 0 : 1) + [feel, blocker].compactMap { $0 }.count }
 }
 
 /// What kind of craving a help request was about.
@@ -250,7 +262,8 @@ public enum FreeText {
     if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
       throw InputError("\(field) contains a control character; type plain text on one line.")
     }
-    if trimmed.count > maxLength {
+    // (bytes too: a thousand characters can each carry endless combining marks)
+    if trimmed.utf8.count > maxLength * 8 || trimmed.count > maxLength {
       throw InputError("\(field) is longer than \(maxLength) characters; shorten it.")
     }
     return trimmed

@@ -30,11 +30,16 @@ public struct Instant: Comparable, Hashable, Sendable {
 /// Reading and writing instants as the scriptable interface spells them.
 public enum InstantFormat {
   /// Parses ISO 8601 with an explicit offset (`2026-03-29T06:59:00+02:00`, `…Z`) or `@EPOCH`.
-  public static func parse(_ text: String) -> Instant? {
+  public static func parse(_ text: String) -> Instant? { parseWithOffset(text)?.instant }
+
+  /// The UTC offset `text` was written with (0 for `Z` and `@EPOCH`).
+  public static func offset(of text: String) -> Int? { parseWithOffset(text)?.offset }
+
+  static func parseWithOffset(_ text: String) -> (instant: Instant, offset: Int)? {
     if text.hasPrefix("@") {
       let digits = text.dropFirst()
       guard !digits.isEmpty, let seconds = Int(digits), abs(seconds) < 1 << 40 else { return nil }
-      return Instant(seconds: seconds)
+      return (Instant(seconds: seconds), 0)
     }
     let chars = Array(text.utf8)
     func number(_ from: Int, _ count: Int) -> Int? {
@@ -78,7 +83,7 @@ public enum InstantFormat {
       offset = (o[0] == 45 ? -1 : 1) * (oh * 3600 + om * 60 + os)
     }
     let seconds = Day(year: y, month: mo, day: d).ordinal * 86400 + h * 3600 + mi * 60 + s - offset
-    return Instant(seconds: seconds)
+    return (Instant(seconds: seconds), offset)
   }
 
   /// Formats as `2026-11-20T00:40:00+01:00` in the given zone.

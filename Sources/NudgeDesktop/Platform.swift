@@ -39,7 +39,11 @@ public protocol Platform: ProcessSpawner {
   /// Waits up to `seconds` for standard input to have something to read; true when it has.
   func waitForInput(seconds: Double) -> Bool
   /// Everything standard input holds until its end.
-  func readAllInput() -> [UInt8]
+  func readAllInput(limit: Int) -> [UInt8]?
+  /// One line of standard input (not a terminal), cut at `maxBytes`; nil at its end.
+  func readInputLine(maxBytes: Int) -> String?
+  /// The regular file at `path`, at most `limit` bytes; never waits on a FIFO or a device.
+  func readFile(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure>
   /// Writes all of `text` to standard output or error.
   func write(_ text: String, to stream: StandardStream)
   /// The width of the terminal on standard output in columns, nil when it is not one.
@@ -312,7 +316,13 @@ public struct LinuxPlatform: Platform {
     return poll(&fds, 1, Int32(seconds * 1000)) > 0
   }
 
-  public func readAllInput() -> [UInt8] { StandardStreams.readAllInput() }
+  public func readAllInput(limit: Int) -> [UInt8]? { StandardStreams.readAllInput(limit: limit) }
+  public func readInputLine(maxBytes: Int) -> String? {
+    StandardStreams.readInputLine(maxBytes: maxBytes)
+  }
+  public func readFile(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure> {
+    StandardStreams.readFile(path, limit: limit)
+  }
 
   public func write(_ text: String, to stream: StandardStream) {
     StandardStreams.write(text, to: stream.descriptor)

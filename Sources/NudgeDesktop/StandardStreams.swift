@@ -28,16 +28,67 @@ public enum StandardStreams {
     return true
   }
 
-  /// Everything standard input holds until its end.
-  public static func readAllInput() -> [UInt8] {
+  /// Everything standard input holds until its end; nil as soon as it holds more than
+  /// `limit` bytes (a stream that never ends is not read to its end).
+  public static func readAllInput(limit: Int) -> [UInt8]? {
+    readAll(from: STDIN_FILENO, limit: limit)
+  }
+
+  /// Everything `fd` holds until its end, nil past `limit` bytes or on a read error.
+  static func readAll(from fd: Int32, limit: Int) -> [UInt8]? {
     var data: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-      let got = read(STDIN_FILENO, &chunk, chunk.count)
+      let got = read(fd, &chunk, chunk.count)
       if got < 0 && errno == EINTR { continue }
-      if got <= 0 { return data }
+      if got < 0 { return nil }
+      if got == 0 { return data }
+      guard data.count + got <= limit else { return nil }
       data.append(contentsOf: chunk[0..<got])
     }
+  }
+
+  /// One line of standard input without its newline, nil at its end; a line longer than
+  /// `maxBytes` comes back cut there (the rest is left unread), so a line without end costs
+  /// bounded memory and time.
+  public static func readInputLine(maxBytes: Int) -> String? {
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while bytes.count < maxBytes {
+      let got = read(STDIN_FILENO, &byte, 1)
+      if got < 0 && errno == EINTR { continue }
+      if got <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+      if byte == 0x0A { break }
+      bytes.append(byte)
+    }
+    if bytes.last == 0x0D { bytes.removeLast() }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Why a file could not be read whole.
+  public enum FileReadFailure: Error, Equatable {
+    case cannotOpen(String)
+    case notRegular(String)
+    case tooLarge
+  }
+
+  /// The bytes of the regular file at `path` (following links), at most `limit`. A FIFO, a
+  /// device or a directory is refused at once, without waiting on it.
+  public static func readFile(_ path: String, limit: Int) -> Result<[UInt8], FileReadFailure> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      return .failure(.cannotOpen(String(cString: strerror(errno))))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      return .failure(.notRegular(AtomicFile.kind(info.st_mode)))
+    }
+    guard Int(info.st_size) <= limit, let bytes = readAll(from: fd, limit: limit) else {
+      return .failure(.tooLarge)
+    }
+    return .success(bytes)
   }
 
   /// The width of the terminal on stdout in columns, nil when stdout is not a terminal.

@@ -142,10 +142,10 @@ final class ScriptedInput: LineInput {
 
   func waitForLine(seconds: Double) -> Bool { rest.withLock { !$0.isEmpty } }
 
-  func readAll() -> Data {
+  func readAll(limit: Int) -> Data? {
     rest.withLock { rest in
       defer { rest = "" }
-      return Data(rest.utf8)
+      return rest.utf8.count > limit ? nil : Data(rest.utf8)
     }
   }
 }
