@@ -31,7 +31,7 @@ public struct CLIError: Error, Equatable {
     case .notNudgeDatabase(let m), .newerSchema(let m), .unreadable(let m):
       self.init(m, code: .badData)
     case .cannotCreate(let m): self.init(m, code: .cannotCreate)
-    case .busy(let m): self.init(m, code: .busy)
+    case .busy(let m), .fileReplaced(let m): self.init(m, code: .busy)
     }
   }
 

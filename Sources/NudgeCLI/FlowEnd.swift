@@ -125,6 +125,7 @@ extension Context {
     let completed = try db.complete(
       day: flowDay.day, savedAt: flowDay.savedAt, madeOn: flowDay.today,
       editing: flowDay.editing, removingDraft: interactive, reward: reward(flowDay, options), apply)
+    if let replaced = db.takeReplacedNotice() { output.writeError("nudge: \(replaced)\n") }
     if options.json {
       line(try jsonText(completed.entry))
       return

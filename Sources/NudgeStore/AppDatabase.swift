@@ -8,8 +8,10 @@ public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
   public static let schemaVersion = 7
 
-  /// The one connection: used only by the thread holding `lock`.
-  private let connection: SQLiteConnection
+  /// The one connection: used only by the thread holding `lock` (which swaps it for one to
+  /// the file now at `path` when the one opened was deleted or replaced).
+  private let slot: ConnectionSlot
+  private var connection: SQLiteConnection { slot.connection }
   /// Held for a whole transaction, so one thread at a time uses `connection`.
   private let lock = Mutex<Void>(())
   /// The thread holding `lock` (its `pthread_self`), 0 when none does: a `read` or `write` on
@@ -17,13 +19,29 @@ public final class AppDatabase: Sendable {
   private let owner = Atomic<UInt>(0)
   /// The file this database lives in (":memory:" for tests).
   public let path: String
+  /// Opened read-only (its file or folder cannot be written: read-only media): it shows and
+  /// exports; a write says why it cannot.
+  public let isReadOnly: Bool
 
   /// Wraps an open connection and brings its schema up to date.
-  init(_ connection: SQLiteConnection, path: String = ":memory:") throws {
-    try Self.prepare(connection)
-    try Self.migrate(connection)
-    self.connection = connection
+  init(
+    _ connection: SQLiteConnection, path: String = ":memory:", identity: FileIdentity? = nil,
+    readOnly: Bool = false
+  ) throws {
+    if !readOnly { try Self.prepare(connection) }
+    if readOnly {
+      let version = try connection.integer("PRAGMA user_version") ?? 0
+      if version != Self.schemaVersion {
+        throw StoreError.cannotCreate(
+          "\(path) is read-only and from an older Nudge (schema \(version)); copy it somewhere writable (and set NUDGE_DB to the copy) to upgrade it."
+        )
+      }
+    } else {
+      try Self.migrate(connection)
+    }
+    self.slot = ConnectionSlot(connection, identity: identity)
     self.path = path
+    self.isReadOnly = readOnly
   }
 
   /// Runs a read in one transaction (one snapshot of the file), turning any failure into a
@@ -58,11 +76,46 @@ public final class AppDatabase: Sendable {
         owner.store(thread, ordering: .releasing)
         defer { owner.store(0, ordering: .releasing) }
         result = Result {
-          try connection.transaction(immediate: immediate) { try body(connection) }
+          if immediate { try reopenIfReplaced() }
+          return try connection.transaction(immediate: immediate) { try body(connection) }
         }
       }
     }
     do { return try result!.get() } catch { throw StoreError.from(error, path: path) }
+  }
+
+  /// Before a write: when the file at `path` is no longer the one this connection opened
+  /// (deleted, or replaced by another while a flow was open), nothing is committed to the old
+  /// one; the write goes to the database that is there now (a new one when none is), and
+  /// `replacedNotice` says so. A file there that Nudge must not open is refused as at start.
+  private func reopenIfReplaced() throws {
+    if isReadOnly {
+      throw StoreError.cannotCreate(
+        "\(path) is on read-only media (or its folder is read-only): it can be shown and exported ('nudge export -o FILE'), not changed. Nothing was saved."
+      )
+    }
+    guard let identity = slot.identity, FileIdentity(path: path) != identity else { return }
+    let gone = FileIdentity(path: path) == nil
+    do {
+      let fresh = try Self.open(path: path, creatingFolders: false)
+      slot.connection = fresh.connection
+      slot.identity = fresh.slot.identity
+    } catch {
+      throw StoreError.fileReplaced(
+        "The database at \(path) was \(gone ? "deleted" : "replaced") while Nudge had it open, and what is there now cannot be used (\(error.message)); nothing was saved."
+      )
+    }
+    slot.notice =
+      "The database at \(path) was \(gone ? "deleted" : "replaced") while Nudge had it open: this save went to \(gone ? "a new database there" : "the database there now"), and nothing more to the old one."
+  }
+
+  /// Said once after a write went to a database other than the one opened (see
+  /// `reopenIfReplaced`); nil when none did. Reading it clears it.
+  public func takeReplacedNotice() -> String? {
+    lock.withLock { _ in
+      defer { slot.notice = nil }
+      return slot.notice
+    }
   }
 
   /// Every connection's settings: wait up to 10 s for another process's lock; in WAL mode
@@ -85,6 +138,8 @@ public final class AppDatabase: Sendable {
   public static func open(path: String, creatingFolders: Bool = true) throws(StoreError)
     -> AppDatabase
   {
+    try refuseSpecialNames(path)
+    try refuseNonRegularFile(path)
     let folder = parentDirectory(of: path)
     var info = stat()
     if !creatingFolders && stat(folder, &info) != 0 {
@@ -97,14 +152,51 @@ public final class AppDatabase: Sendable {
       try create(path: path)
     }
     let header = try DatabaseFileHeader.check(path: path, knownVersion: schemaVersion)
+    let identity = FileIdentity(path: path)
+    let readOnly = access(path, W_OK) != 0 || access(folder, W_OK) != 0
     do {
-      let db = try SQLiteConnection(path: path)
+      let db = try SQLiteConnection(path: path, readOnly: readOnly)
       // a file made in another journal mode (an old Nudge's, a restored copy) switches to WAL
-      if !header.isWAL { try db.execute("PRAGMA journal_mode = WAL") }
-      return try AppDatabase(db, path: path)
+      if !header.isWAL && !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
+      return try AppDatabase(db, path: path, identity: identity, readOnly: readOnly)
     } catch {
       throw StoreError.from(error, path: path)
     }
+  }
+
+  /// Names SQLite reads as something other than a file (an in-memory or temporary database, a
+  /// URI): data saved there would be gone at exit, so they are refused.
+  static func refuseSpecialNames(_ path: String) throws(StoreError) {
+    let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init)
+    if path.isEmpty || path == ":memory:" || path.hasPrefix("file:") || path.hasPrefix(":")
+      || name?.isEmpty == true
+    {
+      throw .cannotCreate(
+        "NUDGE_DB='\(path)' does not name a file (SQLite would keep that database in memory or read it as a URI, and your saves would be lost); set it to a file path such as ~/nudge.sqlite3."
+      )
+    }
+  }
+
+  /// A FIFO, a device, a directory or a link to nothing where the database should be is
+  /// refused at once, never opened (opening a FIFO waits for a writer).
+  static func refuseNonRegularFile(_ path: String) throws(StoreError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    let keep =
+      "Nudge left it untouched; set NUDGE_DB to a file (or move it away) to start fresh."
+    if info.st_mode & S_IFMT == S_IFLNK && stat(path, &info) != 0 {
+      throw .cannotCreate("\(path) is a link to a file that does not exist. \(keep)")
+    }
+    let kind: String? =
+      switch info.st_mode & S_IFMT {
+      case S_IFREG, S_IFLNK: nil
+      case S_IFDIR: "a directory"
+      case S_IFIFO: "a FIFO"
+      case S_IFCHR, S_IFBLK: "a device"
+      case S_IFSOCK: "a socket"
+      default: "not a regular file"
+      }
+    if let kind { throw .notNudgeDatabase("\(path) is \(kind), not a Nudge database. \(keep)") }
   }
 
   private static func ensureDirectory(_ dir: String) throws(StoreError) {
@@ -175,5 +267,32 @@ public final class AppDatabase: Sendable {
   /// `PRAGMA integrity_check`: "ok" or the problems SQLite found.
   public func integrityCheck() throws(StoreError) -> String {
     try read { db in try db.texts("PRAGMA integrity_check").joined(separator: "; ") }
+  }
+}
+
+/// A file's device and inode: which file a path named when it was opened.
+struct FileIdentity: Equatable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+
+  /// The identity of the file at `path` now; nil when there is none.
+  init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+}
+
+/// The connection an `AppDatabase` uses, the identity of the file it opened, and the notice of
+/// a swap; read and changed only under the database's lock.
+final class ConnectionSlot: @unchecked Sendable {
+  var connection: SQLiteConnection
+  var identity: FileIdentity?
+  var notice: String?
+
+  init(_ connection: SQLiteConnection, identity: FileIdentity?) {
+    self.connection = connection
+    self.identity = identity
   }
 }

@@ -27,11 +27,21 @@ final class SQLiteConnection: @unchecked Sendable {
 
   /// Opens the file at `path` (":memory:" for a private in-memory database); `create` makes
   /// the file when it is missing. Waits up to `busySeconds` for another process's lock.
-  init(path: String, create: Bool = false, busySeconds: Int32 = 10) throws(SQLiteError) {
+  init(path: String, create: Bool = false, readOnly: Bool = false, busySeconds: Int32 = 10)
+    throws(SQLiteError)
+  {
     var db: OpaquePointer?
-    var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX
+    var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
     if create { flags |= SQLITE_OPEN_CREATE }
-    let status = sqlite3_open_v2(path, &db, flags, nil)
+    var name = path
+    if readOnly {
+      // on read-only media SQLite cannot make the WAL index beside the file: a file nobody
+      // can change is read as immutable (the path percent-encoded into a URI, the one place
+      // Nudge hands SQLite a URI)
+      flags |= SQLITE_OPEN_URI
+      name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+    }
+    let status = sqlite3_open_v2(name, &db, flags, nil)
     guard status == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(db)
@@ -42,6 +52,25 @@ final class SQLiteConnection: @unchecked Sendable {
   }
 
   deinit { sqlite3_close_v2(handle) }
+
+  /// `path` with every byte but unreserved ones and `/` percent-encoded, for a `file:` URI.
+  static func uriEscaped(_ path: String) -> String {
+    var out = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        out += "%"
+        out.unicodeScalars.append(hex[Int(byte >> 4)])
+        out.unicodeScalars.append(hex[Int(byte & 0xF)])
+      }
+    }
+    return out
+  }
 
   private func failure(_ status: Int32) -> SQLiteError {
     SQLiteError(code: status & 0xFF, message: String(cString: sqlite3_errmsg(handle)))

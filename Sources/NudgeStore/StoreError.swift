@@ -13,11 +13,14 @@ public enum StoreError: Error, Equatable, Sendable {
   /// The file holds a value this Nudge cannot read (an unknown enum text a newer Nudge wrote,
   /// say); left untouched. Bad data (exit 65), not a write failure.
   case unreadable(String)
+  /// The file was deleted or replaced while it was open: nothing was written (exit 75, try
+  /// again).
+  case fileReplaced(String)
 
   public var message: String {
     switch self {
     case .notNudgeDatabase(let m), .newerSchema(let m), .cannotCreate(let m), .busy(let m),
-      .unreadable(let m):
+      .unreadable(let m), .fileReplaced(let m):
       m
     }
   }
