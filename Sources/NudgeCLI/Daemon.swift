@@ -18,6 +18,12 @@ struct DaemonCommand: AsyncParsableCommand {
   @Option(help: "Stop after this many seconds (for tests); default: run until stopped.")
   var exitAfter: Double?
 
+  func validate() throws {
+    if let exitAfter, !(0...31_536_000).contains(exitAfter) {
+      throw ValidationError("--exit-after must be from 0 to 31536000 seconds (a year).")
+    }
+  }
+
   func run() async throws {
     let ctx = try Context.live()
     let logger = Self.makeLogger(ctx)
@@ -110,6 +116,16 @@ struct ReminderScheduler: Service {
     logger.info("nudge daemon stopped")
   }
 
+  /// Variables that exist for tests (a fixed now, a fixed reward seed): the daemon's own run
+  /// may take them, the reminders it starts never do, so a flow opened from one saves at the
+  /// real time.
+  static let testOnlyVariables = ["NUDGE_NOW", "NUDGE_SEED"]
+
+  /// The environment of a firing the daemon starts: its own, less the test-only variables.
+  static func childEnvironment(_ environment: [String: String]) -> [String: String] {
+    environment.filter { !testOnlyVariables.contains($0.key) }
+  }
+
   /// The files whose replacement changes the local zone: `/etc/localtime`, or the file a
   /// `TZ=:/path` names (a `TZ` naming a zone changes only with the environment).
   static func zoneFiles(tz: String?) -> [String] {
@@ -133,10 +149,9 @@ struct ReminderScheduler: Service {
     logger.info(
       "firing \(slot.rawValue) for \(calendar.local.iso(latest))",
       metadata: ["slot": "\(slot.rawValue)"])
-    var env = ctx.environment
-    env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
     _ = try ctx.platform.start(
-      [UserUnits.binaryPath, "notify", slot.rawValue, "--scheduled"], environment: env)
+      [UserUnits.binaryPath, "notify", slot.rawValue, "--scheduled"],
+      environment: Self.childEnvironment(ctx.environment))
   }
 }
 
@@ -148,10 +163,9 @@ extension ReminderScheduler {
       spawned.claim(snooze.slot, -snooze.due)
     else { return }
     logger.info("re-posting the snoozed \(snooze.slot.rawValue) reminder")
-    var env = ctx.environment
-    env["NUDGE_NOW"] = InstantFormat.format(now, in: ctx.timeZone)
     _ = try ctx.platform.start(
-      [UserUnits.binaryPath, "notify", snooze.slot.rawValue, "--snoozed"], environment: env)
+      [UserUnits.binaryPath, "notify", snooze.slot.rawValue, "--snoozed"],
+      environment: Self.childEnvironment(ctx.environment))
   }
 }
 

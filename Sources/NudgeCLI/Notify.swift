@@ -65,14 +65,24 @@ struct NotifyCommand: ContextCommand {
   var json = false
 
   func validate() throws {
-    if let wait, !(wait >= 0) || !wait.isFinite {
-      throw ValidationError("--wait must be 0 or more seconds (0: post it and do not wait).")
+    if let wait, !(0...Self.longestWait).contains(wait) {
+      throw ValidationError(
+        "--wait must be from 0 to \(Int(Self.longestWait)) seconds (0: post it and do not wait).")
+    }
+    if let snoozeSeconds, !(1...43200).contains(snoozeSeconds) {
+      throw ValidationError("--snooze-seconds must be from 1 to 43200 (12 hours).")
+    }
+    if let serverWait, !(0...Self.longestWait).contains(serverWait) {
+      throw ValidationError("--server-wait must be from 0 to \(Int(Self.longestWait)) seconds.")
     }
     if slot == .demo && (scheduled || snoozed) {
       throw ValidationError("'demo' posts now; it takes no --scheduled or --snoozed.")
     }
     if scheduled && snoozed { throw ValidationError("use --scheduled or --snoozed, not both.") }
   }
+
+  /// The longest wait a flag may ask for: a day (a reminder's window is at most that).
+  static let longestWait: Double = 86400
 
   /// What the flags ask for.
   var request: ReminderRequest {

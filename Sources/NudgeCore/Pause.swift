@@ -36,7 +36,7 @@ public struct Pause: Codable, Equatable, Sendable {
       let text = length.lowercased()
       let unit: Character = text.last == "w" ? "w" : "d"
       let number = text.last.map { $0 == "d" || $0 == "w" ? String(text.dropLast()) : text } ?? text
-      guard number.allSatisfy(\.isNumber), let n = Int(number), n >= 1 else {
+      guard number.allSatisfy(\.isNumber), let n = Int(number), n >= 1, n <= 10 * maxDays else {
         throw InputError("--for '\(length)' is not a length: use days or weeks, e.g. 5d or 2w.")
       }
       last = today.adding(days: (unit == "w" ? n * 7 : n) - 1)

@@ -363,7 +363,20 @@ public struct LinuxPlatform: Platform {
     return Instant(microseconds: now.tv_sec * 1_000_000 + now.tv_nsec / 1000)
   }
 
-  public func sleep(seconds: Double) { usleep(UInt32(seconds * 1_000_000)) }
+  /// Sleeps `seconds` of any length (`nanosleep` a day at a time, so a long snooze never traps
+  /// as a `UInt32` of microseconds would after 71 minutes; at most a year; nothing for a
+  /// negative or NaN length); returns early when a signal arrives (Ctrl-C), as before.
+  public func sleep(seconds: Double) {
+    guard seconds > 0, !seconds.isNaN else { return }
+    var left = min(seconds, 86400 * 365)
+    while left > 0 {
+      let step = min(left, 86400)
+      var request = timespec(
+        tv_sec: Int(step), tv_nsec: Int((step - step.rounded(.down)) * 1_000_000_000))
+      if nanosleep(&request, nil) != 0 { return }
+      left -= step
+    }
+  }
 
   public var processID: Int32 { getpid() }
 
