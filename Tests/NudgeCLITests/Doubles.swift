@@ -148,6 +148,9 @@ final class TestPlatform: HeadlessPlatform {
 
   var started: [[String]] { recorded.withLock { $0.started } }
   var timers: [TransientTimer] { recorded.withLock { $0.timers } }
+  private let environments = Mutex([[String: String]]())
+  /// The environment each program was started with (`start`), in order.
+  var startedEnvironments: [[String: String]] { environments.withLock { $0 } }
 
   private func record(_ argv: [String]) throws {
     if refusesPrograms {
@@ -161,6 +164,7 @@ final class TestPlatform: HeadlessPlatform {
     throws -> Int32
   {
     try record(argv)
+    environments.withLock { $0.append(environment) }
     return 1
   }
 

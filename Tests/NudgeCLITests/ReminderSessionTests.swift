@@ -218,6 +218,33 @@ import Testing
     #expect(manager.states.first?.hasPrefix("READY=1") == true)
     #expect(manager.states.last == "STOPPING=1")
   }
+
+  @Test func theFiringsItStartsNeverGetTheTestOnlyVariables() async throws {
+    let platform = TestPlatform()
+    var ctx = try InProcess().context(
+      now: ReminderSessionTests.evening, stdin: nil,
+      env: ["NUDGE_NOW": "2026-11-20T21:30:05+01:00", "NUDGE_SEED": "7", "LANG": "C.UTF-8"],
+      output: CapturedOutput())
+    ctx.platform = platform
+    ctx.serviceManager = RecordingServiceManager()
+    let scheduler = ReminderScheduler(ctx: ctx, logger: Logger(label: "test"), exitAfter: nil)
+    try await testGracefulShutdown { trigger in
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await scheduler.run() }
+        for _ in 0..<500 where platform.started.isEmpty {
+          try await Task.sleep(for: .milliseconds(20))
+        }
+        trigger.triggerGracefulShutdown()
+        try await group.waitForAll()
+      }
+    }
+    let environments = platform.startedEnvironments
+    #expect(!environments.isEmpty)
+    for environment in environments {
+      #expect(environment["NUDGE_NOW"] == nil && environment["NUDGE_SEED"] == nil)
+      #expect(environment["LANG"] == "C.UTF-8")  // the rest is passed on
+    }
+  }
 }
 
 /// Records what a service told its manager.
