@@ -43,7 +43,8 @@ struct HistoryCommand: ContextCommand {
     }
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
-      let text = summary(entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today)
+      let text = summary(
+        entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today)
       // long days wrap under their text, never into the date column
       let lines = TerminalText.wrap(text, width: ctx.columns - 11)
       for (index, part) in lines.enumerated() {

@@ -43,7 +43,8 @@ struct LogCommand: ContextCommand {
     var lines: [(slot: Slot, elapse: Int?, time: Int, outcomes: [String])] = []
     for entry in entries {
       // an outcome with a reason says it: "open-failed (konsole exited 1)"
-      let outcome = entry.outcome.rawValue + (entry.detail.map { " (\(VisibleText.escaped($0)))" } ?? "")
+      let outcome =
+        entry.outcome.rawValue + (entry.detail.map { " (\(VisibleText.escaped($0)))" } ?? "")
       if let elapse = entry.elapse,
         let index = lines.lastIndex(where: { $0.slot == entry.slot && $0.elapse == elapse })
       {

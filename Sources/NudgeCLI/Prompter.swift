@@ -50,7 +50,8 @@ struct Prompter {
   func text(_ question: String, current: String? = nil, required: Bool = false) throws -> String? {
     while true {
       let hint =
-        current.map { style.dim(" [\(VisibleText.escaped($0))]") } ?? (required ? "" : style.dim(" (Enter to skip)"))
+        current.map { style.dim(" [\(VisibleText.escaped($0))]") }
+        ?? (required ? "" : style.dim(" (Enter to skip)"))
       ctx.output.write("\(question)\(hint) ")
       let answer = try read().trimmingSpaces
       if answer.isEmpty, current != nil || !required { return current }

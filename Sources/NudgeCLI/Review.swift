@@ -81,7 +81,9 @@ struct ReviewCommand: ContextCommand {
       ctx.line(
         style.green("✓") + " Morning Focus \(verb)"
           + (flowDay.isPast ? " for \(flowDay.day.long)." : "."))
-      if let commitment = saved.shown.commitment(on: flowDay) { ctx.line("  " + style.bold(commitment)) }
+      if let commitment = saved.shown.commitment(on: flowDay) {
+        ctx.line("  " + style.bold(commitment))
+      }
       if !flowDay.isPast {
         ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
       }

@@ -211,13 +211,15 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     func day(_ value: Day, _ location: String) throws(InputError) {
       guard SupportedTime.days.contains(value) else {
         throw InputError(
-          "\(location) is \(value), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound)).")
+          "\(location) is \(value), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound))."
+        )
       }
     }
     func instant(_ text: String, _ location: String) throws(InputError) -> Instant {
       guard text.utf8.count <= 40, let parsed = InstantFormat.parse(text) else {
         throw InputError(
-          "\(location) is '\(VisibleText.escaped(String(text.prefix(40))))', not a time like 2026-11-20T21:30:00+01:00.")
+          "\(location) is '\(VisibleText.escaped(String(text.prefix(40))))', not a time like 2026-11-20T21:30:00+01:00."
+        )
       }
       guard SupportedTime.contains(parsed) else {
         throw InputError(
@@ -239,7 +241,9 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     }
     func counts(_ entry: some DayEntry, _ location: String, _ what: String) throws(InputError) {
       guard entry.counts else {
-        throw InputError("\(location) has no \(what), so the flow would not count it; add it or leave the entry out.")
+        throw InputError(
+          "\(location) has no \(what), so the flow would not count it; add it or leave the entry out."
+        )
       }
     }
     try size(prep.count, "prep")
@@ -334,7 +338,8 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         if Self.machineSettings.contains(key) { continue }
         _ = try key.validate(value)
       } catch {
-        throw InputError("settings.\(VisibleText.escaped(name)): \(VisibleText.escaped(error.message))")
+        throw InputError(
+          "settings.\(VisibleText.escaped(name)): \(VisibleText.escaped(error.message))")
       }
     }
   }

@@ -27,7 +27,8 @@ public enum Journal {
   {
     guard nd_load(ND_SYSTEMD) == nil else { return false }
     var lines = [
-      "MESSAGE=\(VisibleText.escaped(message))", "PRIORITY=\(priority.rawValue)", "SYSLOG_IDENTIFIER=nudge",
+      "MESSAGE=\(VisibleText.escaped(message))", "PRIORITY=\(priority.rawValue)",
+      "SYSLOG_IDENTIFIER=nudge",
     ]
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
       lines.append("\(key)=\(VisibleText.escaped(value))")

@@ -320,7 +320,9 @@ public struct LinuxPlatform: Platform {
   public func readInputLine(maxBytes: Int) -> String? {
     StandardStreams.readInputLine(maxBytes: maxBytes)
   }
-  public func readFile(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure> {
+  public func readFile(_ path: String, limit: Int) -> Result<
+    [UInt8], StandardStreams.FileReadFailure
+  > {
     StandardStreams.readFile(path, limit: limit)
   }
 

@@ -7,7 +7,10 @@ import Testing
 @Suite struct VisibleTextTests {
   @Test(arguments: [
     ("plain words", "plain words"),
-    ("caf\u{E9} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "caf\u{E9} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"),
+    (
+      "caf\u{E9} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+      "caf\u{E9} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+    ),
     ("\u{1B}[2J\u{1B}[31mred", "\\u{001B}[2J\\u{001B}[31mred"),
     ("a\u{202E}evil\u{202C}b", "a\\u{202E}evil\\u{202C}b"),
     ("x\u{2066}y\u{2069}", "x\\u{2066}y\\u{2069}"),
@@ -63,7 +66,8 @@ import Testing
     _ = type(Array("e\u{301}\u{1F468}\u{200D}\u{1F469}".utf8), into: &buffer)
     #expect(buffer.line.count == 2)
     #expect(buffer.text == "e\u{301}\u{1F468}\u{200D}\u{1F469}")
-    #expect(buffer.apply(.enter, inputPending: false) == .done("e\u{301}\u{1F468}\u{200D}\u{1F469}"))
+    #expect(
+      buffer.apply(.enter, inputPending: false) == .done("e\u{301}\u{1F468}\u{200D}\u{1F469}"))
   }
 
   @Test func editingKeysMoveAndDelete() {
@@ -77,7 +81,8 @@ import Testing
   }
 
   @Test func anEndlessEscapeSequenceIsDroppedNotCollected() {
-    var bytes: [UInt8] = [27, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 100_000)
+    var bytes: [UInt8] =
+      [27, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 100_000)
     bytes.append(UInt8(ascii: "~"))
     var rest = bytes[...]
     #expect(KeyDecoder.next({ rest.popFirst() }) == .ignored)
@@ -156,8 +161,10 @@ import Testing
   @Test func anEntryTheFlowWouldRefuseIsRefused() {
     let empty = PrepEntry(day: Self.day, savedAt: "2026-11-20T21:00:00+01:00")
     #expect(refusal(document(prep: [empty]))?.hasPrefix("prep[0] has no item ready") == true)
-    let noCommitment = ReviewEntry(day: Self.day, why: "health", savedAt: "2026-11-20T08:00:00+01:00")
-    #expect(refusal(document(review: [noCommitment]))?.hasPrefix("review[0] has no commitment") == true)
+    let noCommitment = ReviewEntry(
+      day: Self.day, why: "health", savedAt: "2026-11-20T08:00:00+01:00")
+    #expect(
+      refusal(document(review: [noCommitment]))?.hasPrefix("review[0] has no commitment") == true)
     let blank = CheckinEntry(day: Self.day, blocker: "rain", savedAt: "2026-11-20T22:00:00+01:00")
     #expect(refusal(document(checkin: [blank]))?.hasPrefix("checkin[0] has no answer") == true)
   }
@@ -165,7 +172,8 @@ import Testing
   @Test func daysAndTimesOutsideTheRangeAreRefused() {
     let far = PrepEntry(
       day: Day(year: 10000, month: 1, day: 1), water: true, savedAt: "2026-11-20T21:00:00+01:00")
-    #expect(refusal(document(prep: [far]))?.hasPrefix("prep[0].day is 10000-01-01, outside") == true)
+    #expect(
+      refusal(document(prep: [far]))?.hasPrefix("prep[0].day is 10000-01-01, outside") == true)
     let early = PrepEntry(day: Self.day, water: true, savedAt: "1960-01-01T00:00:00Z")
     #expect(refusal(document(prep: [early]))?.contains("prep[0].saved_at") == true)
   }
@@ -187,7 +195,8 @@ import Testing
   }
 
   @Test func idsAndTextsAreBounded() {
-    let badID = HelpNote(id: "a b", day: Self.day, category: .habit, note: nil, at: "2026-11-20T15:00:00+01:00")
+    let badID = HelpNote(
+      id: "a b", day: Self.day, category: .habit, note: nil, at: "2026-11-20T15:00:00+01:00")
     #expect(refusal(document(help: [badID]))?.contains("help[0].id") == true)
     let long = PrepEntry(
       day: Self.day, other: String(repeating: "x", count: FreeText.maxLength + 1),
@@ -206,13 +215,15 @@ import Testing
   }
 
   @Test func deepNestingAndHugeDocumentsAreRefusedBeforeDecoding() {
-    let deep = Data((String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000)).utf8)
+    let deep = Data(
+      (String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000)).utf8)
     let error = #expect(throws: InputError.self) { try ExportDocument.decode(deep) }
     #expect(error?.message.contains("nest deeper than") == true)
     let huge = Data(count: ExportDocument.maxBytes + 1)
     #expect(throws: InputError.self) { try ExportDocument.decode(huge) }
     // brackets inside strings are text, not nesting
-    let quoted = Data(#"{"format": "nudge-export", "note": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"[[["}"#.utf8)
+    let quoted = Data(
+      #"{"format": "nudge-export", "note": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"[[["}"#.utf8)
     #expect(throws: Never.self) { try ExportDocument.checkNesting(quoted) }
   }
 }

@@ -15,6 +15,8 @@ from .desktop import Desktop, Xvfb
 from .faults import case_no_network, case_notification_faults, case_time_faults
 from .files import case_bad_files, case_read_only, case_disk_full, case_permissions
 from .fuzzing import case_fuzz_config, case_fuzz_import, case_libfuzzer
+from .hostile import (case_hostile_files, case_hostile_streams, case_hostile_values,
+                      case_hostile_databases, case_hostile_text, case_test_hooks)
 from .links import case_hostile_links, case_no_shell
 from .world import Case
 
@@ -92,6 +94,12 @@ CASES = [
     ("notifications", case_notification_faults),
     ("migrations", case_migration_kills),
     ("time", case_time_faults),
+    ("hostile-files", case_hostile_files),
+    ("hostile-streams", case_hostile_streams),
+    ("hostile-values", case_hostile_values),
+    ("hostile-databases", case_hostile_databases),
+    ("hostile-text", case_hostile_text),
+    ("test-hooks", case_test_hooks),
 ]
 
 

@@ -132,6 +132,7 @@ def export_document(days, first, tag):
             {"day": day, "sticky_notes": True, "produce": i % 2 == 0, "water": True,
              "breakfast": False, "saved_at": saved}
         )
-        review.append({"day": day, "why": f"why {tag} {i}", "swap": "tea", "saved_at": saved})
+        review.append({"day": day, "why": f"why {tag} {i}", "swap": "tea", "commit_to": "drink tea",
+                       "saved_at": saved})
     return {"format": "nudge-export", "version": 1, "settings": {}, "prep": prep,
             "review": review, "checkin": [], "help": [], "achievements": []}
