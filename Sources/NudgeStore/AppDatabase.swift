@@ -155,7 +155,12 @@ public final class AppDatabase: Sendable {
     let identity = FileIdentity(path: path)
     let readOnly = access(path, W_OK) != 0 || access(folder, W_OK) != 0
     do {
-      let db = try SQLiteConnection(path: path, readOnly: readOnly)
+      // immutable only when no WAL holds commits the file lacks (a WAL left by a writer
+      // that was killed is read through SQLite's own read-only WAL support, or refused)
+      var wal = stat()
+      let walHoldsCommits = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+      let db = try SQLiteConnection(
+        path: path, readOnly: readOnly, immutable: readOnly && !walHoldsCommits)
       // a file made in another journal mode (an old Nudge's, a restored copy) switches to WAL
       if !header.isWAL && !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
       return try AppDatabase(db, path: path, identity: identity, readOnly: readOnly)

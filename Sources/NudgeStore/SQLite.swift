@@ -27,14 +27,15 @@ final class SQLiteConnection: @unchecked Sendable {
 
   /// Opens the file at `path` (":memory:" for a private in-memory database); `create` makes
   /// the file when it is missing. Waits up to `busySeconds` for another process's lock.
-  init(path: String, create: Bool = false, readOnly: Bool = false, busySeconds: Int32 = 10)
-    throws(SQLiteError)
-  {
+  init(
+    path: String, create: Bool = false, readOnly: Bool = false, immutable: Bool = false,
+    busySeconds: Int32 = 10
+  ) throws(SQLiteError) {
     var db: OpaquePointer?
     var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
     if create { flags |= SQLITE_OPEN_CREATE }
     var name = path
-    if readOnly {
+    if readOnly && immutable {
       // on read-only media SQLite cannot make the WAL index beside the file: a file nobody
       // can change is read as immutable (the path percent-encoded into a URI, the one place
       // Nudge hands SQLite a URI)
