@@ -1,0 +1,74 @@
+import Foundation
+import NudgeCore
+import Testing
+
+@testable import NudgeStore
+
+/// A database that is not what it seems: names SQLite reads specially, files that are not
+/// regular, a file deleted or replaced while it is open.
+@Suite struct DatabaseFileTrustTests {
+  func folder() -> String {
+    let dir = NSTemporaryDirectory() + "nudge-trust-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  @Test(arguments: [":memory:", "", "file:x.db", "file::memory:?cache=shared", ":temp:"])
+  func namesSQLiteReadsSpeciallyAreRefused(name: String) {
+    #expect(throws: StoreError.self) { try AppDatabase.open(path: name, creatingFolders: false) }
+  }
+
+  @Test func aFIFOIsRefusedAtOnceAndLeftAsItIs() throws {
+    let path = folder() + "/fifo"
+    #expect(mkfifo(path, 0o600) == 0)
+    let error = #expect(throws: StoreError.self) { try AppDatabase.open(path: path) }
+    #expect(error?.message.contains("is a FIFO") == true)
+    var info = stat()
+    #expect(stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  @Test func aDanglingLinkIsRefusedAndNothingIsCreated() throws {
+    let dir = folder()
+    try FileManager.default.createSymbolicLink(
+      atPath: dir + "/db", withDestinationPath: dir + "/missing")
+    let error = #expect(throws: StoreError.self) { try AppDatabase.open(path: dir + "/db") }
+    #expect(error?.message.contains("link to a file that does not exist") == true)
+    #expect(!FileManager.default.fileExists(atPath: dir + "/missing"))
+  }
+
+  @Test func aFileDeletedWhileOpenIsNoticedAndTheSaveGoesToANewOne() throws {
+    // Given an open database whose file is then deleted
+    let path = folder() + "/nudge.sqlite3"
+    let db = try AppDatabase.open(path: path)
+    let day = Day("2026-11-20")!
+    try db.complete(PrepEntry.self, day: day.adding(days: -1), savedAt: "2026-11-19T21:00:00Z") {
+      $0.water = true
+    }
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    // When the next save is made
+    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-20T21:00:00Z") {
+      $0.produce = true
+    }
+    // Then it is in a new database at the path, and that is said once
+    #expect(db.takeReplacedNotice()?.contains("was deleted") == true)
+    #expect(db.takeReplacedNotice() == nil)
+    let reopened = try AppDatabase.open(path: path)
+    #expect(try reopened.prep(on: day)?.produce == true)
+    #expect(try reopened.prep(on: day.adding(days: -1)) == nil)
+  }
+
+  @Test func aFileReplacedByAnotherProgramsIsNotWrittenTo() throws {
+    let path = folder() + "/nudge.sqlite3"
+    let db = try AppDatabase.open(path: path)
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    let garbage = Array("not a database, but somebody's notes\n".utf8)
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
+    let error = #expect(throws: StoreError.self) {
+      try db.complete(PrepEntry.self, day: Day("2026-11-20")!, savedAt: "2026-11-20T21:00:00Z") {
+        $0.water = true
+      }
+    }
+    #expect(error?.message.contains("nothing was saved") == true)
+    #expect(FileManager.default.contents(atPath: path) == Data(garbage))
+  }
+}
