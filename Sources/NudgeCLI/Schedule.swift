@@ -122,7 +122,7 @@ struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
       abstract:
-        "Change a slot's time: '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or any systemd calendar expression."
+        "Change a slot's time: '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or any systemd calendar expression."
     )
 
     @Argument(help: "morning, midday, evening or weekly.")
@@ -378,7 +378,7 @@ struct BrokenDown {
 
 extension Context {
   /// Parses a calendar expression, or fails with exit 65 naming the bad part. `asTyped`: the
-  /// words the person gave, when `expression` was made from plain words.
+  /// words the person gave for a slot's time (`schedule set`): a bad one is a bad value, 64.
   func parseCalendar(_ expression: String, local: ZoneRules, asTyped: String? = nil) throws
     -> CalendarSpec
   {
@@ -387,8 +387,8 @@ extension Context {
     } catch {
       if let asTyped {
         throw CLIError(
-          "'\(asTyped)' is not a time Nudge understands (\(error.message)): write it like '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
-          code: .badData)
+          "'\(asTyped)' is not a time Nudge understands (\(error.message)): write it like '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
+          code: .usage)
       }
       throw CLIError(
         "'\(expression)' is not a calendar expression systemd accepts: \(error.message). See systemd.time(7), e.g. 'Mon..Fri 07:00' or '*-*-* 21:30'.",
