@@ -41,9 +41,23 @@ struct ScheduleCommand: ParsableCommand {
       let local = ctx.timeZone
       let calendar = SlotCalendar(ctx: ctx, local: local)
       let now = ctx.now.seconds
-      let rows = try db.schedules().map {
+      let settings = try db.settings()
+      let pause = try db.pause(covering: ctx.today(settings).day)
+      let schedules = try db.schedules()
+      let rows = try schedules.map {
         schedule throws -> (Row, Int?) in
-        let next = schedule.enabled ? calendar.next(try calendar.spec(schedule), after: now) : nil
+        let spec = try calendar.spec(schedule)
+        var next = schedule.enabled ? calendar.next(spec, after: now) : nil
+        // a pause holds every reminder until its last day is over
+        if let pause {
+          var steps = 0
+          while let at = next, steps < 1000,
+            settings.dayRule.day(of: Instant(seconds: at), in: local) <= pause.lastDay
+          {
+            next = calendar.next(spec, after: at)
+            steps += 1
+          }
+        }
         return (
           Row(
             slot: schedule.slot, expression: schedule.expression,
@@ -57,6 +71,15 @@ struct ScheduleCommand: ParsableCommand {
         return
       }
       let style = ctx.style
+      // a schedule reminds nobody by itself: say so when nothing will fire it
+      if let sentence = RemindersState.current(ctx, schedules, checkTimers: true).sentence {
+        ctx.wrappedLine(sentence, style: style.yellow)
+      }
+      if let pause {
+        ctx.wrappedLine(
+          "Paused until \(pause.lastDay.short): no reminder fires until then (nudge resume).",
+          style: style.cyan)
+      }
       // the time column fits the longest time: never cut
       let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
       let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)

@@ -81,4 +81,48 @@ import Testing
     #expect(result.stderr.contains(hint), "\(result.stderr)")
     #expect(result.stderr.split(separator: "\n").count == 1)
   }
+
+  @Test func theScheduleAndTheTodayViewSayWhenNothingWillFire() throws {
+    var nudge = InProcess()
+    let fresh = try nudge.run(["schedule"])
+    #expect(fresh.stdout.hasPrefix("Reminders are not installed: nudge install\n"))
+    try #require(try nudge.run(["prep", "--item", "water=yes", "--no-input"]).status == 0)
+    #expect(try nudge.run([]).stdout.contains("Reminders are not installed: nudge install"))
+    // written without a user manager: not enabled, not "installed", and said so
+    nudge.platform = TestPlatform(refusesPrograms: true)
+    let written = try nudge.run(["install"])
+    #expect(written.status == 69)
+    #expect(written.stdout.contains("Wrote the reminder units"))
+    #expect(!written.stdout.contains("Enabled") && !written.stdout.contains("Installed"))
+    #expect(written.stderr.contains("no timer was enabled or started"))
+    #expect(try nudge.run(["schedule"]).stdout.contains("Reminders will not fire here"))
+    // a running daemon fires them
+    nudge.platform = TestPlatform(refusesPrograms: true, daemon: true)
+    #expect(!(try nudge.run(["schedule"]).stdout.contains("Reminders")))
+    // a user manager whose timers are active fires them
+    let manager = TestPlatform(userManager: true)
+    nudge.platform = manager
+    let installed = try nudge.run(["install"])
+    #expect(installed.status == 0, "\(installed.stderr)")
+    #expect(installed.stdout.contains("Installed and started the reminder timers"))
+    let running = try nudge.run(["schedule"])
+    #expect(!running.stdout.contains("Reminders"), "\(running.stdout)")
+    #expect(
+      manager.started.contains([
+        "systemctl", "--user", "is-active", "--quiet", "nudge-morning.timer",
+      ]))
+    #expect(!(try nudge.run([]).stdout.contains("Reminders")))
+  }
+
+  @Test func aPauseHoldsTheRemindersAndTheNextOneIsAfterIt() throws {
+    let nudge = InProcess()
+    try #require(try nudge.run(["pause", "--until", "sunday"]).status == 0)
+    let shown = try nudge.run(["schedule"])
+    #expect(shown.stdout.contains("Paused until Sun 22 Nov: no reminder fires until then"))
+    #expect(shown.stdout.contains("next Mon 23 Nov 07:00"), "\(shown.stdout)")
+    let rows = try #require(try nudge.json("schedule") as? [[String: Any]])
+    #expect(
+      rows.first { $0["slot"] as? String == "evening" }?["next"] as? String
+        == "2026-11-23T21:30:00+01:00")
+  }
 }
