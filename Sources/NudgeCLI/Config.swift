@@ -79,6 +79,11 @@ struct ConfigCommand: ParsableCommand {
       }
       let valid: String
       do { valid = try key.validate(value) } catch { throw CLIError.usage(error) }
+      if key == .terminal, let missing = TerminalLauncher(ctx: ctx).missingProgram(valid) {
+        throw CLIError(
+          "'\(missing)' is not installed here (not found on PATH), so a click could not open it; \(TerminalLauncher(ctx: ctx).foundSentence).",
+          code: .usage)
+      }
       let db = try ctx.openDatabase()
       try db.setSetting(key, to: valid)
       ctx.line("\(key.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
