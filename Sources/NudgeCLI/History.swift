@@ -70,7 +70,8 @@ struct HistoryCommand: ContextCommand {
     guard entry.isDone else { return "·" }
     var parts: [String] = []
     if let prep = entry.prep {
-      parts.append("prep \(prep.doneCount)/\(PrepItem.allCases.count)")
+      parts.append(
+        "prep \(prep.doneCount)/\(PrepItem.allCases.count)" + (prep.other == nil ? "" : " + other"))
     }
     if let review = entry.review {
       parts.append("focus" + (review.challengeText.map { ": \($0.lowercased())" } ?? ""))

@@ -79,7 +79,11 @@ public enum NudgeMain {
   }
 
   private static func fail(_ error: any Error, arguments: [String]) -> Never {
-    let failure = report(error, arguments: arguments)
+    // on a terminal the line is wrapped to its width (piped, it stays one line for scripts)
+    let width = StandardStreams.terminalColumns(of: STDERR_FILENO).map { columns in
+      ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? columns
+    }
+    let failure = report(error, arguments: arguments, width: width)
     StandardStreams.write(failure.stderr, to: STDERR_FILENO)
     StandardStreams.write(failure.stdout, to: STDOUT_FILENO)
     exit(failure.status)
@@ -99,12 +103,18 @@ public enum NudgeMain {
 
   /// What a run that failed with `error` prints and exits with: Nudge's and the store's errors
   /// and usage errors as one line on stderr (64 for usage); help and version on stdout, 0.
-  static func report(_ error: any Error, arguments: [String]) -> (
+  /// `width`: the terminal's, to wrap the line to (nil: one line, however long).
+  static func report(_ error: any Error, arguments: [String], width: Int? = nil) -> (
     status: Int32, stdout: String, stderr: String
   ) {
+    func wrapped(_ line: String) -> String {
+      guard let width else { return line }
+      return TerminalText.wrap(line, width: width, indent: 2).joined(separator: "\n")
+    }
     if let failure = CLIError.from(error) {
       return (
-        failure.code.rawValue, "", failure.message.isEmpty ? "" : "nudge: \(failure.message)\n"
+        failure.code.rawValue, "",
+        failure.message.isEmpty ? "" : wrapped("nudge: \(failure.message)") + "\n"
       )
     }
     let code = Nudge.exitCode(for: error)
@@ -113,7 +123,9 @@ public enum NudgeMain {
       let line = text.isEmpty ? "" : text + "\n"
       return code == .success ? (0, line, "") : (code.rawValue, "", line)
     }
-    return (ExitStatus.usage.rawValue, "", "nudge: \(usageLine(error, arguments))\n")
+    return (
+      ExitStatus.usage.rawValue, "", wrapped("nudge: \(usageLine(error, arguments))") + "\n"
+    )
   }
 }
 

@@ -69,7 +69,13 @@ struct OpenCommand: ContextCommand {
       if let failure { throw failure }
       return
     }
-    if let failure { ctx.output.writeError("nudge: \(failure.message)\n") }
+    if let failure {
+      // wrapped to the window, as every line of the flow was
+      let text = "nudge: \(failure.message)"
+      let lines =
+        ctx.output.isTerminal ? TerminalText.wrap(text, width: ctx.columns, indent: 2) : [text]
+      ctx.output.writeError(lines.joined(separator: "\n") + "\n")
+    }
     ctx.line()
     // not now: servers whose tray hides buttons still get a Snooze, here
     let left = failure.map { $0.code == .failure && $0.message.hasPrefix(Prompter.leftPrefix) }

@@ -118,7 +118,9 @@ struct ReviewCommand: ContextCommand {
         ))
     }
     ctx.line()
-    ctx.line(style.bold("Morning Focus") + style.dim("  (Enter keeps the answer in brackets)"))
+    ctx.line(
+      style.bold("Morning Focus")
+        + (existing == nil ? "" : style.dim("  (Enter keeps the answer in brackets)")))
     if answers.why == nil {
       let question = "1/4 My Why: why does this matter to you?"
       answers.why = try kept.text("why", question) {
@@ -146,7 +148,11 @@ struct ReviewCommand: ContextCommand {
         try ask.text(question, current: existing?.swap)
       }
     }
-    ctx.line("4/4 Commitment")
+    // a first run's first brackets are here (the swap and the challenge offered back)
+    ctx.line(
+      "4/4 Commitment"
+        + (existing == nil && (answers.swap != nil || answers.challenge != nil)
+          ? style.dim("  (Enter keeps the answer in brackets)") : ""))
     if answers.commitTo == nil {
       // the answer that makes the focus count: asked until given, never skippable
       let question = flowDay.isPast ? "    On \(flowDay.day.long) I will" : "    Today I will"

@@ -75,10 +75,13 @@ struct TodayCommand: ContextCommand {
     switch phase {
     case .morning:
       if let prep = yesterday.prep {
-        let items = PrepItem.allCases.filter { prep[$0] }.map { $0.label.lowercased() }
-        ctx.line(
+        // the "other" line belongs to the prep as much as the checklist does
+        let items =
+          PrepItem.allCases.filter { prep[$0] }.map { $0.label.lowercased() }
+          + (prep.other.map { ["also: \($0)"] } ?? [])
+        ctx.wrappedLine(
           "Last night's prep: \(prep.doneCount)/\(PrepItem.allCases.count)"
-            + (items.isEmpty ? "" : style.dim(" (\(items.joined(separator: ", ")))")))
+            + (items.isEmpty ? "" : " (\(items.joined(separator: ", ")))"), indent: 2)
       } else {
         ctx.line(style.dim("No prep from last night."))
       }

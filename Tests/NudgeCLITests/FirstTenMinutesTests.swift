@@ -147,4 +147,97 @@ import Testing
     #expect((terminal["detail"] as? String)?.contains("xterm, which is not installed") == true)
     #expect((terminal["fix"] as? String)?.contains("'konsole -e'") == true)
   }
+
+  @Test func aReplayAnnouncesNoAchievementThatUndoTookBack() throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge.run(["need-help", "--category", "stress", "--no-input", "--no-animation"]).status
+        == 0)
+    #expect(
+      try nudge.run(["celebrate", "--no-animation"]).stdout.contains(
+        "New achievement: Asked for help"))
+    try #require(try nudge.run(["undo"]).status == 0)
+    let replay = try nudge.run(["celebrate", "--no-animation"])
+    #expect(replay.status == 0)
+    #expect(!replay.stdout.contains("Asked for help"), "\(replay.stdout)")
+  }
+
+  @Test func theDemoNeverOffersAFlowThatIsDoneToday() throws {
+    var nudge = InProcess()
+    nudge.notifier = ScriptedNotifier([], unavailable: "no notification server")
+    try #require(try nudge.run(["review", "--commit-to", "walk", "--no-input"]).status == 0)
+    let demo = try nudge.run(["notify", "demo"])
+    #expect(demo.status == 69)
+    #expect(!demo.stdout.contains("Review your prep"), "\(demo.stdout)")
+    #expect(demo.stdout.contains("Run: nudge need-help"), "\(demo.stdout)")
+    // everything done in the evening: the week's look back, never a done flow
+    for flow in [
+      ["prep", "--item", "water=yes"], ["checkin", "--followed", "yes"],
+      ["need-help", "--category", "habit"],
+    ] {
+      try #require(
+        try nudge.run(flow + ["--no-input"], now: "2026-11-20T20:00:00+01:00").status == 0)
+    }
+    let evening = try nudge.run(["notify", "demo"], now: "2026-11-20T20:05:00+01:00")
+    #expect(evening.stdout.contains("Run: nudge week"), "\(evening.stdout)")
+  }
+
+  @Test func theWeekSaysWhatThePrepRecordsAndNamesEveryItemOfATie() throws {
+    let nudge = InProcess()
+    for day in 16...18 {
+      try #require(
+        try nudge.run(
+          ["prep", "--item", "water=yes", "--item", "produce=yes", "--no-input"],
+          now: "2026-11-\(day)T21:00:00+01:00"
+        ).status == 0)
+    }
+    let week = try nudge.run(["week"], now: "2026-11-22T20:00:00+01:00")
+    let words = week.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(
+      words.contains("Prep: sticky notes and breakfast were not marked ready on 3 of 3 evenings."),
+      "\(week.stdout)")
+    #expect(!words.contains("most often"))
+  }
+
+  @Test func thePrepSaysBackItsOtherLine() throws {
+    let nudge = InProcess()
+    let prep = try nudge.run(
+      ["prep", "--item", "water=yes", "--other", "oats soaking", "--no-input"],
+      now: "2026-11-19T21:00:00+01:00")
+    #expect(prep.stdout.contains("Also: oats soaking"), "\(prep.stdout)")
+    #expect(try nudge.run([]).stdout.contains("also: oats soaking"))
+  }
+
+  @Test func theLogIsInTimeOrder() throws {
+    var nudge = InProcess()
+    nudge.notifier = ScriptedNotifier([], unavailable: "no notification server")
+    // the later one logged first (a clock set back, a catch-up)
+    _ = try nudge.run(["notify", "evening"], now: "2026-11-20T21:30:00+01:00")
+    _ = try nudge.run(["notify", "morning"], now: "2026-11-20T07:00:00+01:00")
+    let lines = try nudge.run(["log"]).stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.contains("07:00") == true && lines.last?.contains("21:30") == true)
+    let json = try #require(try nudge.json("log") as? [[String: Any]])
+    #expect(json.map { $0["slot"] as? String } == ["morning", "evening"])
+  }
+
+  @Test func theBracketsAreExplainedOnlyWhereThereAreSome() throws {
+    let nudge = InProcess()
+    let first = try nudge.typing("y\nn\ny\ny\n\n", "prep", now: "2026-11-19T21:00:00+01:00")
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(!first.stdout.contains("Enter keeps the answer in brackets"), "\(first.stdout)")
+    let again = try nudge.typing("\n\n\n\n\n", "prep", now: "2026-11-19T21:05:00+01:00")
+    #expect(again.stdout.contains("Enter keeps the answer in brackets"), "\(again.stdout)")
+  }
+
+  @Test func onATerminalAFailureIsWrappedToItsWidth() {
+    let long = CLIError(
+      "Left the flow; your 3 answers are kept as a draft: 'nudge review' picks up where you left off.",
+      code: .failure)
+    let wrapped = NudgeMain.report(long, arguments: [], width: 40).stderr
+    let lines = wrapped.split(separator: "\n")
+    #expect(lines.count > 1)
+    #expect(lines.allSatisfy { $0.count <= 40 }, "\(wrapped)")
+    #expect(NudgeMain.report(long, arguments: []).stderr.split(separator: "\n").count == 1)
+  }
 }
