@@ -42,7 +42,7 @@ dpkg -s nudge > /dev/null 2>&1 && apt-get purge -y -q nudge > /dev/null
 apt-get install -y -q "$deb" > "$work/apt-install" 2>&1 || cat "$work/apt-install"
 check "apt-get install ./nudge_*.deb" bash -c "dpkg -s nudge > /dev/null"
 check "installed: /usr/bin/nudge runs and says its version" \
-  test "$(/usr/bin/nudge --version)" = "$version"
+  test "$(/usr/bin/nudge --version)" = "nudge $version"
 check "installed: the man page and the completions are where Debian looks" \
   bash -c "man -w nudge | grep -q /usr/share/man/man1/nudge.1.gz && test -s /usr/share/bash-completion/completions/nudge && test -s /usr/share/zsh/vendor-completions/_nudge && test -s /usr/share/fish/vendor_completions.d/nudge.fish"
 check "installed: the units pass systemd-analyze verify" \

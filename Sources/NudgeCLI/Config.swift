@@ -61,8 +61,15 @@ struct ConfigCommand: ParsableCommand {
       parsing: .allUnrecognized,
       help: ArgumentHelp(
         "Its new value: one argument, quoted when it has spaces (it may start with '-').",
-        discussion: SettingKey.allCases.map { "\($0.rawValue): \($0.allowed)" }.joined(
-          separator: "; ")),
+        // keys that take the same values are named together (the four staleness windows)
+        discussion: SettingKey.allCases.reduce(into: [(keys: [String], allowed: String)]()) {
+          groups, key in
+          if let index = groups.firstIndex(where: { $0.allowed == key.allowed }) {
+            groups[index].keys.append(key.rawValue)
+          } else {
+            groups.append(([key.rawValue], key.allowed))
+          }
+        }.map { "\($0.keys.joined(separator: ", ")): \($0.allowed)" }.joined(separator: "; ")),
       completion: .custom { words, index, prefix in
         // the setting is the word before the value
         guard index > 0, index <= words.count, let key = SettingKey(rawValue: words[index - 1])

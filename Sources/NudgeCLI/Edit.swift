@@ -9,7 +9,7 @@ struct EditCommand: ContextCommand {
     commandName: "edit",
     abstract: "Change a saved entry: the flow opens with what you saved as the defaults.",
     discussion: """
-      nudge edit [DAY] prep|review|checkin [the flow's flags…] (or the flow first: nudge edit \
+      nudge edit [DAY] prep|review|checkin [the flow's flags...] (or the flow first: nudge edit \
       review yesterday): DAY is today (the default), yesterday, a weekday (the latest one) or \
       YYYY-MM-DD, any past day that has the entry (filling in a day with no entry \
       yet reaches 7 days back). nudge edit help ID [--category C] [--note TEXT]: a craving note, \

@@ -14,8 +14,9 @@ struct FlowOptions: ParsableArguments {
   var json = false
 
   @Option(
-    help:
-      "Fill in a past day you forgot: yesterday, a weekday (monday…sunday, the latest one) or YYYY-MM-DD, at most 7 days back.",
+    help: ArgumentHelp(
+      "Fill in a past day you forgot: yesterday, a weekday (monday to sunday: the latest one) or YYYY-MM-DD, at most 7 days back.",
+      valueName: "day"),
     completion: .list(["yesterday", "today"]))
   var day: String?
 

@@ -6,7 +6,7 @@ struct HistoryCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "history", abstract: "The last 7 days as a timeline.")
 
-  @Option(help: "How many days back, today included (1-3650).")
+  @Option(help: ArgumentHelp("How many days back, today included (1-3650).", valueName: "n"))
   var days: Int = 7
 
   @Flag(help: "Print the days as JSON, oldest first.")

@@ -7,9 +7,9 @@ import NudgeStore
 /// `nudge log`: the reminder log.
 struct LogCommand: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "log", abstract: "What happened to each reminder (shown, skipped, clicked…).")
+    commandName: "log", abstract: "What happened to each reminder (shown, skipped, clicked...).")
 
-  @Option(help: "How many entries, newest last.")
+  @Option(help: ArgumentHelp("How many entries, newest last.", valueName: "n"))
   var limit: Int = 50
 
   @Flag(help: "Print the log as JSON.")

@@ -17,7 +17,8 @@ public struct Nudge: ParsableCommand {
       timers (nudge install); everything stays in one SQLite file. The environment, the files \
       and the exit codes: man nudge.
       """,
-    version: "0.1.0",
+    // "nudge 0.1.0", as other tools say it (scripts/package takes the last word)
+    version: "nudge 0.1.0",
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
       NeedHelpCommand.self, ShowCommand.self, HistoryCommand.self, EditCommand.self,

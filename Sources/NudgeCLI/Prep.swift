@@ -9,10 +9,11 @@ struct PrepCommand: ContextCommand {
     discussion: "Items: \(PrepItem.allCases.map(\.rawValue).joined(separator: ", ")).")
 
   @Option(
-    name: .customLong("item"), help: "An item and whether it is done: ITEM=yes|no.")
+    name: .customLong("item"),
+    help: ArgumentHelp("An item and whether it is done: ITEM=yes|no.", valueName: "item=yes|no"))
   var items: [PrepAnswer] = []
 
-  @Option(help: "Anything else you prepped.")
+  @Option(help: ArgumentHelp("Anything else you prepped.", valueName: "text"))
   var other: String?
 
   @OptionGroup var options: FlowOptions

@@ -7,7 +7,7 @@ struct ReviewCommand: ContextCommand {
     commandName: "review",
     abstract: "Review your prep and set today's focus (Morning Focus).")
 
-  @Option(help: "My Why: why this matters to you.")
+  @Option(help: ArgumentHelp("My Why: why this matters to you.", valueName: "text"))
   var why: String?
 
   @Option(
@@ -17,16 +17,16 @@ struct ReviewCommand: ContextCommand {
   )
   var challenge: Challenge?
 
-  @Option(help: "Your own words when the challenge is 'other'.")
+  @Option(help: ArgumentHelp("Your own words when the challenge is 'other'.", valueName: "text"))
   var challengeOther: String?
 
-  @Option(help: "My swap: what you will do instead.")
+  @Option(help: ArgumentHelp("My swap: what you will do instead.", valueName: "text"))
   var swap: String?
 
-  @Option(help: "The commitment: \"Today I will …\".")
+  @Option(help: ArgumentHelp("The commitment: \"Today I will ...\".", valueName: "text"))
   var commitTo: String?
 
-  @Option(help: "The commitment: \"… instead of …\".")
+  @Option(help: ArgumentHelp("The commitment: \"... instead of ...\".", valueName: "text"))
   var commitFrom: String?
 
   @OptionGroup var options: FlowOptions

@@ -265,13 +265,13 @@ struct ScheduleCommand: ParsableCommand {
       }
     }
 
-    @Option(help: "Start after this time (ISO 8601 with offset, or @EPOCH); default now.")
+    @Option(help: ArgumentHelp("Start after this time (ISO 8601 with offset, or @EPOCH); default now.", valueName: "time"))
     var from: String?
 
-    @Option(help: "The local time zone to use (default: TZ, else /etc/localtime).")
+    @Option(help: ArgumentHelp("The local time zone to use (default: TZ, else /etc/localtime).", valueName: "zone"))
     var tz: String?
 
-    @Option(help: "How many elapses (1-100000).")
+    @Option(help: ArgumentHelp("How many elapses (1-100000).", valueName: "n"))
     var count: Int = 5
 
     @Flag(help: "Print seconds since the epoch instead of ISO 8601.")

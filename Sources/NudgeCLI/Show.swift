@@ -7,7 +7,7 @@ struct ShowCommand: ContextCommand {
     commandName: "show",
     abstract: "A day in full: prep, Morning Focus, check-in and every craving note, in your words.")
 
-  @Argument(help: "today (the default), yesterday, a weekday (monday…sunday) or YYYY-MM-DD.")
+  @Argument(help: "today (the default), yesterday, a weekday (monday to sunday) or YYYY-MM-DD.")
   var day: String?
 
   @Flag(help: "Print the day as JSON (as one day of 'history --json').")
