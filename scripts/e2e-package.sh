@@ -56,6 +56,18 @@ for d in 18 19 20; do
 done
 unset NUDGE_DB
 
+# nudge install where no systemd user manager runs (a container, an SSH session): it writes the
+# drop-ins, never says it enabled anything, and says why nothing will fire (issue 33)
+mkdir -p "$work/nomanager"
+env -u XDG_RUNTIME_DIR -u DBUS_SESSION_BUS_ADDRESS HOME="$work/nomanager" \
+  XDG_CONFIG_HOME="$work/nomanager/config" XDG_DATA_HOME="$work/nomanager/data" \
+  /usr/bin/nudge install > "$work/nomanager/out" 2> "$work/nomanager/err" && ok=0 || ok=$?
+cat "$work/nomanager/out" "$work/nomanager/err"
+check "packaged install, no user manager: exit 69, never 'Enabled'" \
+  bash -c "test '$ok' = 69 && ! grep -qi enabled '$work/nomanager/out' && grep -q 'Wrote your reminder times' '$work/nomanager/out' && grep -q 'no timer was enabled or started' '$work/nomanager/err'"
+check "packaged install, no user manager: schedule says the reminders will not fire" \
+  bash -c "env -u XDG_RUNTIME_DIR HOME='$work/nomanager' XDG_CONFIG_HOME='$work/nomanager/config' XDG_DATA_HOME='$work/nomanager/data' /usr/bin/nudge schedule | grep -q 'Reminders will not fire here'"
+
 # the reminder's whole life under a real systemd user manager, run by the packaged binary
 NUDGE_BIN=/usr/bin/nudge scripts/e2e-session.sh > "$work/session" 2>&1 && ok=0 || ok=$?
 grep -E "^(FAIL|[0-9]+ passed)" "$work/session" || true

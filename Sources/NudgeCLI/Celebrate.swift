@@ -24,7 +24,10 @@ struct CelebrateCommand: ContextCommand {
   @Flag(help: "Print one line instead of the animation.")
   var noAnimation = false
 
-  @Option(help: ArgumentHelp("Replay the stored celebration with this number (a celebration notification's).", valueName: "number"))
+  @Option(
+    help: ArgumentHelp(
+      "Replay the stored celebration with this number (a celebration notification's).",
+      valueName: "number"))
   var replay: UInt64?
 
   /// A stored celebration as it is true now: an achievement taken back since (`undo`,

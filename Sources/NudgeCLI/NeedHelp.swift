@@ -20,7 +20,10 @@ struct NeedHelpCommand: ContextCommand {
   @Option(help: ArgumentHelp("A note to keep with it.", valueName: "text"))
   var note: String?
 
-  @Option(help: ArgumentHelp("Seconds of guided breathing (stress); the timer can be skipped with Enter.", valueName: "seconds"))
+  @Option(
+    help: ArgumentHelp(
+      "Seconds of guided breathing (stress); the timer can be skipped with Enter.",
+      valueName: "seconds"))
   var breathingSeconds: Int = 120
 
   @OptionGroup var options: FlowOptions

@@ -11,10 +11,15 @@ struct PauseCommand: ContextCommand {
       early. A flow you do while paused still counts. Paused days use no streak freeze.
       """)
 
-  @Option(help: ArgumentHelp("The last day of the pause: tomorrow, a weekday (the next one) or YYYY-MM-DD.", valueName: "day"))
+  @Option(
+    help: ArgumentHelp(
+      "The last day of the pause: tomorrow, a weekday (the next one) or YYYY-MM-DD.",
+      valueName: "day"))
   var until: String?
 
-  @Option(name: .customLong("for"), help: ArgumentHelp("How long, today included: days or weeks (5d, 2w).", valueName: "length"))
+  @Option(
+    name: .customLong("for"),
+    help: ArgumentHelp("How long, today included: days or weeks (5d, 2w).", valueName: "length"))
   var length: String?
 
   @Flag(help: "Print the pause as JSON.")

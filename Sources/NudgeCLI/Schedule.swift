@@ -265,10 +265,14 @@ struct ScheduleCommand: ParsableCommand {
       }
     }
 
-    @Option(help: ArgumentHelp("Start after this time (ISO 8601 with offset, or @EPOCH); default now.", valueName: "time"))
+    @Option(
+      help: ArgumentHelp(
+        "Start after this time (ISO 8601 with offset, or @EPOCH); default now.", valueName: "time"))
     var from: String?
 
-    @Option(help: ArgumentHelp("The local time zone to use (default: TZ, else /etc/localtime).", valueName: "zone"))
+    @Option(
+      help: ArgumentHelp(
+        "The local time zone to use (default: TZ, else /etc/localtime).", valueName: "zone"))
     var tz: String?
 
     @Option(help: ArgumentHelp("How many elapses (1-100000).", valueName: "n"))

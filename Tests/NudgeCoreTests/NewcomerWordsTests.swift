@@ -44,4 +44,18 @@ import Testing
       try Pause.lastDay(until: "yesterday", for: nil, today: friday)
     }
   }
+
+  @Test func aMisspeltLinkNamesTheOneItProbablyMeant() {
+    #expect(throws: InputError.self) { try DeepLink.parse("nudge://reveiw") }
+    do {
+      _ = try DeepLink.parse("nudge://reveiw")
+    } catch {
+      #expect(error.message.contains("(did you mean 'review'?)"))
+    }
+    do {
+      _ = try DeepLink.parse("nudge://celebrate?achievement=frist-prep")
+    } catch {
+      #expect(error.message.contains("(did you mean 'first-prep'?)"))
+    }
+  }
 }
