@@ -18,7 +18,7 @@ check() {
   else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 check "install: finishes (no user manager here)" test "$status" = 0
-check "install: the binary runs" bash -c "'$prefix/bin/nudge' --version | grep -q ."
+check "install: the binary runs and says its name and version" bash -c "'$prefix/bin/nudge' --version | grep -qx 'nudge [0-9.]*'"
 check "install: a man page in share/man/man1" grep -q '^\.Dt NUDGE 1' "$prefix/share/man/man1/nudge.1"
 check "install: the man page documents the commands" grep -q 'need-help' "$prefix/share/man/man1/nudge.1"
 check "install: bash completion" grep -q "first-prep" "$prefix/share/bash-completion/completions/nudge"
@@ -43,6 +43,17 @@ check "man: SEE ALSO systemd.time(7) and systemd.timer(5)" \
 check "man: --version said once" test "$(grep -c 'Show the version' "$man1")" = 1
 check "man --warnings: silent at 80 columns" bash -c "test -z \"\$(MANWIDTH=80 man --warnings -l '$man1' 2>&1 >/dev/null)\""
 check "groff -ww -z: silent" bash -c "test -z \"\$(groff -ww -z -mandoc '$man1' 2>&1)\""
+# the page as a reader sees it (issue 33): a Linux header, the ellipses kept, values named,
+# no text said four times
+MANWIDTH=100 man -l "$man1" > "$work/man.txt" 2>/dev/null
+check "man (rendered): 'User Commands' over the page, not 'BSD General Commands Manual'" \
+  bash -c "head -1 '$work/man.txt' | grep -q 'User Commands' && ! grep -q 'BSD' '$work/man.txt'"
+check "man (rendered): its foot names Nudge and its version" bash -c "tail -1 '$work/man.txt' | grep -q 'Nudge [0-9]'"
+check "man (rendered): the ellipses are there ('Today I will ...')" grep -qF '"Today I will ...".' "$work/man.txt"
+check "man (rendered): no option shows its own name as its value (--why why)" \
+  bash -c "! grep -qE -- '--(why|other|note|feel|day|until|output|wait|limit) \\1' '$work/man.txt' && ! grep -qE -- '--([a-z-]+) \\1\$' '$work/man.txt'"
+check "man (rendered): the staleness windows' values said once" \
+  test "$(grep -c 'after which a late reminder is skipped' "$work/man.txt")" = 1
 
 # completions, by running them in each shell as installed: setting values and files to import
 mkdir -p "$work/files/exports" && touch "$work/files/backup.json" "$work/files/notes.txt"

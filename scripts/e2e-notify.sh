@@ -121,7 +121,8 @@ check "doctor: starts the chosen terminal once, and it runs" python3 -c "import 
 mkdir -p "$work/doctorbad/bin"
 printf '#!/bin/sh\nexit 1\n' > "$work/doctorbad/bin/broken-term"
 chmod +x "$work/doctorbad/bin/broken-term"
-XDG_DATA_HOME="$work/doctorbad/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
+# (config set refuses a program that is not on PATH: it is found where the click will look)
+PATH="$work/doctorbad/bin:$PATH" XDG_DATA_HOME="$work/doctorbad/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
 session doctorbad default '
 PATH='"$work"'/doctorbad/bin:$PATH "$NUDGE" doctor --json > "$CASE/doctor.json"
 echo "status=$?"
@@ -345,8 +346,8 @@ shift  # -e
 exec $(command -v tmux) -L $socket new-window -t flow -n fallback -e XDG_DATA_HOME=$work/terms/data -e TZ=Europe/Berlin -e NUDGE_NOW=2026-11-23T07:01:00+01:00 "\$@"
 TERM
 chmod +x "$work/terms/bin/broken-term" "$work/terms/bin/xterm" "$work/noterm/bin/broken-term"
-XDG_DATA_HOME="$work/terms/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
-XDG_DATA_HOME="$work/noterm/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
+PATH="$work/terms/bin:$PATH" XDG_DATA_HOME="$work/terms/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
+PATH="$work/noterm/bin:$PATH" XDG_DATA_HOME="$work/noterm/data" "$NUDGE" config set terminal "broken-term -e" > /dev/null
 session terms default '
 . '"$work"'/lib.sh
 NUDGE_NOW=2026-11-23T07:00:05+01:00 PATH='"$work"'/terms/bin "$NUDGE" notify morning --scheduled --wait 10 --json > "$CASE/out.json" &

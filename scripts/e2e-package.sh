@@ -42,7 +42,7 @@ dpkg -s nudge > /dev/null 2>&1 && apt-get purge -y -q nudge > /dev/null
 apt-get install -y -q "$deb" > "$work/apt-install" 2>&1 || cat "$work/apt-install"
 check "apt-get install ./nudge_*.deb" bash -c "dpkg -s nudge > /dev/null"
 check "installed: /usr/bin/nudge runs and says its version" \
-  test "$(/usr/bin/nudge --version)" = "$version"
+  test "$(/usr/bin/nudge --version)" = "nudge $version"
 check "installed: the man page and the completions are where Debian looks" \
   bash -c "man -w nudge | grep -q /usr/share/man/man1/nudge.1.gz && test -s /usr/share/bash-completion/completions/nudge && test -s /usr/share/zsh/vendor-completions/_nudge && test -s /usr/share/fish/vendor_completions.d/nudge.fish"
 check "installed: the units pass systemd-analyze verify" \
@@ -55,6 +55,18 @@ for d in 18 19 20; do
   NUDGE_NOW=2026-11-${d}T21:30:00+01:00 /usr/bin/nudge prep --item water=yes --no-input > /dev/null
 done
 unset NUDGE_DB
+
+# nudge install where no systemd user manager runs (a container, an SSH session): it writes the
+# drop-ins, never says it enabled anything, and says why nothing will fire (issue 33)
+mkdir -p "$work/nomanager"
+env -u XDG_RUNTIME_DIR -u DBUS_SESSION_BUS_ADDRESS HOME="$work/nomanager" \
+  XDG_CONFIG_HOME="$work/nomanager/config" XDG_DATA_HOME="$work/nomanager/data" \
+  /usr/bin/nudge install > "$work/nomanager/out" 2> "$work/nomanager/err" && ok=0 || ok=$?
+cat "$work/nomanager/out" "$work/nomanager/err"
+check "packaged install, no user manager: exit 69, never 'Enabled'" \
+  bash -c "test '$ok' = 69 && ! grep -qi enabled '$work/nomanager/out' && grep -q 'Wrote your reminder times' '$work/nomanager/out' && grep -q 'no timer was enabled or started' '$work/nomanager/err'"
+check "packaged install, no user manager: schedule says the reminders will not fire" \
+  bash -c "env -u XDG_RUNTIME_DIR HOME='$work/nomanager' XDG_CONFIG_HOME='$work/nomanager/config' XDG_DATA_HOME='$work/nomanager/data' /usr/bin/nudge schedule | grep -q 'Reminders will not fire here'"
 
 # the reminder's whole life under a real systemd user manager, run by the packaged binary
 NUDGE_BIN=/usr/bin/nudge scripts/e2e-session.sh > "$work/session" 2>&1 && ok=0 || ok=$?

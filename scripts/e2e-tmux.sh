@@ -67,6 +67,8 @@ answer "Breakfast/snack prepped?" yes
 answer "Anything else?" "oats soaking"
 wait_for "[exit 0]" || true
 check "prep shows the checklist and confirms" grep -q "Prep saved for tomorrow: 3/4 ready" "$work/screen"
+check "prep: a first run shows no brackets, so no word about them" bash -c "! grep -q 'Enter keeps the answer in brackets' '$work/screen'"
+check "prep: the other line is said back" grep -q "Also: oats soaking" "$work/screen"
 check "prep saved what was typed" saved "h['2026-11-19']['prep']['water'] and not h['2026-11-19']['prep']['produce'] and h['2026-11-19']['prep']['other'] == 'oats soaking'"
 
 # Morning Focus
@@ -348,6 +350,25 @@ answer "weekly [Sun 18:00, off]" ""
 wait_for "[exit 0]" || true
 check "schedule: plain words are said back with systemd's form" grep -q "evening: weekdays at 21:00 — Mon..Fri \*-\*-\* 21:00:00" "$work/screen"
 check "schedule: the table shows the plain time" grep -qE "^evening +on +weekdays 21:00" "$work/screen"
+check "schedule: says plainly that nothing will fire them yet" grep -q "Reminders are not installed: nudge install" "$work/screen"
+
+# Ctrl-D in a narrow window: the message that says the answers are kept wraps to its width
+tmux -L "$socket" kill-session -t flow 2>/dev/null || true
+tmux -L "$socket" new-session -d -s flow -x 44 -y 30 \
+  "env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=2026-12-03T07:05:00+01:00 '$NUDGE' review; echo '[exit '\$?']'; sleep 600"
+answer "My Why" "steady energy"
+wait_for "Choose 1-6" || true
+tmux -L "$socket" send-keys -t flow C-d
+wait_for "[exit 1]" || true
+# -J joins the lines tmux itself wrapped: only Nudge's own line breaks remain
+tmux -L "$socket" capture-pane -J -p -t flow > "$work/screen"
+check "Ctrl-D: the draft message is wrapped to 44 columns" python3 -c "
+import sys
+lines = [l.rstrip() for l in open('$work/screen')]
+lines = lines[[i for i, l in enumerate(lines) if l.startswith('nudge: Left the flow')][0]:]
+lines = lines[:lines.index('[exit 1]')]
+text = ' '.join(l.strip() for l in lines)
+sys.exit(0 if len(lines) > 1 and all(len(l) <= 44 for l in lines) and 'kept as a draft' in text and 'nudge review' in text and 'where you left off' in text else 1)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

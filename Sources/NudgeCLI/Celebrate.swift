@@ -24,8 +24,20 @@ struct CelebrateCommand: ContextCommand {
   @Flag(help: "Print one line instead of the animation.")
   var noAnimation = false
 
-  @Option(help: "Replay the stored celebration with this number (a celebration notification's).")
+  @Option(
+    help: ArgumentHelp(
+      "Replay the stored celebration with this number (a celebration notification's).",
+      valueName: "number"))
   var replay: UInt64?
+
+  /// A stored celebration as it is true now: an achievement taken back since (`undo`,
+  /// `delete`) is not announced again.
+  static func asTrueNow(_ celebration: Celebration, _ db: AppDatabase) throws -> Celebration {
+    var replayed = celebration
+    let earned = try db.achievements()
+    replayed.achievements = celebration.achievements.filter { earned[$0] != nil }
+    return replayed
+  }
 
   func run(_ ctx: Context) throws {
     if replay == nil && tier == nil {
@@ -46,7 +58,7 @@ struct CelebrateCommand: ContextCommand {
           code: .failure)
       }
       try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
-        stored.celebration, seed: ctx.reward.animationSeed(stored.number))
+        try Self.asTrueNow(stored.celebration, db), seed: ctx.reward.animationSeed(stored.number))
       return
     }
     let chosenTier = tier
@@ -69,7 +81,7 @@ struct CelebrateCommand: ContextCommand {
         return
       }
       try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
-        stored.celebration, seed: ctx.reward.animationSeed(stored.number))
+        try Self.asTrueNow(stored.celebration, db), seed: ctx.reward.animationSeed(stored.number))
       return
     }
     var rng = SplitMix64(seed: ctx.rewardSeed)

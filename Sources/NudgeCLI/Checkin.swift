@@ -7,13 +7,13 @@ struct CheckinCommand: ContextCommand {
     commandName: "checkin",
     abstract: "End-of-day check-in: did the swap happen, how it felt, what got in the way.")
 
-  @Option(help: "Did you follow your swap? yes|no")
+  @Option(help: ArgumentHelp("Did you follow your swap? yes|no", valueName: "yes|no"))
   var followed: YesNo?
 
-  @Option(help: "How you feel about it.")
+  @Option(help: ArgumentHelp("How you feel about it.", valueName: "text"))
   var feel: String?
 
-  @Option(help: "What got in the way.")
+  @Option(help: ArgumentHelp("What got in the way.", valueName: "text"))
   var blocker: String?
 
   @OptionGroup var options: FlowOptions

@@ -61,8 +61,15 @@ struct ConfigCommand: ParsableCommand {
       parsing: .allUnrecognized,
       help: ArgumentHelp(
         "Its new value: one argument, quoted when it has spaces (it may start with '-').",
-        discussion: SettingKey.allCases.map { "\($0.rawValue): \($0.allowed)" }.joined(
-          separator: "; ")),
+        // keys that take the same values are named together (the four staleness windows)
+        discussion: SettingKey.allCases.reduce(into: [(keys: [String], allowed: String)]()) {
+          groups, key in
+          if let index = groups.firstIndex(where: { $0.allowed == key.allowed }) {
+            groups[index].keys.append(key.rawValue)
+          } else {
+            groups.append(([key.rawValue], key.allowed))
+          }
+        }.map { "\($0.keys.joined(separator: ", ")): \($0.allowed)" }.joined(separator: "; ")),
       completion: .custom { words, index, prefix in
         // the setting is the word before the value
         guard index > 0, index <= words.count, let key = SettingKey(rawValue: words[index - 1])
@@ -79,6 +86,11 @@ struct ConfigCommand: ParsableCommand {
       }
       let valid: String
       do { valid = try key.validate(value) } catch { throw CLIError.usage(error) }
+      if key == .terminal, let missing = TerminalLauncher(ctx: ctx).missingProgram(valid) {
+        throw CLIError(
+          "'\(missing)' is not installed here (not found on PATH), so a click could not open it; \(TerminalLauncher(ctx: ctx).foundSentence).",
+          code: .usage)
+      }
       let db = try ctx.openDatabase()
       try db.setSetting(key, to: valid)
       ctx.line("\(key.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")

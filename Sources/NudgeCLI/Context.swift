@@ -308,6 +308,7 @@ extension HeadlessPlatform {
   func raiseInterrupt() {}
   var interruptPending: Bool { false }
   func writesToJournal(environment: [String: String]) -> Bool { false }
+  func daemonRuns() -> Bool { false }
   func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
   func now() -> Instant { LinuxPlatform.wallClock() }
   func sleep(seconds: Double) {}

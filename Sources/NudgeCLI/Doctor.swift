@@ -122,6 +122,14 @@ struct DoctorCommand: ContextCommand {
   /// click would start it), so one that cannot run on this session is found before a reminder.
   func terminalCheck(_ ctx: Context) -> Check {
     let launcher = TerminalLauncher(ctx: ctx)
+    let configured = (try? ctx.openDatabase().settings().value(.terminal)) ?? ""
+    if let missing = launcher.missingProgram(configured) {
+      return Check(
+        name: "terminal", ok: false,
+        detail:
+          "the terminal setting '\(configured)' names \(missing), which is not installed (not on PATH)",
+        fix: launcher.foundSentence)
+    }
     let program = [ctx.platform.which("true", path: ctx.environment["PATH"]) ?? "/bin/true"]
     guard let first = launcher.command(running: program) else {
       return Check(

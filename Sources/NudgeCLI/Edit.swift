@@ -9,8 +9,9 @@ struct EditCommand: ContextCommand {
     commandName: "edit",
     abstract: "Change a saved entry: the flow opens with what you saved as the defaults.",
     discussion: """
-      nudge edit [DAY] prep|review|checkin [the flow's flags…]: DAY is today (the default), \
-      yesterday or YYYY-MM-DD, any past day that has the entry (filling in a day with no entry \
+      nudge edit [DAY] prep|review|checkin [the flow's flags...] (or the flow first: nudge edit \
+      review yesterday): DAY is today (the default), yesterday, a weekday (the latest one) or \
+      YYYY-MM-DD, any past day that has the entry (filling in a day with no entry \
       yet reaches 7 days back). nudge edit help ID [--category C] [--note TEXT]: a craving note, \
       by the id 'nudge show DAY' prints. Streaks and achievements are recomputed; 'nudge undo' \
       takes the edit back.
@@ -24,25 +25,42 @@ struct EditCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     var rest = words
     let flowWords = ["prep", "review", "checkin", "help", "need-help"]
-    var dayWord = "today"
+    var dayWord: String? = nil
     if let first = rest.first, !flowWords.contains(first), !first.hasPrefix("-") {
       dayWord = first
       rest.removeFirst()
     }
     guard let flowWord = rest.first, flowWords.contains(flowWord) else {
+      let unknown = rest.first.map {
+        $0.hasPrefix("-")
+          ? "" : "'\($0)' is not something to edit.\(Suggestion.hint(for: $0, among: flowWords)) "
+      }
+      let misspelt =
+        unknown
+        ?? dayWord.map {
+          "'\($0)' is not something to edit.\(Suggestion.hint(for: $0, among: flowWords)) "
+        } ?? ""
       throw CLIError(
-        "name what to edit: nudge edit [DAY] prep|review|checkin, or nudge edit help ID.",
+        misspelt
+          + "Name what to edit: nudge edit [DAY] prep|review|checkin, or nudge edit help ID.",
         code: .usage)
     }
     rest.removeFirst()
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
+    // the day may come after the flow too: nudge edit review yesterday
+    if dayWord == nil, flowWord != "help", flowWord != "need-help", let next = rest.first,
+      !next.hasPrefix("-")
+    {
+      dayWord = next
+      rest.removeFirst()
+    }
     if flowWord == "help" || flowWord == "need-help" {
       try EditHelpNote(words: rest).run(ctx, db, today: today)
       return
     }
     let flow = Flow(rawValue: flowWord)!
-    let day = try Day.named(dayWord, today: today)
+    let day = try Day.named(dayWord ?? "today", today: today)
     guard try db.entry(flow, on: day) != nil else {
       let within = day >= today.adding(days: -FlowDay.backfillDays)
       throw CLIError(
@@ -168,6 +186,9 @@ struct DeleteCommand: ContextCommand {
         "name one entry: nudge delete DAY prep|review|checkin, or nudge delete help ID.",
         code: .usage)
     }
+    var words = words
+    // the flow may come first too: nudge delete review yesterday
+    if ["prep", "review", "checkin"].contains(words[0]) { words.swapAt(0, 1) }
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
     let flow: Flow
@@ -181,7 +202,7 @@ struct DeleteCommand: ContextCommand {
         throw CLIError(
           words[1] == "need-help" || words[1] == "help"
             ? "craving notes are deleted one at a time: nudge delete help ID (ids are in 'nudge show \(day)')."
-            : "'\(words[1])' is not a flow: nudge delete DAY prep|review|checkin.",
+            : "'\(words[1])' is not a flow: nudge delete DAY prep|review|checkin.\(Suggestion.hint(for: words[1], among: ["prep", "review", "checkin"]))",
           code: .usage)
       }
       flow = named

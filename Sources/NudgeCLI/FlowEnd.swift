@@ -14,8 +14,10 @@ struct FlowOptions: ParsableArguments {
   var json = false
 
   @Option(
-    help: "Fill in a past day you forgot: yesterday or YYYY-MM-DD, at most 7 days back.",
-    completion: .list(["yesterday"]))
+    help: ArgumentHelp(
+      "Fill in a past day you forgot: yesterday, a weekday (monday to sunday: the latest one) or YYYY-MM-DD, at most 7 days back.",
+      valueName: "day"),
+    completion: .list(["yesterday", "today"]))
   var day: String?
 
   /// Set by `nudge edit`: any past day that has an entry may be changed.
@@ -80,15 +82,11 @@ extension Context {
       return FlowDay(day: today, savedAt: savedAt, today: today, editing: options.editing)
     }
     let first = today.adding(days: -FlowDay.backfillDays)
-    let day: Day? =
-      switch given.lowercased() {
-      case "today": today
-      case "yesterday": today.adding(days: -1)
-      default: Day(given)
-      }
+    let day = Day.named(given, today: today, toward: .past)
     guard let day, day <= today else {
       throw CLIError(
-        "'\(given)' is not a day from \(first) to \(today): use today, yesterday or YYYY-MM-DD.",
+        "'\(given)' is not a day from \(first) to \(today): use today, yesterday, a weekday (monday…sunday) or YYYY-MM-DD."
+          + (day == nil ? Suggestion.hint(for: given, among: Day.dayWords) : ""),
         code: .usage)
     }
     let editable = options.editing ? try db.doneDays().contains(day) : false

@@ -6,7 +6,7 @@ struct HistoryCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "history", abstract: "The last 7 days as a timeline.")
 
-  @Option(help: "How many days back, today included (1-3650).")
+  @Option(help: ArgumentHelp("How many days back, today included (1-3650).", valueName: "n"))
   var days: Int = 7
 
   @Flag(help: "Print the days as JSON, oldest first.")
@@ -71,7 +71,8 @@ struct HistoryCommand: ContextCommand {
     guard entry.isDone else { return "·" }
     var parts: [String] = []
     if let prep = entry.prep {
-      parts.append("prep \(prep.doneCount)/\(PrepItem.allCases.count)")
+      parts.append(
+        "prep \(prep.doneCount)/\(PrepItem.allCases.count)" + (prep.other == nil ? "" : " + other"))
     }
     if let review = entry.review {
       parts.append("focus" + (review.challengeText.map { ": \($0.lowercased())" } ?? ""))

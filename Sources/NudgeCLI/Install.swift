@@ -300,16 +300,23 @@ struct InstallCommand: ContextCommand {
     }
     try units.install(schedules, settings: try db.settings())
     if dryRun { return }
-    if units.isPackaged {
+    // "enabled" only when systemctl enabled them: without a user manager nothing was
+    if units.isPackaged && units.hasUserManager {
       ctx.line(
         "Enabled the packaged reminder timers (\(UserUnits.packagedUnitDirectory)); your times and windows are drop-ins in \(units.directory)."
       )
+    } else if units.isPackaged {
+      ctx.line(
+        "Wrote your reminder times and windows as drop-ins in \(units.directory) for the packaged timers (\(UserUnits.packagedUnitDirectory))."
+      )
+    } else if units.hasUserManager {
+      ctx.line("Installed and started the reminder timers (units in \(units.directory)).")
     } else {
-      ctx.line("Installed the reminder units in \(units.directory).")
+      ctx.line("Wrote the reminder units in \(units.directory).")
     }
     if !units.hasUserManager {
       throw CLIError(
-        "no systemd user instance is running here, so the timers are written but not started; run 'nudge daemon' to get reminders.",
+        "no systemd user instance is running here, so no timer was enabled or started; run 'nudge daemon' to get reminders, or 'nudge install' again in your desktop session.",
         code: .unavailable)
     }
   }

@@ -7,9 +7,9 @@ import NudgeStore
 /// `nudge log`: the reminder log.
 struct LogCommand: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "log", abstract: "What happened to each reminder (shown, skipped, clicked…).")
+    commandName: "log", abstract: "What happened to each reminder (shown, skipped, clicked...).")
 
-  @Option(help: "How many entries, newest last.")
+  @Option(help: ArgumentHelp("How many entries, newest last.", valueName: "n"))
   var limit: Int = 50
 
   @Flag(help: "Print the log as JSON.")
@@ -27,7 +27,11 @@ struct LogCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let local = ctx.timeZone
-    let entries = try db.reminderLog(limit: max(1, limit))
+    // in the order things happened (a catch-up or a changed clock logs an older time later),
+    // ties in the order they were logged
+    let entries = try db.reminderLog(limit: max(1, limit)).enumerated().map {
+      (key: (InstantFormat.parse($0.element.at)?.microseconds ?? 0, $0.offset), entry: $0.element)
+    }.sorted { $0.key < $1.key }.map(\.entry)
     if json {
       ctx.line(
         try jsonText(
@@ -54,7 +58,11 @@ struct LogCommand: ContextCommand {
       let time = entry.elapse ?? InstantFormat.parse(entry.at)?.seconds ?? 0
       lines.append((entry.slot, entry.elapse, time, [outcome]))
     }
-    for line in lines {
+    // each line at the time it shows (the elapse a reminder was for), oldest first
+    let ordered = lines.enumerated().sorted {
+      $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time
+    }.map(\.element)
+    for line in ordered {
       ctx.line(
         ScheduleCommand.List.friendly(line.time, local) + "  "
           + line.slot.rawValue.padded(to: 8) + " " + line.outcomes.joined(separator: " → "))

@@ -17,10 +17,13 @@ struct NeedHelpCommand: ContextCommand {
   )
   var category: HelpCategory?
 
-  @Option(help: "A note to keep with it.")
+  @Option(help: ArgumentHelp("A note to keep with it.", valueName: "text"))
   var note: String?
 
-  @Option(help: "Seconds of guided breathing (stress); the timer can be skipped with Enter.")
+  @Option(
+    help: ArgumentHelp(
+      "Seconds of guided breathing (stress); the timer can be skipped with Enter.",
+      valueName: "seconds"))
   var breathingSeconds: Int = 120
 
   @OptionGroup var options: FlowOptions

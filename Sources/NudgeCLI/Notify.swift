@@ -47,15 +47,15 @@ struct NotifyCommand: ContextCommand {
   var snoozed = false
 
   @Option(
-    help:
-      "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600). 0 posts it without buttons, leaves it on the screen and returns at once."
-  )
+    help: ArgumentHelp(
+      "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600). 0 posts it without buttons, leaves it on the screen and returns at once.",
+      valueName: "seconds"))
   var wait: Double?
 
   @Option(
-    help:
-      "Seconds to wait for a notification server that is not there yet (default: 120 with --scheduled or --snoozed, else 0)."
-  )
+    help: ArgumentHelp(
+      "Seconds to wait for a notification server that is not there yet (default: 120 with --scheduled or --snoozed, else 0).",
+      valueName: "seconds"))
   var serverWait: Double?
 
   @Option(help: .hidden)

@@ -17,7 +17,8 @@ public struct Nudge: ParsableCommand {
       timers (nudge install); everything stays in one SQLite file. The environment, the files \
       and the exit codes: man nudge.
       """,
-    version: "0.1.0",
+    // "nudge 0.1.0", as other tools say it (scripts/package takes the last word)
+    version: "nudge 0.1.0",
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
       NeedHelpCommand.self, ShowCommand.self, HistoryCommand.self, EditCommand.self,
@@ -79,7 +80,11 @@ public enum NudgeMain {
   }
 
   private static func fail(_ error: any Error, arguments: [String]) -> Never {
-    let failure = report(error, arguments: arguments)
+    // on a terminal the line is wrapped to its width (piped, it stays one line for scripts)
+    let width = StandardStreams.terminalColumns(of: STDERR_FILENO).map { columns in
+      ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? columns
+    }
+    let failure = report(error, arguments: arguments, width: width)
     StandardStreams.write(failure.stderr, to: STDERR_FILENO)
     StandardStreams.write(failure.stdout, to: STDOUT_FILENO)
     exit(failure.status)
@@ -99,13 +104,19 @@ public enum NudgeMain {
 
   /// What a run that failed with `error` prints and exits with: Nudge's and the store's errors
   /// and usage errors as one line on stderr (64 for usage); help and version on stdout, 0.
-  static func report(_ error: any Error, arguments: [String]) -> (
+  /// `width`: the terminal's, to wrap the line to (nil: one line, however long).
+  static func report(_ error: any Error, arguments: [String], width: Int? = nil) -> (
     status: Int32, stdout: String, stderr: String
   ) {
+    func wrapped(_ line: String) -> String {
+      guard let width else { return line }
+      return TerminalText.wrap(line, width: width, indent: 2).joined(separator: "\n")
+    }
     if let failure = CLIError.from(error) {
       return (
         failure.code.rawValue, "",
-        failure.message.isEmpty ? "" : "nudge: \(VisibleText.escaped(failure.message))\n"
+        failure.message.isEmpty
+          ? "" : wrapped("nudge: \(VisibleText.escaped(failure.message))") + "\n"
       )
     }
     let code = Nudge.exitCode(for: error)
@@ -115,55 +126,76 @@ public enum NudgeMain {
       return code == .success ? (0, line, "") : (code.rawValue, "", line)
     }
     return (
-      ExitStatus.usage.rawValue, "", "nudge: \(VisibleText.escaped(usageLine(error, arguments)))\n"
+      ExitStatus.usage.rawValue, "",
+      wrapped("nudge: \(VisibleText.escaped(usageLine(error, arguments)))") + "\n"
     )
   }
 }
 
+/// Words a newcomer may try for a command, and the command they most likely mean.
+let commandSynonyms: [String: String] = [
+  "stats": "streak", "statistics": "streak", "progress": "streak", "status": "today",
+  "summary": "week", "weekly": "week", "settings": "config", "setup": "install",
+  "start": "install", "remove": "uninstall", "craving": "need-help", "sos": "need-help",
+  "focus": "review", "morning": "review", "evening": "prep", "tonight": "prep",
+  "check-in": "checkin", "night": "checkin", "journal": "log", "reminders": "schedule",
+  "remind": "schedule", "times": "schedule", "badges": "achievements", "rewards": "achievements",
+  "backup": "export", "restore": "import", "version": "--version", "stop": "pause",
+]
+
 /// A parsing failure as one line: argument-parser's message, a "did you mean" for a misspelt
-/// command, and where to read more.
+/// command, subcommand or value, and where to read more.
 func usageLine(_ error: any Error, _ arguments: [String]) -> String {
   let names = Nudge.configuration.subcommands.map { $0._commandName }
   if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) {
-    let close = names.map { ($0, editDistance($0, first)) }.min { $0.1 < $1.1 }
-    let hint = close.flatMap { $0.1 <= 2 ? " Did you mean '\($0.0)'?" : nil } ?? ""
+    let hint = Suggestion.hint(
+      for: first, among: names + ["--version"], synonyms: commandSynonyms)
     return "'\(first)' is not a command.\(hint) Usage: nudge [<command>]; see 'nudge --help'."
   }
-  let lines = Nudge.message(for: error).split(separator: "\n").map(String.init)
-  var message = lines.first ?? ""
-  // a list of allowed values, one per line, becomes part of the one line
-  let values = lines.dropFirst().map { $0.trimmingSpaces }
-    .filter { $0.hasPrefix("- ") }.map { "'\($0.dropFirst(2))'" }
-  if message.hasSuffix(" one of the following:"), !values.isEmpty {
-    message = message.dropLast(" the following:".count) + ": " + values.joined(separator: ", ")
-  }
-  if let last = message.last, !".?!".contains(last) { message += "." }
   // the deepest command the arguments name: its help says what is allowed
   var path = ["nudge"]
   var command: any ParsableCommand.Type = Nudge.self
-  for word in arguments {
-    guard let sub = command.configuration.subcommands.first(where: { $0._commandName == word })
-    else { break }
+  var rest = arguments[...]
+  while let word = rest.first,
+    let sub = command.configuration.subcommands.first(where: { $0._commandName == word })
+  {
     path.append(word)
     command = sub
+    rest = rest.dropFirst()
   }
-  return "\(message) See '\(path.joined(separator: " ")) --help'."
+  let see = "See '\(path.joined(separator: " ")) --help'."
+  let subcommands = command.configuration.subcommands.map { $0._commandName }
+  let lines = Nudge.message(for: error).split(separator: "\n").map(String.init)
+  var message = lines.first ?? ""
+  // a misspelt subcommand ("schedule sett") reads to argument-parser as stray arguments
+  if let word = rest.first, !word.hasPrefix("-"), !subcommands.isEmpty,
+    message.lowercased().contains("unexpected argument")
+  {
+    let named = path.dropFirst().joined(separator: " ")
+    return
+      "'\(word)' is not a '\(named)' command (\(subcommands.joined(separator: ", "))).\(Suggestion.hint(for: word, among: subcommands)) \(see)"
+  }
+  // a list of allowed values, one per line, becomes part of the one line
+  let listed = lines.dropFirst().map { $0.trimmingSpaces }
+    .filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+  if message.hasSuffix(" one of the following:"), !listed.isEmpty {
+    message =
+      message.dropLast(" the following:".count) + ": "
+      + listed.map { "'\($0)'" }.joined(separator: ", ")
+  }
+  if let last = message.last, !".?!".contains(last) { message += "." }
+  // a value that is not one of those allowed: the closest of them
+  if message.hasPrefix("The value '"), let given = quoted(in: message).first {
+    let allowed = listed.isEmpty ? Array(quoted(in: message).dropFirst(2)) : listed
+    message += Suggestion.hint(for: given, among: allowed)
+  }
+  return "\(message) \(see)"
 }
 
-/// Levenshtein distance, for suggesting a command name.
-func editDistance(_ a: String, _ b: String) -> Int {
-  let (x, y) = (Array(a), Array(b))
-  var row = Array(0...y.count)
-  for i in 1...max(x.count, 1) where !x.isEmpty {
-    var previous = row[0]
-    row[0] = i
-    for j in 1...max(y.count, 1) where !y.isEmpty {
-      let current = row[j]
-      row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
-      previous = current
-    }
-  }
-  return row[y.count]
+/// The 'quoted' words of a message, in order.
+private func quoted(in text: String) -> [String] {
+  text.split(separator: "'", omittingEmptySubsequences: false).enumerated()
+    .filter { $0.offset % 2 == 1 }.map { String($0.element) }
 }
 
 /// JSON as Nudge prints it: sorted keys, indented, one trailing newline.

@@ -69,7 +69,13 @@ struct OpenCommand: ContextCommand {
       if let failure { throw failure }
       return
     }
-    if let failure { ctx.output.writeError("nudge: \(failure.message)\n") }
+    if let failure {
+      // wrapped to the window, as every line of the flow was
+      let text = "nudge: \(failure.message)"
+      let lines =
+        ctx.output.isTerminal ? TerminalText.wrap(text, width: ctx.columns, indent: 2) : [text]
+      ctx.output.writeError(lines.joined(separator: "\n") + "\n")
+    }
     ctx.line()
     // not now: servers whose tray hides buttons still get a Snooze, here
     let left = failure.map { $0.code == .failure && $0.message.hasPrefix(Prompter.leftPrefix) }
@@ -152,6 +158,31 @@ struct TerminalLauncher {
       commands.append(words + program)
     }
     return commands + ctx.platform.terminalCommands(running: program, environment: ctx.environment)
+  }
+
+  /// The program of a `terminal` setting when it is not on `PATH` (nil: found, or empty).
+  func missingProgram(_ setting: String) -> String? {
+    guard let program = (try? CommandLineWords.split(setting))?.first else { return nil }
+    return which(program) == nil ? program : nil
+  }
+
+  /// The terminals found on this machine, as `terminal` settings ("'xterm -e'").
+  var found: [String] {
+    ctx.platform.terminalCommands(running: [], environment: ctx.environment).map {
+      "'" + $0.joined(separator: " ") + "'"
+    }
+  }
+
+  /// "terminals found here: 'xterm -e', 'konsole -e' (e.g. nudge config set terminal 'xterm
+  /// -e'), or unset it to pick one", or that none was found.
+  var foundSentence: String {
+    let found = found
+    guard let first = found.first else {
+      return
+        "no terminal emulator was found on PATH either: install one (e.g. apt-get install xterm)"
+    }
+    return
+      "terminals found here: \(found.joined(separator: ", ")) (e.g. nudge config set terminal \(first)), or 'nudge config unset terminal' to pick one"
   }
 
   /// The argv a click starts first, or nil when no terminal is found.

@@ -11,10 +11,15 @@ struct PauseCommand: ContextCommand {
       early. A flow you do while paused still counts. Paused days use no streak freeze.
       """)
 
-  @Option(help: "The last day of the pause (YYYY-MM-DD).")
+  @Option(
+    help: ArgumentHelp(
+      "The last day of the pause: tomorrow, a weekday (the next one) or YYYY-MM-DD.",
+      valueName: "day"))
   var until: String?
 
-  @Option(name: .customLong("for"), help: "How long, today included: days or weeks (5d, 2w).")
+  @Option(
+    name: .customLong("for"),
+    help: ArgumentHelp("How long, today included: days or weeks (5d, 2w).", valueName: "length"))
   var length: String?
 
   @Flag(help: "Print the pause as JSON.")
@@ -26,7 +31,7 @@ struct PauseCommand: ContextCommand {
     let last: Day
     do { last = try Pause.lastDay(until: until, for: length, today: today) } catch {
       throw CLIError(
-        "\(error.message) For example: nudge pause --for 5d, or nudge pause --until \(today.adding(days: 6)).",
+        "\(error.message) For example: nudge pause --for 5d, nudge pause --until tomorrow, or nudge pause --until \(today.adding(days: 6)).",
         code: .usage)
     }
     let pause = Pause(firstDay: today, lastDay: last)

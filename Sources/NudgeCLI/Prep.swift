@@ -9,10 +9,11 @@ struct PrepCommand: ContextCommand {
     discussion: "Items: \(PrepItem.allCases.map(\.rawValue).joined(separator: ", ")).")
 
   @Option(
-    name: .customLong("item"), help: "An item and whether it is done: ITEM=yes|no.")
+    name: .customLong("item"),
+    help: ArgumentHelp("An item and whether it is done: ITEM=yes|no.", valueName: "item=yes|no"))
   var items: [PrepAnswer] = []
 
-  @Option(help: "Anything else you prepped.")
+  @Option(help: ArgumentHelp("Anything else you prepped.", valueName: "text"))
   var other: String?
 
   @OptionGroup var options: FlowOptions
@@ -38,8 +39,9 @@ struct PrepCommand: ContextCommand {
       ctx.line(
         style.dim(
           (flowDay.isPast
-            ? "What was ready that evening? " : "30 seconds now makes tomorrow easier. ")
-            + "Enter keeps the answer in brackets."))
+            ? "What was ready that evening?" : "30 seconds now makes tomorrow easier.")
+            // brackets only show a saved answer: said only when there is one
+            + (existing == nil ? "" : " Enter keeps the answer in brackets.")))
       var first = answers.isEmpty
       if first { ctx.line(style.dim("  (a: all prepped, every item ready)")) }
       for item in PrepItem.allCases where answers[item] == nil {
@@ -90,6 +92,10 @@ struct PrepCommand: ContextCommand {
           + " Prep \(verb) \(forDay): \(saved.doneCount)/\(PrepItem.allCases.count) ready"
           + (done.isEmpty ? "." : " (\(done.joined(separator: ", "))).")
       )
+      // the "other" line is part of what was saved: said back too
+      if let other = saved.other, !other.isEmpty {
+        ctx.wrappedLine("  Also: \(other)")
+      }
       if saved.doneCount < PrepItem.allCases.count && !flowDay.isPast {
         ctx.line(style.dim("Anything left can wait; whatever you did tonight counts."))
       }

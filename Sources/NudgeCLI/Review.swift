@@ -7,7 +7,7 @@ struct ReviewCommand: ContextCommand {
     commandName: "review",
     abstract: "Review your prep and set today's focus (Morning Focus).")
 
-  @Option(help: "My Why: why this matters to you.")
+  @Option(help: ArgumentHelp("My Why: why this matters to you.", valueName: "text"))
   var why: String?
 
   @Option(
@@ -17,16 +17,16 @@ struct ReviewCommand: ContextCommand {
   )
   var challenge: Challenge?
 
-  @Option(help: "Your own words when the challenge is 'other'.")
+  @Option(help: ArgumentHelp("Your own words when the challenge is 'other'.", valueName: "text"))
   var challengeOther: String?
 
-  @Option(help: "My swap: what you will do instead.")
+  @Option(help: ArgumentHelp("My swap: what you will do instead.", valueName: "text"))
   var swap: String?
 
-  @Option(help: "The commitment: \"Today I will …\".")
+  @Option(help: ArgumentHelp("The commitment: \"Today I will ...\".", valueName: "text"))
   var commitTo: String?
 
-  @Option(help: "The commitment: \"… instead of …\".")
+  @Option(help: ArgumentHelp("The commitment: \"... instead of ...\".", valueName: "text"))
   var commitFrom: String?
 
   @OptionGroup var options: FlowOptions
@@ -120,7 +120,9 @@ struct ReviewCommand: ContextCommand {
         ))
     }
     ctx.line()
-    ctx.line(style.bold("Morning Focus") + style.dim("  (Enter keeps the answer in brackets)"))
+    ctx.line(
+      style.bold("Morning Focus")
+        + (existing == nil ? "" : style.dim("  (Enter keeps the answer in brackets)")))
     if answers.why == nil {
       let question = "1/4 My Why: why does this matter to you?"
       answers.why = try kept.text("why", question) {
@@ -148,7 +150,11 @@ struct ReviewCommand: ContextCommand {
         try ask.text(question, current: existing?.swap)
       }
     }
-    ctx.line("4/4 Commitment")
+    // a first run's first brackets are here (the swap and the challenge offered back)
+    ctx.line(
+      "4/4 Commitment"
+        + (existing == nil && (answers.swap != nil || answers.challenge != nil)
+          ? style.dim("  (Enter keeps the answer in brackets)") : ""))
     if answers.commitTo == nil {
       // the answer that makes the focus count: asked until given, never skippable
       let question = flowDay.isPast ? "    On \(flowDay.day.long) I will" : "    Today I will"

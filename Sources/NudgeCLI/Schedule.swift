@@ -41,9 +41,23 @@ struct ScheduleCommand: ParsableCommand {
       let local = ctx.timeZone
       let calendar = SlotCalendar(ctx: ctx, local: local)
       let now = ctx.now.seconds
-      let rows = try db.schedules().map {
+      let settings = try db.settings()
+      let pause = try db.pause(covering: ctx.today(settings).day)
+      let schedules = try db.schedules()
+      let rows = try schedules.map {
         schedule throws -> (Row, Int?) in
-        let next = schedule.enabled ? calendar.next(try calendar.spec(schedule), after: now) : nil
+        let spec = try calendar.spec(schedule)
+        var next = schedule.enabled ? calendar.next(spec, after: now) : nil
+        // a pause holds every reminder until its last day is over
+        if let pause {
+          var steps = 0
+          while let at = next, steps < 1000,
+            settings.dayRule.day(of: Instant(seconds: at), in: local) <= pause.lastDay
+          {
+            next = calendar.next(spec, after: at)
+            steps += 1
+          }
+        }
         return (
           Row(
             slot: schedule.slot, expression: schedule.expression,
@@ -57,6 +71,15 @@ struct ScheduleCommand: ParsableCommand {
         return
       }
       let style = ctx.style
+      // a schedule reminds nobody by itself: say so when nothing will fire it
+      if let sentence = RemindersState.current(ctx, schedules, checkTimers: true).sentence {
+        ctx.wrappedLine(sentence, style: style.yellow)
+      }
+      if let pause {
+        ctx.wrappedLine(
+          "Paused until \(pause.lastDay.short): no reminder fires until then (nudge resume).",
+          style: style.cyan)
+      }
       // the time column fits the longest time: never cut
       let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
       let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)
@@ -122,7 +145,7 @@ struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "set",
       abstract:
-        "Change a slot's time: '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or any systemd calendar expression."
+        "Change a slot's time: '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or any systemd calendar expression."
     )
 
     @Argument(help: "morning, midday, evening or weekly.")
@@ -242,13 +265,17 @@ struct ScheduleCommand: ParsableCommand {
       }
     }
 
-    @Option(help: "Start after this time (ISO 8601 with offset, or @EPOCH); default now.")
+    @Option(
+      help: ArgumentHelp(
+        "Start after this time (ISO 8601 with offset, or @EPOCH); default now.", valueName: "time"))
     var from: String?
 
-    @Option(help: "The local time zone to use (default: TZ, else /etc/localtime).")
+    @Option(
+      help: ArgumentHelp(
+        "The local time zone to use (default: TZ, else /etc/localtime).", valueName: "zone"))
     var tz: String?
 
-    @Option(help: "How many elapses (1-100000).")
+    @Option(help: ArgumentHelp("How many elapses (1-100000).", valueName: "n"))
     var count: Int = 5
 
     @Flag(help: "Print seconds since the epoch instead of ISO 8601.")
@@ -378,7 +405,7 @@ struct BrokenDown {
 
 extension Context {
   /// Parses a calendar expression, or fails with exit 65 naming the bad part. `asTyped`: the
-  /// words the person gave, when `expression` was made from plain words.
+  /// words the person gave for a slot's time (`schedule set`): a bad one is a bad value, 64.
   func parseCalendar(_ expression: String, local: ZoneRules, asTyped: String? = nil) throws
     -> CalendarSpec
   {
@@ -387,8 +414,8 @@ extension Context {
     } catch {
       if let asTyped {
         throw CLIError(
-          "'\(asTyped)' is not a time Nudge understands (\(error.message)): write it like '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
-          code: .badData)
+          "'\(asTyped)' is not a time Nudge understands (\(error.message)): write it like '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
+          code: .usage)
       }
       throw CLIError(
         "'\(expression)' is not a calendar expression systemd accepts: \(error.message). See systemd.time(7), e.g. 'Mon..Fri 07:00' or '*-*-* 21:30'.",

@@ -7,7 +7,7 @@ struct ShowCommand: ContextCommand {
     commandName: "show",
     abstract: "A day in full: prep, Morning Focus, check-in and every craving note, in your words.")
 
-  @Argument(help: "today (the default), yesterday, or YYYY-MM-DD.")
+  @Argument(help: "today (the default), yesterday, a weekday (monday to sunday) or YYYY-MM-DD.")
   var day: String?
 
   @Flag(help: "Print the day as JSON (as one day of 'history --json').")
@@ -27,18 +27,15 @@ struct ShowCommand: ContextCommand {
 }
 
 extension Day {
-  /// A day as a person names it on the command line: today, yesterday or YYYY-MM-DD.
+  /// A day as a person names it on the command line: today, yesterday, tomorrow, a weekday
+  /// (the latest one up to today) or YYYY-MM-DD; else a usage error with a suggestion.
   static func named(_ word: String, today: Day) throws -> Day {
-    switch word.lowercased() {
-    case "today": return today
-    case "yesterday": return today.adding(days: -1)
-    default:
-      guard let day = Day(word) else {
-        throw CLIError(
-          "'\(word)' is not a day: use today, yesterday or YYYY-MM-DD.", code: .usage)
-      }
-      return day
+    guard let day = Day.named(word, today: today, toward: .past) else {
+      throw CLIError(
+        "'\(word)' is not a day: use \(Day.wordsHint).\(Suggestion.hint(for: word, among: Day.dayWords))",
+        code: .usage)
     }
+    return day
   }
 }
 

@@ -28,6 +28,8 @@ struct TodayCommand: ContextCommand {
         style.cyan("Paused until \(pause.lastDay.short)") + " · no reminders, your streak waits · "
           + style.cyan("nudge resume"))
     }
+    let schedules = try db.schedules()
+    let reminders = RemindersState.current(ctx, schedules, checkTimers: false)
     if done.isEmpty {
       // a first day explains itself: the loop, and how reminders get installed
       ctx.wrappedLine("Welcome to Nudge: a daily loop of three 30-second steps.")
@@ -35,12 +37,14 @@ struct TodayCommand: ContextCommand {
       ctx.line("  morning  " + style.cyan("nudge review") + "   pick one swap for the day")
       ctx.line("  night    " + style.cyan("nudge checkin") + "  did the swap happen?")
       // "*-*-* 07:00:00" reads as 07:00, "Sun *-*-* 18:00:00" as "Sun 18:00"
-      let times = try db.schedules().filter(\.enabled).map {
+      let times = schedules.filter(\.enabled).map {
         PlainTime.describe($0.expression) ?? $0.expression
       }.joined(separator: ", ")
       ctx.wrappedLine(
         "A craving any time: nudge need-help. Reminders come as desktop notifications ("
-          + times + ") once you run 'nudge install'.", style: style.dim)
+          + times + ")"
+          + (reminders == .notInstalled ? " once you run 'nudge install'." : "."),
+        style: style.dim)
     } else {
       ctx.line(streakLine(streak, style, today: today))
       if pause == nil,
@@ -56,6 +60,10 @@ struct TodayCommand: ContextCommand {
           style: style.yellow)
       }
     }
+    // nothing will fire the reminders: said plainly (a first day said it in its welcome)
+    if reminders != .notInstalled || !done.isEmpty, let sentence = reminders.sentence {
+      ctx.wrappedLine(sentence, style: style.yellow)
+    }
     // a reminder Do Not Disturb held back until its window ended: said here, once it is not done
     let doneToday = try db.doneFlows(on: today)
     for slot in try heldBack(db, settings, on: today, in: ctx.timeZone)
@@ -67,10 +75,13 @@ struct TodayCommand: ContextCommand {
     switch phase {
     case .morning:
       if let prep = yesterday.prep {
-        let items = PrepItem.allCases.filter { prep[$0] }.map { $0.label.lowercased() }
-        ctx.line(
+        // the "other" line belongs to the prep as much as the checklist does
+        let items =
+          PrepItem.allCases.filter { prep[$0] }.map { $0.label.lowercased() }
+          + (prep.other.map { ["also: \($0)"] } ?? [])
+        ctx.wrappedLine(
           "Last night's prep: \(prep.doneCount)/\(PrepItem.allCases.count)"
-            + (items.isEmpty ? "" : style.dim(" (\(items.joined(separator: ", ")))")))
+            + (items.isEmpty ? "" : " (\(items.joined(separator: ", ")))"), indent: 2)
       } else {
         ctx.line(style.dim("No prep from last night."))
       }

@@ -8,7 +8,9 @@ struct WeekCommand: ContextCommand {
     commandName: "week",
     abstract: "Your week looked back on: days done, flows, swaps, cravings, commitments.")
 
-  @Option(help: "Weeks back: 0 is the last seven days, 1 the seven before them (0-52).")
+  @Option(
+    help: ArgumentHelp(
+      "Weeks back: 0 is the last seven days, 1 the seven before them (0-52).", valueName: "weeks"))
   var ago: Int = 0
 
   @Flag(help: "Print the week as JSON.")

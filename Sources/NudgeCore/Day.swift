@@ -162,3 +162,43 @@ public func zeroPadded(_ n: Int, _ width: Int) -> String {
   let padding = String(repeating: "0", count: max(0, width - digits.count))
   return (n < 0 ? "-" : "") + padding + digits
 }
+
+extension Day {
+  /// Which way a weekday name points from today: back to the latest such day (a day to fill
+  /// in or show), or ahead to the next one (the last day of a pause).
+  public enum Direction: Sendable {
+    case past, future
+  }
+
+  /// The words a day can be given in, for messages.
+  public static let wordsHint =
+    "today, yesterday, tomorrow, a weekday (monday…sunday) or YYYY-MM-DD"
+
+  /// The day-naming words other than dates, for suggestions.
+  public static let dayWords = [
+    "today", "yesterday", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday",
+  ]
+
+  /// A day as a person names it: today, yesterday, tomorrow, a weekday (`mon`, `monday`,
+  /// `mondays`; the latest one up to today, or the next from today, as `direction` says), or
+  /// `YYYY-MM-DD`; nil for anything else.
+  public static func named(_ word: String, today: Day, toward direction: Direction) -> Day? {
+    let text = word.lowercased().trimmingSpaces
+    switch text {
+    case "today": return today
+    case "yesterday": return today.adding(days: -1)
+    case "tomorrow": return today.adding(days: 1)
+    default: break
+    }
+    if let name = PlainTime.weekday(text) {
+      let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+      let wanted = names.firstIndex(of: name)!
+      let offset =
+        direction == .past
+        ? -((today.weekday - wanted + 7) % 7) : (wanted - today.weekday + 7) % 7
+      return today.adding(days: offset)
+    }
+    return Day(text)
+  }
+}

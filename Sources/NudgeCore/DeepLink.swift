@@ -85,15 +85,28 @@ public enum DeepLink: Equatable, Sendable {
       }
       guard let value = try only("achievement") else { return .celebrate(nil) }
       guard let achievement = Achievement(rawValue: value) else {
-        throw InputError("'\(value)' is not an achievement key")
+        throw InputError(
+          "'\(value)' is not an achievement key"
+            + (Suggestion.closest(to: value, among: Achievement.allCases.map(\.rawValue)).map {
+              " (did you mean '\($0)'?)"
+            } ?? ""))
       }
       return .celebrate(achievement)
     default:
       throw InputError(
-        "'\(host)' is not a Nudge link; use prep, review, checkin, need-help, today, streak, week, achievements or celebrate"
+        "'\(host)' is not a Nudge link"
+          + (Suggestion.closest(to: host, among: Self.hosts).map { " (did you mean '\($0)'?)" }
+            ?? "")
+          + "; use prep, review, checkin, need-help, today, streak, week, achievements or celebrate"
       )
     }
   }
+
+  /// The link names `parse` takes, for a suggestion when one is misspelt.
+  static let hosts = [
+    "prep", "review", "checkin", "need-help", "today", "streak", "week", "achievements",
+    "celebrate",
+  ]
 
   /// The link as text, the inverse of `parse`: `DeepLink.parse(link.url) == link`.
   public var url: String {

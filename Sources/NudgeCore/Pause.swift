@@ -20,7 +20,8 @@ public struct Pause: Codable, Equatable, Sendable {
   /// The longest pause Nudge takes.
   public static let maxDays = 365
 
-  /// The last day of a pause that starts `today`: `--until DATE` (that day included) or `--for
+  /// The last day of a pause that starts `today`: `--until DAY` (that day included: a date,
+  /// today, tomorrow or a weekday, the next one from today) or `--for
   /// N d|w` (N days from today, today included); at most a year.
   public static func lastDay(until: String?, for length: String?, today: Day) throws(InputError)
     -> Day
@@ -28,8 +29,10 @@ public struct Pause: Codable, Equatable, Sendable {
     let last: Day
     switch (until, length) {
     case (let until?, nil):
-      guard let day = Day(until) else {
-        throw InputError("--until '\(until)' is not a day: use YYYY-MM-DD.")
+      guard let day = Day.named(until, today: today, toward: .future) else {
+        throw InputError(
+          "--until '\(until)' is not a day: use \(Day.wordsHint).\(Suggestion.hint(for: until, among: Day.dayWords))"
+        )
       }
       last = day
     case (nil, let length?):
@@ -41,7 +44,8 @@ public struct Pause: Codable, Equatable, Sendable {
       }
       last = today.adding(days: (unit == "w" ? n * 7 : n) - 1)
     case (nil, nil):
-      throw InputError("say how long: --until YYYY-MM-DD or --for 5d (or 2w).")
+      throw InputError(
+        "say how long: --until DAY (tomorrow, friday, YYYY-MM-DD) or --for 5d (or 2w).")
     default:
       throw InputError("give --until or --for, not both.")
     }

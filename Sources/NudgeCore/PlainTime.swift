@@ -71,7 +71,7 @@ public enum PlainTime {
     return nil
   }
 
-  /// "HH:MM:00" for "9pm", "9:30pm", "21:30", "7", "noon", "midnight".
+  /// "HH:MM:00" for "9pm", "9:30pm", "21:30", "7" (07:00), "noon", "midnight".
   static func clock(_ word: String) -> String? {
     if word == "noon" { return "12:00:00" }
     if word == "midnight" { return "00:00:00" }
@@ -91,9 +91,8 @@ public enum PlainTime {
     if let meridiem {
       guard (1...12).contains(hour) else { return nil }
       hour = hour % 12 + (meridiem == "p" ? 12 : 0)
-    } else if fields.count == 1 {
-      return nil  // a bare number is not a time ("7" could be anything): "7am" or "7:00"
     }
+    // a bare hour is that hour on the 24-hour clock: "7" is 07:00, "19" is 19:00
     guard (0..<24).contains(hour) else { return nil }
     return "\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute):00"
   }

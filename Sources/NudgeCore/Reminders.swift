@@ -88,6 +88,15 @@ extension Slot {
     if !done.contains(flow) { return .flow(flow) }
     return self == .evening && !done.contains(.checkin) ? .flow(.checkin) : nil
   }
+
+  /// The slot whose reminder `nudge notify demo` shows in `phase`: this part of the day's, else
+  /// the first that still offers something today (never "Review your prep" once the Morning
+  /// Focus is done); the week's look back when every flow is done.
+  public static func demo(phase: DayPhase, done: Set<Flow>) -> Slot {
+    let order: [Slot] =
+      phase == .morning ? [.morning, .midday, .evening] : [.evening, .midday]
+    return order.first { $0.offer(done: done) != nil } ?? .weekly
+  }
 }
 
 /// A slot's schedule: its calendar expression (normalised) and whether it is on.

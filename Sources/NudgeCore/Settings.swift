@@ -44,7 +44,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case .rolloverHour: "an hour from 0 to 12 at which a new day starts"
     case .celebrations: "on or off"
     case .terminal:
-      "a command that runs a program given after it, e.g. 'xterm -e' or 'tmux new-window' (empty: auto-detect)"
+      "a command on PATH that runs a program given after it, e.g. 'xterm -e' or 'tmux new-window' (empty: auto-detect)"
     case .stalenessMorning, .stalenessMidday, .stalenessEvening, .stalenessWeekly:
       "a duration from 1m to 24h such as 4h, 90m or 2h30m, after which a late reminder is skipped"
     case .snooze:

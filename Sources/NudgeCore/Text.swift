@@ -93,3 +93,50 @@ public enum TerminalText {
     return lines
   }
 }
+
+/// "Did you mean …?" for a word Nudge does not know: the closest of the words it does.
+public enum Suggestion {
+  /// The word of `candidates` closest to `word` (a small edit, a prefix, or one of `synonyms`),
+  /// nil when none is close enough to be a likely slip.
+  public static func closest(
+    to word: String, among candidates: [String], synonyms: [String: String] = [:]
+  ) -> String? {
+    let typed = word.lowercased()
+    guard !typed.isEmpty else { return nil }
+    if let meant = synonyms[typed], candidates.contains(meant) { return meant }
+    if let exact = candidates.first(where: { $0.lowercased() == typed }) { return exact }
+    let scored = candidates.map { ($0, editDistance($0.lowercased(), typed)) }
+    if let best = scored.min(by: { $0.1 < $1.1 }),
+      best.1 <= max(1, min(3, best.0.count / 3))
+    {
+      return best.0
+    }
+    // a start of a longer word ("ach" for achievements), when only one word starts so
+    let starting = candidates.filter { typed.count >= 3 && $0.lowercased().hasPrefix(typed) }
+    return starting.count == 1 ? starting[0] : nil
+  }
+
+  /// " Did you mean 'X'?" or "".
+  public static func hint(
+    for word: String, among candidates: [String], synonyms: [String: String] = [:]
+  ) -> String {
+    closest(to: word, among: candidates, synonyms: synonyms).map { " Did you mean '\($0)'?" } ?? ""
+  }
+
+  /// Levenshtein distance between two words.
+  public static func editDistance(_ a: String, _ b: String) -> Int {
+    let (x, y) = (Array(a), Array(b))
+    if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
+    var row = Array(0...y.count)
+    for i in 1...x.count {
+      var previous = row[0]
+      row[0] = i
+      for j in 1...y.count {
+        let current = row[j]
+        row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
+        previous = current
+      }
+    }
+    return row[y.count]
+  }
+}

@@ -98,9 +98,17 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
     out.append(
       "Prep \(prep) · Morning Focus \(review) · check-in \(checkin) · cravings noted \(cravings)"
         + " (the week before: \(previousCravings)).")
+    // what the prep says is what was ticked: an item left out of a prep saved with flags was
+    // never answered, so the words are "not marked ready", and every item of a tie is named
     if let most = prepMissing.first {
+      let names = prepMissing.filter { $0.count == most.count }.map {
+        $0.item.rawValue.replacing("-", with: " ")
+      }
+      let list =
+        names.count == 1
+        ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
       out.append(
-        "Prep: \(most.item.rawValue.replacing("-", with: " ")) was the item most often not ready (\(most.count) of \(prep) evenings)."
+        "Prep: \(list) \(names.count == 1 ? "was" : "were") not marked ready on \(most.count) of \(prep) evenings."
       )
     }
     if swapsAnswered > 0 {

@@ -15,6 +15,9 @@ public protocol Platform: ProcessSpawner {
   func hasUserManager(environment: [String: String]) -> Bool
   /// Runs `systemctl --user ARGUMENTS` and waits; its exit status.
   func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32
+  /// Another process of this user runs `nudge daemon` (the reminders' scheduler where no
+  /// systemd user instance runs).
+  func daemonRuns() -> Bool
   /// The user manager's environment (`systemctl --user show-environment`), empty without one.
   func userManagerEnvironment(environment: [String: String]) -> [String: String]
   /// Hands `timer` to the user manager; true when the transient timer was created.
@@ -206,6 +209,29 @@ public struct LinuxPlatform: Platform {
 
   public func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
     try run(["/usr/bin/env", "systemctl", "--user"] + arguments, environment: environment)
+  }
+
+  public func daemonRuns() -> Bool {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
+      return false
+    }
+    let me = getpid()
+    let uid = getuid()
+    for entry in entries {
+      guard let pid = Int32(entry), pid != me else { continue }
+      var info = stat()
+      guard stat("/proc/\(entry)", &info) == 0, info.st_uid == uid,
+        let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+      else { continue }
+      // argv: a program called nudge whose first word is the daemon command
+      let argv = data.split(separator: 0, omittingEmptySubsequences: false).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      if argv.count >= 2, argv[0].split(separator: "/").last == "nudge", argv[1] == "daemon" {
+        return true
+      }
+    }
+    return false
   }
 
   public func userManagerEnvironment(environment: [String: String]) -> [String: String] {

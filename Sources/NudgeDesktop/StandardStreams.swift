@@ -92,9 +92,9 @@ public enum StandardStreams {
   }
 
   /// The width of the terminal on stdout in columns, nil when stdout is not a terminal.
-  public static func terminalColumns() -> Int? {
+  public static func terminalColumns(of descriptor: Int32 = STDOUT_FILENO) -> Int? {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
   }
 }

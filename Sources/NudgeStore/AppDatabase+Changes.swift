@@ -117,7 +117,7 @@ extension AppDatabase {
   public func undoLastChange(madeOn day: Day) throws(StoreError) -> UndoOutcome? {
     try write { db in
       var found: EntryChange? = nil
-      try db.rows(
+      _ = try db.rows(
         """
         SELECT id, made_on, at, kind, flow, before, after FROM entry_change
         WHERE made_on = ? AND NOT undone ORDER BY id DESC LIMIT 1

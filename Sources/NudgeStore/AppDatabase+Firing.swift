@@ -17,11 +17,12 @@ extension AppDatabase {
       let settings = try db.settings()
       // the demo: the reminder for this part of the day
       let phase = DayPhase.of(LocalTime(now, in: zone), rolloverHour: settings.rolloverHour)
-      let slot = request.slot ?? (phase == .morning ? .morning : .evening)
       let seconds = now.seconds
       let at = InstantFormat.format(now, in: zone)
       let today = settings.dayRule.day(of: now, in: zone)
-      let offer = slot.offer(done: try db.doneFlows(on: today))
+      let doneToday = try db.doneFlows(on: today)
+      let slot = request.slot ?? Slot.demo(phase: phase, done: doneToday)
+      let offer = slot.offer(done: doneToday)
       func post(_ elapse: Int?) throws -> ReminderPlan {
         let (done, paused) = try db.streakDays()
         let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused).current

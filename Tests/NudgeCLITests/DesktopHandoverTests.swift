@@ -167,9 +167,14 @@ import Testing
     terminalSetting: String? = nil
   ) throws -> Result<Void, TerminalOpenFailure> {
     var nudge = InProcess()
-    nudge.platform = platform
     for (key, value) in environment { nudge.environment[key] = value }
-    if let terminalSetting { try nudge("config", "set", "terminal", terminalSetting) }
+    if let terminalSetting {
+      // set where its program was installed (config set refuses one that is not)
+      let program = try CommandLineWords.split(terminalSetting)[0]
+      nudge.platform = TestPlatform(terminals: [[program]])
+      try #require(try nudge("config", "set", "terminal", terminalSetting).status == 0)
+    }
+    nudge.platform = platform
     let ctx = try nudge.context(now: nil, stdin: nil, env: [:], output: CapturedOutput())
     do {
       try TerminalLauncher(ctx: ctx).open(url, activationToken: token)

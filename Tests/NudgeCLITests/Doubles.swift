@@ -135,12 +135,17 @@ final class TestPlatform: HeadlessPlatform {
   /// Runs on the thread that asked to end the process, before that thread ends.
   private let exitHandler: (@Sendable (Int32) -> Void)?
 
+  /// Another process runs `nudge daemon`.
+  let daemon: Bool
+
   init(
-    refusesPrograms: Bool = false, userManager: Bool = false, terminals: [[String]] = [],
-    terminalStarts: [TerminalStart] = [], onExit: (@Sendable (Int32) -> Void)? = nil
+    refusesPrograms: Bool = false, userManager: Bool = false, daemon: Bool = false,
+    terminals: [[String]] = [], terminalStarts: [TerminalStart] = [],
+    onExit: (@Sendable (Int32) -> Void)? = nil
   ) {
     self.refusesPrograms = refusesPrograms
     self.userManager = userManager
+    self.daemon = daemon
     self.terminals = terminals
     self.terminalStarts = terminalStarts
     self.exitHandler = onExit
@@ -182,6 +187,7 @@ final class TestPlatform: HeadlessPlatform {
 
   func reapFinished() {}
   func hasUserManager(environment: [String: String]) -> Bool { userManager }
+  func daemonRuns() -> Bool { daemon }
 
   func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
     try record(["systemctl", "--user"] + arguments)

@@ -407,7 +407,7 @@ import Testing
       "Your week · Mon 16 Nov – Sun 22 Nov",
       "Days with a flow: 7 of 7 (the week before: 5).",
       "Prep 7 · Morning Focus 3 · check-in 3 · cravings noted 5 (the week before: 1).",
-      "Prep: produce was the item most often not ready (3 of 7 evenings).",
+      "Prep: produce was not marked ready on 3 of 7 evenings.",
       "Swaps: followed in 2 of 3 check-ins.",
       "Cravings: 3 of 5 were stress, all in the afternoon.",
       "You committed: I will drink sparkling water instead of soda (2 days); I will walk after lunch.",

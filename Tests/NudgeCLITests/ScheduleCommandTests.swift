@@ -67,8 +67,10 @@ import Testing
     let nudge = Nudge()
     #expect(try nudge("schedule", "set", "midday", "12:15").status == 0)
     let bad = try nudge("schedule", "set", "morning", "Mon..Fry 07:00")
-    #expect(bad.status == 65)
+    // a time given to set is a value on the command line: a bad one is a usage error
+    #expect(bad.status == 64)
     #expect(bad.stderr.contains("'Fry 07:00' is not a weekday"))
+    #expect(try nudge("schedule", "set", "morning", "25:00").status == 64)
     #expect(try nudge("schedule", "set", "noon", "12:00").status == 64)
     try nudge("schedule", "on", "midday")
     let schedule = try #require(

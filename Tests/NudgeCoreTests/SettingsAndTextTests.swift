@@ -133,13 +133,17 @@ import Testing
     ("every day at 21:30", "*-*-* 21:30:00"),
     ("mondays and thursdays 6:15 pm", "Mon,Thu *-*-* 18:15:00"),
     ("mon-fri 7:00", "Mon..Fri *-*-* 07:00:00"),
+    // a bare hour is on the 24-hour clock, as a newcomer types it
+    ("7", "*-*-* 07:00:00"), ("19", "*-*-* 19:00:00"), ("7pm", "*-*-* 19:00:00"),
+    ("weekdays 7", "Mon..Fri *-*-* 07:00:00"),
   ])
   func plainWordsBecomeSystemdExpressions(text: String, expression: String) {
     #expect(PlainTime.expression(text) == expression)
   }
 
   @Test(arguments: [
-    "daily", "13pm", "7", "7:3", "25:00", "Mon..Fri *-*-* 07:00:00", "*:0/15", "tomorrow 9am",
+    "daily", "13pm", "24", "7:3", "25:00", "7:60", "Mon..Fri *-*-* 07:00:00", "*:0/15",
+    "tomorrow 9am",
   ])
   func otherTextIsLeftToSystemd(text: String) {
     #expect(PlainTime.expression(text) == nil)

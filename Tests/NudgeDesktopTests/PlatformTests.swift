@@ -105,7 +105,7 @@ import Testing
   func managed(_ root: String, bin: String) throws -> [String: String] {
     try FileManager.default.createDirectory(
       atPath: root + "/runtime/systemd", withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: root + "/runtime/systemd/private", contents: nil)
+    _ = FileManager.default.createFile(atPath: root + "/runtime/systemd/private", contents: nil)
     return ["XDG_RUNTIME_DIR": root + "/runtime", "PATH": bin]
   }
 
@@ -142,7 +142,7 @@ import Testing
   @Test func whichLooksOnThePathForExecutablesOnly() throws {
     let bin = try directory()
     try executable(bin + "/nudge-tool", "#!/bin/sh\n")
-    FileManager.default.createFile(atPath: bin + "/nudge-data", contents: Data())
+    _ = FileManager.default.createFile(atPath: bin + "/nudge-data", contents: Data())
     #expect(platform.which("nudge-tool", path: "/nonexistent:" + bin) == bin + "/nudge-tool")
     #expect(platform.which("nudge-data", path: bin) == nil)
     #expect(platform.which("nudge-tool", path: "/usr/bin:/bin") == nil)
