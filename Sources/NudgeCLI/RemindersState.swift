@@ -23,11 +23,14 @@ enum RemindersState: Equatable {
     if units.isInstalled && manager {
       guard checkTimers else { return .running }
       let enabled = schedules.filter(\.enabled).map(\.slot)
-      let inactive = enabled.filter { slot in
+      func active(_ slots: [Slot]) -> Bool {
         let status = try? ctx.platform.systemctl(
-          ["is-active", "--quiet", UnitFiles.timerName(slot)], environment: ctx.environment)
-        return status != 0
+          ["is-active", "--quiet"] + slots.map(UnitFiles.timerName), environment: ctx.environment)
+        return status == 0
       }
+      // one call when all are active (the usual case); each slot asked only when one is not
+      guard !enabled.isEmpty, !active(enabled) else { return .running }
+      let inactive = enabled.filter { !active([$0]) }
       return inactive.isEmpty ? .running : .stopped(inactive)
     }
     if ctx.platform.daemonRuns() { return .running }

@@ -137,15 +137,19 @@ final class TestPlatform: HeadlessPlatform {
 
   /// Another process runs `nudge daemon`.
   let daemon: Bool
+  /// Units `systemctl --user is-active` finds not active.
+  let inactiveUnits: Set<String>
 
   init(
     refusesPrograms: Bool = false, userManager: Bool = false, daemon: Bool = false,
-    terminals: [[String]] = [], terminalStarts: [TerminalStart] = [],
+    inactiveUnits: Set<String> = [], terminals: [[String]] = [],
+    terminalStarts: [TerminalStart] = [],
     onExit: (@Sendable (Int32) -> Void)? = nil
   ) {
     self.refusesPrograms = refusesPrograms
     self.userManager = userManager
     self.daemon = daemon
+    self.inactiveUnits = inactiveUnits
     self.terminals = terminals
     self.terminalStarts = terminalStarts
     self.exitHandler = onExit
@@ -191,7 +195,9 @@ final class TestPlatform: HeadlessPlatform {
 
   func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
     try record(["systemctl", "--user"] + arguments)
-    return 0
+    // systemctl's answer for a unit that is not active: 3
+    return arguments.first == "is-active" && arguments.contains(where: inactiveUnits.contains)
+      ? 3 : 0
   }
 
   func userManagerEnvironment(environment: [String: String]) -> [String: String] { [:] }

@@ -109,9 +109,14 @@ import Testing
     #expect(!running.stdout.contains("Reminders"), "\(running.stdout)")
     #expect(
       manager.started.contains([
-        "systemctl", "--user", "is-active", "--quiet", "nudge-morning.timer",
+        "systemctl", "--user", "is-active", "--quiet", "nudge-morning.timer", "nudge-evening.timer",
       ]))
     #expect(!(try nudge.run([]).stdout.contains("Reminders")))
+    // a timer someone disabled: named, with the fix
+    nudge.platform = TestPlatform(userManager: true, inactiveUnits: ["nudge-evening.timer"])
+    #expect(
+      try nudge.run(["schedule"]).stdout.contains(
+        "Reminders are not running (evening timer off): nudge install"))
   }
 
   @Test func aPauseHoldsTheRemindersAndTheNextOneIsAfterIt() throws {
