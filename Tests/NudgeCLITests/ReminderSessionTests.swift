@@ -192,13 +192,8 @@ import Testing
 
 /// The daemon as a service: it fires what is due and stops when the group shuts down.
 @Suite struct DaemonServiceTests {
-  @Test func theDaemonFiresADueSlotAndStopsOnAGracefulShutdown() async throws {
-    let platform = TestPlatform()
-    let manager = RecordingServiceManager()
-    var ctx = try InProcess().context(
-      now: ReminderSessionTests.evening, stdin: nil, env: [:], output: CapturedOutput())
-    ctx.platform = platform
-    ctx.serviceManager = manager
+  /// Runs the daemon's service until its first firing is started, then shuts it down.
+  static func runUntilItFires(_ ctx: Context, _ platform: TestPlatform) async throws {
     let scheduler = ReminderScheduler(ctx: ctx, logger: Logger(label: "test"), exitAfter: nil)
     try await testGracefulShutdown { trigger in
       try await withThrowingTaskGroup(of: Void.self) { group in
@@ -211,6 +206,16 @@ import Testing
         try await group.waitForAll()
       }
     }
+  }
+
+  @Test func theDaemonFiresADueSlotAndStopsOnAGracefulShutdown() async throws {
+    let platform = TestPlatform()
+    let manager = RecordingServiceManager()
+    var ctx = try InProcess().context(
+      now: ReminderSessionTests.evening, stdin: nil, env: [:], output: CapturedOutput())
+    ctx.platform = platform
+    ctx.serviceManager = manager
+    try await Self.runUntilItFires(ctx, platform)
     // each enabled slot's latest unclaimed elapse, once (the child decides it is stale)
     #expect(
       platform.started.map { Array($0.dropFirst()) }
@@ -227,17 +232,7 @@ import Testing
       output: CapturedOutput())
     ctx.platform = platform
     ctx.serviceManager = RecordingServiceManager()
-    let scheduler = ReminderScheduler(ctx: ctx, logger: Logger(label: "test"), exitAfter: nil)
-    try await testGracefulShutdown { trigger in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await scheduler.run() }
-        for _ in 0..<500 where platform.started.isEmpty {
-          try await Task.sleep(for: .milliseconds(20))
-        }
-        trigger.triggerGracefulShutdown()
-        try await group.waitForAll()
-      }
-    }
+    try await Self.runUntilItFires(ctx, platform)
     let environments = platform.startedEnvironments
     #expect(!environments.isEmpty)
     for environment in environments {
