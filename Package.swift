@@ -30,7 +30,8 @@ let desktopHeaderDirectories: [String] = {
   ]
 }()
 
-/// The same for Swift code that imports CDesktop (its module's headers include GLib's).
+/// The same for NudgeLinux, the one Swift target that imports CDesktop (whose headers include
+/// GLib's); it imports it `internal`ly, so no other target needs these paths.
 let desktopHeaders: [SwiftSetting] = [
   .unsafeFlags(desktopHeaderDirectories.flatMap { ["-Xcc", "-I" + $0] })
 ]
@@ -64,34 +65,32 @@ let package = Package(
     .target(
       name: "CDesktop",
       cSettings: [.unsafeFlags(desktopHeaderDirectories.map { "-I" + $0 })]),
-    // The only target that imports C modules: desktop notifications, journald.
+    // The machine: processes, terminals, files, the user manager, desktop notifications and
+    // the journal; the only target that imports the desktop's C libraries (privately).
     .target(
-      name: "NudgeDesktop",
+      name: "NudgeLinux",
       dependencies: ["NudgeCore", "CDesktop", .product(name: "Logging", package: "swift-log")],
       swiftSettings: desktopHeaders),
     // Commands, prompts and terminal rendering, run against an injected context.
     .target(
       name: "NudgeCLI",
       dependencies: [
-        "NudgeCore", "NudgeStore", "NudgeDesktop",
+        "NudgeCore", "NudgeStore", "NudgeLinux",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      ],
-      swiftSettings: desktopHeaders
+      ]
     ),
-    .executableTarget(name: "nudge", dependencies: ["NudgeCLI"], swiftSettings: desktopHeaders),
+    .executableTarget(name: "nudge", dependencies: ["NudgeCLI"]),
     .testTarget(name: "NudgeCoreTests", dependencies: ["NudgeCore"]),
     .testTarget(name: "NudgeStoreTests", dependencies: ["NudgeStore"]),
     .testTarget(
-      name: "NudgeDesktopTests", dependencies: ["NudgeDesktop", "NudgeCore"],
-      swiftSettings: desktopHeaders),
+      name: "NudgeLinuxTests", dependencies: ["NudgeLinux", "NudgeCore"]),
     .testTarget(
       name: "NudgeCLITests",
       dependencies: [
         "NudgeCLI", "NudgeCore", "nudge",
         .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
-      ],
-      swiftSettings: desktopHeaders),
+      ]),
   ]
 )

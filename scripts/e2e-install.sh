@@ -35,7 +35,7 @@ man1="$prefix/share/man/man1/nudge.1"
 check "man: the sections a reader looks for, in mdoc's order" test "$(grep '^\.Sh' "$man1" | tr '\n' '|')" = \
   '.Sh NAME|.Sh SYNOPSIS|.Sh DESCRIPTION|.Sh COMMANDS|.Sh ENVIRONMENT|.Sh FILES|.Sh "EXIT STATUS"|.Sh EXAMPLES|.Sh "SEE ALSO"|'
 # every code the binary can exit with (its ExitStatus cases), and 0
-codes=$(sed -n '/^public enum ExitStatus/,/^}/s/^ *case [^=]*= *\([0-9]*\).*/\1/p' Sources/NudgeCLI/CLIError.swift | tr '\n' ' ')
+codes=$(sed -n '/^public enum ExitStatus/,/^}/s/^ *case [^=]*= *\([0-9]*\).*/\1/p' Sources/NudgeCLI/App/CLIError.swift | tr '\n' ' ')
 check "man: every exit code explained ($(echo 0 $codes))" bash -c "test -n '$codes' && for c in 0 $codes; do grep -qx \".It \$c\" '$man1' || exit 1; done"
 check "man: every variable in ENVIRONMENT" bash -c "for v in NUDGE_DB NUDGE_NOW NUDGE_SEED NO_COLOR TERMINAL; do grep -qx \".It Ev \$v\" '$man1' || exit 1; done"
 check "man: SEE ALSO systemd.time(7) and systemd.timer(5)" \

@@ -1,6 +1,6 @@
 import Foundation
 import NudgeCore
-import NudgeDesktop
+import NudgeLinux
 import NudgeStore
 import Testing
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import NudgeCore
-import NudgeDesktop
+import NudgeLinux
 import NudgeStore
 import Synchronization
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import NudgeCore
-import NudgeDesktop
+import NudgeLinux
 import NudgeStore
 import ServiceLifecycleTestKit
 import Synchronization

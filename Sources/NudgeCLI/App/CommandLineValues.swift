@@ -1,0 +1,73 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeLinux
+
+/// JSON as Nudge prints it: sorted keys, indented, one trailing newline.
+func jsonText<T: Encodable>(_ value: T) throws -> String {
+  String(decoding: try NudgeJSON.encode(value), as: UTF8.self)
+}
+
+/// Parses yes/no answers given as flag values.
+func yesNoValue(_ text: String) -> Bool? {
+  switch text.lowercased() {
+  case "yes", "y", "true", "1": true
+  case "no", "n", "false", "0": false
+  default: nil
+  }
+}
+
+/// Cleans an optional flag value as free text, as a usage error when it is not.
+func flagText(_ value: String?, _ flag: String) throws -> String? {
+  do { return try FreeText.clean(value, field: flag) } catch { throw CLIError.usage(error) }
+}
+
+extension Day {
+  /// "Sat 21 Nov" for timelines.
+  var short: String {
+    let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    return "\(names[weekday]) \(day) \(months[month - 1])"
+  }
+
+  /// "Sat".
+  var weekdayName: String { ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday] }
+
+  /// "21 Nov", for the heatmap's week labels.
+  var dayMonth: String { String(short.split(separator: " ", maxSplits: 1)[1]) }
+
+  /// "Saturday 21 November" for headings.
+  var long: String {
+    let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    let months = [
+      "January", "February", "March", "April", "May", "June", "July", "August", "September",
+      "October", "November", "December",
+    ]
+    return "\(names[weekday]) \(day) \(months[month - 1])"
+  }
+}
+
+/// "21:30" from a saved timestamp.
+func clockTime(_ iso: String) -> String {
+  let parts = Array(iso)
+  guard parts.count >= 16 else { return iso }
+  return String(parts[11..<16])
+}
+
+/// An optional that is written as JSON `null` when absent, so every documented key is always
+/// present (synthesised `Encodable` would leave the key out).
+// swift-format-ignore: UseSynthesizedInitializer
+@propertyWrapper
+struct NullWhenAbsent<Value: Encodable>: Encodable {
+  var wrappedValue: Value?
+
+  // spelled out: property-wrapper initialisation needs it
+  init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+  }
+}

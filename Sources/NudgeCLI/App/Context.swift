@@ -1,0 +1,183 @@
+import Dispatch
+import FoundationEssentials
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+import Synchronization
+
+/// Where a command reads typed answers from.
+public protocol LineInput: AnyObject, Sendable {
+  /// True when a person is typing (stdin is a terminal).
+  var isTerminal: Bool { get }
+  /// One line without its newline, or nil at end of input or after Ctrl-C.
+  func readLine() -> String?
+  /// True once the person pressed Ctrl-C (a read then returns nil).
+  var wasInterrupted: Bool { get }
+  /// From now on Ctrl-C is noted (`wasInterrupted`) instead of ending the process at once.
+  func catchInterrupts()
+  /// Waits up to `seconds` for a line to be ready; true when one is.
+  func waitForLine(seconds: Double) -> Bool
+  /// Everything left, to the end of input (a document piped in); nil when it holds more than
+  /// `limit` bytes.
+  func readAll(limit: Int) -> Data?
+}
+
+/// Where a command writes what the person sees.
+public protocol TextOutput: AnyObject, Sendable {
+  /// True when stdout is a terminal.
+  var isTerminal: Bool { get }
+  func write(_ text: String)
+  func writeError(_ text: String)
+}
+
+/// Everything one command run touches of the outside world; the live one is built in `main`.
+/// It is Sendable: the daemon's service and a notification's watchdog thread carry it.
+public struct Context: Sendable {
+  public var now: Instant
+  /// The local zone (`TZ`, else /etc/localtime), as the calendar engine and the C library
+  /// read it: days, rollover, firing, history and the log all use it.
+  public var timeZone: ZoneRules
+  public var environment: [String: String]
+  public var input: any LineInput
+  public var output: any TextOutput
+  /// Opens the database only when a command needs it (`--help` never does).
+  public var openDatabase: @Sendable () throws(StoreError) -> AppDatabase
+  /// A fresh identifier for a new help note.
+  public var makeID: @Sendable () -> String
+  /// Seeds the reward draw: `NUDGE_SEED`, else random per run.
+  public var rewardSeed: UInt64
+  /// Waits between animation frames.
+  public var pause: @Sendable (Double) -> Void
+  /// The system's time zone files.
+  var zones = ZoneDirectory()
+  /// Posts desktop notifications (libnotify in a live run).
+  public var notifier: any Notifier = NoNotifier()
+  /// The machine: programs, the systemd user manager, terminal windows, the terminal, Ctrl-C.
+  public var platform: any Platform = NoPlatform()
+  /// Opens a nudge:// link in a new terminal window.
+  public var launcher: any LinkLauncher = NoLauncher()
+  /// The service manager running Nudge (readiness and watchdog of the daemon).
+  public var serviceManager: any ServiceManager = NoServiceManager()
+  /// The terminal's width in columns for wrapped text (`COLUMNS`, else the terminal's, else 80).
+  public var columns = 80
+  /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
+  /// fixed start at the pace of the monotonic clock.
+  public var clock: @Sendable () -> Instant
+
+  public init(
+    now: Instant, timeZone: ZoneRules, environment: [String: String], input: any LineInput,
+    output: any TextOutput,
+    openDatabase: @escaping @Sendable () throws(StoreError) -> AppDatabase,
+    makeID: @escaping @Sendable () -> String, rewardSeed: UInt64 = 0,
+    pause: @escaping @Sendable (Double) -> Void = { _ in }
+  ) {
+    self.rewardSeed = rewardSeed
+    self.pause = pause
+    let start = now
+    self.clock = { start }
+    self.now = now
+    self.timeZone = timeZone
+    self.environment = environment
+    self.input = input
+    self.output = output
+    self.openDatabase = openDatabase
+    self.makeID = makeID
+  }
+
+  /// Colour and emphasis only on a terminal, never under `NO_COLOR` or `TERM=dumb`.
+  public var style: Style {
+    Style(
+      enabled: output.isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        && environment["TERM"] != "dumb")
+  }
+
+  func line(_ text: String = "") { output.write(text + "\n") }
+
+  /// Writes `text` wrapped to the terminal's width, continuation lines indented by `indent`;
+  /// `style` colours each line (the wrapping counts the plain text).
+  func wrappedLine(_ text: String, indent: Int = 0, style: (String) -> String = { $0 }) {
+    for part in TerminalText.wrap(text, width: columns, indent: indent) { line(style(part)) }
+  }
+}
+
+extension Context {
+  /// The wall clock (CLOCK_REALTIME).
+  static func systemClock() -> Instant { LinuxPlatform.wallClock() }
+
+  /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
+  public static func live() throws -> Context {
+    let env = ProcessInfo.processInfo.environment
+    let now = try fixedNow(env) ?? checkedClock(Self.systemClock())
+    let seed = try fixedSeed(env) ?? UInt64.random(in: 0...UInt64.max)
+    let platform = LinuxPlatform()
+    var context = Context(
+      now: now, timeZone: ZoneDirectory().local(tz: env["TZ"]), environment: env,
+      input: StandardInput(platform: platform),
+      output: StandardOutput(platform: platform),
+      openDatabase: OpenedOnce {
+        () throws(StoreError) -> AppDatabase in
+        try AppDatabase.open(
+          path: DatabaseLocation.path(environment: env),
+          creatingFolders: env["NUDGE_DB"].map(\.isEmpty) ?? true)
+      }.database,
+      makeID: { UUID().uuidString.lowercased() }, rewardSeed: seed,
+      pause: { platform.sleep(seconds: $0) })
+    context.platform = platform
+    context.launcher = TerminalLinkLauncher()
+    context.serviceManager = SystemdServiceManager()
+    context.notifier = LibnotifyNotifier(environment: env)
+    context.columns =
+      env["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+      ?? platform.terminalColumns() ?? 80
+    if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
+      let fixed = now
+      let started = DispatchTime.now().uptimeNanoseconds
+      context.clock = {
+        fixed.adding(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+      }
+    } else {
+      context.clock = { platform.now() }
+    }
+    return context
+  }
+}
+
+extension Context {
+  /// `NUDGE_NOW`, when set: the time every command takes as now.
+  static func fixedNow(_ env: [String: String]) throws -> Instant? {
+    guard let fixed = env["NUDGE_NOW"], !fixed.isEmpty else { return nil }
+    guard let parsed = InstantFormat.parse(fixed) else {
+      throw CLIError(
+        "NUDGE_NOW='\(fixed)' is not a time: use ISO 8601 with an offset (2026-03-29T06:59:00+02:00) or @EPOCH.",
+        code: .usage)
+    }
+    guard SupportedTime.contains(parsed) else {
+      throw CLIError(
+        "NUDGE_NOW='\(fixed)' is outside the dates Nudge keeps (\(SupportedTime.described)); use a time in that range.",
+        code: .usage)
+    }
+    return parsed
+  }
+
+  /// The machine's clock, when it reads a time Nudge keeps: a clock set to the year 1 or
+  /// 20000 would make days no later command can read.
+  static func checkedClock(_ instant: Instant) throws -> Instant {
+    guard SupportedTime.contains(instant) else {
+      throw CLIError(
+        "The system clock reads \(instant.seconds) s since 1970, outside the dates Nudge keeps (\(SupportedTime.described)); set the clock (timedatectl set-time) or NUDGE_NOW.",
+        code: .usage)
+    }
+    return instant
+  }
+
+  /// `NUDGE_SEED`, when set: makes the reward draws reproducible.
+  static func fixedSeed(_ env: [String: String]) throws -> UInt64? {
+    guard let fixed = env["NUDGE_SEED"], !fixed.isEmpty else { return nil }
+    guard let parsed = UInt64(fixed) else {
+      throw CLIError(
+        "NUDGE_SEED='\(fixed)' is not a whole number from 0 to 18446744073709551615.",
+        code: .usage)
+    }
+    return parsed
+  }
+}

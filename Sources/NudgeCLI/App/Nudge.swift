@@ -1,0 +1,133 @@
+import ArgumentParser
+import Dispatch
+import FoundationEssentials
+import Glibc
+import NudgeCore
+import NudgeLinux
+
+/// `nudge`: the root command; with no subcommand it shows the today view.
+public struct Nudge: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "nudge",
+    abstract: "A calm daily loop: prep tonight, review in the morning, ask for help, check in.",
+    discussion: """
+      A small daily loop: prep tonight for tomorrow (nudge prep), review it in the morning and \
+      set a focus (nudge review), get help with a craving (nudge need-help), check in at the \
+      end of the day (nudge checkin). Reminders are desktop notifications from systemd user \
+      timers (nudge install); everything stays in one SQLite file. The environment, the files \
+      and the exit codes: man nudge.
+      """,
+    // "nudge 0.1.0", as other tools say it (scripts/package takes the last word)
+    version: "nudge 0.1.0",
+    subcommands: [
+      TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
+      NeedHelpCommand.self, ShowCommand.self, HistoryCommand.self, EditCommand.self,
+      DeleteCommand.self, UndoCommand.self, PauseCommand.self, ResumeCommand.self,
+      WeekCommand.self, StreakCommand.self, AchievementsCommand.self,
+      CelebrateCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
+      OpenCommand.self, DoctorCommand.self, InstallCommand.self, UninstallCommand.self,
+      DaemonCommand.self,
+      ConfigCommand.self,
+      ExportCommand.self,
+      ImportCommand.self,
+    ],
+    defaultSubcommand: TodayCommand.self
+  )
+
+  public init() {}
+}
+
+/// A command that runs against a `Context`; its plain `run()` only builds the live one.
+protocol ContextCommand: ParsableCommand {
+  func run(_ ctx: Context) throws
+}
+
+extension ContextCommand {
+  public func run() throws { try run(Context.live()) }
+}
+
+/// The process entry point: parses, runs, and turns failures into one line and an exit code.
+/// Only the daemon is async: every other command runs on the main thread without starting
+/// the concurrency runtime and its threads (start-up is most of a short command's time).
+public enum NudgeMain {
+  public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    do {
+      var command = try parse(arguments)
+      if let asyncCommand = command as? any AsyncParsableCommand {
+        runAsync(asyncCommand, arguments: arguments)
+      }
+      try command.run()
+      exit(0)
+    } catch {
+      fail(error, arguments: arguments)
+    }
+  }
+
+  /// Runs an async command on the concurrency runtime; the main thread serves the main queue.
+  private static func runAsync(_ command: sending any AsyncParsableCommand, arguments: [String])
+    -> Never
+  {
+    Task {
+      do {
+        var running = command
+        try await running.run()
+        exit(0)
+      } catch {
+        fail(error, arguments: arguments)
+      }
+    }
+    dispatchMain()
+  }
+
+  private static func fail(_ error: any Error, arguments: [String]) -> Never {
+    // on a terminal the line is wrapped to its width (piped, it stays one line for scripts)
+    let width = StandardStreams.terminalColumns(of: STDERR_FILENO).map { columns in
+      ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? columns
+    }
+    let failure = report(error, arguments: arguments, width: width)
+    StandardStreams.write(failure.stderr, to: STDERR_FILENO)
+    StandardStreams.write(failure.stdout, to: STDOUT_FILENO)
+    exit(failure.status)
+  }
+
+  /// The command the arguments name; a `nudge://` link is routed to `open` as data, never
+  /// parsed as options (`nudge open --help=x` is a link to refuse).
+  static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    let linkWords = OpenCommand.linkWords(arguments)
+    let command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])
+    if var open = command as? OpenCommand, let words = linkWords {
+      open.words = words
+      return open
+    }
+    return command
+  }
+
+  /// What a run that failed with `error` prints and exits with: Nudge's and the store's errors
+  /// and usage errors as one line on stderr (64 for usage); help and version on stdout, 0.
+  /// `width`: the terminal's, to wrap the line to (nil: one line, however long).
+  static func report(_ error: any Error, arguments: [String], width: Int? = nil) -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
+    func wrapped(_ line: String) -> String {
+      guard let width else { return line }
+      return TerminalText.wrap(line, width: width, indent: 2).joined(separator: "\n")
+    }
+    if let failure = CLIError.from(error) {
+      return (
+        failure.code.rawValue, "",
+        failure.message.isEmpty
+          ? "" : wrapped("nudge: \(VisibleText.escaped(failure.message))") + "\n"
+      )
+    }
+    let code = Nudge.exitCode(for: error)
+    guard code == .validationFailure, !(error is CleanExit), !(error is ExitCode) else {
+      let text = Nudge.fullMessage(for: error)
+      let line = text.isEmpty ? "" : text + "\n"
+      return code == .success ? (0, line, "") : (code.rawValue, "", line)
+    }
+    return (
+      ExitStatus.usage.rawValue, "",
+      wrapped("nudge: \(VisibleText.escaped(usageLine(error, arguments)))") + "\n"
+    )
+  }
+}

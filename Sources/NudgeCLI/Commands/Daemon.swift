@@ -1,0 +1,184 @@
+import ArgumentParser
+import Dispatch
+import FoundationEssentials
+import Logging
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+import ServiceLifecycle
+import Synchronization
+
+/// `nudge daemon`: the reminder scheduler for machines without a systemd user instance.
+struct DaemonCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "daemon",
+    abstract: "Run the reminder schedule in the foreground (containers, WSL, CI).",
+    discussion: "Same rules and notifications as the systemd timers. Stops on SIGTERM or SIGINT.")
+
+  @Option(help: "Stop after this many seconds (for tests); default: run until stopped.")
+  var exitAfter: Double?
+
+  func validate() throws {
+    if let exitAfter, !(0...31_536_000).contains(exitAfter) {
+      throw ValidationError("--exit-after must be from 0 to 31536000 seconds (a year).")
+    }
+  }
+
+  func run() async throws {
+    let ctx = try Context.live()
+    let logger = Self.makeLogger(ctx)
+    let service = ReminderScheduler(ctx: ctx, logger: logger, exitAfter: exitAfter)
+    let group = ServiceGroup(
+      configuration: .init(
+        services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger))
+    try await group.run()
+  }
+
+  static func makeLogger(_ ctx: Context) -> Logger {
+    if Journal.stderrIsJournal(environment: ctx.environment) {
+      return Logger(label: "nudge") { JournalLogHandler(label: $0) }
+    }
+    var logger = Logger(label: "nudge") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = .info
+    return logger
+  }
+}
+
+/// Sleeps until the next elapse of any enabled slot (at once when the clock is set or the zone
+/// file is replaced, and at least once a minute, so suspend is noticed too) and fires each slot by the same rules as
+/// `nudge notify SLOT --scheduled`.
+struct ReminderScheduler: Service {
+  let ctx: Context
+  let logger: Logger
+  let exitAfter: Double?
+  let spawned = SpawnedFirings()
+
+  func run() async throws {
+    let db: AppDatabase
+    do { db = try ctx.openDatabase() } catch {
+      logger.error("\(error.message)")
+      throw CLIError(error)
+    }
+    ctx.serviceManager.notify("READY=1\nSTATUS=Waiting for the next reminder")
+    logger.info("nudge daemon started")
+    let started = ContinuousClock.now
+    let watch = WakeWatch(zonePaths: Self.zoneFiles(tz: ctx.environment["TZ"]))
+    let watchdog = ctx.serviceManager.watchdogInterval
+    while !Task.isCancelled && !Task.isShuttingDownGracefully {
+      if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }
+      let now = ctx.clock()
+      let local = ctx.zones.local(tz: ctx.environment["TZ"])
+      var wake = now.seconds + 60
+      do {
+        let calendar = SlotCalendar(ctx: ctx, local: local)
+        for schedule in try db.schedules() where schedule.enabled {
+          let spec = try calendar.spec(schedule)
+          try fireIfDue(schedule.slot, spec: spec, calendar: calendar, db: db, now: now)
+          if let next = calendar.next(spec, after: now.seconds) {
+            wake = min(wake, next)
+          }
+        }
+        for snooze in try db.snoozes() {
+          try repostIfDue(snooze, now: now)
+          wake = min(wake, snooze.due)
+        }
+      } catch {
+        logger.error("\(error)")
+      }
+      ctx.platform.reapFinished()
+      ctx.serviceManager.notify("WATCHDOG=1")
+      var delay = Instant(seconds: wake).seconds(since: ctx.clock())
+      delay = min(max(delay, 0.01), 60)
+      if let watchdog { delay = min(delay, Double(watchdog.components.seconds) + 0.5) }
+      if let exitAfter {
+        delay = min(delay, max(0.01, exitAfter - (ContinuousClock.now - started).seconds))
+      }
+      let pause = delay
+      let reason = await withTaskCancellationHandler {
+        await withGracefulShutdownHandler {
+          await withCheckedContinuation { done in
+            DispatchQueue.global().async { done.resume(returning: watch.wait(seconds: pause)) }
+          }
+        } onGracefulShutdown: {
+          watch.stop()
+        }
+      } onCancel: {
+        watch.stop()
+      }
+      if reason == .clockSet || reason == .zoneChanged {
+        logger.info(
+          "the \(reason == .clockSet ? "clock was set" : "time zone changed"): rechecking")
+      }
+    }
+    ctx.serviceManager.notify("STOPPING=1")
+    logger.info("nudge daemon stopped")
+  }
+
+  /// Variables that exist for tests (a fixed now, a fixed reward seed): the daemon's own run
+  /// may take them, the reminders it starts never do, so a flow opened from one saves at the
+  /// real time.
+  static let testOnlyVariables = ["NUDGE_NOW", "NUDGE_SEED"]
+
+  /// The environment of a firing the daemon starts: its own, less the test-only variables.
+  static func childEnvironment(_ environment: [String: String]) -> [String: String] {
+    environment.filter { !testOnlyVariables.contains($0.key) }
+  }
+
+  /// The files whose replacement changes the local zone: `/etc/localtime`, or the file a
+  /// `TZ=:/path` names (a `TZ` naming a zone changes only with the environment).
+  static func zoneFiles(tz: String?) -> [String] {
+    guard var name = tz else { return ["/etc/localtime"] }
+    if name.hasPrefix(":") { name.removeFirst() }
+    return name.hasPrefix("/") ? [name] : []
+  }
+
+  /// Runs `nudge notify SLOT --scheduled` (the same command the timers run) for a due,
+  /// unclaimed elapse; the child claims it, posts and waits for the click.
+  private func fireIfDue(
+    _ slot: Slot, spec: CalendarSpec, calendar: SlotCalendar, db: AppDatabase, now: Instant
+  ) throws {
+    let seconds = now.seconds
+    guard
+      let latest = calendar.dueElapse(
+        slot, spec, now: seconds, lastTrigger: try db.lastTrigger(slot)),
+      !(try db.isClaimed(slot: slot, elapse: latest)),
+      spawned.claim(slot, latest)
+    else { return }
+    logger.info(
+      "firing \(slot.rawValue) for \(calendar.local.iso(latest))",
+      metadata: ["slot": "\(slot.rawValue)"])
+    _ = try ctx.platform.start(
+      [UserUnits.binaryPath, "notify", slot.rawValue, "--scheduled"],
+      environment: Self.childEnvironment(ctx.environment))
+  }
+}
+
+extension ReminderScheduler {
+  /// Runs `nudge notify SLOT --snoozed` for a stored snooze that is due (the child takes it, so
+  /// a snooze whose own process or transient timer already posted it is not posted twice).
+  fileprivate func repostIfDue(_ snooze: Snooze, now: Instant) throws {
+    guard snooze.due <= now.seconds,
+      spawned.claim(snooze.slot, -snooze.due)
+    else { return }
+    logger.info("re-posting the snoozed \(snooze.slot.rawValue) reminder")
+    _ = try ctx.platform.start(
+      [UserUnits.binaryPath, "notify", snooze.slot.rawValue, "--snoozed"],
+      environment: Self.childEnvironment(ctx.environment))
+  }
+}
+
+/// The (slot, elapse) pairs this daemon has already started a firing for.
+final class SpawnedFirings: Sendable {
+  private let seen = Mutex<Set<String>>([])
+
+  /// True the first time a pair is seen.
+  func claim(_ slot: Slot, _ elapse: Int) -> Bool {
+    seen.withLock { $0.insert("\(slot.rawValue)@\(elapse)").inserted }
+  }
+}
+
+extension Duration {
+  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,181 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeLinux
+
+/// `nudge doctor`: checks everything a reminder needs and says how to fix what fails.
+struct DoctorCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "doctor",
+    abstract: "Check the notification server, timers, link handler, terminal and database.",
+    discussion: "Exit status: 0 when every check passes, 1 when any needs attention.")
+
+  @Flag(help: "Print the checks as JSON.")
+  var json = false
+
+  /// One line of the checklist.
+  struct Check: Encodable {
+    var name: String
+    var ok: Bool
+    var detail: String
+    var fix: String?
+  }
+
+  func checks(_ ctx: Context) -> [Check] {
+    var out: [Check] = []
+    let session = ctx.notifier.inspect()
+    let hasSessionBus = session != .noSessionBus
+    let sessionFix =
+      "log in to a desktop session (or run under dbus-run-session); reminders are printed until then"
+    out.append(
+      Check(
+        name: "session bus", ok: hasSessionBus,
+        detail: hasSessionBus ? "D-Bus session bus found" : "no D-Bus session bus",
+        fix: sessionFix))
+    switch session {
+    case .noSessionBus:
+      out.append(
+        Check(
+          name: "notification server", ok: false,
+          detail: "not checked: no session bus to find one on", fix: sessionFix))
+    case .server(let name, let capabilities):
+      let actions = capabilities.contains("actions")
+      let click =
+        name == "dunst"
+        ? " (dunst: a middle click opens a reminder; Debian's default left click only closes it)"
+        : ""
+      out.append(
+        Check(
+          name: "notification server", ok: actions,
+          detail: "\(name): \(capabilities.joined(separator: ", "))\(click)",
+          fix: actions
+            ? nil
+            : "use a notification server with buttons (dunst, GNOME Shell, KDE Plasma, mako, xfce4-notifyd)"
+        ))
+    case .noServer(let reason):
+      out.append(
+        Check(
+          name: "notification server", ok: false, detail: reason,
+          fix:
+            "start your desktop's notification server (or install one, e.g. apt-get install dunst)"
+        ))
+    }
+    let units = UserUnits(ctx: ctx, dryRun: true)
+    let daemonFix = "run 'nudge daemon' (in your session's autostart) to get reminders without it"
+    out.append(
+      Check(
+        name: "systemd user instance", ok: units.hasUserManager,
+        detail: units.hasUserManager ? "running" : "not running", fix: daemonFix))
+    if units.hasUserManager {
+      out.append(
+        Check(
+          name: "timers", ok: units.isInstalled,
+          detail: units.isInstalled ? units.unitsDescription : "not installed",
+          fix: "run 'nudge install'"))
+      let environment = userManagerEnvironment(ctx)
+      let graphical = ["DISPLAY", "WAYLAND_DISPLAY"].filter { environment[$0]?.isEmpty == false }
+      out.append(
+        Check(
+          name: "user manager's display", ok: !graphical.isEmpty,
+          detail: graphical.isEmpty
+            ? "the systemd user manager has no DISPLAY or WAYLAND_DISPLAY, so a click from a timer's reminder cannot open a terminal"
+            : graphical.map { "\($0)=\(environment[$0]!)" }.joined(separator: ", "),
+          fix:
+            "systemctl --user import-environment DISPLAY WAYLAND_DISPLAY (desktops do this at login)"
+        ))
+    } else {
+      out.append(
+        Check(
+          name: "timers", ok: false,
+          detail: "nothing runs them: no systemd user instance here", fix: daemonFix))
+    }
+    let desktop =
+      units.isPackaged
+      ? "/usr/share/applications/" + LinkHandlerFile.name
+      : units.applicationsDirectory + "/" + LinkHandlerFile.name
+    let mime = (try? String(contentsOfFile: units.mimeappsPath, encoding: .utf8)) ?? ""
+    let handler =
+      FileManager.default.fileExists(atPath: desktop)
+      && mime.contains("x-scheme-handler/nudge=\(LinkHandlerFile.name)")
+    out.append(
+      Check(
+        name: "nudge:// handler", ok: handler,
+        detail: handler ? "registered (\(desktop))" : "not registered",
+        fix: "run 'nudge install'"))
+    out.append(terminalCheck(ctx))
+    do {
+      let db = try ctx.openDatabase()
+      let result = (try? db.integrityCheck()) ?? "could not run integrity_check"
+      out.append(
+        Check(
+          name: "database", ok: result == "ok", detail: "\(db.path): integrity_check \(result)",
+          fix:
+            "restore from 'nudge export' into a fresh database (set NUDGE_DB to a new file, then 'nudge import')"
+        ))
+    } catch {
+      out.append(Check(name: "database", ok: false, detail: error.message, fix: nil))
+    }
+    return out
+  }
+
+  /// The terminal a click opens, started once with `true` where there is a display (as a
+  /// click would start it), so one that cannot run on this session is found before a reminder.
+  func terminalCheck(_ ctx: Context) -> Check {
+    let launcher = TerminalLauncher(ctx: ctx)
+    let configured = (try? ctx.openDatabase().settings().value(.terminal)) ?? ""
+    if let missing = launcher.missingProgram(configured) {
+      return Check(
+        name: "terminal", ok: false,
+        detail:
+          "the terminal setting '\(configured)' names \(missing), which is not installed (not on PATH)",
+        fix: launcher.foundSentence)
+    }
+    let program = [ctx.platform.which("true", path: ctx.environment["PATH"]) ?? "/bin/true"]
+    guard let first = launcher.command(running: program) else {
+      return Check(
+        name: "terminal", ok: false, detail: "none found",
+        fix: "install a terminal emulator or 'nudge config set terminal \"xterm -e\"'")
+    }
+    let shown = "clicks open: " + first.dropLast().joined(separator: " ")
+    guard let environment = try? launcher.environment(activationToken: nil) else {
+      return Check(
+        name: "terminal", ok: true, detail: shown + " (not started: no graphical session here)",
+        fix: nil)
+    }
+    let start =
+      launcher.which(first[0]).map {
+        ctx.platform.launchTerminal([$0] + first.dropFirst(), environment: environment)
+      } ?? .failed("\(first[0]) was not found")
+    switch start {
+    case .started:
+      return Check(
+        name: "terminal", ok: true, detail: shown + " (started it once: it runs here)", fix: nil)
+    case .failed(let reason):
+      return Check(
+        name: "terminal", ok: false, detail: shown + ", but it did not start: \(reason)",
+        fix: "set one that runs in this session: nudge config set terminal \"xterm -e\"")
+    }
+  }
+
+  func run(_ ctx: Context) throws {
+    let results = checks(ctx)
+    if json {
+      ctx.line(try jsonText(results))
+    } else {
+      for check in results {
+        let mark = check.ok ? ctx.style.green("✓") : ctx.style.yellow("✗")
+        ctx.line("\(mark) \(check.name): \(check.detail)")
+        if !check.ok, let fix = check.fix { ctx.line("    fix: \(fix)") }
+      }
+    }
+    if results.contains(where: { !$0.ok }) {
+      throw CLIError("\(results.filter { !$0.ok }.count) check(s) need attention.", code: .failure)
+    }
+  }
+}
+
+/// The systemd user manager's environment (`systemctl --user show-environment`), what the
+/// reminders its timers start will see.
+func userManagerEnvironment(_ ctx: Context) -> [String: String] {
+  ctx.platform.userManagerEnvironment(environment: ctx.environment)
+}

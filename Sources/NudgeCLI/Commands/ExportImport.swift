@@ -1,0 +1,174 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+
+/// `nudge export`: everything as one versioned JSON document.
+struct ExportCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export", abstract: "Write everything Nudge stores as versioned JSON.")
+
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp(
+      "Write to FILE (mode 0600, replaced atomically) instead of stdout ('-': stdout).",
+      valueName: "file"))
+  var output: String?
+
+  func run(_ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let data = try db.exportDocument().encoded()
+    guard let output, output != "-" else {
+      ctx.output.write(String(decoding: data, as: UTF8.self))
+      return
+    }
+    do {
+      try AtomicFile.write([UInt8](data), to: output, mode: 0o600)
+    } catch {
+      throw CLIError(
+        "Cannot write \(VisibleText.escaped(output)): \(error.reason). Choose a writable path, or '-' for stdout.",
+        code: .cannotCreate)
+    }
+    ctx.output.writeError("Exported to \(output).\n")
+  }
+}
+
+/// `nudge import FILE`: merge an export, all or nothing.
+struct ImportCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Merge a 'nudge export' file: idempotent, all or nothing.",
+    discussion: "Days you already have keep whichever save is newer; notes are kept by id.")
+
+  @Argument(help: "The export file ('-' for stdin).", completion: .file(extensions: ["json"]))
+  var file: String
+
+  @Flag(help: "Print what changed as JSON.")
+  var json = false
+
+  func run(_ ctx: Context) throws {
+    let data: Data
+    let limit = ExportDocument.maxBytes
+    let tooLarge = CLIError(
+      "\(file == "-" ? "standard input" : file) holds more than \(limit >> 20) MiB, more than any Nudge export; pass a file written by 'nudge export'. Nothing was imported.",
+      code: .badData)
+    if file == "-" {
+      if ctx.input.isTerminal {
+        throw CLIError(
+          "'nudge import -' reads a document from standard input, which is a terminal here; pipe one in (nudge import - < backup.json) or name the file.",
+          code: .usage)
+      }
+      guard let read = ctx.input.readAll(limit: limit) else { throw tooLarge }
+      data = read
+    } else {
+      switch ctx.platform.readFile(file, limit: limit) {
+      case .success(let bytes): data = Data(bytes)
+      case .failure(.tooLarge): throw tooLarge
+      case .failure(.notRegular(let kind)):
+        throw CLIError(
+          "Cannot import \(VisibleText.escaped(file)): it is \(kind), not a file written by 'nudge export'.",
+          code: .noInput)
+      case .failure(.cannotOpen(let reason)):
+        throw CLIError(
+          "Cannot read \(VisibleText.escaped(file)): \(reason.lowercased()).", code: .noInput)
+      }
+    }
+    let document: ExportDocument
+    do {
+      document = try ExportDocument.decode(data)
+    } catch {
+      throw CLIError(
+        "\(file == "-" ? "standard input" : VisibleText.escaped(file)): \(error.message) Nothing was imported.",
+        code: .badData)
+    }
+    let source = file == "-" ? "standard input" : file
+    for (i, schedule) in document.schedule.enumerated() {
+      do { _ = try ctx.parseCalendar(schedule.expression, local: ctx.timeZone) } catch let error
+        as CLIError
+      {
+        throw CLIError(
+          "\(source): schedule[\(i)].expression: \(error.message) Nothing was imported.",
+          code: .badData)
+      }
+    }
+    let db = try ctx.openDatabase()
+    let summary = try db.importDocument(document)
+    if summary.scheduleChanged {
+      try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules(), db: db)
+    }
+    if json {
+      ctx.line(try jsonText(ImportReport(summary)))
+      return
+    }
+    ctx.line(
+      ctx.style.green("✓")
+        + " Imported \(VisibleText.escaped(source)): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
+    )
+    for line in Self.changes(summary) { ctx.wrappedLine("  " + line, indent: 4) }
+  }
+
+  /// Every change beyond the entries, one line each, and what was skipped and why.
+  static func changes(_ s: AppDatabase.ImportSummary) -> [String] {
+    var lines: [String] = []
+    if !s.keptFuller.isEmpty {
+      lines.append(
+        "Kept yours (the file's newer save answers less): " + s.keptFuller.joined(separator: ", ")
+          + ".")
+    }
+    if !s.settingsAdded.isEmpty {
+      lines.append("Settings taken: " + s.settingsAdded.joined(separator: ", ") + ".")
+    }
+    if !s.settingsSkipped.isEmpty {
+      lines.append(
+        "Skipped " + s.settingsSkipped.joined(separator: ", ")
+          + ": it names a program on a computer, so it is only set here, with 'nudge config set'.")
+    }
+    if !s.schedulesAdded.isEmpty {
+      lines.append(
+        "Reminder times taken for " + s.schedulesAdded.map(\.rawValue).joined(separator: ", ")
+          + ".")
+    }
+    if !s.pausesAdded.isEmpty {
+      lines.append("Pauses added: " + s.pausesAdded.joined(separator: ", ") + ".")
+    }
+    if !s.newAchievements.isEmpty {
+      lines.append(
+        "Achievements earned by these entries: "
+          + s.newAchievements.map(\.title).joined(separator: ", ") + ".")
+    }
+    if !s.lostAchievements.isEmpty {
+      lines.append(
+        "Achievements no entry supports, taken back: "
+          + s.lostAchievements.map(\.title).joined(separator: ", ") + ".")
+    }
+    return lines
+  }
+}
+
+/// The JSON `nudge import --json` prints: counts, and every other change named.
+struct ImportReport: Encodable {
+  var added: Int
+  var updated: Int
+  var unchanged: Int
+  var keptFuller: [String]
+  var newAchievements: [Achievement]
+  var lostAchievements: [Achievement]
+  var settingsAdded: [String]
+  var settingsSkipped: [String]
+  var schedulesAdded: [Slot]
+  var pausesAdded: [String]
+
+  init(_ s: AppDatabase.ImportSummary) {
+    added = s.added
+    updated = s.updated
+    unchanged = s.unchanged
+    keptFuller = s.keptFuller
+    newAchievements = s.newAchievements
+    lostAchievements = s.lostAchievements
+    settingsAdded = s.settingsAdded
+    settingsSkipped = s.settingsSkipped
+    schedulesAdded = s.schedulesAdded
+    pausesAdded = s.pausesAdded
+  }
+}

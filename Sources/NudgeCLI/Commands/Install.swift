@@ -1,0 +1,357 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+
+/// The user's systemd unit directory and the systemctl calls that manage Nudge's timers.
+struct UserUnits {
+  let ctx: Context
+  let dryRun: Bool
+
+  var directory: String {
+    let env = ctx.environment
+    let config =
+      env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? HomeDirectory.path(environment: env) + "/.config"
+    return config + "/systemd/user"
+  }
+
+  var isInstalled: Bool {
+    FileManager.default.fileExists(atPath: directory + "/" + UnitFiles.serviceName)
+      || isPackaged
+        && FileManager.default.fileExists(
+          atPath: directory + "/" + UnitFiles.windowDropInPath(.morning))
+  }
+
+  /// Where the Debian package puts the units (the system's user-unit directory).
+  static let packagedUnitDirectory = "/usr/lib/systemd/user"
+  /// The packaged binary.
+  static let packagedBinary = "/usr/bin/nudge"
+
+  /// This is the packaged Nudge and its units are installed: `nudge install` then only enables
+  /// them, with the person's changes as drop-ins in their own unit directory.
+  var isPackaged: Bool {
+    Self.binaryPath == Self.packagedBinary
+      && FileManager.default.fileExists(
+        atPath: Self.packagedUnitDirectory + "/" + UnitFiles.serviceName)
+  }
+
+  /// Which binary the timers run and where their units are, for `doctor`.
+  var unitsDescription: String {
+    isPackaged
+      ? "packaged in \(Self.packagedUnitDirectory), running \(Self.packagedBinary); changes in \(directory)"
+      : "installed in \(directory), running \(Self.binaryPath)"
+  }
+
+  /// The database the installed timers work on: they run with no `NUDGE_DB`, so the default
+  /// one (`$XDG_DATA_HOME/nudge/nudge.sqlite3`).
+  var timersDatabase: String {
+    var env = ctx.environment
+    env["NUDGE_DB"] = nil
+    return DatabaseLocation.path(environment: env)
+  }
+
+  /// Whether this run's database is the one the installed timers work on; a second one (a
+  /// test, a demo, `NUDGE_DB` elsewhere) never rewrites the person's reminders.
+  func drivesTimers(_ db: AppDatabase) -> Bool {
+    DatabaseLocation.isSameFile(db.path, timersDatabase)
+  }
+
+  /// Said once when a change to a second database leaves the installed timers as they are.
+  func keptTimersNote() {
+    ctx.output.writeError(
+      "nudge: the installed reminders keep their times: they run for \(timersDatabase), not NUDGE_DB=\(VisibleText.escaped(ctx.environment["NUDGE_DB"] ?? "")).\n"
+    )
+  }
+
+  /// A systemd user manager runs for this session (the platform's `hasUserManager`).
+  var hasUserManager: Bool { ctx.platform.hasUserManager(environment: ctx.environment) }
+
+  static var binaryPath: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+  }
+
+  func write(_ relative: String, _ text: String) throws {
+    try writeFile(directory + "/" + relative, text)
+  }
+
+  /// Writes a file atomically, creating its directory; prints it instead on a dry run.
+  func writeFile(_ path: String, _ text: String) throws {
+    if dryRun {
+      ctx.line("# file \(path)")
+      ctx.output.write(text)
+      ctx.line()
+      return
+    }
+    let directory = parentDirectory(of: path)
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw CLIError("Cannot write \(path): cannot create \(directory).", code: .cannotCreate)
+    }
+    do {
+      try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644)
+    } catch {
+      throw CLIError("Cannot write \(path): \(error.reason).", code: .cannotCreate)
+    }
+  }
+
+  func remove(_ relative: String) {
+    let path = directory + "/" + relative
+    if dryRun {
+      if FileManager.default.fileExists(atPath: path) { ctx.line("# remove \(path)") }
+      return
+    }
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  /// Runs `systemctl --user ARGS` (no shell); prints it instead on a dry run.
+  func systemctl(_ args: [String]) throws {
+    let line = (["systemctl", "--user"] + args).joined(separator: " ")
+    if dryRun {
+      ctx.line("# run \(line)")
+      return
+    }
+    if !hasUserManager { return }
+    let status = try ctx.platform.systemctl(args, environment: ctx.environment)
+    guard status == 0 else {
+      throw CLIError("'\(line)' failed (exit \(status)).", code: .unavailable)
+    }
+  }
+
+  var applicationsDirectory: String {
+    let env = ctx.environment
+    let data =
+      env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? HomeDirectory.path(environment: env) + "/.local/share"
+    return data + "/applications"
+  }
+
+  var mimeappsPath: String {
+    URL(fileURLWithPath: directory).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("mimeapps.list").path
+  }
+
+  /// Writes the nudge:// handler and makes it the default for `x-scheme-handler/nudge`.
+  func installLinkHandler() throws {
+    let desktop = applicationsDirectory + "/" + LinkHandlerFile.name
+    let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
+    try writeFile(desktop, LinkHandlerFile.render(binary: Self.binaryPath))
+    try writeFile(mimeappsPath, LinkHandlerFile.registering(in: current))
+  }
+
+  func removeLinkHandler() {
+    let desktop = applicationsDirectory + "/" + LinkHandlerFile.name
+    if dryRun {
+      ctx.line("# remove \(desktop)")
+      return
+    }
+    try? FileManager.default.removeItem(atPath: desktop)
+    if let current = try? String(contentsOfFile: mimeappsPath, encoding: .utf8) {
+      let kept = current.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.hasPrefix("x-scheme-handler/nudge=") }.joined(separator: "\n")
+      try? AtomicFile.write(Array(kept.utf8), to: mimeappsPath, mode: 0o644)
+    }
+  }
+
+  var iconPath: String {
+    URL(fileURLWithPath: applicationsDirectory).deletingLastPathComponent()
+      .appendingPathComponent(AppIcon.relativePath).path
+  }
+
+  /// Writes every unit and drop-in, reloads systemd and enables the timers of enabled slots.
+  /// The packaged Nudge writes only the drop-ins (changed times, each slot's window) and the
+  /// person's `mimeapps.list` line: its units, handler and icon come with the package.
+  func install(_ schedules: [SlotSchedule], settings: Settings) throws {
+    let packaged = isPackaged
+    if packaged {
+      // copies from an earlier user install would win over the packaged units and handler
+      remove(UnitFiles.serviceName)
+      for slot in Slot.allCases { remove(UnitFiles.timerName(slot)) }
+      if dryRun {
+        ctx.line("# remove \(applicationsDirectory)/\(LinkHandlerFile.name)")
+      } else {
+        try? FileManager.default.removeItem(
+          atPath: applicationsDirectory + "/" + LinkHandlerFile.name)
+      }
+      let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
+      try writeFile(mimeappsPath, LinkHandlerFile.registering(in: current))
+    } else {
+      try installLinkHandler()
+      try writeFile(iconPath, AppIcon.svg)
+    }
+    for (path, text) in UnitFiles.render(
+      binary: Self.binaryPath, schedules: schedules, settings: settings)
+    where !packaged || path.contains(".d/") {
+      try write(path, text)
+    }
+    for schedule in schedules where UnitFiles.dropIn(schedule) == nil {
+      remove(UnitFiles.dropInPath(schedule.slot))
+    }
+    try activate(schedules)
+  }
+
+  /// The unit file is in the person's unit directory or the package's.
+  func unitExists(_ name: String) -> Bool {
+    [directory, Self.packagedUnitDirectory].contains {
+      FileManager.default.fileExists(atPath: $0 + "/" + name)
+    }
+  }
+
+  func activate(_ schedules: [SlotSchedule]) throws {
+    try systemctl(["daemon-reload"])
+    let on = schedules.filter(\.enabled).map { UnitFiles.timerName($0.slot) }
+    // (systemctl refuses to disable a unit that has no file)
+    let off = schedules.filter { !$0.enabled }.map { UnitFiles.timerName($0.slot) }
+      .filter { dryRun || unitExists($0) }
+    if !on.isEmpty { try systemctl(["enable", "--now"] + on) }
+    if !off.isEmpty { try systemctl(["disable", "--now"] + off) }
+  }
+
+  /// After `schedule set/on/off` or an import: rewrite the slot's drop-in and reload, when
+  /// installed; without a user manager that is said once, not after every change (`doctor`
+  /// says it every time).
+  func update(_ schedules: [SlotSchedule], db: AppDatabase) throws {
+    guard isInstalled else { return }
+    guard drivesTimers(db) else { return keptTimersNote() }
+    if !isPackaged {
+      // an install from before a slot existed (the weekly one) lacks its timer: add it
+      for (path, text) in UnitFiles.render(
+        binary: Self.binaryPath, schedules: schedules, settings: try db.settings())
+      where !path.hasSuffix("/schedule.conf")
+        && !FileManager.default.fileExists(
+          atPath: directory + "/" + path)
+      {
+        try write(path, text)
+      }
+    }
+    for schedule in schedules {
+      if let dropIn = UnitFiles.dropIn(schedule) {
+        try write(UnitFiles.dropInPath(schedule.slot), dropIn)
+      } else {
+        remove(UnitFiles.dropInPath(schedule.slot))
+      }
+    }
+    try activate(schedules)
+    if !hasUserManager, try db.firstTime("no-user-manager") { noUserManagerNote() }
+  }
+
+  /// After a staleness setting changed: rewrite each slot's service bound, when installed.
+  func updateWindows(_ settings: Settings, db: AppDatabase) throws {
+    guard isInstalled else { return }
+    guard drivesTimers(db) else { return keptTimersNote() }
+    for slot in Slot.allCases {
+      try write(
+        UnitFiles.windowDropInPath(slot),
+        UnitFiles.windowDropIn(slot, windowSeconds: settings.stalenessSeconds(for: slot)))
+    }
+    try systemctl(["daemon-reload"])
+  }
+
+  func noUserManagerNote() {
+    ctx.output.writeError(
+      "nudge: no systemd user instance is running here, so the timers were not started; run 'nudge daemon' to get reminders.\n"
+    )
+  }
+}
+
+/// `nudge install`: the systemd user units, the nudge:// handler and the icon.
+struct InstallCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "install", abstract: "Install the reminder timers as systemd user units.")
+
+  @Flag(help: "Print every file and command instead of writing or running them.")
+  var dryRun = false
+
+  /// For `scripts/package`: the files the Debian package ships, under this root.
+  @Option(help: .hidden)
+  var packageRoot: String?
+
+  /// The units (for /usr/bin/nudge, default times and windows), the nudge:// handler and the
+  /// icon, where the package puts them under `root`.
+  static func writePackageFiles(_ ctx: Context, root: String) throws {
+    let units = UserUnits(ctx: ctx, dryRun: false)
+    let defaults = Slot.allCases.map(SlotSchedule.defaults)
+    for (path, text) in UnitFiles.render(
+      binary: UserUnits.packagedBinary, schedules: defaults, settings: Settings(stored: [:]))
+    where !path.contains(".d/") {
+      try units.writeFile(root + UserUnits.packagedUnitDirectory + "/" + path, text)
+    }
+    try units.writeFile(
+      root + "/usr/share/applications/" + LinkHandlerFile.name,
+      LinkHandlerFile.render(binary: UserUnits.packagedBinary))
+    try units.writeFile(root + "/usr/share/" + AppIcon.relativePath, AppIcon.svg)
+  }
+
+  func run(_ ctx: Context) throws {
+    if let packageRoot {
+      try Self.writePackageFiles(ctx, root: packageRoot)
+      return
+    }
+    let db = try ctx.openDatabase()
+    let schedules = try db.schedules()
+    let units = UserUnits(ctx: ctx, dryRun: dryRun)
+    guard units.drivesTimers(db) else {
+      throw CLIError(
+        "the reminder timers always run for \(units.timersDatabase), not NUDGE_DB=\(db.path); unset NUDGE_DB to install them for your own database.",
+        code: .usage)
+    }
+    try units.install(schedules, settings: try db.settings())
+    if dryRun { return }
+    // "enabled" only when systemctl enabled them: without a user manager nothing was
+    if units.isPackaged && units.hasUserManager {
+      ctx.line(
+        "Enabled the packaged reminder timers (\(UserUnits.packagedUnitDirectory)); your times and windows are drop-ins in \(units.directory)."
+      )
+    } else if units.isPackaged {
+      ctx.line(
+        "Wrote your reminder times and windows as drop-ins in \(units.directory) for the packaged timers (\(UserUnits.packagedUnitDirectory))."
+      )
+    } else if units.hasUserManager {
+      ctx.line("Installed and started the reminder timers (units in \(units.directory)).")
+    } else {
+      ctx.line("Wrote the reminder units in \(units.directory).")
+    }
+    if !units.hasUserManager {
+      throw CLIError(
+        "no systemd user instance is running here, so no timer was enabled or started; run 'nudge daemon' to get reminders, or 'nudge install' again in your desktop session.",
+        code: .unavailable)
+    }
+  }
+}
+
+/// `nudge uninstall`: reverses `nudge install`.
+struct UninstallCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "uninstall", abstract: "Stop and remove the reminder timers. Your data stays.")
+
+  @Flag(help: "Print every file and command instead of removing or running them.")
+  var dryRun = false
+
+  func run(_ ctx: Context) throws {
+    let units = UserUnits(ctx: ctx, dryRun: dryRun)
+    let timers = Slot.allCases.map(UnitFiles.timerName).filter { dryRun || units.unitExists($0) }
+    if !timers.isEmpty { try units.systemctl(["disable", "--now"] + timers) }
+    for slot in Slot.allCases {
+      units.remove(UnitFiles.dropInPath(slot))
+      units.remove(UnitFiles.dropInPath(slot).replacing("/schedule.conf", with: ""))
+      units.remove(UnitFiles.timerName(slot))
+      units.remove(UnitFiles.windowDropInPath(slot))
+      units.remove(
+        UnitFiles.windowDropInPath(slot).replacing("/window.conf", with: ""))
+    }
+    units.remove(UnitFiles.serviceName)
+    units.removeLinkHandler()
+    if dryRun {
+      ctx.line("# remove \(units.iconPath)")
+    } else {
+      try? FileManager.default.removeItem(atPath: units.iconPath)
+    }
+    try units.systemctl(["daemon-reload"])
+    if !dryRun {
+      ctx.line("Removed the reminder units from \(units.directory). Your data is untouched.")
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+
+/// What `nudge notify` posts: a slot's reminder, or the demo.
+enum NotifyTarget: ExpressibleByArgument, Equatable {
+  case slot(Slot)
+  /// The reminder for this part of the day, now.
+  case demo
+
+  init?(argument: String) {
+    if argument == "demo" {
+      self = .demo
+    } else if let slot = Slot(rawValue: argument) {
+      self = .slot(slot)
+    } else {
+      return nil
+    }
+  }
+
+  static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["demo"] }
+}
+
+/// `nudge notify SLOT`: posts a reminder now, or with `--scheduled` applies the firing rules.
+struct NotifyCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "notify", abstract: "Post the reminder for a slot (what the timers run).",
+    discussion: """
+      The reminder stays clickable while it is relevant: until it is clicked or dismissed, its \
+      flow is done elsewhere, or the slot's staleness window ends; then (or on SIGTERM, SIGINT, \
+      SIGHUP) it is taken off the screen. Exit status: 0 shown or skipped, 69 no notification \
+      server (the reminder was printed), 64 usage.
+      """)
+
+  @Argument(
+    help: "morning, midday, evening, weekly, or demo (the reminder for this time of day, now).",
+    completion: .list(NotifyTarget.allValueStrings))
+  var slot: NotifyTarget
+
+  @Flag(
+    help: "Apply the schedule's rules: latest elapse, once per elapse, skip when done or stale.")
+  var scheduled = false
+
+  @Flag(help: "Post the slot's stored snooze when it is due (what a snooze timer runs).")
+  var snoozed = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600). 0 posts it without buttons, leaves it on the screen and returns at once.",
+      valueName: "seconds"))
+  var wait: Double?
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds to wait for a notification server that is not there yet (default: 120 with --scheduled or --snoozed, else 0).",
+      valueName: "seconds"))
+  var serverWait: Double?
+
+  @Option(help: .hidden)
+  var snoozeSeconds: Int?
+
+  @Flag(help: "Print what happened as JSON.")
+  var json = false
+
+  func validate() throws {
+    if let wait, !(0...Self.longestWait).contains(wait) {
+      throw ValidationError(
+        "--wait must be from 0 to \(Int(Self.longestWait)) seconds (0: post it and do not wait).")
+    }
+    if let snoozeSeconds, !(1...43200).contains(snoozeSeconds) {
+      throw ValidationError("--snooze-seconds must be from 1 to 43200 (12 hours).")
+    }
+    if let serverWait, !(0...Self.longestWait).contains(serverWait) {
+      throw ValidationError("--server-wait must be from 0 to \(Int(Self.longestWait)) seconds.")
+    }
+    if slot == .demo && (scheduled || snoozed) {
+      throw ValidationError("'demo' posts now; it takes no --scheduled or --snoozed.")
+    }
+    if scheduled && snoozed { throw ValidationError("use --scheduled or --snoozed, not both.") }
+  }
+
+  /// The longest wait a flag may ask for: a day (a reminder's window is at most that).
+  static let longestWait: Double = 86400
+
+  /// What the flags ask for.
+  var request: ReminderRequest {
+    switch slot {
+    case .demo: .demo
+    case .slot(let slot): scheduled ? .scheduled(slot) : snoozed ? .snoozed(slot) : .now(slot)
+    }
+  }
+
+  func run(_ ctx: Context) throws {
+    let options = ReminderOptions(
+      wait: wait, serverWait: serverWait ?? (scheduled || snoozed ? 120 : 0),
+      snoozeSeconds: snoozeSeconds, json: json)
+    let session = ReminderSession(
+      ctx: ctx, db: try ctx.openDatabase(), request: request, options: options)
+    let report = try session.run()
+    if report.printsOutcome { try print(report, ctx) }
+    if let failure = report.failure { throw failure }
+  }
+
+  func print(_ report: ReminderReport, _ ctx: Context) throws {
+    let elapse = report.elapse.map { ctx.timeZone.iso($0) }
+    if json {
+      ctx.line(
+        try jsonText(
+          NotifyReport(slot: report.slot, elapse: elapse, outcome: report.outcome.text)))
+    } else {
+      ctx.line(
+        "\(report.slot.rawValue): \(report.outcome.text)" + (elapse.map { " (elapse \($0))" } ?? "")
+      )
+    }
+  }
+}
+/// What one `nudge notify` run did: nothing was due, or the outcome it logged.
+enum NotifyOutcome: Equatable {
+  case nothingDue
+  case logged(ReminderOutcome)
+
+  /// As printed and in `--json`: "nothing-due", or the logged outcome ("shown", "duplicate"…).
+  var text: String {
+    switch self {
+    case .nothingDue: "nothing-due"
+    case .logged(let outcome): outcome.rawValue
+    }
+  }
+}
+
+/// What `nudge notify --json` prints.
+struct NotifyReport: Encodable {
+  var slot: Slot
+  @NullWhenAbsent var elapse: String?
+  var outcome: String
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeStore
+
+/// `nudge schedule`: reminder times as systemd calendar expressions.
+struct ScheduleCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "schedule",
+    abstract:
+      "Show and change reminder times ('9pm', 'weekdays 7:30', or systemd calendar expressions).",
+    subcommands: [List.self, Set.self, On.self, Off.self, Normalize.self, Preview.self],
+    defaultSubcommand: List.self)
+
+}
+
+/// A slot named on the command line, or `all` of them.
+struct SlotChoice: ExpressibleByArgument {
+  var slots: [Slot]
+
+  init?(argument: String) {
+    if argument == "all" {
+      slots = Slot.allCases
+    } else if let slot = Slot(rawValue: argument) {
+      slots = [slot]
+    } else {
+      return nil
+    }
+  }
+
+  static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["all"] }
+}
+
+/// Saves a slot's changed schedule, updates installed units, and shows the result.
+func change(
+  _ ctx: Context, _ db: AppDatabase, _ slot: Slot, _ edit: (inout SlotSchedule) -> Void
+) throws {
+  try change(ctx, db, [slot], edit)
+}
+
+/// Saves the changed schedules of `slots`, updates installed units, and shows the result.
+func change(
+  _ ctx: Context, _ db: AppDatabase, _ slots: [Slot], _ edit: (inout SlotSchedule) -> Void
+) throws {
+  var all = try db.schedules()
+  for slot in slots {
+    let index = all.firstIndex { $0.slot == slot }!
+    edit(&all[index])
+    try db.saveSchedule(all[index])
+  }
+  try UserUnits(ctx: ctx, dryRun: false).update(all, db: db)
+  var list = ScheduleCommand.List()
+  list.json = false
+  list.verbose = false
+  list.noPrompt = true
+  try list.run(ctx)
+}
+
+/// Local wall-clock fields of naive seconds.
+struct BrokenDown {
+  let day: Day
+  let hour: Int
+  let minute: Int
+
+  init(_ naive: Int) {
+    let days = naive >= 0 ? naive / 86400 : (naive - 86399) / 86400
+    day = Day(ordinal: days)
+    let rest = naive - days * 86400
+    hour = rest / 3600
+    minute = rest % 3600 / 60
+  }
+}
+
+extension Context {
+  /// Parses a calendar expression, or fails with exit 65 naming the bad part. `asTyped`: the
+  /// words the person gave for a slot's time (`schedule set`): a bad one is a bad value, 64.
+  func parseCalendar(_ expression: String, local: ZoneRules, asTyped: String? = nil) throws
+    -> CalendarSpec
+  {
+    do {
+      return try CalendarSpec.parse(expression, localZone: local, zoneExists: zones.exists)
+    } catch {
+      if let asTyped {
+        throw CLIError(
+          "'\(asTyped)' is not a time Nudge understands (\(error.message)): write it like '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
+          code: .usage)
+      }
+      throw CLIError(
+        "'\(expression)' is not a calendar expression systemd accepts: \(error.message). See systemd.time(7), e.g. 'Mon..Fri 07:00' or '*-*-* 21:30'.",
+        code: .badData)
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeStore
+
+extension ScheduleCommand {
+  /// `nudge schedule`: each slot's time, state and next reminder.
+  struct List: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "Show each reminder slot.")
+
+    @Flag(help: "Print the schedule as JSON.")
+    var json = false
+
+    @Flag(help: "Show each time as the systemd calendar expression the timer uses.")
+    var verbose = false
+
+    /// Set after a change has been shown: the table is not offered for editing again.
+    @Flag(help: .hidden)
+    var noPrompt = false
+
+    struct Row: Encodable {
+      var slot: Slot
+      var expression: String
+      /// The time in plain words ("weekdays 07:00"), or the expression.
+      var plain: String
+      var enabled: Bool
+      @NullWhenAbsent var next: String?
+    }
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let local = ctx.timeZone
+      let calendar = SlotCalendar(ctx: ctx, local: local)
+      let now = ctx.now.seconds
+      let settings = try db.settings()
+      let pause = try db.pause(covering: ctx.today(settings).day)
+      let schedules = try db.schedules()
+      let rows = try schedules.map {
+        schedule throws -> (Row, Int?) in
+        let spec = try calendar.spec(schedule)
+        var next = schedule.enabled ? calendar.next(spec, after: now) : nil
+        // a pause holds every reminder until its last day is over
+        if let pause {
+          var steps = 0
+          while let at = next, steps < 1000,
+            settings.dayRule.day(of: Instant(seconds: at), in: local) <= pause.lastDay
+          {
+            next = calendar.next(spec, after: at)
+            steps += 1
+          }
+        }
+        return (
+          Row(
+            slot: schedule.slot, expression: schedule.expression,
+            plain: PlainTime.describe(schedule.expression) ?? schedule.expression,
+            enabled: schedule.enabled, next: next.map { local.iso($0) }),
+          next
+        )
+      }
+      if json {
+        ctx.line(try jsonText(rows.map(\.0)))
+        return
+      }
+      let style = ctx.style
+      // a schedule reminds nobody by itself: say so when nothing will fire it
+      if let sentence = RemindersState.current(ctx, schedules, checkTimers: true).sentence {
+        ctx.wrappedLine(sentence, style: style.yellow)
+      }
+      if let pause {
+        ctx.wrappedLine(
+          "Paused until \(pause.lastDay.short): no reminder fires until then (nudge resume).",
+          style: style.cyan)
+      }
+      // the time column fits the longest time: never cut
+      let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
+      let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)
+      for ((row, next), time) in zip(rows, shown) {
+        let state = row.enabled ? style.green("on ") : style.dim("off")
+        let expression = time.padded(to: width)
+        var line =
+          "\(style.bold(row.slot.rawValue.padded(to: 8))) \(state)  \(expression)"
+        if let next {
+          line +=
+            " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
+        } else if row.enabled {
+          line += style.dim(" never again (no future elapse)")
+        }
+        ctx.line(line)
+      }
+      if !noPrompt && ctx.input.isTerminal && ctx.output.isTerminal {
+        try offerChanges(ctx, rows.map(\.0))
+      }
+    }
+
+    /// On a terminal: each slot in turn, Enter keeps it; a time, on or off changes it.
+    func offerChanges(_ ctx: Context, _ rows: [Row]) throws {
+      ctx.line()
+      ctx.line(
+        ctx.style.dim(
+          "Change a reminder? Type a time ('9pm', 'weekdays 7:30'), on or off; Enter keeps it."))
+      let ask = Prompter(ctx: ctx)
+      for row in rows {
+        while true {
+          let current = "\(row.plain), \(row.enabled ? "on" : "off")"
+          guard let answer = try ask.text("  \(row.slot.rawValue) [\(current)]:") else { break }
+          do {
+            switch answer.lowercased() {
+            case "on": try On.parse([row.slot.rawValue]).run(ctx)
+            case "off": try Off.parse([row.slot.rawValue]).run(ctx)
+            default: try Set.parse([row.slot.rawValue, answer]).run(ctx)
+            }
+            break
+          } catch let failure as CLIError {
+            ctx.line(ctx.style.yellow(failure.message))
+          }
+        }
+      }
+    }
+
+    static func friendly(_ t: Int, _ zone: ZoneRules) -> String {
+      let local = BrokenDown(t + zone.localType(at: t).offset)
+      return "\(local.day.short) \(zeroPadded(local.hour, 2) + ":" + zeroPadded(local.minute, 2))"
+    }
+
+    static func until(_ seconds: Int) -> String {
+      let minutes = (seconds + 59) / 60
+      if minutes < 60 { return "\(minutes)m" }
+      let hours = minutes / 60
+      if hours < 48 { return "\(hours)h \(minutes % 60)m" }
+      return "\(hours / 24)d \(hours % 24)h"
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeStore
+
+extension ScheduleCommand {
+  /// `nudge schedule preview EXPR`: the next elapses.
+  struct Preview: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "preview",
+      abstract: "Print the next elapses of a calendar expression, one a line.",
+      discussion:
+        "Several expressions (as systemd-analyze calendar takes them) print one block each, in order, separated by an empty line."
+    )
+
+    @Argument(help: "A calendar expression, e.g. 'Mon..Fri 07:00'; or several.")
+    var expressions: [String]
+
+    func validate() throws {
+      guard (1...100_000).contains(count) else {
+        throw ValidationError("--count must be from 1 to 100000.")
+      }
+      guard !expressions.isEmpty else {
+        throw ValidationError("give a calendar expression, e.g. 'Mon..Fri 07:00'.")
+      }
+    }
+
+    @Option(
+      help: ArgumentHelp(
+        "Start after this time (ISO 8601 with offset, or @EPOCH); default now.", valueName: "time"))
+    var from: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "The local time zone to use (default: TZ, else /etc/localtime).", valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp("How many elapses (1-100000).", valueName: "n"))
+    var count: Int = 5
+
+    @Flag(help: "Print seconds since the epoch instead of ISO 8601.")
+    var epoch = false
+
+    func run(_ ctx: Context) throws {
+      if let tz, ctx.zones.zone(named: tz.hasPrefix(":") ? String(tz.dropFirst()) : tz) == nil,
+        ZoneRules(posix: tz) == nil
+      {
+        throw CLIError(
+          "--tz '\(tz)' is not an installed time zone (see /usr/share/zoneinfo).", code: .usage)
+      }
+      let local = ctx.zones.local(tz: tz ?? ctx.environment["TZ"])
+      // every expression checked before anything is printed
+      let specs = try expressions.map { try ctx.parseCalendar($0, local: local) }
+      var base = ctx.now.seconds
+      if let from {
+        guard let parsed = InstantFormat.parse(from) else {
+          throw CLIError(
+            "--from '\(from)' is not a time: use ISO 8601 with an offset or @EPOCH.", code: .usage)
+        }
+        base = parsed.seconds
+      }
+      let (count, epoch) = (count, epoch)  // read once: each read of a wrapper is a lookup
+      var out: [UInt8] = []
+      out.reserveCapacity(count * 26 * specs.count)
+      // one process for all of them, as systemd-analyze calendar: the C library's memory
+      // carries from one expression to the next
+      var memory = CalendarSpec.MktimeMemory()
+      memory.freshProcess = true
+      for (index, (spec, expression)) in zip(specs, expressions).enumerated() {
+        if index > 0 { out.append(10) }  // an empty line between blocks
+        var usec = base * 1_000_000
+        var printed = false
+        for _ in 0..<count {
+          let step = spec.elapse(
+            afterMicroseconds: usec, localZone: local, zoneFor: ctx.zones.zone(named:),
+            memory: &memory)
+          if case .outOfRange = step {
+            throw CLIError(
+              "systemd computes no elapse after 9999-12-30 23:59:59 UTC; choose an earlier --from.",
+              code: .badData)
+          }
+          if case .unresolvable = step {
+            throw CLIError(
+              "systemd cannot compute the elapse after \(local.iso(usec / 1_000_000)) for '\(expression)' (its calculation gives up at this DST change); choose another time of day.",
+              code: .badData)
+          }
+          guard case .at(let next) = step else { break }
+          usec = next
+          printed = true
+          let seconds = next / 1_000_000
+          if epoch {
+            out += String(seconds).utf8
+          } else {
+            InstantFormat.append(Instant(seconds: seconds), in: local, to: &out)
+          }
+          out.append(10)  // newline
+        }
+        if !printed {
+          ctx.output.writeError(
+            "nudge: '\(expression)' has no elapse after \(local.iso(base)) (systemd: \"Next elapse: never\").\n"
+          )
+        }
+      }
+      ctx.output.write(String(decoding: out, as: UTF8.self))
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import FoundationEssentials
+import NudgeCore
+import NudgeStore
+
+extension ScheduleCommand {
+  /// `nudge schedule set SLOT TIME`.
+  struct Set: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "set",
+      abstract:
+        "Change a slot's time: '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or any systemd calendar expression."
+    )
+
+    @Argument(help: "morning, midday, evening or weekly.")
+    var slot: Slot
+
+    @Argument(help: "A time in plain words, or a systemd calendar expression.")
+    var expression: String
+
+    @Flag(help: "Keep a time far outside the slot's part of the day without asking.")
+    var yes = false
+
+    func run(_ ctx: Context) throws {
+      let target = slot
+      let local = ctx.timeZone
+      let db = try ctx.openDatabase()
+      let current = try db.schedules().first { $0.slot == target }!.expression
+      let words = PlainTime.expression(expression, for: target, current: current)
+      let spec = try ctx.parseCalendar(words ?? expression, local: local, asTyped: expression)
+      let normalized = spec.normalized
+      let plain = PlainTime.describe(normalized)
+      // a slip worth a question: plain words or a shorthand ("daily"), not an expression spelt
+      // out with systemd's wildcards
+      if !expression.contains("*"), let hour = PlainTime.hour(of: normalized),
+        !target.usualHours.contains(hour), !yes
+      {
+        let at = plain ?? normalized
+        guard ctx.input.isTerminal else {
+          throw CLIError(
+            "\(at) is far outside the \(target.rawValue) reminder's part of the day (\(zeroPadded(target.usualHours.lowerBound, 2)):00-\(zeroPadded(target.usualHours.upperBound, 2)):59); to keep it: nudge schedule set \(target.rawValue) '\(expression)' --yes",
+            code: .usage)
+        }
+        guard
+          try Prompter(ctx: ctx).yesNo(
+            "\(target.partOfDay.prefix(1).uppercased() + target.partOfDay.dropFirst()) reminder at \(at)?",
+            current: false)
+        else {
+          ctx.line("Nothing changed.")
+          return
+        }
+      }
+      let calendar = SlotCalendar(ctx: ctx, local: local)
+      let next = calendar.next(spec, after: ctx.now.seconds)
+      // what Nudge understood, in words and as the timer will have it
+      ctx.line(
+        "\(target.rawValue): \(plain.map { Self.spoken($0) } ?? normalized)"
+          + (plain == nil ? "" : " — \(normalized)")
+          + (next.map { "; next \(List.friendly($0, local))" } ?? ""))
+      try change(ctx, db, target) { $0.expression = normalized }
+    }
+
+    /// "weekdays at 07:00", "every day at 21:30".
+    static func spoken(_ plain: String) -> String {
+      let parts = plain.split(separator: " ")
+      return parts.count == 1 ? "every day at \(plain)" : "\(parts[0]) at \(parts[1])"
+    }
+  }
+}

@@ -1,0 +1,275 @@
+import FoundationEssentials
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+import Synchronization
+
+/// How a reminder session waits and reports, as `nudge notify`'s flags say.
+struct ReminderOptions: Sendable {
+  /// Seconds to wait for a click; nil: as long as the reminder is relevant. 0 posts it without
+  /// buttons, leaves it on the screen and returns at once.
+  var wait: Double?
+  /// Seconds to wait for a notification server that is not there yet.
+  var serverWait: Double = 0
+  /// The snooze's length; nil: the `snooze` setting.
+  var snoozeSeconds: Int?
+  /// `--json`: an undelivered reminder is journaled, not printed on stdout.
+  var json = false
+}
+
+/// What a reminder run did, for `notify` to print.
+struct ReminderReport: Equatable {
+  var slot: Slot
+  var elapse: Int?
+  var outcome: NotifyOutcome
+  /// The reminder could not be shown and was printed instead: `notify` ends with this.
+  var failure: CLIError? = nil
+  /// False when the printed reminder says it all (the demo without `--json`).
+  var printsOutcome = true
+}
+
+/// A reminder's whole life, from the claim to its last outcome: the store decides and claims
+/// (`fire`), then this posts, waits, acts on the click — open the flow, "All prepped" and its
+/// celebration, or a snooze that comes back even if this process does not — and logs each
+/// outcome. The only code that writes the reminder log.
+struct ReminderSession: Sendable {
+  let ctx: Context
+  let db: AppDatabase
+  let request: ReminderRequest
+  var options = ReminderOptions()
+
+  /// Decides, posts and waits; returns what happened. Throws only when the store fails.
+  func run() throws -> ReminderReport {
+    let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
+    switch try db.fire(request, at: ctx.now, in: ctx.timeZone, elapses: calendar.elapses) {
+    case .nothingDue(let slot):
+      return ReminderReport(slot: slot, elapse: nil, outcome: .nothingDue)
+    case .logged(let slot, let outcome, let elapse):
+      return ReminderReport(slot: slot, elapse: elapse, outcome: .logged(outcome))
+    case .post(let post):
+      return try Posting(session: self, post: post).run()
+    }
+  }
+}
+
+/// One claimed reminder on the screen: what `ReminderSession` does once there is one to post.
+private struct Posting: Sendable {
+  let session: ReminderSession
+  let post: ReminderPost
+
+  var ctx: Context { session.ctx }
+  var db: AppDatabase { session.db }
+  var slot: Slot { post.slot }
+  var options: ReminderOptions { session.options }
+  var snoozeSeconds: Int { options.snoozeSeconds ?? post.settings.snoozeSeconds }
+
+  func log(_ outcome: ReminderOutcome, detail: String? = nil) throws {
+    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
+    try db.logReminder(
+      ReminderLogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
+  }
+
+  func report(_ outcome: ReminderOutcome) -> ReminderReport {
+    ReminderReport(slot: slot, elapse: post.elapse, outcome: .logged(outcome))
+  }
+
+  /// The reminder printed instead of shown: logged `undelivered`, printed on the terminal and
+  /// journaled (unless `--json`), and the failure `notify` ends with.
+  func undelivered(_ failure: String, offering offer: ReminderOffer?, printsOutcome: Bool) throws
+    -> ReminderReport
+  {
+    try log(.undelivered)
+    if !options.json { printFallback(ctx, slot: slot, streak: post.streak, offering: offer) }
+    var report = report(.undelivered)
+    report.failure = CLIError(failure, code: .unavailable)
+    report.printsOutcome = printsOutcome
+    return report
+  }
+
+  func run() throws -> ReminderReport {
+    // a server that stops answering mid-call: print the reminder, log it, leave with 69 (on
+    // the watchdog thread, while this one is blocked in the call; a failed log is not retried)
+    let fallback = fallbackText(slot, streak: post.streak, offering: post.offer)
+    ctx.notifier.whenServerHangs { [self] in
+      ctx.output.write(fallback + "\n")
+      _ = try? log(.undelivered)
+      ctx.output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
+      ctx.platform.exitImmediately(69)
+    }
+    // `--wait 0` posts without buttons, so it needs no server check before: the post says
+    let leftOnScreen = options.wait == 0
+    if !leftOnScreen || session.request == .scheduled(slot),
+      let problem = ctx.notifier.unavailableReason(waitingForServer: options.serverWait)
+    {
+      // the demo says it once: the printed reminder, then the one line of why
+      return try undelivered(
+        "\(problem); the reminder was printed instead. Run the command it names.",
+        offering: post.offer, printsOutcome: options.json || !post.isDemo)
+    }
+    let wait = options.wait ?? post.relevantSeconds(now: ctx.now.seconds)
+    if ctx.output.isTerminal && !options.json && !leftOnScreen {
+      ctx.line(
+        ctx.style.dim(
+          "Waiting for a click on the reminder (\(DurationText.spoken(seconds: Int(wait))) at most; Ctrl-C takes it down)."
+        ))
+    }
+    let (clock, zone, rule) = (ctx.clock, ctx.timeZone, post.settings.dayRule)
+    let started = ctx.clock()
+    var offered = post.offer
+    // what the server last said of the reminder: on the screen, or held back (Do Not Disturb)
+    let seen = Mutex<Visibility?>(nil)
+    while true {
+      // what is left to offer today (the evening: the prep, then the check-in)
+      guard let offer = offered else {
+        try log(.doneElsewhere)
+        return report(.doneElsewhere)
+      }
+      let note = DesktopNotification.reminder(
+        slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer)
+      let left = leftOnScreen ? 0 : max(1, wait - ctx.clock().seconds(since: started))
+      // logged once the server has it, and once more if Do Not Disturb lets it through later
+      // (a failed log is not retried: the reminder is up)
+      let shown = post.shownOutcome
+      let outcome = ctx.notifier.post(
+        leftOnScreen ? note.withoutButtons(command: "nudge \(offer.command)") : note,
+        wait: NotificationWait(
+          seconds: left, serverSeconds: options.serverWait,
+          watchDirectory: parentDirectory(of: db.path),
+          isDoneElsewhere: { [db] in
+            guard case .flow(let flow) = offer else { return false }
+            return (try? db.isDone(flow, on: rule.day(of: clock(), in: zone))) ?? false
+          },
+          onVisibility: { [self] visibility in
+            let before = seen.withLock { seen in
+              defer { seen = visibility }
+              return seen
+            }
+            guard before != visibility, before != .shown else { return }
+            _ = try? log(visibility == .held ? .held : shown)
+          }))
+      switch outcome {
+      case .undelivered(let reason):
+        return try undelivered(
+          "\(reason); the reminder was printed instead.", offering: offer,
+          printsOutcome: options.json)
+      case .left:
+        // nobody waits (`--wait 0`): as the server had it, on the screen or held back
+        return report(seen.withLock { $0 } == .held ? .held : shown)
+      case .withdrawn(.doneElsewhere):
+        try log(.doneElsewhere)
+        return report(.doneElsewhere)
+      case .withdrawn(.expired) where seen.withLock({ $0 }) == .held:
+        // the person never saw it: a notice without buttons stays in the server's history
+        _ = ctx.notifier.post(
+          .missed(slot, offering: offer), wait: NotificationWait(seconds: 0))
+        try log(.missedDND)
+        return report(.missedDND)
+      case .withdrawn:
+        try log(.withdrawn)
+        return report(.withdrawn)
+      case .closed(let reason):
+        let outcome: ReminderOutcome = reason == .expired ? .expired : .dismissed
+        try log(outcome)
+        return report(outcome)
+      case .action(.snooze, _):
+        guard try snooze() else { return report(.snoozed) }
+        offered = slot.offer(done: try db.doneFlows(on: rule.day(of: ctx.clock(), in: zone)))
+      case .action(.done, _) where offer == .flow(.prep):
+        try allPrepped(wait: wait)
+        return report(.done)
+      case .action(_, let token):
+        try log(.clicked)
+        return try open(offer.deepLink.url, activationToken: token, offering: offer)
+      }
+    }
+  }
+
+  /// Opens the flow a click asked for; when no terminal starts, the person is told on the
+  /// desktop they are looking at (a notice without buttons) and it is logged `open-failed`.
+  func open(_ url: String, activationToken: String?, offering offer: ReminderOffer) throws
+    -> ReminderReport
+  {
+    do {
+      try ctx.launcher.open(url, in: ctx, activationToken: activationToken)
+      return report(.clicked)
+    } catch let failure as TerminalOpenFailure {
+      _ = ctx.notifier.post(
+        .openFailed(failure.reason, offering: offer), wait: NotificationWait(seconds: 0))
+      try log(.openFailed, detail: failure.reason)
+      var report = report(.openFailed)
+      report.failure = CLIError(failure.message, code: .unavailable)
+      return report
+    }
+  }
+
+  /// Stores the snooze and hands it to a transient systemd timer when a user manager runs (or
+  /// to `nudge daemon`, which watches stored snoozes): false, this process is done. Without a
+  /// manager it also waits here and returns true when this process took the due snooze.
+  func snooze() throws -> Bool {
+    let seconds = snoozeSeconds
+    if try ReminderSession.snooze(ctx, db, slot, elapse: post.elapse, seconds: seconds) {
+      return false
+    }
+    ctx.pause(Double(seconds))
+    let now = ctx.clock().adding(seconds: 0.999_999).seconds
+    return try db.takeDueSnooze(slot, now: now) != nil
+  }
+
+  /// "All prepped": saves the whole checklist (its awards and celebration in the same write),
+  /// posts the celebration, whose Replay button replays that same draw.
+  func allPrepped(wait: Double) throws {
+    let (day, savedAt) = ctx.today(post.settings, at: ctx.clock())
+    let completed = try db.complete(day: day, savedAt: savedAt, reward: ctx.reward) {
+      (entry: inout PrepEntry) in entry.markAllReady()
+    }
+    try log(.done)
+    guard let drawn = completed.celebration else { return }
+    let note = DesktopNotification.celebration(drawn.celebration)
+    let outcome = ctx.notifier.post(
+      note, wait: NotificationWait(seconds: min(wait, 120), serverSeconds: 2))
+    if case .action(_, let token) = outcome {
+      try ctx.launcher.open(DeepLink.replay(drawn.number).url, in: ctx, activationToken: token)
+    }
+  }
+}
+
+/// The reminder as one line of text, with the command that opens its flow.
+func fallbackText(_ slot: Slot, streak: Int, offering: ReminderOffer? = nil) -> String {
+  let note = DesktopNotification.reminder(slot, streak: 0, offering: offering)
+  let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
+  let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
+  return
+    "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((offering ?? slot.firstOffer).command)"
+}
+
+/// The reminder printed where no notification can be shown: the terminal and the journal.
+func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering: ReminderOffer? = nil) {
+  let text = fallbackText(slot, streak: streak, offering: offering)
+  ctx.line(text)
+  if ctx.platform.writesToJournal(environment: ctx.environment) {
+    ctx.platform.sendToJournal(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])
+  }
+}
+
+extension ReminderSession {
+  /// Snoozes the slot's reminder for `seconds`: stored (so it comes back even when this process
+  /// does not), logged, and handed to a transient systemd timer that runs
+  /// `nudge notify SLOT --snoozed` when it is due. False when there is no user manager to take
+  /// it: `nudge daemon`, which watches stored snoozes, or the caller brings it back.
+  static func snooze(_ ctx: Context, _ db: AppDatabase, _ slot: Slot, elapse: Int?, seconds: Int)
+    throws -> Bool
+  {
+    let due = ctx.clock().seconds + seconds
+    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse))
+    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
+    try db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: .snoozed, at: at))
+    var environment = ["NUDGE_DB": db.path]
+    environment["TZ"] = ctx.environment["TZ"]
+    let timer = TransientTimer(
+      unit: "nudge-snooze-\(slot.rawValue)-\(due)",
+      description: "Nudge snoozed \(slot.rawValue) reminder", afterSeconds: seconds,
+      runtimeMaxSeconds: Int(UnitFiles.maxWait), environment: environment,
+      argv: [UserUnits.binaryPath, "notify", slot.rawValue, "--snoozed"])
+    return ctx.platform.startTransientTimer(timer, environment: ctx.environment)
+  }
+}

@@ -1,0 +1,107 @@
+internal import CDesktop
+import FoundationEssentials
+import Glibc
+
+/// Sleeps like systemd's timer loop does: until a deadline, or at once when the wall clock is
+/// set (a `timerfd` with `TFD_TIMER_CANCEL_ON_SET`) or the local time-zone file is replaced
+/// (inotify on its directory), or when `stop()` is called.
+public final class WakeWatch: Sendable {
+  /// Why `wait` returned.
+  public enum Reason: Equatable, Sendable { case deadline, clockSet, zoneChanged, stopped }
+
+  private let clockFD: Int32
+  private let inotifyFD: Int32
+  private let stopPipe: [Int32]
+  private let zoneNames: Set<String>
+
+  /// Watches the wall clock and the files `zonePaths` (e.g. /etc/localtime, or the file a
+  /// `TZ=:/path` names).
+  public init(zonePaths: [String]) {
+    clockFD = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+    inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    stopPipe = fds
+    var names: Set<String> = []
+    for path in zonePaths {
+      let url = URL(fileURLWithPath: path)
+      names.insert(url.lastPathComponent)
+      let mask = IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_ATTRIB
+      _ = inotify_add_watch(inotifyFD, url.deletingLastPathComponent().path, UInt32(mask))
+    }
+    zoneNames = names
+    armClock()
+  }
+
+  deinit {
+    for fd in [clockFD, inotifyFD] + stopPipe where fd >= 0 { close(fd) }
+  }
+
+  /// A far-away absolute timer that the kernel cancels when the wall clock is set.
+  private func armClock() {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var spec = itimerspec()
+    spec.it_value.tv_sec = now.tv_sec + 365 * 86400
+    _ = timerfd_settime(clockFD, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+  }
+
+  /// Blocks for up to `seconds`; returns early when the clock is set or the zone file changes.
+  public func wait(seconds: Double) -> Reason {
+    var deadline = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &deadline)
+    let end = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + seconds
+    while true {
+      var now = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &now)
+      let left = end - (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+      if left <= 0 { return .deadline }
+      var fds = [
+        pollfd(fd: clockFD, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&fds, nfds_t(fds.count), Int32((left * 1000).rounded(.up)))
+      if ready <= 0 { continue }  // timeout (checked above) or EINTR
+      if fds[2].revents != 0 { return .stopped }
+      if fds[0].revents != 0 {
+        var expirations: UInt64 = 0
+        _ = read(clockFD, &expirations, 8)  // ECANCELED: the clock was set
+        armClock()
+        return .clockSet
+      }
+      if fds[1].revents != 0, zoneEventArrived() {
+        // a replacement is often two steps (unlink, symlink): let it finish before rereading
+        usleep(250_000)
+        _ = zoneEventArrived()
+        return .zoneChanged
+      }
+    }
+  }
+
+  /// Drains inotify; true when an event names one of the watched zone files.
+  private func zoneEventArrived() -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var matched = false
+    while true {
+      let count = read(inotifyFD, &buffer, buffer.count)
+      if count <= 0 { return matched }
+      var offset = 0
+      while offset + MemoryLayout<inotify_event>.size <= count {
+        let length = buffer.withUnsafeBytes {
+          Int($0.load(fromByteOffset: offset + 12, as: UInt32.self))
+        }
+        let start = offset + MemoryLayout<inotify_event>.size
+        let nameBytes = buffer[start..<min(start + length, count)].prefix { $0 != 0 }
+        if zoneNames.contains(String(decoding: nameBytes, as: UTF8.self)) { matched = true }
+        offset = start + length
+      }
+    }
+  }
+
+  /// Makes a blocked or later `wait` return `.stopped`.
+  public func stop() {
+    var byte: UInt8 = 1
+    _ = write(stopPipe[1], &byte, 1)
+  }
+}

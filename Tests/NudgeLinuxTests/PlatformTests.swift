@@ -1,0 +1,375 @@
+import Foundation
+import NudgeCore
+import Testing
+
+@testable import NudgeLinux
+
+/// The platform edge against the real system: posix_spawn's children, and libnotify where
+/// there is no session bus (the dunst and systemd paths run in scripts/e2e-*.sh).
+@Suite struct SpawnTests {
+  @Test func childrenStartWithAnEmptySignalMaskAndDefaultDispositions() throws {
+    // what a GLib or dispatch thread may have: TERM, HUP and INT blocked, HUP ignored
+    var blocked = sigset_t()
+    sigemptyset(&blocked)
+    for signal in [SIGTERM, SIGHUP, SIGINT] { sigaddset(&blocked, signal) }
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+    let oldHup = signal(SIGHUP, SIG_IGN)
+    defer {
+      pthread_sigmask(SIG_SETMASK, &previous, nil)
+      signal(SIGHUP, oldHup)
+    }
+    let pid = try Spawn.start(["/bin/sleep", "30"], environment: [:], .detached)
+    var status = ""
+    for _ in 0..<50 {
+      status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      if status.contains("State:\tS") { break }
+      usleep(20_000)
+    }
+    func mask(_ name: String) -> UInt64? {
+      let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+      return line.flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+    }
+    // the standard signals 1-31 (glibc reserves 32 and 33 for itself)
+    #expect(mask("SigBlk") == 0, "\(status)")
+    #expect(mask("SigIgn").map { $0 & 0x7fff_ffff } == 0, "\(status)")
+    // its own session: not killed with Nudge's process group
+    #expect(getsid(pid) == pid)
+    kill(pid, SIGTERM)
+    var exit: Int32 = 0
+    waitpid(pid, &exit, 0)
+    #expect(exit & 0x7f == SIGTERM)
+  }
+}
+
+/// `nudge doctor` where nothing of a desktop runs: one consistent fix per failure.
+@Suite struct DoctorTests {
+
+  @Test func runReportsExitStatusAndSignals() throws {
+    #expect(try Spawn.run(["/bin/sh", "-c", "exit 3"], environment: [:]) == 3)
+    #expect(try Spawn.run(["/bin/sh", "-c", "kill -TERM $$"], environment: [:]) == 128 + SIGTERM)
+  }
+
+  @Test func captureReadsStdoutWithoutAShellAndFailsOnNonZero() {
+    let words = Spawn.capture(["/bin/echo", "a b", "$HOME;id"], environment: [:])
+    #expect(words == "a b $HOME;id\n")
+    #expect(Spawn.capture(["/bin/false"], environment: [:]) == nil)
+  }
+
+  @Test func aProgramThatCannotStartIsASpawnError() {
+    #expect(throws: SpawnError.self) {
+      try Spawn.start(["/nonexistent/terminal"], environment: [:])
+    }
+  }
+
+  @Test func whichFindsExecutablesOnThePathOnly() {
+    #expect(Spawn.which("sh", path: "/nonexistent:/bin") == "/bin/sh")
+    #expect(Spawn.which("sh", path: "/nonexistent") == nil)
+    #expect(Spawn.which("/bin/sh", path: nil) == "/bin/sh")
+  }
+}
+
+@Suite struct LibnotifyWithoutABusTests {
+  @Test func noSessionBusIsReportedAtOnceAndNothingIsShown() {
+    let notifier = LibnotifyNotifier(environment: ["DBUS_SESSION_BUS_ADDRESS": "", "HOME": "/"])
+    #expect(notifier.inspect() == .noSessionBus)
+    let reason = notifier.unavailableReason(waitingForServer: 0)
+    #expect(reason?.contains("no D-Bus session bus") == true, "\(reason ?? "nil")")
+  }
+}
+
+/// `LinuxPlatform` against the real system, with stand-ins for systemd-run and the user
+/// manager's socket in a private directory (no desktop, no user manager needed).
+@Suite struct LinuxPlatformTests {
+  let platform = LinuxPlatform()
+
+  /// A fresh private directory.
+  func directory() throws -> String {
+    let path = NSTemporaryDirectory() + "nudge-platform-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  /// Writes an executable file (close-on-exec: a child another test starts meanwhile must not
+  /// hold it open for writing, or running it fails with ETXTBSY).
+  func executable(_ path: String, _ text: String) throws {
+    unlink(path)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    try #require(fd >= 0)
+    #expect(StandardStreams.write(text, to: fd))
+    close(fd)
+  }
+
+  /// An environment whose user manager "runs" (its socket path exists) and whose PATH is `bin`
+  /// alone.
+  func managed(_ root: String, bin: String) throws -> [String: String] {
+    try FileManager.default.createDirectory(
+      atPath: root + "/runtime/systemd", withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: root + "/runtime/systemd/private", contents: nil)
+    return ["XDG_RUNTIME_DIR": root + "/runtime", "PATH": bin]
+  }
+
+  @Test func runWaitsForItsChildAndReportsItsStatus() throws {
+    #expect(try platform.run(["/bin/sh", "-c", "exit 7"], environment: [:]) == 7)
+    #expect(try platform.run(["/bin/sh", "-c", "kill -HUP $$"], environment: [:]) == 128 + SIGHUP)
+  }
+
+  @Test func aStartedChildIsWaitedForWithoutBlocking() throws {
+    let sleeper = try platform.start(["/bin/sleep", "30"], environment: [:], .attached)
+    #expect(Spawn.exitStatusIfFinished(sleeper) == nil)
+    kill(sleeper, SIGTERM)
+    var status: Int32? = nil
+    for _ in 0..<200 where status == nil {
+      status = Spawn.exitStatusIfFinished(sleeper)
+      if status == nil { usleep(10_000) }
+    }
+    #expect(status == 128 + SIGTERM)
+    let quick = try platform.start(["/bin/sh", "-c", "exit 5"], environment: [:], .attached)
+    status = nil
+    for _ in 0..<200 where status == nil {
+      status = Spawn.exitStatusIfFinished(quick)
+      if status == nil { usleep(10_000) }
+    }
+    #expect(status == 5)
+  }
+
+  @Test func captureReadsTheChildsOutput() {
+    let text = platform.capture(
+      ["/bin/sh", "-c", "echo $GREETING"], environment: ["GREETING": "hi"])
+    #expect(text == "hi\n")
+  }
+
+  @Test func whichLooksOnThePathForExecutablesOnly() throws {
+    let bin = try directory()
+    try executable(bin + "/nudge-tool", "#!/bin/sh\n")
+    _ = FileManager.default.createFile(atPath: bin + "/nudge-data", contents: Data())
+    #expect(platform.which("nudge-tool", path: "/nonexistent:" + bin) == bin + "/nudge-tool")
+    #expect(platform.which("nudge-data", path: bin) == nil)
+    #expect(platform.which("nudge-tool", path: "/usr/bin:/bin") == nil)
+  }
+
+  @Test func theUserManagerRunsWhereItsSocketIs() throws {
+    let root = try directory()
+    #expect(!platform.hasUserManager(environment: [:]))
+    #expect(!platform.hasUserManager(environment: ["XDG_RUNTIME_DIR": root]))
+    #expect(platform.hasUserManager(environment: try managed(root, bin: root)))
+  }
+
+  @Test func standardErrorIsTheJournalWhenJOURNALSTREAMNamesIt() {
+    var st = stat()
+    #expect(fstat(STDERR_FILENO, &st) == 0)
+    let named = "\(st.st_dev):\(st.st_ino)"
+    #expect(platform.writesToJournal(environment: ["JOURNAL_STREAM": named]))
+    #expect(!platform.writesToJournal(environment: ["JOURNAL_STREAM": "1:1"]))
+    #expect(!platform.writesToJournal(environment: [:]))
+  }
+
+  @Test func aTransientTimerIsOneSystemdRunCommandLine() {
+    let timer = TransientTimer(
+      unit: "nudge-snooze-morning-1790000000", description: "Nudge snoozed morning reminder",
+      afterSeconds: 600, runtimeMaxSeconds: 7200,
+      environment: ["TZ": "Europe/Berlin", "NUDGE_DB": "/home/a/n.sqlite3"],
+      argv: ["/usr/bin/nudge", "notify", "morning", "--snoozed"])
+    #expect(
+      timer.commandLine(systemdRun: "/usr/bin/systemd-run") == [
+        "/usr/bin/systemd-run", "--user", "--quiet", "--collect",
+        "--unit=nudge-snooze-morning-1790000000", "--description=Nudge snoozed morning reminder",
+        "--on-active=600s", "--timer-property=AccuracySec=1s", "--property=RuntimeMaxSec=7200s",
+        "--setenv=NUDGE_DB=/home/a/n.sqlite3", "--setenv=TZ=Europe/Berlin", "--",
+        "/usr/bin/nudge", "notify", "morning", "--snoozed",
+      ])
+  }
+
+  @Test func aTransientTimerIsHandedToSystemdRunOnThePath() throws {
+    let root = try directory()
+    let bin = root + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    // records its arguments, one a line
+    try executable(
+      bin + "/systemd-run", "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > \(root)/argv\n")
+    let timer = TransientTimer(
+      unit: "nudge-snooze-evening-1", description: "Nudge snoozed evening reminder",
+      afterSeconds: 5, runtimeMaxSeconds: 60, environment: ["NUDGE_DB": "/x"],
+      argv: ["/usr/bin/nudge", "notify", "evening", "--snoozed"])
+    // no user manager: nothing is started
+    #expect(!platform.startTransientTimer(timer, environment: ["PATH": bin]))
+    #expect(!FileManager.default.fileExists(atPath: root + "/argv"))
+    let environment = try managed(root, bin: bin)
+    #expect(platform.startTransientTimer(timer, environment: environment))
+    let recorded = try String(contentsOfFile: root + "/argv", encoding: .utf8)
+    let expected = timer.commandLine(systemdRun: bin + "/systemd-run").dropFirst()
+    #expect(recorded == expected.map { $0 + "\n" }.joined())
+    // systemd-run refused it
+    try executable(bin + "/systemd-run", "#!/bin/sh\nexit 1\n")
+    #expect(!platform.startTransientTimer(timer, environment: environment))
+  }
+
+  @Test func aScopeStartedIsWaitedForUntilSystemdRunEndsOrExecs() throws {
+    let root = try directory()
+    let bin = root + "/bin"
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let scope = TransientScope(
+      unitPrefix: "nudge-open", description: "Nudge flow", argv: ["/usr/bin/xterm"])
+    #expect(
+      scope.commandLine(systemdRun: "/usr/bin/systemd-run", unit: "nudge-open-1-2") == [
+        "/usr/bin/systemd-run", "--user", "--scope", "--quiet", "--collect",
+        "--unit=nudge-open-1-2", "--description=Nudge flow", "--", "/usr/bin/xterm",
+      ])
+    let environment = try managed(root, bin: bin)
+    // no systemd-run on the path
+    #expect(!platform.startInScope(scope, environment: environment))
+    #expect(!FileManager.default.fileExists(atPath: bin + "/systemd-run"))
+    // a binary (its /proc exe stays systemd-run until it ends) that fails, then one that succeeds
+    try FileManager.default.copyItem(atPath: "/bin/false", toPath: bin + "/systemd-run")
+    #expect(!platform.startInScope(scope, environment: environment))
+    try FileManager.default.removeItem(atPath: bin + "/systemd-run")
+    try FileManager.default.copyItem(atPath: "/bin/true", toPath: bin + "/systemd-run")
+    #expect(platform.startInScope(scope, environment: environment))
+  }
+
+  @Test func terminalsAreFoundFromTERMINALThenByNameEachProgramOnce() throws {
+    let bin = try directory()
+    #expect(platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin]) == [])
+    try executable(bin + "/xterm", "#!/bin/sh\n")
+    #expect(
+      platform.terminalCommands(running: ["nudge", "open"], environment: ["PATH": bin])
+        == [["xterm", "-e", "nudge", "open"]])
+    try executable(bin + "/kitty", "#!/bin/sh\n")
+    #expect(
+      platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin])
+        == [["kitty", "nudge"], ["xterm", "-e", "nudge"]])
+    // x-terminal-emulator (tried first) is the xterm it points at: that program once
+    try FileManager.default.createSymbolicLink(
+      atPath: bin + "/x-terminal-emulator", withDestinationPath: bin + "/xterm")
+    #expect(
+      platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin])
+        == [["x-terminal-emulator", "-e", "nudge"], ["kitty", "nudge"]])
+    #expect(
+      platform.terminalCommands(
+        running: ["nudge"], environment: ["PATH": bin, "TERMINAL": "kitty --single-instance"])
+        == [
+          ["kitty", "--single-instance", "-e", "nudge"], ["x-terminal-emulator", "-e", "nudge"],
+        ])
+    // a $TERMINAL that is not there is passed over
+    #expect(
+      platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin, "TERMINAL": "nope"])
+        == [["x-terminal-emulator", "-e", "nudge"], ["kitty", "nudge"]])
+  }
+
+  @Test func aTerminalThatFailsInItsFirstSecondIsReportedOneThatRunsOrHandsOffIsStarted() throws {
+    let bin = try directory()
+    let environment = ["PATH": bin + ":/usr/bin:/bin"]
+    // konsole without its Wayland plugin: prints why and exits 1 at once
+    try executable(
+      bin + "/konsole", "#!/bin/sh\necho 'could not load the platform plugin' >&2\nexit 1\n")
+    #expect(
+      platform.launchTerminal([bin + "/konsole", "-e", "true"], environment: environment)
+        == .failed("konsole exited 1"))
+    // gnome-terminal hands the window to its server and ends at once, well
+    try executable(bin + "/gnome-terminal", "#!/bin/sh\nexit 0\n")
+    #expect(
+      platform.launchTerminal([bin + "/gnome-terminal", "--", "true"], environment: environment)
+        == .started)
+    // a terminal that is still running after its first second is taken as open
+    let marker = bin + "/ran"
+    try executable(bin + "/xterm", "#!/bin/sh\necho \"$@\" > \(marker)\nsleep 3\n")
+    let before = ContinuousClock.now
+    #expect(
+      platform.launchTerminal([bin + "/xterm", "-e", "nudge"], environment: environment)
+        == .started)
+    #expect(ContinuousClock.now - before >= .milliseconds(900))
+    #expect(try String(contentsOfFile: marker, encoding: .utf8) == "-e nudge\n")
+    // a terminal that cannot be started at all
+    guard
+      case .failed(let reason) = platform.launchTerminal(
+        [bin + "/missing", "-e", "nudge"], environment: environment)
+    else {
+      Issue.record("a missing terminal was taken as started")
+      return
+    }
+    #expect(reason.contains("missing") && !reason.hasSuffix("."))
+  }
+}
+
+// glibc's pty calls, hidden from Swift behind _XOPEN_SOURCE
+@_silgen_name("posix_openpt") private func openPseudoTerminal(_ flags: Int32) -> Int32
+@_silgen_name("grantpt") private func grantpt(_ fd: Int32) -> Int32
+@_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
+@_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
+
+/// The terminal's modes on a real pseudo-terminal.
+@Suite struct TerminalDeviceTests {
+  /// A pty pair: the controlling side (what a terminal emulator holds) and the terminal.
+  func pty() throws -> (controller: Int32, terminal: Int32) {
+    let controller = openPseudoTerminal(O_RDWR | O_NOCTTY)
+    try #require(controller >= 0)
+    try #require(grantpt(controller) == 0 && unlockpt(controller) == 0)
+    let name = try #require(ptsname(controller).map { String(cString: $0) })
+    let terminal = open(name, O_RDWR | O_NOCTTY)
+    try #require(terminal >= 0)
+    return (controller, terminal)
+  }
+
+  @Test func rawModeIsEnteredAndRestored() throws {
+    let (controller, fd) = try pty()
+    defer {
+      close(fd)
+      close(controller)
+    }
+    let device = TerminalDevice(input: fd, output: fd)
+    #expect(device.isCooked)
+    let saved = try #require(device.enterRawMode())
+    #expect(!device.isCooked)
+    // a key arrives at once, without Enter
+    #expect(!device.hasPendingInput())
+    #expect(write(controller, "x", 1) == 1)
+    var pending = false
+    for _ in 0..<100 where !pending {
+      pending = device.hasPendingInput()
+      if !pending { usleep(5_000) }
+    }
+    #expect(pending)
+    #expect(device.readByte() == UInt8(ascii: "x"))
+    device.restore(saved)
+    #expect(device.isCooked)
+  }
+
+  @Test func hiddenKeysAreShownAgainAndWhatWasTypedDropped() throws {
+    let (controller, fd) = try pty()
+    defer {
+      close(fd)
+      close(controller)
+    }
+    let device = TerminalDevice(input: fd, output: fd)
+    let saved = try #require(device.hideTypedKeys())
+    #expect(!device.isCooked)
+    #expect(write(controller, "typed\n", 6) == 6)
+    usleep(20_000)
+    #expect(device.hasPendingInput())
+    device.restore(saved, discardingTypedInput: true)
+    #expect(device.isCooked)
+    #expect(!device.hasPendingInput())
+  }
+
+  @Test func aFileIsNoTerminal() throws {
+    let fd = open("/dev/null", O_RDWR)
+    defer { close(fd) }
+    #expect(TerminalDevice(input: fd, output: fd).enterRawMode() == nil)
+    #expect(TerminalDevice(input: fd, output: fd).hideTypedKeys() == nil)
+  }
+}
+
+/// Ctrl-C, caught as a flag once asked for.
+@Suite struct InterruptTests {
+  @Test func aCaughtSIGINTIsNotedInsteadOfEndingTheProcess() {
+    let platform = LinuxPlatform()
+    platform.catchInterrupts()
+    kill(getpid(), SIGINT)
+    var noted = false
+    for _ in 0..<100 where !noted {
+      noted = platform.interruptPending
+      if !noted { usleep(5_000) }
+    }
+    #expect(noted)
+  }
+}
