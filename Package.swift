@@ -65,6 +65,9 @@ let package = Package(
     .target(
       name: "CDesktop",
       cSettings: [.unsafeFlags(desktopHeaderDirectories.map { "-I" + $0 })]),
+    // Use cases: each decides with the core's rules and makes its writes in one transaction
+    // (fire a reminder, …); the store below persists.
+    .target(name: "NudgeUseCases", dependencies: ["NudgeCore", "NudgeStore"]),
     // The machine: processes, terminals, files, the user manager, desktop notifications and
     // the journal; the only target that imports the desktop's C libraries (privately).
     .target(
@@ -75,7 +78,7 @@ let package = Package(
     .target(
       name: "NudgeCLI",
       dependencies: [
-        "NudgeCore", "NudgeStore", "NudgeLinux",
+        "NudgeCore", "NudgeStore", "NudgeUseCases", "NudgeLinux",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,6 +87,7 @@ let package = Package(
     .executableTarget(name: "nudge", dependencies: ["NudgeCLI"]),
     .testTarget(name: "NudgeCoreTests", dependencies: ["NudgeCore"]),
     .testTarget(name: "NudgeStoreTests", dependencies: ["NudgeStore"]),
+    .testTarget(name: "NudgeUseCasesTests", dependencies: ["NudgeUseCases", "NudgeStore"]),
     .testTarget(
       name: "NudgeLinuxTests", dependencies: ["NudgeLinux", "NudgeCore"]),
     .testTarget(

@@ -63,6 +63,12 @@ public final class AppDatabase: Sendable {
     try run(immediate: true, body)
   }
 
+  /// Runs `body` as one write transaction: every named read and write it calls joins it (see
+  /// `read`), so a use case's reads, decision and writes commit together or not at all.
+  public func inTransaction<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    try write { _ in try body() }
+  }
+
   private func run<T>(immediate: Bool, _ body: (SQLiteConnection) throws -> T) throws(StoreError)
     -> T
   {

@@ -2,6 +2,7 @@ import FoundationEssentials
 import NudgeCore
 import NudgeLinux
 import NudgeStore
+import NudgeUseCases
 import Synchronization
 
 /// How a reminder session waits and reports, as `nudge notify`'s flags say.
@@ -41,7 +42,9 @@ struct ReminderSession: Sendable {
   /// Decides, posts and waits; returns what happened. Throws only when the store fails.
   func run() throws -> ReminderReport {
     let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
-    switch try db.fire(request, at: ctx.now, in: ctx.timeZone, elapses: calendar.elapses) {
+    switch try FireReminder(db: db)(
+      request, at: ctx.now, in: ctx.timeZone, elapses: calendar.elapses)
+    {
     case .nothingDue(let slot):
       return ReminderReport(slot: slot, elapse: nil, outcome: .nothingDue)
     case .logged(let slot, let outcome, let elapse):

@@ -23,7 +23,7 @@ struct SlotCalendar {
 
   /// The elapse a timer firing at `now` is for (nil: nothing due), from the slot's last trigger.
   func dueElapse(_ slot: Slot, _ spec: CalendarSpec, now: Int, lastTrigger: Int?) -> Int? {
-    FiringRule.dueElapse(atOrBefore: now, lastTrigger: lastTrigger, lookback: 400 * 86400) {
+    FiringRule.dueElapse(atOrBefore: now, lastTrigger: lastTrigger, lookback: FiringRule.lookback) {
       next(spec, after: $0)
     }
   }

@@ -155,6 +155,10 @@ public enum FiringRule {
     case nothingDue
   }
 
+  /// How far back a firing looks for its slot's latest elapse (a catch-up after a long
+  /// downtime): 400 days, a year's schedule and more.
+  public static let lookback = 400 * 86400
+
   /// The latest elapse at or before `now` (seconds), looking back up to `lookback` seconds.
   /// `next(after)` is the expression's strict next elapse.
   public static func latestElapse(

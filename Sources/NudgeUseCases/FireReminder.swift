@@ -1,0 +1,85 @@
+import NudgeCore
+import NudgeStore
+
+/// Fires a reminder: decides what a request (`notify SLOT --scheduled`, `--snoozed`, now, or
+/// the demo) does at `now` and makes its writes, in one transaction. It reads the slot's
+/// schedule, the settings, its last trigger, the day's done flows, the days off and the streak;
+/// applies the core's `FiringRule`; claims the (slot, elapse) pair (a racing firing of the same
+/// elapse is a duplicate), logging a skip or a duplicate with its claim; records the timer's
+/// trigger; takes a due snooze. The store only persists; this decides.
+public struct FireReminder: Sendable {
+  public let db: AppDatabase
+
+  public init(db: AppDatabase) { self.db = db }
+
+  /// What to do: post (with what), or what was logged instead. `elapses(schedule)` gives the
+  /// schedule's strict next elapse after a time (epoch seconds).
+  public func callAsFunction(
+    _ request: ReminderRequest, at now: Instant, in zone: ZoneRules,
+    elapses: (SlotSchedule) throws -> (Int) -> Int?
+  ) throws(StoreError) -> ReminderPlan {
+    try db.inTransaction {
+      let settings = try db.settings()
+      // the demo: the reminder for this part of the day
+      let phase = DayPhase.of(LocalTime(now, in: zone), rolloverHour: settings.rolloverHour)
+      let seconds = now.seconds
+      let at = InstantFormat.format(now, in: zone)
+      let today = settings.dayRule.day(of: now, in: zone)
+      let doneToday = try db.doneFlows(on: today)
+      let slot = request.slot ?? Slot.demo(phase: phase, done: doneToday)
+      let offer = slot.offer(done: doneToday)
+      func post(_ elapse: Int?) throws -> ReminderPlan {
+        let (done, paused) = try db.streakDays()
+        let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused).current
+        return .post(
+          ReminderPost(
+            slot: slot, isDemo: request == .demo, elapse: elapse, offer: offer, streak: streak,
+            settings: settings))
+      }
+      func logged(_ outcome: ReminderOutcome, _ elapse: Int?) throws -> ReminderPlan {
+        try db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
+        return .logged(slot, outcome, elapse: elapse)
+      }
+      switch request {
+      case .now, .demo:
+        return try post(nil)
+      case .snoozed:
+        guard let snooze = try db.takeDueSnooze(slot, now: seconds) else {
+          return .nothingDue(slot)
+        }
+        // a snooze that comes back on a day off (paused after it was snoozed) stays quiet
+        let skipped: ReminderOutcome? =
+          try db.isPaused(today) ? .skippedPaused : offer == nil ? .skippedDone : nil
+        guard let skipped else { return try post(snooze.elapse) }
+        return try logged(skipped, snooze.elapse)
+      case .scheduled:
+        let schedule = try db.schedule(slot)
+        let next = try elapses(schedule)
+        var latest = FiringRule.dueElapse(
+          atOrBefore: seconds, lastTrigger: try db.lastTrigger(slot),
+          lookback: FiringRule.lookback, next: next)
+        if latest == nil,
+          let claimed = FiringRule.latestElapse(
+            atOrBefore: seconds, lookback: FiringRule.lookback, next: next),
+          try db.isClaimed(slot: slot, elapse: claimed)
+        {
+          latest = claimed  // a racing firing of an elapse another one claimed: a duplicate
+        }
+        // the base the next elapse counts from, as systemd records a timer's last trigger
+        try db.recordTrigger(slot, at: seconds)
+        let decision = FiringRule.decide(
+          latest: latest, now: seconds, window: settings.stalenessSeconds(for: slot),
+          flowDoneToday: offer == nil, enabled: schedule.enabled,
+          elapseIsPaused: try latest.map {
+            try db.isPaused(settings.dayRule.day(of: Instant(seconds: $0), in: zone))
+          } ?? false)
+        guard let elapse = decision.elapse else { return .nothingDue(slot) }
+        guard try db.claimFiring(slot: slot, elapse: elapse) else {
+          return try logged(.duplicate, elapse)
+        }
+        guard let skipped = decision.skipOutcome else { return try post(elapse) }
+        return try logged(skipped, elapse)
+      }
+    }
+  }
+}
