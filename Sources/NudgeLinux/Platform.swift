@@ -7,6 +7,11 @@ import NudgeCore
 /// keys from, Ctrl-C, and the few process-wide calls (clock, sleep, immediate exit). The
 /// command layer reaches the machine only through this (the context's `platform`).
 public protocol Platform: ProcessSpawner {
+  /// The files a command reads and writes.
+  var files: any FileSystem { get }
+  /// Watches for the wall clock being set and the zone files being replaced (the daemon).
+  func wakeWatch(zonePaths: [String]) -> WakeWatch
+
   /// The full path of `name` on `path` (a name with a slash is taken as a path), if executable.
   func which(_ name: String, path: String?) -> String?
 
@@ -170,6 +175,10 @@ public struct TransientScope: Sendable, Equatable {
 /// Linux with glibc and (where it runs) a systemd user manager: the live platform.
 public struct LinuxPlatform: Platform {
   public init() {}
+
+  public var files: any FileSystem { LocalFileSystem() }
+
+  public func wakeWatch(zonePaths: [String]) -> WakeWatch { WakeWatch(zonePaths: zonePaths) }
 
   /// The terminal emulators tried by name, each with the flags before the program it runs.
   public static let knownTerminals: [(String, [String])] = [

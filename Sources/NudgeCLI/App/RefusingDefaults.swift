@@ -34,6 +34,9 @@ struct NoLauncher: LinkLauncher {
 protocol HeadlessPlatform: Platform {}
 
 extension HeadlessPlatform {
+  /// Files are real (a test's temporary folders), as its SQLite file is.
+  var files: any FileSystem { LocalFileSystem() }
+  func wakeWatch(zonePaths: [String]) -> WakeWatch { WakeWatch(zonePaths: zonePaths) }
   func isTerminal(_ stream: StandardStream) -> Bool { false }
   func waitForInput(seconds: Double) -> Bool { false }
   func readAllInput(limit: Int) -> [UInt8]? { [] }

@@ -37,7 +37,7 @@ struct DaemonCommand: AsyncParsableCommand {
   }
 
   static func makeLogger(_ ctx: Context) -> Logger {
-    if Journal.stderrIsJournal(environment: ctx.environment) {
+    if ctx.platform.writesToJournal(environment: ctx.environment) {
       return Logger(label: "nudge") { JournalLogHandler(label: $0) }
     }
     var logger = Logger(label: "nudge") { StreamLogHandler.standardError(label: $0) }
@@ -64,7 +64,7 @@ struct ReminderScheduler: Service {
     ctx.serviceManager.notify("READY=1\nSTATUS=Waiting for the next reminder")
     logger.info("nudge daemon started")
     let started = ContinuousClock.now
-    let watch = WakeWatch(zonePaths: Self.zoneFiles(tz: ctx.environment["TZ"]))
+    let watch = ctx.platform.wakeWatch(zonePaths: Self.zoneFiles(tz: ctx.environment["TZ"]))
     let watchdog = ctx.serviceManager.watchdogInterval
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
       if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }

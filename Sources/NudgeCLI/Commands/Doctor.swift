@@ -93,9 +93,9 @@ struct DoctorCommand: ContextCommand {
       units.isPackaged
       ? "/usr/share/applications/" + LinkHandlerFile.name
       : units.applicationsDirectory + "/" + LinkHandlerFile.name
-    let mime = (try? String(contentsOfFile: units.mimeappsPath, encoding: .utf8)) ?? ""
+    let mime = ctx.platform.files.text(units.mimeappsPath) ?? ""
     let handler =
-      FileManager.default.fileExists(atPath: desktop)
+      ctx.platform.files.exists(desktop)
       && mime.contains("x-scheme-handler/nudge=\(LinkHandlerFile.name)")
     out.append(
       Check(

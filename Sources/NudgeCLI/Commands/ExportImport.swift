@@ -24,7 +24,7 @@ struct ExportCommand: ContextCommand {
       return
     }
     do {
-      try AtomicFile.write([UInt8](data), to: output, mode: 0o600)
+      try ctx.platform.files.writeAtomically([UInt8](data), to: output, mode: 0o600)
     } catch {
       throw CLIError(
         "Cannot write \(VisibleText.escaped(output)): \(error.reason). Choose a writable path, or '-' for stdout.",

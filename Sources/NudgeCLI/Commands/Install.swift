@@ -18,10 +18,9 @@ struct UserUnits {
   }
 
   var isInstalled: Bool {
-    FileManager.default.fileExists(atPath: directory + "/" + UnitFiles.serviceName)
+    ctx.platform.files.exists(directory + "/" + UnitFiles.serviceName)
       || isPackaged
-        && FileManager.default.fileExists(
-          atPath: directory + "/" + UnitFiles.windowDropInPath(.morning))
+        && ctx.platform.files.exists(directory + "/" + UnitFiles.windowDropInPath(.morning))
   }
 
   /// Where the Debian package puts the units (the system's user-unit directory).
@@ -33,8 +32,7 @@ struct UserUnits {
   /// them, with the person's changes as drop-ins in their own unit directory.
   var isPackaged: Bool {
     Self.binaryPath == Self.packagedBinary
-      && FileManager.default.fileExists(
-        atPath: Self.packagedUnitDirectory + "/" + UnitFiles.serviceName)
+      && ctx.platform.files.exists(Self.packagedUnitDirectory + "/" + UnitFiles.serviceName)
   }
 
   /// Which binary the timers run and where their units are, for `doctor`.
@@ -69,8 +67,7 @@ struct UserUnits {
   var hasUserManager: Bool { ctx.platform.hasUserManager(environment: ctx.environment) }
 
   static var binaryPath: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
+    LocalFileSystem().linkTarget("/proc/self/exe") ?? CommandLine.arguments[0]
   }
 
   func write(_ relative: String, _ text: String) throws {
@@ -87,12 +84,12 @@ struct UserUnits {
     }
     let directory = parentDirectory(of: path)
     do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      try ctx.platform.files.createDirectory(directory)
     } catch {
       throw CLIError("Cannot write \(path): cannot create \(directory).", code: .cannotCreate)
     }
     do {
-      try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644)
+      try ctx.platform.files.writeAtomically(Array(text.utf8), to: path, mode: 0o644)
     } catch {
       throw CLIError("Cannot write \(path): \(error.reason).", code: .cannotCreate)
     }
@@ -101,10 +98,10 @@ struct UserUnits {
   func remove(_ relative: String) {
     let path = directory + "/" + relative
     if dryRun {
-      if FileManager.default.fileExists(atPath: path) { ctx.line("# remove \(path)") }
+      if ctx.platform.files.exists(path) { ctx.line("# remove \(path)") }
       return
     }
-    try? FileManager.default.removeItem(atPath: path)
+    ctx.platform.files.remove(path)
   }
 
   /// Runs `systemctl --user ARGS` (no shell); prints it instead on a dry run.
@@ -137,7 +134,7 @@ struct UserUnits {
   /// Writes the nudge:// handler and makes it the default for `x-scheme-handler/nudge`.
   func installLinkHandler() throws {
     let desktop = applicationsDirectory + "/" + LinkHandlerFile.name
-    let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
+    let current = ctx.platform.files.text(mimeappsPath) ?? ""
     try writeFile(desktop, LinkHandlerFile.render(binary: Self.binaryPath))
     try writeFile(mimeappsPath, LinkHandlerFile.registering(in: current))
   }
@@ -148,11 +145,11 @@ struct UserUnits {
       ctx.line("# remove \(desktop)")
       return
     }
-    try? FileManager.default.removeItem(atPath: desktop)
-    if let current = try? String(contentsOfFile: mimeappsPath, encoding: .utf8) {
+    ctx.platform.files.remove(desktop)
+    if let current = ctx.platform.files.text(mimeappsPath) {
       let kept = current.split(separator: "\n", omittingEmptySubsequences: false)
         .filter { !$0.hasPrefix("x-scheme-handler/nudge=") }.joined(separator: "\n")
-      try? AtomicFile.write(Array(kept.utf8), to: mimeappsPath, mode: 0o644)
+      try? ctx.platform.files.writeAtomically(Array(kept.utf8), to: mimeappsPath, mode: 0o644)
     }
   }
 
@@ -173,10 +170,9 @@ struct UserUnits {
       if dryRun {
         ctx.line("# remove \(applicationsDirectory)/\(LinkHandlerFile.name)")
       } else {
-        try? FileManager.default.removeItem(
-          atPath: applicationsDirectory + "/" + LinkHandlerFile.name)
+        ctx.platform.files.remove(applicationsDirectory + "/" + LinkHandlerFile.name)
       }
-      let current = (try? String(contentsOfFile: mimeappsPath, encoding: .utf8)) ?? ""
+      let current = ctx.platform.files.text(mimeappsPath) ?? ""
       try writeFile(mimeappsPath, LinkHandlerFile.registering(in: current))
     } else {
       try installLinkHandler()
@@ -196,7 +192,7 @@ struct UserUnits {
   /// The unit file is in the person's unit directory or the package's.
   func unitExists(_ name: String) -> Bool {
     [directory, Self.packagedUnitDirectory].contains {
-      FileManager.default.fileExists(atPath: $0 + "/" + name)
+      ctx.platform.files.exists($0 + "/" + name)
     }
   }
 
@@ -221,8 +217,7 @@ struct UserUnits {
       for (path, text) in UnitFiles.render(
         binary: Self.binaryPath, schedules: schedules, settings: try db.settings())
       where !path.hasSuffix("/schedule.conf")
-        && !FileManager.default.fileExists(
-          atPath: directory + "/" + path)
+        && !ctx.platform.files.exists(directory + "/" + path)
       {
         try write(path, text)
       }
@@ -347,7 +342,7 @@ struct UninstallCommand: ContextCommand {
     if dryRun {
       ctx.line("# remove \(units.iconPath)")
     } else {
-      try? FileManager.default.removeItem(atPath: units.iconPath)
+      ctx.platform.files.remove(units.iconPath)
     }
     try units.systemctl(["daemon-reload"])
     if !dryRun {

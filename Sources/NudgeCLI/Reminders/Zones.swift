@@ -1,23 +1,30 @@
-import FoundationEssentials
 import NudgeCore
+import NudgeLinux
 import Synchronization
 
 /// Loads time zones the way the C library does: `TZ`, else `/etc/localtime`, from the
 /// system's zone files; the only place that reads them.
 final class ZoneDirectory: Sendable {
   static let root = "/usr/share/zoneinfo/"
+  /// The largest zone file read (real ones are a few kilobytes).
+  static let maxFileBytes = 1 << 20
   private let cache = Mutex<[String: ZoneRules?]>([:])
+  private let files: any FileSystem
+
+  init(files: any FileSystem = LocalFileSystem()) { self.files = files }
+
+  private func read(_ path: String) -> [UInt8]? { files.contents(path, limit: Self.maxFileBytes) }
 
   /// A named zone ("Europe/Berlin"), or nil when it is not installed.
   func zone(named name: String) -> ZoneRules? {
     if let hit = cache.withLock({ $0[name] }) { return hit }
     var rules: ZoneRules? = nil
-    if name == "UTC" && !FileManager.default.fileExists(atPath: Self.root + "UTC") {
+    if name == "UTC" && !files.exists(Self.root + "UTC") {
       rules = .utc
     } else if CalendarSpec.isZoneNameSafe(name),
-      let data = FileManager.default.contents(atPath: Self.root + name)
+      let data = read(Self.root + name)
     {
-      rules = ZoneRules(tzif: [UInt8](data), name: name)
+      rules = ZoneRules(tzif: data, name: name)
     }
     cache.withLock { $0[name] = rules }
     return rules
@@ -28,8 +35,8 @@ final class ZoneDirectory: Sendable {
   /// The local zone for a `TZ` value (nil: unset).
   func local(tz: String?) -> ZoneRules {
     guard var name = tz else {
-      if let data = FileManager.default.contents(atPath: "/etc/localtime"),
-        let rules = ZoneRules(tzif: [UInt8](data), name: "localtime")
+      if let data = read("/etc/localtime"),
+        let rules = ZoneRules(tzif: data, name: "localtime")
       {
         return rules
       }
@@ -38,9 +45,7 @@ final class ZoneDirectory: Sendable {
     if name.isEmpty { return .utc }
     if name.hasPrefix(":") { name.removeFirst() }
     if name.hasPrefix("/") {
-      if let data = FileManager.default.contents(atPath: name),
-        let rules = ZoneRules(tzif: [UInt8](data), name: name)
-      {
+      if let data = read(name), let rules = ZoneRules(tzif: data, name: name) {
         return rules
       }
       return .utc

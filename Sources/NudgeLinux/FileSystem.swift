@@ -1,0 +1,69 @@
+import Glibc
+import NudgeCore
+
+/// The files a command reads and writes (unit files, the handler, zone files, an export),
+/// reached through the platform: the CLI never calls the file system itself.
+public protocol FileSystem: Sendable {
+  /// Whether something is at `path` (following links).
+  func exists(_ path: String) -> Bool
+  /// The bytes of the regular file at `path`, at most `limit`; nil when it cannot be read.
+  func contents(_ path: String, limit: Int) -> [UInt8]?
+  /// Makes `path` and its missing parents (mode 0755 before the umask).
+  func createDirectory(_ path: String) throws(AtomicFile.Failure)
+  /// Replaces the regular file at `path` whole (see `AtomicFile.write`).
+  func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(AtomicFile.Failure)
+  /// Removes the file or empty directory at `path`; false when nothing was removed.
+  @discardableResult func remove(_ path: String) -> Bool
+  /// The path the link at `path` points to, nil when it is not a link.
+  func linkTarget(_ path: String) -> String?
+}
+
+extension FileSystem {
+  /// The text of a small file (a config file, a unit), nil when it cannot be read.
+  public func text(_ path: String, limit: Int = 1 << 20) -> String? {
+    contents(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
+  }
+}
+
+/// The machine's own file system, through the C library.
+public struct LocalFileSystem: FileSystem {
+  public init() {}
+
+  public func exists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0
+  }
+
+  public func contents(_ path: String, limit: Int) -> [UInt8]? {
+    guard case .success(let bytes) = StandardStreams.readFile(path, limit: limit) else {
+      return nil
+    }
+    return bytes
+  }
+
+  public func createDirectory(_ path: String) throws(AtomicFile.Failure) {
+    if exists(path) { return }
+    let parent = parentDirectory(of: path)
+    if parent != path { try createDirectory(parent) }
+    if mkdir(path, 0o755) != 0 && errno != EEXIST {
+      throw AtomicFile.Failure(reason: String(cString: strerror(errno)))
+    }
+  }
+
+  public func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t)
+    throws(AtomicFile.Failure)
+  {
+    try AtomicFile.write(bytes, to: path, mode: mode)
+  }
+
+  @discardableResult public func remove(_ path: String) -> Bool {
+    unlink(path) == 0 || rmdir(path) == 0
+  }
+
+  public func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
