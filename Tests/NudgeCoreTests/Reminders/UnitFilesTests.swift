@@ -13,9 +13,12 @@ import Testing
     ("deeplinks/nudge.svg", AppIcon.svg),
   ])
   func filesInTheRepositoryMatchWhatTheBinaryWrites(path: String, embedded: String) throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent()
-      .deletingLastPathComponent()
+    // the repository: the first folder above this file that holds Package.swift
+    var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+    {
+      root = root.deletingLastPathComponent()
+    }
     let file = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     #expect(file == embedded)
     #expect(LinkHandlerFile.template.contains("Icon=nudge\n"))

@@ -371,33 +371,3 @@ enum InstantParse {
     return f.date(from: text).map { Int($0.timeIntervalSince1970) }
   }
 }
-
-@Suite struct PausedFiringTests {
-  @Test func aTimerFiringOnADayOffIsSkippedAndLogged() throws {
-    let nudge = Nudge()
-    try nudge("pause", "--for", "2d", now: "2026-11-24T06:00:00+01:00")
-    let result = try nudge(
-      "notify", "morning", "--scheduled", "--json", now: "2026-11-24T07:00:05+01:00")
-    #expect(result.stdout.contains("skipped-paused"), "\(result.stdout)")
-    let log = try #require(try nudge.json("log") as? [[String: Any]])
-    #expect(log.last?["outcome"] as? String == "skipped-paused")
-    try nudge("resume", now: "2026-11-25T06:00:00+01:00")
-    let back = try nudge(
-      "notify", "morning", "--scheduled", "--json", now: "2026-11-25T07:00:05+01:00")
-    #expect(!back.stdout.contains("skipped-paused"))
-  }
-}
-
-@Suite struct PartOfDayTests {
-  @Test func onlyAShorthandOrPlainWordsFarFromTheSlotAreAskedAbout() throws {
-    let nudge = InProcess()
-    // systemd's spelt-out expression at 23:15 is taken as written (a script's, a test's)
-    #expect(try nudge.run(["schedule", "set", "morning", "*-*-* 23:15:00"]).status == 0)
-    let daily = try nudge.run(["schedule", "set", "morning", "daily"])
-    #expect(daily.status == 64)
-    #expect(daily.stderr.contains("--yes"))
-    #expect(try nudge.run(["schedule", "set", "morning", "daily", "--yes"]).status == 0)
-    let pause = try nudge.run(["pause", "--for", "3h"])
-    #expect(pause.status == 64)
-  }
-}

@@ -190,58 +190,6 @@ import Testing
   }
 }
 
-/// The daemon as a service: it fires what is due and stops when the group shuts down.
-@Suite struct DaemonServiceTests {
-  /// Runs the daemon's service until its first firing is started, then shuts it down.
-  static func runUntilItFires(_ ctx: Context, _ platform: TestPlatform) async throws {
-    let scheduler = ReminderScheduler(ctx: ctx, logger: Logger(label: "test"), exitAfter: nil)
-    try await testGracefulShutdown { trigger in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await scheduler.run() }
-        // a bound, not a measure: the first pass fires at once
-        for _ in 0..<500 where platform.started.isEmpty {
-          try await Task.sleep(for: .milliseconds(20))
-        }
-        trigger.triggerGracefulShutdown()
-        try await group.waitForAll()
-      }
-    }
-  }
-
-  @Test func theDaemonFiresADueSlotAndStopsOnAGracefulShutdown() async throws {
-    let platform = TestPlatform()
-    let manager = RecordingServiceManager()
-    var ctx = try InProcess().context(
-      now: ReminderSessionTests.evening, stdin: nil, env: [:], output: CapturedOutput())
-    ctx.platform = platform
-    ctx.serviceManager = manager
-    try await Self.runUntilItFires(ctx, platform)
-    // each enabled slot's latest unclaimed elapse, once (the child decides it is stale)
-    #expect(
-      platform.started.map { Array($0.dropFirst()) }
-        == [["notify", "morning", "--scheduled"], ["notify", "evening", "--scheduled"]])
-    #expect(manager.states.first?.hasPrefix("READY=1") == true)
-    #expect(manager.states.last == "STOPPING=1")
-  }
-
-  @Test func theFiringsItStartsNeverGetTheTestOnlyVariables() async throws {
-    let platform = TestPlatform()
-    var ctx = try InProcess().context(
-      now: ReminderSessionTests.evening, stdin: nil,
-      env: ["NUDGE_NOW": "2026-11-20T21:30:05+01:00", "NUDGE_SEED": "7", "LANG": "C.UTF-8"],
-      output: CapturedOutput())
-    ctx.platform = platform
-    ctx.serviceManager = RecordingServiceManager()
-    try await Self.runUntilItFires(ctx, platform)
-    let environments = platform.startedEnvironments
-    #expect(!environments.isEmpty)
-    for environment in environments {
-      #expect(environment["NUDGE_NOW"] == nil && environment["NUDGE_SEED"] == nil)
-      #expect(environment["LANG"] == "C.UTF-8")  // the rest is passed on
-    }
-  }
-}
-
 /// Records what a service told its manager.
 final class RecordingServiceManager: ServiceManager {
   private let sent = Mutex<[String]>([])
@@ -253,53 +201,4 @@ final class RecordingServiceManager: ServiceManager {
   }
 
   var watchdogInterval: Duration? { nil }
-}
-
-/// What the machine is asked for around a reminder: the snooze timer, the exit of a hang.
-@Suite struct ReminderPlatformTests {
-  @Test func withAUserManagerASnoozeIsATransientTimerAndThisProcessEnds() throws {
-    let notifier = ScriptedNotifier(.action(.snooze))
-    let platform = TestPlatform(userManager: true)
-    var nudge = InProcess()
-    nudge.notifier = notifier
-    nudge.platform = platform
-    let run = try nudge("notify", "evening", "--scheduled", now: ReminderSessionTests.evening)
-    #expect(run.stdout == "evening: snoozed (elapse 2026-11-20T21:30:00+01:00)\n")
-    let timer = try #require(platform.timers.first)
-    #expect(platform.timers.count == 1)
-    #expect(timer.afterSeconds == 900)
-    #expect(timer.argv.dropFirst() == ["notify", "evening", "--snoozed"])
-    #expect(timer.environment == ["NUDGE_DB": nudge.databasePath, "TZ": "Europe/Berlin"])
-    let due = try #require(InstantFormat.parse(ReminderSessionTests.evening)).seconds + 900
-    #expect(timer.unit == "nudge-snooze-evening-\(due)")
-    let stored = try AppDatabase.open(path: nudge.databasePath).snoozes()
-    #expect(stored == [Snooze(slot: .evening, due: due, elapse: due - 905)])
-    // the timer's run, at its time, takes the snooze and posts it again
-    let again = ScriptedNotifier(.closed(.dismissed))
-    nudge.notifier = again
-    let snoozed = try nudge("notify", "evening", "--snoozed", now: "2026-11-20T21:45:05+01:00")
-    #expect(snoozed.stdout == "evening: dismissed (elapse 2026-11-20T21:30:00+01:00)\n")
-    #expect(again.posts.count == 1)
-  }
-
-  @Test func aHungServerPrintsTheReminderLogsItAndEndsTheProcessWith69() throws {
-    let notifier = ScriptedNotifier([.hang])
-    let status = Mutex<Int32?>(nil)
-    let logAtExit = Mutex<[String]>([])
-    var nudge = InProcess()
-    let path = nudge.databasePath
-    nudge.notifier = notifier
-    nudge.platform = TestPlatform(onExit: { code in
-      status.withLock { $0 = code }
-      let log = (try? AppDatabase.open(path: path).reminderLog(limit: 10)) ?? []
-      logAtExit.withLock { $0 = log.map(\.outcome.rawValue) }
-      notifier.hangEnded.signal()
-    })
-    let run = try nudge("notify", "morning", now: "2026-11-20T07:00:00+01:00")
-    #expect(status.withLock { $0 } == 69)
-    #expect(logAtExit.withLock { $0 } == ["shown", "undelivered"])
-    #expect(run.stdout.hasPrefix("Nudge · Review your prep: "))
-    #expect(
-      run.stderr.contains("nudge: the notification server did not answer within 3 seconds."))
-  }
 }

