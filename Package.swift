@@ -87,7 +87,8 @@ let package = Package(
     .executableTarget(name: "nudge", dependencies: ["NudgeCLI"]),
     .testTarget(name: "NudgeCoreTests", dependencies: ["NudgeCore"]),
     .testTarget(name: "NudgeStoreTests", dependencies: ["NudgeStore"]),
-    .testTarget(name: "NudgeUseCasesTests", dependencies: ["NudgeUseCases", "NudgeStore"]),
+    .testTarget(
+      name: "NudgeUseCasesTests", dependencies: ["NudgeUseCases", "NudgeStore", "NudgeCore"]),
     .testTarget(
       name: "NudgeLinuxTests", dependencies: ["NudgeLinux", "NudgeCore"]),
     .testTarget(

@@ -20,38 +20,6 @@ import Testing
     #expect(try db.achievements() == [.firstPrep: start])
   }
 
-  @Test func importAwardsPastAchievementsOnTheirHistoricalDates() throws {
-    let source = try AppDatabase.inMemory()
-    for i in 0..<8 {
-      let day = start.adding(days: i)
-      try source.complete(ReviewEntry.self, day: day, savedAt: "\(day)T08:00:00Z") {
-        $0.swap = "water"
-      }
-    }
-    var document = try source.exportDocument()
-    document.achievements = []  // an export from before achievements: history only
-
-    let target = try AppDatabase.inMemory()
-    let summary = try target.importDocument(document)
-    #expect(Set(summary.newAchievements) == [.firstReview, .streak3, .streak7, .morningWeek])
-    let earned = try target.achievements()
-    #expect(earned[.firstReview] == start)
-    #expect(earned[.streak3] == start.adding(days: 2))
-    #expect(earned[.morningWeek] == start.adding(days: 6))
-    #expect(try target.importDocument(document).newAchievements.isEmpty)
-  }
-
-  @Test func olderHistoryMovesAnAchievementToItsEarlierDay() throws {
-    let db = try AppDatabase.inMemory()
-    try db.complete(PrepEntry.self, day: start.adding(days: 10), savedAt: "2026-03-11T21:00:00Z") {
-      _ in
-    }
-    var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])
-    document.prep = [PrepEntry(day: start, savedAt: "2026-03-01T21:00:00Z")]
-    _ = try db.importDocument(document)
-    #expect(try db.achievements()[.firstPrep] == start)
-  }
-
   @Test func storedAchievementsEqualAFreshRecomputation() throws {
     let db = try AppDatabase.inMemory()
     for i in 0..<40 where i % 9 != 4 {

@@ -51,56 +51,6 @@ import Testing
     #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])
   }
 
-  @Test func importIsIdempotentAndNewerSaveWins() throws {
-    let source = try AppDatabase.inMemory()
-    try source.complete(ReviewEntry.self, day: day, savedAt: "2026-11-19T08:00:00Z") {
-      $0.swap = "water"
-    }
-    try source.complete(
-      HelpNote(id: "n1", day: day, category: .stress, note: "meeting", at: "2026-11-19T12:00:00Z"))
-    try source.setSetting(.rolloverHour, to: "3")
-    let document = try source.exportDocument()
-
-    let target = try AppDatabase.inMemory()
-    try target.complete(ReviewEntry.self, day: day, savedAt: "2026-11-19T07:00:00Z") {
-      $0.swap = "tea"
-    }
-    let first = try target.importDocument(document)
-    #expect((first.added, first.updated, first.unchanged) == (1, 1, 0))
-    #expect(first.newAchievements == [.firstHelp])  // first-review was already earned here
-    let second = try target.importDocument(document)
-    #expect((second.added, second.updated, second.unchanged) == (0, 0, 2))
-    #expect(second.newAchievements.isEmpty)
-    #expect(try target.review(on: day)?.swap == "water")
-    #expect(try target.exportDocument() == document)
-
-    // An older save does not replace a newer one.
-    var older = document
-    older.review[0].swap = "juice"
-    older.review[0].savedAt = "2026-11-19T06:00:00Z"
-    _ = try target.importDocument(older)
-    #expect(try target.review(on: day)?.swap == "water")
-  }
-
-  @Test func importIsAllOrNothing() throws {
-    // Given a database whose help-note insert fails, as a full disk would midway
-    let db = try AppDatabase.inMemory()
-    try db.write {
-      try $0.execute(
-        "CREATE TRIGGER fail BEFORE INSERT ON help_note BEGIN SELECT RAISE(ABORT, 'boom'); END")
-    }
-    var document = ExportDocument(
-      settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])
-    document.prep = [PrepEntry(day: day, savedAt: "2026-11-19T21:00:00Z")]
-    document.help = [
-      HelpNote(id: "n", day: day, category: .other, note: nil, at: "2026-11-19T12:00:00Z")
-    ]
-    // When the import fails on its last step
-    #expect(throws: (any Error).self) { try db.importDocument(document) }
-    // Then the steps before it were rolled back too
-    #expect(try db.prep(on: day) == nil)
-    #expect(try db.storedSettings().isEmpty)
-  }
 }
 
 /// Runs `body` with this thread's file access checked as `nobody`'s when the tests run as root

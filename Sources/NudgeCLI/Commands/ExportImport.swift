@@ -3,6 +3,7 @@ import FoundationEssentials
 import NudgeCore
 import NudgeLinux
 import NudgeStore
+import NudgeUseCases
 
 /// `nudge export`: everything as one versioned JSON document.
 struct ExportCommand: ContextCommand {
@@ -93,7 +94,7 @@ struct ImportCommand: ContextCommand {
       }
     }
     let db = try ctx.openDatabase()
-    let summary = try db.importDocument(document)
+    let summary = try ImportDocument(db: db)(document)
     if summary.scheduleChanged {
       try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules(), db: db)
     }
@@ -109,7 +110,7 @@ struct ImportCommand: ContextCommand {
   }
 
   /// Every change beyond the entries, one line each, and what was skipped and why.
-  static func changes(_ s: AppDatabase.ImportSummary) -> [String] {
+  static func changes(_ s: ImportDocument.Summary) -> [String] {
     var lines: [String] = []
     if !s.keptFuller.isEmpty {
       lines.append(
@@ -159,7 +160,7 @@ struct ImportReport: Encodable {
   var schedulesAdded: [Slot]
   var pausesAdded: [String]
 
-  init(_ s: AppDatabase.ImportSummary) {
+  init(_ s: ImportDocument.Summary) {
     added = s.added
     updated = s.updated
     unchanged = s.unchanged
