@@ -44,6 +44,7 @@ let package = Package(
     // for the in-process benchmarks (Benchmarks/Package.swift)
     .library(name: "NudgeCore", targets: ["NudgeCore"]),
     .library(name: "NudgeStore", targets: ["NudgeStore"]),
+    .library(name: "NudgeUseCases", targets: ["NudgeUseCases"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),

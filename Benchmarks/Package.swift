@@ -20,6 +20,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "NudgeCore", package: "nudge"),
         .product(name: "NudgeStore", package: "nudge"),
+        .product(name: "NudgeUseCases", package: "nudge"),
       ],
       path: "Benchmarks/NudgeBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// A history of `years` years: prep, review and check-in every day, a help note every third.
 func syntheticFacts(years: Int, endingOn last: Day) -> HistoryFacts {
@@ -25,7 +26,8 @@ func syntheticExport(years: Int, endingOn last: Day) -> Data {
       #"{"day":"\#(day)","sticky_notes":true,"produce":true,"water":true,"breakfast":false,"saved_at":"\#(at)"}"#
     )
     review.append(
-      #"{"day":"\#(day)","why":"energy","swap":"tea instead of soda","saved_at":"\#(at)"}"#)
+      #"{"day":"\#(day)","why":"energy","swap":"tea instead of soda","commit_to":"drink tea","saved_at":"\#(at)"}"#
+    )
     checkin.append(#"{"day":"\#(day)","followed":\#(i % 2 == 0),"saved_at":"\#(at)"}"#)
     if i % 3 == 0 {
       help.append(
@@ -70,7 +72,7 @@ let benchmarks: @Sendable () -> Void = {
     }
   } setup: {
     let db = try AppDatabase.open(path: temporaryDatabasePath())
-    _ = try db.importDocument(ExportDocument.decode(syntheticExport(years: 10, endingOn: today)))
+    _ = try ImportDocument(db: db)(ExportDocument.decode(syntheticExport(years: 10, endingOn: today)))
     return db
   }
 
@@ -83,7 +85,7 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       let path = temporaryDatabasePath()
       let db = try AppDatabase.open(path: path)
-      blackHole(try db.importDocument(ExportDocument.decode(tenYears)))
+      blackHole(try ImportDocument(db: db)(ExportDocument.decode(tenYears)))
       for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
   }
