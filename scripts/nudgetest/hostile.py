@@ -103,6 +103,13 @@ def case_hostile_files(suite):
     d = base_document(); d["prep"] = [prep("2026-11-19", water=True),
                                       prep("2026-11-18", water=True), prep("2026-11-19")]
     bad.append((d, "prep[2].day repeats"))
+    d = base_document(); d["prep"] = [prep("2027-01-01", water=True)]
+    bad.append((d, "prep[0].day is 2027-01-01, a day no flow can have saved yet"))
+    d = base_document(); d["help"] = [{"id": "n9", "day": "2026-11-19", "category": "stress",
+                                       "at": "2026-11-19T15:00:00+01:00"},
+                                      {"id": "n8", "day": "2026-12-01", "category": "habit",
+                                       "at": "2026-12-01T15:00:00+01:00"}]
+    bad.append((d, "help[1].day is 2026-12-01"))
     before = database_bytes(world)
     for k, (document, expected) in enumerate(bad):
         r = world.run("import", write_json(world, f"bad{k}.json", document), now=NOW)

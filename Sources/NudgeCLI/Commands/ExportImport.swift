@@ -76,8 +76,12 @@ struct ImportCommand: ContextCommand {
       }
     }
     let document: ExportDocument
-    do {
+    do throws(InputError) {
       document = try ExportDocument.decode(data)
+      // nothing a flow could not have saved yet: no day after today (a day's slack for a
+      // device in a zone ahead, or a rollover hour of its own), no time after now
+      let today = ctx.today(Settings()).day
+      try document.checkNotAfter(day: today, now: ctx.now)
     } catch {
       throw CLIError(
         "\(file == "-" ? "standard input" : VisibleText.escaped(file)): \(error.message) Nothing was imported.",

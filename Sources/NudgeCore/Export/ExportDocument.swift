@@ -344,6 +344,27 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     }
   }
 
+  /// Refuses what no flow could have saved by `today` and `now`: an entry, a note or a save
+  /// for a day after tomorrow or a time more than a day ahead (a day's slack for another
+  /// device's zone); the error names the first one.
+  public func checkNotAfter(day today: Day, now: Instant) throws(InputError) {
+    let lastDay = today.adding(days: 1)
+    let lastInstant = now.adding(seconds: 86400)
+    func check(_ day: Day, _ saved: String, _ location: String) throws(InputError) {
+      if day > lastDay {
+        throw InputError(
+          "\(location).day is \(day), a day no flow can have saved yet (today is \(today)).")
+      }
+      if let at = InstantFormat.parse(saved), at > lastInstant {
+        throw InputError("\(location) was saved at \(saved), later than now.")
+      }
+    }
+    for (i, e) in prep.enumerated() { try check(e.day, e.savedAt, "prep[\(i)]") }
+    for (i, e) in review.enumerated() { try check(e.day, e.savedAt, "review[\(i)]") }
+    for (i, e) in checkin.enumerated() { try check(e.day, e.savedAt, "checkin[\(i)]") }
+    for (i, n) in help.enumerated() { try check(n.day, n.at, "help[\(i)]") }
+  }
+
   /// The date and hour on the clock that `text` was written with (its own offset).
   static func wallClock(_ text: String, _ instant: Instant) -> (date: Day, hour: Int)? {
     guard let offset = InstantFormat.offset(of: text) else { return nil }

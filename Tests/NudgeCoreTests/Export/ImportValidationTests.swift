@@ -91,4 +91,19 @@ import Testing
       #"{"format": "nudge-export", "note": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"[[["}"#.utf8)
     #expect(throws: Never.self) { try ExportDocument.checkNesting(quoted) }
   }
+
+  @Test func nothingAfterTodayThatNoFlowCouldHaveSaved() {
+    let now = InstantFormat.parse("2026-11-20T21:00:00+01:00")!
+    let tomorrow = PrepEntry(
+      day: Self.day.adding(days: 1), water: true, savedAt: "2026-11-20T23:00:00+01:00")
+    #expect(throws: Never.self) {
+      try document(prep: [tomorrow]).checkNotAfter(day: Self.day, now: now)
+    }
+    let later = PrepEntry(
+      day: Self.day.adding(days: 2), water: true, savedAt: "2026-11-22T21:00:00+01:00")
+    let error = #expect(throws: InputError.self) {
+      try document(prep: [tomorrow, later]).checkNotAfter(day: Self.day, now: now)
+    }
+    #expect(error?.message.hasPrefix("prep[1].day is 2026-11-22") == true)
+  }
 }
