@@ -102,17 +102,31 @@ public final class AppDatabase: Sendable {
     }
     guard let identity = slot.identity, FileIdentity(path: path) != identity else { return }
     let gone = FileIdentity(path: path) == nil
+    // the old connection is closed first, while its WAL still has its name, so SQLite
+    // checkpoints and removes its own WAL, never one a new database there will use
+    slot.connection = try SQLiteConnection(path: ":memory:")
+    let what = gone ? "deleted" : "replaced"
     do {
       let fresh = try Self.open(path: path, creatingFolders: false)
       slot.connection = fresh.connection
       slot.identity = fresh.slot.identity
+      slot.notice =
+        "The database at \(path) was \(what) while Nudge had it open: this save went to \(gone ? "a new database there" : "the database there now"), and nothing more to the old one."
     } catch {
-      throw StoreError.fileReplaced(
-        "The database at \(path) was \(gone ? "deleted" : "replaced") while Nudge had it open, and what is there now cannot be used (\(error.message)); nothing was saved."
-      )
+      // what is there now is not Nudge's: the answers go to a database beside it instead
+      let rescue = path + ".rescued-\(Int(time(nil)))"
+      do {
+        let fresh = try Self.open(path: rescue, creatingFolders: false)
+        slot.connection = fresh.connection
+        slot.identity = fresh.slot.identity
+        slot.notice =
+          "The database at \(path) was replaced while Nudge had it open by a file that is not Nudge's (\(error.message)); this save went to \(rescue): set NUDGE_DB to it, or export it and import into your database."
+      } catch {
+        throw StoreError.fileReplaced(
+          "The database at \(path) was \(what) while Nudge had it open, and neither it nor a rescue file beside it can be used (\(error.message)); nothing was saved."
+        )
+      }
     }
-    slot.notice =
-      "The database at \(path) was \(gone ? "deleted" : "replaced") while Nudge had it open: this save went to \(gone ? "a new database there" : "the database there now"), and nothing more to the old one."
   }
 
   /// Said once after a write went to a database other than the one opened (see
@@ -230,6 +244,7 @@ public final class AppDatabase: Sendable {
   /// sees either no file or a complete database, never an empty one.
   private static func create(path: String) throws(StoreError) {
     removeAbandonedTempFiles(of: path)
+    setAsideOrphans(of: path)
     let temp = path + ".creating-\(getpid())"
     defer {
       for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temp + suffix) }
@@ -258,6 +273,18 @@ public final class AppDatabase: Sendable {
       throw .cannotCreate(
         "Cannot create the database at \(path): \(reason). Fix the directory's permissions or set NUDGE_DB to a writable path."
       )
+    }
+  }
+
+  /// A `-wal` or `-shm` left where no database is (its file was deleted while a writer was
+  /// killed) would be read into a new database there and corrupt it: it is renamed aside
+  /// (`PATH-wal.orphaned-EPOCH`), not deleted, since it may hold the last saves of that file.
+  static func setAsideOrphans(of path: String) {
+    let stamp = Int(time(nil))
+    for suffix in ["-wal", "-shm", "-journal"] {
+      var info = stat()
+      guard lstat(path + suffix, &info) == 0 else { continue }
+      rename(path + suffix, path + suffix + ".orphaned-\(stamp)")
     }
   }
 

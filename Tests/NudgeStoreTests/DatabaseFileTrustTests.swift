@@ -57,18 +57,45 @@ import Testing
     #expect(try reopened.prep(on: day.adding(days: -1)) == nil)
   }
 
-  @Test func aFileReplacedByAnotherProgramsIsNotWrittenTo() throws {
-    let path = folder() + "/nudge.sqlite3"
+  @Test func aFileReplacedByAnotherProgramsIsNotWrittenToTheSaveIsRescuedBesideIt() throws {
+    let dir = folder()
+    let path = dir + "/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     let garbage = Array("not a database, but somebody's notes\n".utf8)
     #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
-    let error = #expect(throws: StoreError.self) {
-      try db.complete(PrepEntry.self, day: Day("2026-11-20")!, savedAt: "2026-11-20T21:00:00Z") {
-        $0.water = true
-      }
+    try db.complete(PrepEntry.self, day: Day("2026-11-20")!, savedAt: "2026-11-20T21:00:00Z") {
+      $0.water = true
     }
-    #expect(error?.message.contains("nothing was saved") == true)
     #expect(FileManager.default.contents(atPath: path) == Data(garbage))
+    let notice = try #require(db.takeReplacedNotice())
+    #expect(notice.contains("not Nudge's") && notice.contains(".rescued-"))
+    let rescued = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.contains(".rescued-") })
+    #expect(
+      try AppDatabase.open(path: dir + "/" + rescued).prep(on: Day("2026-11-20")!)?.water == true)
   }
+
+  @Test func aWALLeftWithoutItsDatabaseIsSetAsideNotReadIntoANewOne() throws {
+    // Given a database with entries whose WAL still holds commits when the file is deleted
+    let dir = folder()
+    let path = dir + "/nudge.sqlite3"
+    let db = try AppDatabase.open(path: path)
+    try db.complete(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
+      $0.water = true
+    }
+    #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    unlink(path)
+    // When a new database is made there by another process
+    let fresh = try AppDatabase.open(path: path)
+    // Then it is whole and empty, and the orphaned WAL is kept aside
+    #expect(try fresh.integrityCheck() == "ok")
+    #expect(try fresh.prep(on: Day("2026-11-19")!) == nil)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir).contains {
+        $0.hasPrefix("nudge.sqlite3-wal.orphaned-")
+      })
+    _ = db
+  }
+
 }

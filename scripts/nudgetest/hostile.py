@@ -86,7 +86,7 @@ def case_hostile_files(suite):
                                          "saved_at": "2026-11-19T08:00:00+01:00"}]
     bad.append((d, "review[0] has no commitment"))
     d = base_document(); d["prep"] = [prep("9999-12-31", water=True)]
-    bad.append((d, "prep[0].saved_at"))
+    bad.append((d, "9999-12-31"))
     d = base_document(); d["prep"] = [prep("2026-11-19", water=True,
                                            saved="2026-11-01T21:00:00+01:00")]
     bad.append((d, "comes before the entry's day"))

@@ -108,12 +108,14 @@ struct DoctorCommand: ContextCommand {
       let result = (try? db.integrityCheck()) ?? "could not run integrity_check"
       out.append(
         Check(
-          name: "database", ok: result == "ok", detail: "\(db.path): integrity_check \(result)",
+          name: "database", ok: result == "ok",
+          detail: "\(VisibleText.escaped(db.path)): integrity_check \(VisibleText.escaped(result))",
           fix:
             "restore from 'nudge export' into a fresh database (set NUDGE_DB to a new file, then 'nudge import')"
         ))
     } catch {
-      out.append(Check(name: "database", ok: false, detail: error.message, fix: nil))
+      out.append(
+        Check(name: "database", ok: false, detail: VisibleText.escaped(error.message), fix: nil))
     }
     return out
   }

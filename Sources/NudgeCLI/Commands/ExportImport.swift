@@ -31,7 +31,7 @@ struct ExportCommand: ContextCommand {
         "Cannot write \(VisibleText.escaped(output)): \(error.reason). Choose a writable path, or '-' for stdout.",
         code: .cannotCreate)
     }
-    ctx.output.writeError("Exported to \(output).\n")
+    ctx.output.writeError("Exported to \(VisibleText.escaped(output)).\n")
   }
 }
 

@@ -72,6 +72,9 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public static let maxDepth = 16
   /// The most items one list may hold (a hundred years of days).
   public static let maxItems = 40_000
+  /// The most JSON values a document may hold (a hundred years of entries is under a
+  /// million): an unknown key holding millions of values is refused before it is decoded.
+  public static let maxValues = 2_000_000
 
   /// Decodes and checks a document; the error says what is wrong and where.
   public static func decode(_ data: Data) throws(InputError) -> ExportDocument {
@@ -113,10 +116,11 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     return document
   }
 
-  /// Refuses objects and arrays nested deeper than `maxDepth` in one pass over the bytes,
-  /// before a decoder recurses into them.
+  /// Refuses objects and arrays nested deeper than `maxDepth`, and more than `maxValues`
+  /// values, in one pass over the bytes, before a decoder builds or recurses into them.
   static func checkNesting(_ data: Data) throws(InputError) {
     var depth = 0
+    var values = 1
     var inString = false
     var escaped = false
     for byte in data {
@@ -140,6 +144,13 @@ public struct ExportDocument: Codable, Equatable, Sendable {
           )
         }
       case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      case UInt8(ascii: ","), UInt8(ascii: ":"):
+        values += 1
+        if values > maxValues {
+          throw InputError(
+            "it holds more than \(maxValues) values, far more than any Nudge export; pass a file written by 'nudge export'."
+          )
+        }
       default: break
       }
     }
@@ -221,9 +232,10 @@ public struct ExportDocument: Codable, Equatable, Sendable {
           "\(location) is '\(VisibleText.escaped(String(text.prefix(40))))', not a time like 2026-11-20T21:30:00+01:00."
         )
       }
-      guard SupportedTime.contains(parsed) else {
+      guard SupportedTime.holds(stored: parsed) else {
         throw InputError(
-          "\(location) is \(text), outside the times Nudge keeps (\(SupportedTime.described)).")
+          "\(location) is \(text), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound))."
+        )
       }
       return parsed
     }

@@ -4,24 +4,34 @@
 /// shown (terminal, notification bodies, the log, the journal) goes through here.
 public enum VisibleText {
   /// `text` with C0 and C1 controls, DEL, bidirectional overrides and isolates, line and
-  /// paragraph separators written as `\u{XXXX}`, and zero-width characters too when they
-  /// stand at either end. Plain text comes back unchanged.
+  /// paragraph separators written as `\u{XXXX}`, and invisible (default-ignorable)
+  /// characters too when they stand at either end; a typed `\u{` shows as `\\u{`. Plain text
+  /// comes back unchanged.
   public static func escaped(_ text: String) -> String {
-    let scalars = Array(text.unicodeScalars)
-    guard scalars.contains(where: { isHostile($0) || isZeroWidth($0) }) else { return text }
-    // zero-width characters are escaped from each end inwards, while they last
-    var first = 0
-    while first < scalars.count && isZeroWidth(scalars[first]) { first += 1 }
-    var last = scalars.count - 1
-    while last >= first && isZeroWidth(scalars[last]) { last -= 1 }
+    guard
+      text.unicodeScalars.contains(where: { isHostile($0) || isZeroWidth($0) })
+        || text.contains("\\u{")
+    else { return text }
+    // invisible characters are escaped where they stand alone at either end: a character a
+    // person sees (an emoji with its variation selector, a flag with its tags) stays whole
+    let characters = Array(text)
+    let invisible = { (c: Character) in c.unicodeScalars.allSatisfy(isZeroWidth) }
+    let first = characters.firstIndex { !invisible($0) } ?? characters.count
+    let last = characters.lastIndex { !invisible($0) } ?? -1
     var out = ""
-    out.unicodeScalars.reserveCapacity(scalars.count)
-    for (index, scalar) in scalars.enumerated() {
+    out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+    for (index, character) in characters.enumerated() {
       let atEdge = index < first || index > last
-      if isHostile(scalar) || (atEdge && isZeroWidth(scalar)) || scalar == "\u{FEFF}" {
-        out += "\\u{" + hex(scalar.value) + "}"
-      } else {
-        out.unicodeScalars.append(scalar)
+      let scalars = Array(character.unicodeScalars)
+      for scalar in scalars {
+        if isHostile(scalar) || atEdge || scalar == "\u{FEFF}" {
+          out += "\\u{" + hex(scalar.value) + "}"
+        } else if scalar == "\\", String(characters[index...].prefix(3)) == "\\u{" {
+          // a backslash typed before "u{" is doubled, so typed text never reads as an escape
+          out += "\\\\"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
       }
     }
     return out
@@ -48,10 +58,9 @@ public enum VisibleText {
   /// Characters that take no room: harmless inside a word (a ZWJ joins an emoji), but at an
   /// edge they make two texts that look the same differ.
   static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x180E: true
-    default: false
-    }
+    // Unicode's default-ignorable code points (ZWSP, ZWJ, soft hyphen, variation selectors,
+    // invisible operators, tags, Hangul fillers…) and the Mongolian vowel separator
+    scalar.properties.isDefaultIgnorableCodePoint || scalar.value == 0x180E
   }
 
   private static func hex(_ value: UInt32) -> String {

@@ -135,13 +135,14 @@ public enum InstantFormat {
 
 }
 
-/// The stretch of time Nudge keeps: from 1970 through 9998. Every day it works out from a
+/// The stretch of time Nudge keeps: from 1970-01-09 through 9998. Every day it works out from a
 /// "now" in it (a year's pause ahead, weeks of history behind, a zone's offset either way)
 /// still has the four-digit year every stored day and time is written with, so no command
 /// can store a value that a later one cannot read.
 public enum SupportedTime {
-  /// The first day and the last day a "now" may fall on (UTC).
-  public static let firstDay = Day(year: 1970, month: 1, day: 1)
+  /// The first day and the last day a "now" may fall on (UTC): a week into 1970, so a
+  /// backfill (7 days back) in a zone west of UTC still stays in `days`.
+  public static let firstDay = Day(year: 1970, month: 1, day: 9)
   public static let lastDay = Day(year: 9998, month: 12, day: 31)
 
   /// The instants a "now" may be.
@@ -153,7 +154,13 @@ public enum SupportedTime {
   public static let days = Day(year: 1969, month: 12, day: 31)...Day(year: 9999, month: 12, day: 31)
 
   /// How the range is said in errors.
-  public static let described = "from 1970-01-01 through 9998-12-31"
+  public static let described = "from 1970-01-09 through 9998-12-31"
 
   public static func contains(_ instant: Instant) -> Bool { instants.contains(instant) }
+
+  /// Whether a stored time (a save, a note) falls on a day Nudge keeps (`days`, in UTC).
+  public static func holds(stored instant: Instant) -> Bool {
+    let day = instant.seconds >= 0 ? instant.seconds / 86400 : (instant.seconds - 86399) / 86400
+    return days.contains(Day(ordinal: day))
+  }
 }

@@ -19,6 +19,11 @@ import Testing
     ("tab\there\u{7F}\u{9B}", "tab\\u{0009}here\\u{007F}\\u{009B}"),
     ("line\nbreak\r", "line\\u{000A}break\\u{000D}"),
     ("\u{FEFF}bom", "\\u{FEFF}bom"),
+    ("soft\u{AD}", "soft\\u{00AD}"),
+    ("end\u{2064}\u{200B}\u{AD}\u{3164}", "end\\u{2064}\\u{200B}\\u{00AD}\\u{3164}"),
+    ("typed \\u{202E} literally", "typed \\\\u{202E} literally"),
+    ("a path C:\\tea stays", "a path C:\\tea stays"),
+    ("tea \u{2764}\u{FE0F}", "tea \u{2764}\u{FE0F}"),
   ])
   func escapesWhatRearrangesTheScreen(text: String, shown: String) {
     #expect(VisibleText.escaped(text) == shown)

@@ -45,8 +45,29 @@ import Testing
     #expect(InstantFormat.parse(text) == instant)
   }
 
-  @Test(arguments: ["ABC5DEF,M13.1.0,M11.1.0", "ABC5DEF,J0,J400", "ABC5DEF,M3.9.0,M11.1.0"])
-  func rulesGlibcRefusesAreNotTaken(tz: String) {
+  @Test(arguments: [
+    ("ABC5DEF,M13.1.0,M11.1.0", -5 * 3600), ("ABC5DEF,J0,J400", -5 * 3600),
+    ("EST5EDT,M13.2.0,M11.1.0", -5 * 3600), ("ABC-5:", 5 * 3600),
+  ])
+  func rulesGlibcCannotReadLeaveStandardTimeAlone(tz: String, offset: Int) throws {
+    let zone = try #require(ZoneRules(posix: tz))
+    for month in [1, 7] {
+      let instant = Instant(seconds: Day(year: 2026, month: month, day: 15).ordinal * 86400)
+      #expect(LocalTime(instant, in: zone).utcOffset == offset, "\(tz) in month \(month)")
+    }
+  }
+
+  @Test func aFirstRuleWithoutASecondEndsSummerTimeOnTheFirstOfJanuaryAsGlibcDoes() throws {
+    let zone = try #require(ZoneRules(posix: "ABC5DEF,M3.2.0"))
+    let july = Instant(seconds: Day(year: 2026, month: 7, day: 15).ordinal * 86400)
+    let february = Instant(seconds: Day(year: 2026, month: 2, day: 15).ordinal * 86400)
+    #expect(LocalTime(july, in: zone).utcOffset == -4 * 3600)
+    #expect(LocalTime(february, in: zone).utcOffset == -5 * 3600)
+  }
+
+  @Test(arguments: ["<A>5", "<AB>-3", "AB5"])
+  func namesShorterThanThreeAreNoZone(tz: String) {
     #expect(PosixTZ(tz) == nil)
   }
+
 }

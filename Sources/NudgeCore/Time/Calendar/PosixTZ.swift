@@ -32,7 +32,8 @@ struct PosixTZ: Sendable, Equatable {
         guard let close = s.firstIndex(of: ">") else { return nil }
         let n = String(s[s.index(after: s.startIndex)..<close])
         s = s[s.index(after: close)...]
-        return n.isEmpty ? nil : n
+        // glibc wants three characters at least, quoted or not
+        return n.count < 3 ? nil : n
       }
       let n = s.prefix { $0.isLetter }
       guard n.count >= 3 else { return nil }
@@ -50,7 +51,10 @@ struct PosixTZ: Sendable, Equatable {
       var parts: [Int] = []
       while parts.count < 3 {
         let digits = s.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty else { return nil }
+        // "5:" is 5 hours, as glibc's sscanf reads it; no digits at all is no time
+        guard !digits.isEmpty else {
+          if parts.isEmpty { return nil } else { break }
+        }
         let limit = offset ? (parts.isEmpty ? 24 : 59) : 65535
         // a number too long for Int is as clamped as a long one
         parts.append(Int(digits).map { min($0, limit) } ?? limit)
@@ -96,41 +100,54 @@ struct PosixTZ: Sendable, Equatable {
     stdName = std
     stdOffset = -off
     dstOffset = stdOffset + 3600
-    if s.isEmpty { return }
-    guard let dst = name() else { return nil }
-    dstName = dst
-    if let first = s.first, first != "," {
-      guard let o = time() else { return nil }
-      dstOffset = -o
+    // the summer-time part: a name, an offset, the rules; where it does not parse, glibc keeps
+    // the standard time alone, and so does this
+    func summer() -> (
+      name: String, offset: Int, rule: (start: (DateRule, Int), end: (DateRule, Int))?
+    )? {
+      guard let dst = name() else { return nil }
+      var offset = -off + 3600
+      if let first = s.first, first != "," {
+        guard let o = time() else { return nil }
+        offset = -o
+      }
+      if s.isEmpty || s == "," { return (dst, offset, nil) }
+      guard s.first == "," else { return nil }
+      s = s.dropFirst()
+      guard let a = date() else { return nil }
+      var aTime = 7200
+      if s.first == "/" {
+        s = s.dropFirst()
+        guard let t = time(offset: false) else { return nil }
+        aTime = t
+      }
+      // a first rule without a readable second: glibc ends summer time where its zeroed rule
+      // says, day 0 (1 January) at 00:00
+      let zeroed: (DateRule, Int) = (.zeroBased(0), 0)
+      guard s.first == "," else { return (dst, offset, ((a, aTime), zeroed)) }
+      s = s.dropFirst()
+      guard let b = date() else { return (dst, offset, ((a, aTime), zeroed)) }
+      var bTime = 7200
+      if s.first == "/" {
+        s = s.dropFirst()
+        guard let t = time(offset: false) else { return (dst, offset, ((a, aTime), zeroed)) }
+        bTime = t
+      }
+      return (dst, offset, ((a, aTime), (b, bTime)))
     }
-    if s.isEmpty || s == "," {
+    if s.isEmpty { return }
+    guard let dst = summer() else { return }
+    dstName = dst.name
+    dstOffset = dst.offset
+    if let rule = dst.rule {
+      start = rule.start
+      end = rule.end
+    } else {
       // no rule: glibc falls back to the US rules of POSIX (when it has no posixrules file)
       hasRule = false
       start = (.monthWeekDay(month: 3, week: 2, weekday: 0), 7200)
       end = (.monthWeekDay(month: 11, week: 1, weekday: 0), 7200)
-      return
     }
-    guard s.first == "," else { return nil }
-    s = s.dropFirst()
-    guard let a = date() else { return nil }
-    var aTime = 7200
-    if s.first == "/" {
-      s = s.dropFirst()
-      guard let t = time(offset: false) else { return nil }
-      aTime = t
-    }
-    guard s.first == "," else { return nil }
-    s = s.dropFirst()
-    guard let b = date() else { return nil }
-    var bTime = 7200
-    if s.first == "/" {
-      s = s.dropFirst()
-      guard let t = time(offset: false) else { return nil }
-      bTime = t
-    }
-    guard s.isEmpty else { return nil }
-    start = (a, aTime)
-    end = (b, bTime)
   }
 
   /// Seconds since the epoch of local midnight of the rule's date in `year` (as UTC fields).
