@@ -193,7 +193,12 @@ public final class AppDatabase: Sendable {
   /// URI): data saved there would be gone at exit, so they are refused.
   static func refuseSpecialNames(_ path: String) throws(StoreError) {
     let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init)
-    if path.isEmpty || path == ":memory:" || path.hasPrefix("file:") || path.hasPrefix(":")
+    if path.isEmpty {
+      throw .cannotCreate(
+        "NUDGE_DB is set but empty; unset it to use your own database, or set it to a file path such as ~/nudge.sqlite3."
+      )
+    }
+    if path == ":memory:" || path.hasPrefix("file:") || path.hasPrefix(":")
       || name?.isEmpty == true
     {
       throw .cannotCreate(

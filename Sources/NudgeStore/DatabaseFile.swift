@@ -4,7 +4,8 @@ import Glibc
 /// else `~/.local/share/nudge/nudge.sqlite3`.
 public enum DatabaseLocation {
   public static func path(environment: [String: String]) -> String {
-    if let explicit = environment["NUDGE_DB"], !explicit.isEmpty { return explicit }
+    // set but empty is refused where the database is opened, not taken for unset
+    if let explicit = environment["NUDGE_DB"] { return explicit }
     let dataHome: String
     if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
       dataHome = xdg

@@ -16,6 +16,8 @@ public struct ImportDocument: Sendable {
     public var added = 0
     public var updated = 0
     public var unchanged = 0
+    /// Days whose entry here the document's newer save replaced, as `flow DAY`.
+    public var replaced: [String] = []
     /// Days whose entry here answers more than the document's newer save: kept as they are.
     public var keptFuller: [String] = []
     /// Achievements earned for the first time, from the entries.
@@ -52,6 +54,7 @@ public struct ImportDocument: Sendable {
             } else {
               try db.putEntry(entry)
               summary.updated += 1
+              summary.replaced.append("\(Entry.flow.rawValue) \(entry.day)")
             }
           } else {
             summary.unchanged += 1
@@ -85,8 +88,13 @@ public struct ImportDocument: Sendable {
         try db.saveSchedule(schedule)
         summary.schedulesAdded.append(schedule.slot)
       }
-      // a pause new here is added; one that starts the same day keeps the local end
+      // a pause new here is added; one that starts the same day or overlaps one here keeps
+      // the local pause
+      let local = try db.pauses()
       for pause in document.pauses where try !db.hasPause(startingOn: pause.firstDay) {
+        guard
+          !local.contains(where: { $0.firstDay <= pause.lastDay && pause.firstDay <= $0.lastDay })
+        else { continue }
         try db.insertPause(pause)
         summary.pausesAdded.append("\(pause.firstDay)..\(pause.lastDay)")
       }

@@ -71,7 +71,9 @@ import Testing
     let notice = try #require(db.takeReplacedNotice())
     #expect(notice.contains("not Nudge's") && notice.contains(".rescued-"))
     let rescued = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.contains(".rescued-") })
+      try FileManager.default.contentsOfDirectory(atPath: dir).first {
+        $0.contains(".rescued-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+      })
     #expect(
       try AppDatabase.open(path: dir + "/" + rescued).prep(on: Day("2026-11-20")!)?.water == true)
   }

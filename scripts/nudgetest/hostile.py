@@ -244,7 +244,7 @@ def case_hostile_databases(suite):
     world = World(suite, "hostile-db")
     save = ["prep", "--item", "water=yes", "--no-input", "--no-animation"]
     os.makedirs(world.dir + "/cwd")
-    for name in (":memory:", "file:nudge.db?mode=memory", "file::memory:", "x/"):
+    for name in (":memory:", "file:nudge.db?mode=memory", "file::memory:", "x/", ""):
         r = subprocess.run([suite.nudge, *save], env=world.environment(NOW, {"NUDGE_DB": name}),
                            cwd=world.dir + "/cwd", capture_output=True, text=True, timeout=30)
         case.check(r.returncode == 73 and one_line_error(r) and "saved" not in r.stdout,

@@ -116,6 +116,10 @@ struct ImportCommand: ContextCommand {
   /// Every change beyond the entries, one line each, and what was skipped and why.
   static func changes(_ s: ImportDocument.Summary) -> [String] {
     var lines: [String] = []
+    if !s.replaced.isEmpty {
+      lines.append(
+        "Replaced by the file's newer saves: " + s.replaced.joined(separator: ", ") + ".")
+    }
     if !s.keptFuller.isEmpty {
       lines.append(
         "Kept yours (the file's newer save answers less): " + s.keptFuller.joined(separator: ", ")
@@ -156,6 +160,7 @@ struct ImportReport: Encodable {
   var added: Int
   var updated: Int
   var unchanged: Int
+  var replaced: [String]
   var keptFuller: [String]
   var newAchievements: [Achievement]
   var lostAchievements: [Achievement]
@@ -168,6 +173,7 @@ struct ImportReport: Encodable {
     added = s.added
     updated = s.updated
     unchanged = s.unchanged
+    replaced = s.replaced
     keptFuller = s.keptFuller
     newAchievements = s.newAchievements
     lostAchievements = s.lostAchievements

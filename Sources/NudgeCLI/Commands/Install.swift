@@ -42,11 +42,18 @@ struct UserUnits {
       : "installed in \(directory), running \(Self.binaryPath)"
   }
 
-  /// The database the installed timers work on: they run with no `NUDGE_DB`, so the default
-  /// one (`$XDG_DATA_HOME/nudge/nudge.sqlite3`).
+  /// The database the installed timers work on: they run with no `NUDGE_DB`, in the user
+  /// manager's environment, so the default one there (`$XDG_DATA_HOME/nudge/nudge.sqlite3`,
+  /// with the manager's `XDG_DATA_HOME` and `HOME`; this shell's when no manager runs).
   var timersDatabase: String {
     var env = ctx.environment
     env["NUDGE_DB"] = nil
+    // the timers run with the user manager's environment, not this shell's
+    let manager = ctx.platform.userManagerEnvironment(environment: ctx.environment)
+    if !manager.isEmpty {
+      env["HOME"] = manager["HOME"] ?? env["HOME"]
+      env["XDG_DATA_HOME"] = manager["XDG_DATA_HOME"]
+    }
     return DatabaseLocation.path(environment: env)
   }
 
@@ -59,7 +66,7 @@ struct UserUnits {
   /// Said once when a change to a second database leaves the installed timers as they are.
   func keptTimersNote() {
     ctx.output.writeError(
-      "nudge: the installed reminders keep their times: they run for \(timersDatabase), not NUDGE_DB=\(VisibleText.escaped(ctx.environment["NUDGE_DB"] ?? "")).\n"
+      "nudge: the installed reminders keep their times: they run for \(VisibleText.escaped(timersDatabase)), not this database (\(VisibleText.escaped(DatabaseLocation.path(environment: ctx.environment)))).\n"
     )
   }
 
@@ -290,7 +297,7 @@ struct InstallCommand: ContextCommand {
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
     guard units.drivesTimers(db) else {
       throw CLIError(
-        "the reminder timers always run for \(units.timersDatabase), not NUDGE_DB=\(db.path); unset NUDGE_DB to install them for your own database.",
+        "the reminder timers always run for \(VisibleText.escaped(units.timersDatabase)), not \(VisibleText.escaped(db.path)); unset NUDGE_DB (and XDG_DATA_HOME, if the user manager has another) to install them for your own database.",
         code: .usage)
     }
     try units.install(schedules, settings: try db.settings())

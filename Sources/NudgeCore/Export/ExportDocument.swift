@@ -339,6 +339,13 @@ public struct ExportDocument: Codable, Equatable, Sendable {
           "pauses[\(i)] must end on or after its first day and last at most \(Pause.maxDays) days.")
       }
     }
+    for (i, p) in pauses.enumerated() {
+      if let other = pauses.firstIndex(where: {
+        $0 != p && $0.firstDay <= p.lastDay && p.firstDay <= $0.lastDay
+      }), other < i {
+        throw InputError("pauses[\(i)] overlaps pauses[\(other)]; a day is paused once.")
+      }
+    }
     try size(achievements.count, "achievements")
     for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
       guard name.utf8.count <= 64, value.utf8.count <= 1024 else {

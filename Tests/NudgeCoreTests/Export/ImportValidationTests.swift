@@ -106,4 +106,12 @@ import Testing
     }
     #expect(error?.message.hasPrefix("prep[1].day is 2026-11-22") == true)
   }
+
+  @Test func overlappingPausesAreRefused() {
+    let a = Pause(firstDay: Self.day, lastDay: Self.day.adding(days: 4))
+    let b = Pause(firstDay: Self.day.adding(days: -2), lastDay: Self.day.adding(days: 1))
+    #expect(refusal(document(pauses: [a, b]))?.contains("overlaps") == true)
+    let c = Pause(firstDay: Self.day.adding(days: 5), lastDay: Self.day.adding(days: 6))
+    #expect(refusal(document(pauses: [a, c])) == nil)
+  }
 }
