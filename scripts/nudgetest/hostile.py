@@ -159,6 +159,12 @@ def case_hostile_streams(suite):
     r = world.run("import", deep, now=NOW)
     case.check(r.returncode == 65 and one_line_error(r) and "nest deeper" in r.stderr,
                f"nested a million deep: exit {r.returncode} {r.stderr.strip()!r}")
+    many = os.path.join(world.dir, "many.json")
+    with open(many, "w") as f:
+        f.write('{"format": "nudge-export", "version": 1, "x": [' + "0," * 2_500_000 + '0]}')
+    r = world.run("import", many, now=NOW)
+    case.check(r.returncode == 65 and one_line_error(r) and "values" in r.stderr,
+               f"2,500,000 values under an unknown key: exit {r.returncode} {r.stderr.strip()!r}")
     big = os.path.join(world.dir, "big.json")
     with open(big, "w") as f:
         f.write('{"format": "nudge-export", "x": "' + "a" * (70 << 20) + '"}')
