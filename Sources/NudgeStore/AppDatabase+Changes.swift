@@ -43,7 +43,7 @@ extension AppDatabase {
       "DELETE FROM draft WHERE flow = ? AND day = ?", [SQLValue(flow), SQLValue(day)])
   }
 
-  // MARK: - The change journal, delete and undo
+  // MARK: - The change journal (what undo takes back)
 
   /// Writes one change to the journal `undo` reads.
   static func journal(
@@ -57,14 +57,6 @@ extension AppDatabase {
         SQLValue(madeOn), .text(at), SQLValue(kind), SQLValue(flow),
         SQLValue(try before?.json()), SQLValue(try after?.json()),
       ])
-  }
-
-  /// What a delete or an undo changed: the entry, and the achievements that came or went.
-  public struct Reverted: Sendable {
-    /// The entry deleted, or the change undone.
-    public var change: EntryChange
-    public var newAchievements: [Achievement]
-    public var lostAchievements: [Achievement]
   }
 
   /// The help note with this id.
@@ -83,87 +75,6 @@ extension AppDatabase {
     case .review: try db.fetchOne(ReviewEntry.self, key: key).map(FlowEntry.review)
     case .checkin: try db.fetchOne(CheckinEntry.self, key: key).map(FlowEntry.checkin)
     case .needHelp: try db.fetchOne(HelpNote.self, key: key).map(FlowEntry.help)
-    }
-  }
-
-  /// Deletes the entry of `flow` found by `key` (a day, or a help note's id), journals it and
-  /// removes the achievements whose condition no longer holds; nil when there is none.
-  public func delete(_ flow: Flow, key: String, madeOn: Day, at: String) throws(StoreError)
-    -> Reverted?
-  {
-    try write { db in
-      guard let entry = try Self.entry(db, flow, key: key) else { return nil }
-      let heldBefore = try Self.heldAchievements(db)
-      try Self.remove(db, entry)
-      try Self.journal(db, madeOn: madeOn, at: at, kind: .deleted, before: entry, after: nil)
-      let lost = try Self.removeLapsedAchievements(db, heldBefore: heldBefore)
-      let change = EntryChange(
-        id: 0, madeOn: madeOn, at: at, kind: .deleted, flow: flow, before: entry, after: nil)
-      return Reverted(change: change, newAchievements: [], lostAchievements: lost)
-    }
-  }
-
-  /// What `undoLastChange` did.
-  public enum UndoOutcome: Sendable {
-    case undone(Reverted)
-    /// The entry is no longer as that change left it (an import wrote it since): nothing was
-    /// undone.
-    case changedSince(EntryChange)
-  }
-
-  /// Takes back the latest change made on `madeOn` that is not undone yet: the entry returns
-  /// to what it was before (or goes, when the change created it); achievements follow. Nil
-  /// when today has no change left to undo.
-  public func undoLastChange(madeOn day: Day) throws(StoreError) -> UndoOutcome? {
-    try write { db in
-      var found: EntryChange? = nil
-      _ = try db.rows(
-        """
-        SELECT id, made_on, at, kind, flow, before, after FROM entry_change
-        WHERE made_on = ? AND NOT undone ORDER BY id DESC LIMIT 1
-        """, [SQLValue(day)]
-      ) { row in
-        guard let kind = ChangeKind(rawValue: row.text(at: 3) ?? ""),
-          let flow = Flow(rawValue: row.text(at: 4) ?? "")
-        else { throw UnreadableValue(column: "entry_change", text: row.text(at: 3)) }
-        found = EntryChange(
-          id: row.integer(at: 0) ?? 0, madeOn: day, at: row.text(at: 2) ?? "", kind: kind,
-          flow: flow, before: try row.text(at: 5).map { try FlowEntry(flow: flow, json: $0) },
-          after: try row.text(at: 6).map { try FlowEntry(flow: flow, json: $0) })
-      }
-      guard let change = found, let touched = change.entry else { return nil }
-      // only an entry still as the change left it is put back
-      guard try Self.entry(db, change.flow, key: touched.key) == change.after else {
-        return .changedSince(change)
-      }
-      let heldBefore = try Self.heldAchievements(db)
-      if let before = change.before {
-        try Self.store(db, before)
-      } else {
-        try Self.remove(db, touched)
-      }
-      try db.execute("UPDATE entry_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
-      let new = try Self.awardAchievements(db)
-      let lost = try Self.removeLapsedAchievements(db, heldBefore: heldBefore)
-      return .undone(Reverted(change: change, newAchievements: new, lostAchievements: lost))
-    }
-  }
-
-  private static func remove(_ db: SQLiteConnection, _ entry: FlowEntry) throws {
-    switch entry {
-    case .prep: try db.delete(PrepEntry.self, key: entry.key)
-    case .review: try db.delete(ReviewEntry.self, key: entry.key)
-    case .checkin: try db.delete(CheckinEntry.self, key: entry.key)
-    case .help: try db.delete(HelpNote.self, key: entry.key)
-    }
-  }
-
-  private static func store(_ db: SQLiteConnection, _ entry: FlowEntry) throws {
-    switch entry {
-    case .prep(let e): try db.save(e)
-    case .review(let e): try db.save(e)
-    case .checkin(let e): try db.save(e)
-    case .help(let n): try db.save(n)
     }
   }
 }

@@ -1,95 +1,82 @@
 import FoundationEssentials
-import Glibc
 import NudgeCore
 
 extension AppDatabase {
-  // MARK: - Flows
+  // MARK: - Entries (the use cases FinishFlow, DeleteEntry and UndoChange decide)
 
-  /// What finishing a flow wrote, in one transaction: the entry as stored, whether the day
-  /// already had one, the achievements it newly earned (and, for an edit, those whose condition
-  /// no longer holds, removed) and the celebration drawn for it (nil when it earned none, or
-  /// none was asked for).
-  public struct Completed<Entry: Sendable>: Sendable {
-    public var entry: Entry
-    public var updated: Bool
-    public var newAchievements: [Achievement]
-    public var lostAchievements: [Achievement] = []
-    public var celebration: StoredCelebration?
+  /// The entry of `flow` found by `key` (a day, or a help note's id), nil when there is none.
+  public func entry(_ flow: Flow, key: String) throws(StoreError) -> FlowEntry? {
+    try read { db in try Self.entry(db, flow, key: key) }
   }
 
-  /// Finishes a day's flow: merges `update` into the day's entry (a blank one if the day has
-  /// none), stamps it with `savedAt`, journals the change (made on `madeOn`, the day it is
-  /// now; `editing` for `nudge edit`; nothing when no answer changed), removes the flow's draft
-  /// for that day when this run is the one that kept it (`removingDraft`), awards what it newly
-  /// earns and draws its celebration with `reward` — one transaction, so a kill leaves all of
-  /// it or none.
-  @discardableResult
-  public func complete<Entry: DayRecord>(
-    _ type: Entry.Type = Entry.self, day: Day, savedAt: String, madeOn: Day? = nil,
-    editing: Bool = false, removingDraft: Bool = false, reward: RewardDraw? = nil,
-    _ update: (inout Entry) -> Void
-  ) throws(StoreError) -> Completed<Entry> {
+  /// Stores `entry` as its day's (a help note by its id), replacing what was there.
+  public func putFlowEntry(_ entry: FlowEntry) throws(StoreError) {
     try write { db in
-      let existing = try db.fetchOne(Entry.self, key: day.description)
-      // an answer changed back (a swap no longer followed) can take an achievement away
-      let heldBefore = existing == nil ? nil : try Self.heldAchievements(db)
-      var entry = existing ?? .blank(day: day, savedAt: savedAt)
-      update(&entry)
-      entry.savedAt = savedAt
-      try db.save(entry)
-      var unchanged = existing
-      unchanged?.savedAt = savedAt
-      if unchanged != entry {  // a run that changed nothing leaves nothing to undo
-        try Self.journal(
-          db, madeOn: madeOn ?? day, at: savedAt,
-          kind: existing == nil ? .saved : editing ? .edited : .updated,
-          before: existing?.flowEntry, after: entry.flowEntry)
-      }
-      if removingDraft { try Self.removeDraft(db, Entry.flow, on: day) }
-      return try Self.finish(
-        db, entry, updated: existing != nil, heldBefore: heldBefore, reward: reward)
-    }
-  }
-
-  /// Finishes an I-need-help flow: adds its tagged note, awards and draws as `complete` does.
-  @discardableResult
-  public func complete(
-    _ note: HelpNote, madeOn: Day? = nil, removingDraft: Bool = false, reward: RewardDraw? = nil
-  ) throws(StoreError) -> Completed<HelpNote> {
-    try write { db in
-      try db.insert(note)
-      try Self.journal(
-        db, madeOn: madeOn ?? note.day, at: note.at, kind: .saved, before: nil,
-        after: .help(note))
-      if removingDraft { try Self.removeDraft(db, .needHelp, on: note.day) }
-      return try Self.finish(db, note, updated: false, heldBefore: nil, reward: reward)
-    }
-  }
-
-  private static func finish<Entry>(
-    _ db: SQLiteConnection, _ entry: Entry, updated: Bool, heldBefore: Set<Achievement>?,
-    reward: RewardDraw?
-  ) throws -> Completed<Entry> {
-    let new = try awardAchievements(db)
-    let lost = try heldBefore.map { try removeLapsedAchievements(db, heldBefore: $0) } ?? []
-    var drawn: StoredCelebration? = nil
-    if let reward, let day = (entry as? any DayEntry)?.day ?? (entry as? HelpNote)?.day {
-      let moment = CelebrationMoment.of(
-        newAchievements: new, previousDoneDay: try previousDoneDay(db, before: day), day: day,
-        firstOfDay: try doneFlowCount(db, on: day) == 1)
-      drawn = try drawCelebration(db) { recent, number in
-        reward.celebration(
-          number: number, newAchievements: new, updated: updated,
-          celebrationsOn: try db.settings().celebrationsOn,
-          recentMessages: recent, moment: moment)
+      switch entry {
+      case .prep(let e): try db.save(e)
+      case .review(let e): try db.save(e)
+      case .checkin(let e): try db.save(e)
+      case .help(let n): try db.save(n)
       }
     }
-    return Completed(
-      entry: entry, updated: updated, newAchievements: new, lostAchievements: lost,
-      celebration: drawn)
   }
 
-  // MARK: - Achievements and rewards
+  /// Removes `entry` (its day's row, or the help note with its id).
+  public func removeFlowEntry(_ entry: FlowEntry) throws(StoreError) {
+    try write { db in
+      switch entry {
+      case .prep: try db.delete(PrepEntry.self, key: entry.key)
+      case .review: try db.delete(ReviewEntry.self, key: entry.key)
+      case .checkin: try db.delete(CheckinEntry.self, key: entry.key)
+      case .help: try db.delete(HelpNote.self, key: entry.key)
+      }
+    }
+  }
+
+  /// Writes one change to the journal `undo` reads (nothing when it names no entry).
+  public func journalChange(
+    madeOn: Day, at: String, kind: ChangeKind, before: FlowEntry?, after: FlowEntry?
+  ) throws(StoreError) {
+    try write { db in
+      try Self.journal(db, madeOn: madeOn, at: at, kind: kind, before: before, after: after)
+    }
+  }
+
+  /// The latest change made on `day` that is not undone yet, nil when none is left.
+  public func latestUndoableChange(madeOn day: Day) throws(StoreError) -> EntryChange? {
+    try read { db in
+      var found: EntryChange? = nil
+      _ = try db.rows(
+        """
+        SELECT id, made_on, at, kind, flow, before, after FROM entry_change
+        WHERE made_on = ? AND NOT undone ORDER BY id DESC LIMIT 1
+        """, [SQLValue(day)]
+      ) { row in
+        guard let kind = ChangeKind(rawValue: row.text(at: 3) ?? ""),
+          let flow = Flow(rawValue: row.text(at: 4) ?? "")
+        else { throw UnreadableValue(column: "entry_change", text: row.text(at: 3)) }
+        found = EntryChange(
+          id: row.integer(at: 0) ?? 0, madeOn: day, at: row.text(at: 2) ?? "", kind: kind,
+          flow: flow, before: try row.text(at: 5).map { try FlowEntry(flow: flow, json: $0) },
+          after: try row.text(at: 6).map { try FlowEntry(flow: flow, json: $0) })
+      }
+      return found
+    }
+  }
+
+  /// Marks `change` undone: `undo` never takes it back twice.
+  public func markUndone(_ change: EntryChange) throws(StoreError) {
+    try write { db in
+      try db.execute("UPDATE entry_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
+    }
+  }
+
+  // MARK: - Achievements (stored as the use cases decide them)
+
+  /// What achievements are decided from: the days each flow was done, followed swaps, days off.
+  public func historyFacts() throws(StoreError) -> HistoryFacts {
+    try read { db in try Self.historyFacts(db) }
+  }
 
   static func historyFacts(_ db: SQLiteConnection) throws -> HistoryFacts {
     func days(_ sql: String) throws -> Set<Day> {
@@ -104,55 +91,6 @@ extension AppDatabase {
       pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
   }
 
-  /// Recomputes achievements from history and stores each once, keeping the earliest day;
-  /// returns the ones earned for the first time.
-  @discardableResult
-  static func awardAchievements(_ db: SQLiteConnection) throws -> [Achievement] {
-    let computed = AchievementRule.evaluate(try historyFacts(db))
-    let stored = Dictionary(
-      uniqueKeysWithValues: try db.fetchAll(EarnedAchievement.self).map { ($0.key, $0.earnedOn) })
-    var new: [Achievement] = []
-    for achievement in Achievement.allCases {
-      guard let day = computed[achievement] else { continue }
-      if let old = stored[achievement] {
-        if day < old { try db.save(EarnedAchievement(key: achievement, earnedOn: day)) }
-      } else {
-        try db.insert(EarnedAchievement(key: achievement, earnedOn: day))
-        new.append(achievement)
-      }
-    }
-    return new
-  }
-
-  /// The achievements whose condition holds on the history as it is now.
-  static func heldAchievements(_ db: SQLiteConnection) throws -> Set<Achievement> {
-    Set(AchievementRule.evaluate(try historyFacts(db)).keys)
-  }
-
-  /// After a change that can take history away (an edit, a delete, an undo): removes the
-  /// stored achievements whose condition held before it (`heldBefore`) and no longer holds,
-  /// and moves those still held to the day their condition now first holds; returns the
-  /// removed ones.
-  static func removeLapsedAchievements(_ db: SQLiteConnection, heldBefore: Set<Achievement>)
-    throws -> [Achievement]
-  {
-    let computed = AchievementRule.evaluate(try historyFacts(db))
-    let holding = Set(computed.keys)
-    for stored in try db.fetchAll(EarnedAchievement.self) {
-      if let day = computed[stored.key], day != stored.earnedOn, heldBefore.contains(stored.key) {
-        try db.save(EarnedAchievement(key: stored.key, earnedOn: day))
-      }
-    }
-    var lost: [Achievement] = []
-    for achievement in Achievement.allCases
-    where heldBefore.contains(achievement) && !holding.contains(achievement) {
-      guard try db.exists(EarnedAchievement.self, key: achievement.rawValue) else { continue }
-      try db.delete(EarnedAchievement.self, key: achievement.rawValue)
-      lost.append(achievement)
-    }
-    return lost
-  }
-
   /// Earned achievements and their days.
   public func achievements() throws(StoreError) -> [Achievement: Day] {
     try read { db in
@@ -161,40 +99,63 @@ extension AppDatabase {
     }
   }
 
+  /// Stores `achievement` as earned on `day` (replacing the day it had).
+  public func recordAchievement(_ achievement: Achievement, earnedOn day: Day) throws(StoreError) {
+    try write { db in try db.save(EarnedAchievement(key: achievement, earnedOn: day)) }
+  }
+
+  /// Forgets `achievement` (its condition no longer holds).
+  public func removeAchievement(_ achievement: Achievement) throws(StoreError) {
+    try write { db in try db.delete(EarnedAchievement.self, key: achievement.rawValue) }
+  }
+
+  // MARK: - Celebrations
+
   /// The latest day before `day` on which any flow was done.
-  static func previousDoneDay(_ db: SQLiteConnection, before day: Day) throws -> Day? {
-    try db.texts(
-      """
-      SELECT max(day) FROM (SELECT day FROM prep UNION SELECT day FROM review
-      UNION SELECT day FROM checkin UNION SELECT day FROM help_note) WHERE day < ?
-      """, [SQLValue(day)]
-    ).first.flatMap { Day($0) }
+  public func previousDoneDay(before day: Day) throws(StoreError) -> Day? {
+    try read { db in
+      try db.texts(
+        """
+        SELECT max(day) FROM (SELECT day FROM prep UNION SELECT day FROM review
+        UNION SELECT day FROM checkin UNION SELECT day FROM help_note) WHERE day < ?
+        """, [SQLValue(day)]
+      ).first.flatMap { Day($0) }
+    }
   }
 
   /// How many flows (each help note one) are saved for `day`.
-  static func doneFlowCount(_ db: SQLiteConnection, on day: Day) throws -> Int {
-    try db.integer(
-      """
-      SELECT (SELECT count(*) FROM prep WHERE day = ?1) + (SELECT count(*) FROM review WHERE day = ?1)
-      + (SELECT count(*) FROM checkin WHERE day = ?1) + (SELECT count(*) FROM help_note WHERE day = ?1)
-      """, [SQLValue(day)]) ?? 0
+  public func doneFlowCount(on day: Day) throws(StoreError) -> Int {
+    try read { db in
+      try db.integer(
+        """
+        SELECT (SELECT count(*) FROM prep WHERE day = ?1) + (SELECT count(*) FROM review WHERE day = ?1)
+        + (SELECT count(*) FROM checkin WHERE day = ?1) + (SELECT count(*) FROM help_note WHERE day = ?1)
+        """, [SQLValue(day)]) ?? 0
+    }
   }
 
-  /// Draws the next celebration from the latest messages shown (newest first) and the number
-  /// of draws so far, and remembers it; nil (and nothing remembered) when `draw` gives none.
-  static func drawCelebration(
-    _ db: SQLiteConnection,
-    _ draw: (_ recentMessages: [String], _ number: UInt64) throws -> Celebration?
-  ) throws -> StoredCelebration? {
-    var state = try db.rewardState()
-    guard let celebration = try draw(state.recentMessages, state.draws) else { return nil }
-    let stored = StoredCelebration(number: state.draws, celebration: celebration)
-    state.recentMessages = Array(
-      ([celebration.message] + state.recentMessages).prefix(RewardPicker.freshness))
-    state.draws += 1
-    state.lastCelebration = stored
-    try db.save(state)
-    return stored
+  /// What the reward draw has drawn so far: how many celebrations (the next one's number),
+  /// and the latest messages shown, newest first.
+  public func celebrationsDrawn() throws(StoreError) -> (count: UInt64, recentMessages: [String]) {
+    try read { db in
+      let state = try db.rewardState()
+      return (state.draws, state.recentMessages)
+    }
+  }
+
+  /// Remembers a drawn celebration: its message first among the recent ones (`keepingRecent`
+  /// of them kept), the count past its number, and it as the one a Replay button replays.
+  public func rememberCelebration(_ drawn: StoredCelebration, keepingRecent: Int)
+    throws(StoreError)
+  {
+    try write { db in
+      var state = try db.rewardState()
+      state.recentMessages = Array(
+        ([drawn.celebration.message] + state.recentMessages).prefix(keepingRecent))
+      state.draws = drawn.number + 1
+      state.lastCelebration = drawn
+      try db.save(state)
+    }
   }
 
   /// The latest drawn celebration and its draw number (what a Replay button replays).

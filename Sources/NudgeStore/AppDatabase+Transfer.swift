@@ -58,18 +58,4 @@ extension AppDatabase {
   public func insertPause(_ pause: Pause) throws(StoreError) {
     try write { db in try db.insert(pause) }
   }
-
-  /// Holds every stored achievement to the entries: earns the ones whose condition holds,
-  /// moves each to the day it first held, and takes back those no entry supports (one a file
-  /// brought before this rule, say); returns the new and the taken back.
-  public func recomputeAchievements() throws(StoreError) -> (
-    new: [Achievement], lost: [Achievement]
-  ) {
-    try write { db in
-      let stored = Set(try db.fetchAll(EarnedAchievement.self).map(\.key))
-      let new = try Self.awardAchievements(db)
-      let lost = try Self.removeLapsedAchievements(db, heldBefore: stored)
-      return (new, lost)
-    }
-  }
 }

@@ -22,7 +22,11 @@ extension AppDatabase {
         try db.execute("PRAGMA user_version = \(number + 1)")
       }
       // a file from before achievements gets those its history already earned
-      if version < 2 && target >= 2 { try awardAchievements(db) }
+      if version < 2 && target >= 2 {
+        for (achievement, day) in AchievementRule.evaluate(try historyFacts(db)) {
+          try db.insert(EarnedAchievement(key: achievement, earnedOn: day))
+        }
+      }
     }
   }
 

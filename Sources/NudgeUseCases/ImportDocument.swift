@@ -98,7 +98,8 @@ public struct ImportDocument: Sendable {
         try db.insertPause(pause)
         summary.pausesAdded.append("\(pause.firstDay)..\(pause.lastDay)")
       }
-      (summary.newAchievements, summary.lostAchievements) = try db.recomputeAchievements()
+      (summary.newAchievements, summary.lostAchievements) = try AchievementLedger(db: db)
+        .recompute()
       return summary
     }
   }

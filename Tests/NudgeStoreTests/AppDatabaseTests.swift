@@ -7,23 +7,6 @@ import Testing
 @Suite struct AppDatabaseTests {
   let day = Day("2026-11-19")!
 
-  @Test func savingAgainTheSameDayUpdatesInsteadOfDuplicating() throws {
-    // Given an empty database
-    let db = try AppDatabase.inMemory()
-    // When prep is saved twice on one day with different items
-    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-19T21:30:00+01:00") {
-      $0.water = true
-    }
-    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-20T00:40:00+01:00") {
-      $0.produce = true
-    }
-    // Then one entry holds both answers and the later timestamp
-    let entry = try #require(try db.prep(on: day))
-    #expect(entry.water && entry.produce && !entry.breakfast)
-    #expect(entry.savedAt == "2026-11-20T00:40:00+01:00")
-    #expect(try db.exportDocument().prep.count == 1)
-  }
-
   @Test func aStoredSnoozeIsTakenOnceAndOnlyWhenDue() throws {
     // Given a snoozed evening reminder due at 1000
     let db = try AppDatabase.inMemory()
@@ -41,11 +24,11 @@ import Testing
 
   @Test func doneDaysUnionAllFlows() throws {
     let db = try AppDatabase.inMemory()
-    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }
-    try db.complete(CheckinEntry.self, day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") {
+    try db.putEntry(PrepEntry.self, day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }
+    try db.putEntry(CheckinEntry.self, day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") {
       $0.followed = true
     }
-    try db.complete(
+    try db.insertHelpNote(
       HelpNote(
         id: "a", day: day.adding(days: 3), category: .habit, note: nil, at: "2026-11-22T12:00:00Z"))
     #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])

@@ -18,7 +18,7 @@ import Testing
   @Test func createsPrivateDirectoryAndFileThenReopens() throws {
     let path = tempDir() + "/data/nudge/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
-    try db.complete(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
+    try db.putEntry(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
       $0.water = true
     }
     #expect(try mode(path) == 0o600)
@@ -57,7 +57,7 @@ import Testing
     let path = tempDir() + "/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
     for i in 0..<300 {
-      try db.complete(
+      try db.insertHelpNote(
         HelpNote(
           id: "n\(i)", day: Day("2026-01-01")!.adding(days: i), category: .other,
           note: String(repeating: "x", count: 200), at: "2026-01-01T12:00:00Z"))

@@ -41,12 +41,12 @@ import Testing
     let path = folder() + "/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
     let day = Day("2026-11-20")!
-    try db.complete(PrepEntry.self, day: day.adding(days: -1), savedAt: "2026-11-19T21:00:00Z") {
+    try db.putEntry(PrepEntry.self, day: day.adding(days: -1), savedAt: "2026-11-19T21:00:00Z") {
       $0.water = true
     }
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     // When the next save is made
-    try db.complete(PrepEntry.self, day: day, savedAt: "2026-11-20T21:00:00Z") {
+    try db.putEntry(PrepEntry.self, day: day, savedAt: "2026-11-20T21:00:00Z") {
       $0.produce = true
     }
     // Then it is in a new database at the path, and that is said once
@@ -64,7 +64,7 @@ import Testing
     for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     let garbage = Array("not a database, but somebody's notes\n".utf8)
     #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
-    try db.complete(PrepEntry.self, day: Day("2026-11-20")!, savedAt: "2026-11-20T21:00:00Z") {
+    try db.putEntry(PrepEntry.self, day: Day("2026-11-20")!, savedAt: "2026-11-20T21:00:00Z") {
       $0.water = true
     }
     #expect(FileManager.default.contents(atPath: path) == Data(garbage))
@@ -83,7 +83,7 @@ import Testing
     let dir = folder()
     let path = dir + "/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
-    try db.complete(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
+    try db.putEntry(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
       $0.water = true
     }
     #expect(FileManager.default.fileExists(atPath: path + "-wal"))

@@ -58,16 +58,14 @@ import Testing
     #expect(try db.firstTime("no-systemd") == false)
     #expect(try db.firstTime("something new") == true)
     // the next draw is number 7 and knows the recent messages
-    var seen: (recent: [String], number: UInt64)? = nil
-    let drawn = try db.write { conn in
-      try AppDatabase.drawCelebration(conn) { recent, number in
-        seen = (recent, number)
-        return Celebration(tier: .quiet, message: "Well done")
-      }
-    }
-    #expect(seen?.recent == ["Nice", "Good"] && seen?.number == 7)
-    #expect(drawn?.number == 7)
+    let seen = try db.celebrationsDrawn()
+    #expect(seen.recentMessages == ["Nice", "Good"] && seen.count == 7)
+    let drawn = StoredCelebration(
+      number: seen.count, celebration: Celebration(tier: .quiet, message: "Well done"))
+    try db.rememberCelebration(drawn, keepingRecent: 10)
     #expect(try db.lastCelebration() == drawn)
+    #expect(try db.celebrationsDrawn().count == 8)
+    #expect(try db.celebrationsDrawn().recentMessages == ["Well done", "Nice", "Good"])
     // and the key-value table is gone, its rows with it
     #expect(try !tableExists(db, "state"))
     #expect(try db.read { try $0.integer("PRAGMA user_version") } == AppDatabase.schemaVersion)
@@ -78,14 +76,8 @@ import Testing
     // Given a file from before the recent-messages list: only the last message and no count
     let path = try version5File(state: ["reward.last-message": "Keep going"])
     let db = try AppDatabase.open(path: path)
-    var seen: (recent: [String], number: UInt64)? = nil
-    try db.write { conn in
-      _ = try AppDatabase.drawCelebration(conn) { recent, number in
-        seen = (recent, number)
-        return nil
-      }
-    }
-    #expect(seen?.recent == ["Keep going"] && seen?.number == 0)
+    let seen = try db.celebrationsDrawn()
+    #expect(seen.recentMessages == ["Keep going"] && seen.count == 0)
     #expect(try db.lastCelebration() == nil)
   }
 

@@ -43,7 +43,7 @@ import Testing
 
   @Test func aNewerButEmptierEntryNeverReplacesAFullerOne() throws {
     let db = try AppDatabase.inMemory()
-    try db.complete(ReviewEntry.self, day: day, savedAt: "2026-11-20T08:00:00+01:00") {
+    try FinishFlow(db: db)(ReviewEntry.self, day: day, savedAt: "2026-11-20T08:00:00+01:00") {
       $0.why = "health"
       $0.swap = "water"
       $0.commitTo = "drink water"
@@ -84,16 +84,16 @@ import Testing
 
   @Test func importIsIdempotentAndNewerSaveWins() throws {
     let source = try AppDatabase.inMemory()
-    try source.complete(ReviewEntry.self, day: day, savedAt: "2026-11-19T08:00:00Z") {
+    try FinishFlow(db: source)(ReviewEntry.self, day: day, savedAt: "2026-11-19T08:00:00Z") {
       $0.swap = "water"
     }
-    try source.complete(
+    try FinishFlow(db: source)(
       HelpNote(id: "n1", day: day, category: .stress, note: "meeting", at: "2026-11-19T12:00:00Z"))
     try source.setSetting(.rolloverHour, to: "3")
     let document = try source.exportDocument()
 
     let target = try AppDatabase.inMemory()
-    try target.complete(ReviewEntry.self, day: day, savedAt: "2026-11-19T07:00:00Z") {
+    try FinishFlow(db: target)(ReviewEntry.self, day: day, savedAt: "2026-11-19T07:00:00Z") {
       $0.swap = "tea"
     }
     let first = try ImportDocument(db: target)(document)
@@ -137,7 +137,7 @@ import Testing
     let source = try AppDatabase.inMemory()
     for i in 0..<8 {
       let day = start.adding(days: i)
-      try source.complete(ReviewEntry.self, day: day, savedAt: "\(day)T08:00:00Z") {
+      try FinishFlow(db: source)(ReviewEntry.self, day: day, savedAt: "\(day)T08:00:00Z") {
         $0.swap = "water"
       }
     }
@@ -156,7 +156,9 @@ import Testing
 
   @Test func olderHistoryMovesAnAchievementToItsEarlierDay() throws {
     let db = try AppDatabase.inMemory()
-    try db.complete(PrepEntry.self, day: start.adding(days: 10), savedAt: "2026-03-11T21:00:00Z") {
+    try FinishFlow(db: db)(
+      PrepEntry.self, day: start.adding(days: 10), savedAt: "2026-03-11T21:00:00Z"
+    ) {
       _ in
     }
     var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])

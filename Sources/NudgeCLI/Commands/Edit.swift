@@ -1,6 +1,7 @@
 import ArgumentParser
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// `nudge edit [DAY] FLOW` / `nudge edit help ID`: changes a saved entry; the flow opens with
 /// the stored answers as defaults.
@@ -225,7 +226,7 @@ struct DeleteCommand: ContextCommand {
       }
     }
     let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
-    guard let removed = try db.delete(flow, key: key, madeOn: today, at: at) else {
+    guard let removed = try DeleteEntry(db: db)(flow, key: key, madeOn: today, at: at) else {
       throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
     }
     let streak = try ctx.streak(db, today: today)
@@ -262,7 +263,7 @@ struct UndoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
-    let outcome = try db.undoLastChange(madeOn: today)
+    let outcome = try UndoChange(db: db)(madeOn: today)
     guard case .undone(let undone) = outcome else {
       if case .changedSince(let change) = outcome {
         let what = change.entry.map(EntryText.describe) ?? "the entry"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import NudgeCore
+import NudgeUseCases
 
 /// `nudge need-help`: pick what kind of craving it is, get a mini-coach, save a tagged note.
 struct NeedHelpCommand: ContextCommand {
@@ -78,7 +79,7 @@ struct NeedHelpCommand: ContextCommand {
     // the first capture of a day is celebrated; later ones get a quiet acknowledgement
     let firstToday = !(try db.isDone(.needHelp, on: flowDay.day))
     let freezesBefore = options.json ? nil : try ctx.freezesHeld(db, flowDay)
-    let completed = try db.complete(
+    let completed = try FinishFlow(db: db)(
       note, madeOn: flowDay.today, removingDraft: interactive,
       reward: firstToday ? ctx.reward(flowDay, options) : nil)
     if options.json {

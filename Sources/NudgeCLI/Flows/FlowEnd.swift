@@ -1,6 +1,7 @@
 import ArgumentParser
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// The flags every flow takes.
 struct FlowOptions: ParsableArguments {
@@ -120,7 +121,7 @@ extension Context {
       throw CLIError(refusal, code: .usage)
     }
     let freezesBefore = options.json ? nil : try freezesHeld(db, flowDay)
-    let completed = try db.complete(
+    let completed = try FinishFlow(db: db)(
       day: flowDay.day, savedAt: flowDay.savedAt, madeOn: flowDay.today,
       editing: flowDay.editing, removingDraft: interactive, reward: reward(flowDay, options), apply)
     if let replaced = db.takeReplacedNotice() { output.writeError("nudge: \(replaced)\n") }
@@ -148,7 +149,7 @@ extension Context {
   /// hour counts for, a streak freeze it earned, achievements it took away, then the
   /// celebration.
   func finished<Entry>(
-    _ db: AppDatabase, _ completed: AppDatabase.Completed<Entry>, _ flowDay: FlowDay,
+    _ db: AppDatabase, _ completed: FinishFlow.Finished<Entry>, _ flowDay: FlowDay,
     _ options: FlowOptions, freezesBefore: Int?
   ) throws {
     let style = self.style
@@ -185,7 +186,7 @@ extension Context {
   /// Plays what a finished flow earned; a day filled in afterwards gets no celebration, only
   /// what it earned, in one plain line.
   func celebrate<Entry>(
-    _ completed: AppDatabase.Completed<Entry>, _ flowDay: FlowDay, _ options: FlowOptions
+    _ completed: FinishFlow.Finished<Entry>, _ flowDay: FlowDay, _ options: FlowOptions
   ) throws {
     if flowDay.isPast || flowDay.editing {
       let titles = completed.newAchievements.map(\.title).joined(separator: ", ")

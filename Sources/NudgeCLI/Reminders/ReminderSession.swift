@@ -222,7 +222,7 @@ private struct Posting: Sendable {
   /// posts the celebration, whose Replay button replays that same draw.
   func allPrepped(wait: Double) throws {
     let (day, savedAt) = ctx.today(post.settings, at: ctx.clock())
-    let completed = try db.complete(day: day, savedAt: savedAt, reward: ctx.reward) {
+    let completed = try FinishFlow(db: db)(day: day, savedAt: savedAt, reward: ctx.reward) {
       (entry: inout PrepEntry) in entry.markAllReady()
     }
     try log(.done)
