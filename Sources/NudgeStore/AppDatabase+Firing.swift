@@ -2,7 +2,7 @@ import CSQLite
 import NudgeCore
 
 /// The reminder's life in the store: the claim of a (slot, elapse) pair, and the reminder log
-/// (only `ReminderSession` writes it). What a firing does is decided by `FireReminder`.
+/// (only `Reminder.Session` writes it). What a firing does is decided by `FireReminder`.
 extension AppDatabase {
   /// Claims (slot, elapse) for one reminder: false when another run claimed it first (refused
   /// by the UNIQUE key, not a check-then-insert).
@@ -16,14 +16,14 @@ extension AppDatabase {
   }
 
   /// Logs what happened to a reminder (shown, clicked, done, snoozed…).
-  public func logReminder(_ entry: ReminderLogEntry) throws(StoreError) {
+  public func logReminder(_ entry: Reminder.LogEntry) throws(StoreError) {
     try write { db in try db.logReminder(entry) }
   }
 
   /// The reminder log, newest last.
-  public func reminderLog(limit: Int) throws(StoreError) -> [ReminderLogEntry] {
+  public func reminderLog(limit: Int) throws(StoreError) -> [Reminder.LogEntry] {
     try read { db in
-      try db.fetchAll(ReminderLogEntry.self, "ORDER BY id DESC LIMIT ?", [SQLValue(limit)])
+      try db.fetchAll(Reminder.LogEntry.self, "ORDER BY id DESC LIMIT ?", [SQLValue(limit)])
         .reversed()
     }
   }
@@ -49,7 +49,7 @@ extension SQLiteConnection {
   }
 
   /// Adds a line to the reminder log.
-  func logReminder(_ entry: ReminderLogEntry) throws { try insert(entry) }
+  func logReminder(_ entry: Reminder.LogEntry) throws { try insert(entry) }
 
   /// Whether (slot, elapse) has been handled already.
   func isClaimed(slot: Slot, elapse: Int) throws -> Bool {

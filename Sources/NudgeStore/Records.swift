@@ -58,7 +58,7 @@ extension Achievement: TextColumn {}
 extension Slot: TextColumn {}
 extension Flow: TextColumn {}
 extension ChangeKind: TextColumn {}
-extension ReminderOutcome: TextColumn {}
+extension Reminder.Outcome: TextColumn {}
 
 extension SQLValue {
   init(_ text: String?) { self = text.map { .text($0) } ?? .null }
@@ -162,7 +162,7 @@ extension Pause: TableRecord {
   public static let keyColumn = "first_day"
 }
 
-extension ReminderLogEntry: TableRecord {
+extension Reminder.LogEntry: TableRecord {
   public static let tableName = "reminder_log"
   /// Rows are never looked up by key; `id` (AUTOINCREMENT, no property) orders them.
   public static let keyColumn = "id"

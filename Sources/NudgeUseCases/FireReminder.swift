@@ -15,9 +15,9 @@ public struct FireReminder: Sendable {
   /// What to do: post (with what), or what was logged instead. `elapses(schedule)` gives the
   /// schedule's strict next elapse after a time (epoch seconds).
   public func callAsFunction(
-    _ request: ReminderRequest, at now: Instant, in zone: ZoneRules,
+    _ request: Reminder.Request, at now: Instant, in zone: ZoneRules,
     elapses: (SlotSchedule) throws -> (Int) -> Int?
-  ) throws(StoreError) -> ReminderPlan {
+  ) throws(StoreError) -> Reminder.Decision {
     try db.inTransaction {
       let settings = try db.settings()
       // the demo: the reminder for this part of the day
@@ -28,16 +28,16 @@ public struct FireReminder: Sendable {
       let doneToday = try db.doneFlows(on: today)
       let slot = request.slot ?? Slot.demo(phase: phase, done: doneToday)
       let offer = slot.offer(done: doneToday)
-      func post(_ elapse: Int?) throws -> ReminderPlan {
+      func post(_ elapse: Int?) throws -> Reminder.Decision {
         let (done, paused) = try db.streakDays()
         let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused).current
         return .post(
-          ReminderPost(
+          Reminder.Posting(
             slot: slot, isDemo: request == .demo, elapse: elapse, offer: offer, streak: streak,
             settings: settings))
       }
-      func logged(_ outcome: ReminderOutcome, _ elapse: Int?) throws -> ReminderPlan {
-        try db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
+      func logged(_ outcome: Reminder.Outcome, _ elapse: Int?) throws -> Reminder.Decision {
+        try db.logReminder(Reminder.LogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
         return .logged(slot, outcome, elapse: elapse)
       }
       switch request {
@@ -48,7 +48,7 @@ public struct FireReminder: Sendable {
           return .nothingDue(slot)
         }
         // a snooze that comes back on a day off (paused after it was snoozed) stays quiet
-        let skipped: ReminderOutcome? =
+        let skipped: Reminder.Outcome? =
           try db.isPaused(today) ? .skippedPaused : offer == nil ? .skippedDone : nil
         guard let skipped else { return try post(snooze.elapse) }
         return try logged(skipped, snooze.elapse)

@@ -13,9 +13,9 @@ final class ScriptedNotifier: Notifier {
   /// One answer to a post.
   enum Step: Sendable {
     /// Shown, then ends this way (`.undelivered`: the server went away while it was up).
-    case answer(NotificationOutcome)
+    case answer(DesktopNotification.Outcome)
     /// Held back by Do Not Disturb, then (if `released`) let through, then ends this way.
-    case heldBack(NotificationOutcome, released: Bool = false)
+    case heldBack(DesktopNotification.Outcome, released: Bool = false)
     /// Never shown: the server refused it.
     case refuse(String)
     /// Runs `before` (another process finishing the flow, say), then withdraws the notification
@@ -46,14 +46,16 @@ final class ScriptedNotifier: Notifier {
     self.unavailable = unavailable
   }
 
-  convenience init(_ outcomes: NotificationOutcome...) {
+  convenience init(_ outcomes: DesktopNotification.Outcome...) {
     self.init(outcomes.map { .answer($0) })
   }
 
   var posts: [Post] { posted.withLock { $0 } }
   var titles: [String] { posts.map(\.notification.title) }
 
-  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
+  func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
+    -> DesktopNotification.Outcome
+  {
     posted.withLock { $0.append(Post(notification: notification, seconds: wait.seconds)) }
     let step = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
     guard let step else {
@@ -89,7 +91,9 @@ final class ScriptedNotifier: Notifier {
 
   func unavailableReason(waitingForServer seconds: Double) -> String? { unavailable }
 
-  func inspect() -> NotificationSession { .server(name: "scripted", capabilities: ["actions"]) }
+  func inspect() -> DesktopNotification.ServerStatus {
+    .server(name: "scripted", capabilities: ["actions"])
+  }
 
   func whenServerHangs(_ handler: @escaping @Sendable () -> Void) {
     hangHandler.withLock { $0 = handler }

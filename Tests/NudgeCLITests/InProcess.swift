@@ -81,7 +81,7 @@ struct InProcess {
     ctx.platform = platform ?? TestPlatform(refusesPrograms: true)
     ctx.launcher = launcher ?? RefusingLauncher()
     if let clock {
-      ctx.clock = { clock.current }
+      ctx.clock = RunClock(started: ctx.clock.started) { clock.current }
       ctx.pause = { clock.advance($0) }
     }
     return ctx
@@ -163,7 +163,9 @@ final class CapturedOutput: TextOutput {
 
 /// A notifier a command test must never reach.
 final class RefusingNotifier: Notifier {
-  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
+  func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
+    -> DesktopNotification.Outcome
+  {
     Issue.record("a command test posted a notification: \(notification.title)")
     return .undelivered("no notifier in a command test")
   }
@@ -173,7 +175,7 @@ final class RefusingNotifier: Notifier {
     return "no notifier in a command test"
   }
 
-  func inspect() -> NotificationSession {
+  func inspect() -> DesktopNotification.ServerStatus {
     Issue.record("a command test inspected the notification session")
     return .noSessionBus
   }

@@ -80,7 +80,7 @@ import Testing
     // Given a log line whose outcome a newer Nudge might write
     let path = tempDir() + "/nudge.sqlite3"
     try AppDatabase.open(path: path).logReminder(
-      ReminderLogEntry(slot: .morning, elapse: nil, outcome: .demo, at: "2026-11-19T07:00:00Z"))
+      Reminder.LogEntry(slot: .morning, elapse: nil, outcome: .demo, at: "2026-11-19T07:00:00Z"))
     try PlainSQLite.make(path: path, sql: "UPDATE reminder_log SET outcome = 'teleported'")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     // When the log is read

@@ -30,10 +30,32 @@ public protocol TextOutput: AnyObject, Sendable {
   func writeError(_ text: String)
 }
 
+/// A run's clock. A command takes one now, the instant it started (`started`): its day, its
+/// stamps, its checks all agree, even across midnight. What waits — the daemon, a reminder on
+/// the screen, a snooze, a draft kept minutes later — reads the time as it goes on (`now()`):
+/// the wall clock, or `NUDGE_NOW` advancing from its fixed start with the monotonic clock.
+public struct RunClock: Sendable {
+  /// The instant the run started: what "now" means to a command.
+  public let started: Instant
+  private let reading: @Sendable () -> Instant
+
+  public init(started: Instant, reading: @escaping @Sendable () -> Instant) {
+    self.started = started
+    self.reading = reading
+  }
+
+  /// A clock that stays at `instant` (tests; a command that never waits).
+  public init(fixed instant: Instant) { self.init(started: instant) { instant } }
+
+  /// The time as it reads now.
+  public func now() -> Instant { reading() }
+}
+
 /// Everything one command run touches of the outside world; the live one is built in `main`.
 /// It is Sendable: the daemon's service and a notification's watchdog thread carry it.
 public struct Context: Sendable {
-  public var now: Instant
+  /// The run's one clock: when it started (a command's now) and what it reads as it goes on.
+  public var clock: RunClock
   /// The local zone (`TZ`, else /etc/localtime), as the calendar engine and the C library
   /// read it: days, rollover, firing, history and the log all use it.
   public var timeZone: ZoneRules
@@ -60,9 +82,6 @@ public struct Context: Sendable {
   public var serviceManager: any ServiceManager = NoServiceManager()
   /// The terminal's width in columns for wrapped text (`COLUMNS`, else the terminal's, else 80).
   public var columns = 80
-  /// The current time for long-running commands (the daemon): `NUDGE_NOW` advances from its
-  /// fixed start at the pace of the monotonic clock.
-  public var clock: @Sendable () -> Instant
 
   public init(
     now: Instant, timeZone: ZoneRules, environment: [String: String], input: any LineInput,
@@ -73,9 +92,7 @@ public struct Context: Sendable {
   ) {
     self.rewardSeed = rewardSeed
     self.pause = pause
-    let start = now
-    self.clock = { start }
-    self.now = now
+    self.clock = RunClock(fixed: now)
     self.timeZone = timeZone
     self.environment = environment
     self.input = input
@@ -132,11 +149,11 @@ extension Context {
     if env["NUDGE_NOW"].map({ !$0.isEmpty }) == true {
       let fixed = now
       let started = DispatchTime.now().uptimeNanoseconds
-      context.clock = {
+      context.clock = RunClock(started: fixed) {
         fixed.adding(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
       }
     } else {
-      context.clock = { platform.now() }
+      context.clock = RunClock(started: now) { platform.now() }
     }
     return context
   }

@@ -11,11 +11,13 @@ final class NoNotifier: Notifier {
     "no notifier in this context"
   }
 
-  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome {
+  func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
+    -> DesktopNotification.Outcome
+  {
     .undelivered("no notifier in this context")
   }
 
-  func inspect() -> NotificationSession { .noSessionBus }
+  func inspect() -> DesktopNotification.ServerStatus { .noSessionBus }
 
   func whenServerHangs(_ handler: @escaping @Sendable () -> Void) {}
 }

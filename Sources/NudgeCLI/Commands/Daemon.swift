@@ -68,7 +68,7 @@ struct ReminderScheduler: Service {
     let watchdog = ctx.serviceManager.watchdogInterval
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
       if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }
-      let now = ctx.clock()
+      let now = ctx.clock.now()
       let local = ctx.zones.local(tz: ctx.environment["TZ"])
       var wake = now.seconds + 60
       do {
@@ -89,7 +89,7 @@ struct ReminderScheduler: Service {
       }
       ctx.platform.reapFinished()
       ctx.serviceManager.notify("WATCHDOG=1")
-      var delay = Instant(seconds: wake).seconds(since: ctx.clock())
+      var delay = Instant(seconds: wake).seconds(since: ctx.clock.now())
       delay = min(max(delay, 0.01), 60)
       if let watchdog { delay = min(delay, Double(watchdog.components.seconds) + 0.5) }
       if let exitAfter {

@@ -131,7 +131,7 @@ struct EditHelpNote: ParsableArguments {
       if let category { edited.category = category }
       if let noteText { edited.note = noteText }
     }
-    let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    let at = InstantFormat.format(ctx.clock.started, in: ctx.timeZone)
     try db.edit(edited, madeOn: today, at: at)
     ctx.line(
       ctx.style.green("✓") + " Craving note of \(edited.day.long) edited: "
@@ -225,7 +225,7 @@ struct DeleteCommand: ContextCommand {
         return
       }
     }
-    let at = InstantFormat.format(ctx.now, in: ctx.timeZone)
+    let at = InstantFormat.format(ctx.clock.started, in: ctx.timeZone)
     guard let removed = try DeleteEntry(db: db)(flow, key: key, madeOn: today, at: at) else {
       throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
     }

@@ -81,7 +81,7 @@ struct ImportCommand: ContextCommand {
       // nothing a flow could not have saved yet: no day after today (a day's slack for a
       // device in a zone ahead, or a rollover hour of its own), no time after now
       let today = ctx.today(Settings()).day
-      try document.checkNotAfter(day: today, now: ctx.now)
+      try document.checkNotAfter(day: today, now: ctx.clock.started)
     } catch {
       throw CLIError(
         "\(file == "-" ? "standard input" : VisibleText.escaped(file)): \(error.message) Nothing was imported.",

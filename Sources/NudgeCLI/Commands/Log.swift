@@ -18,7 +18,7 @@ struct LogCommand: ContextCommand {
   struct Row: Encodable {
     var slot: Slot
     @NullWhenAbsent var elapse: String?
-    var outcome: ReminderOutcome
+    var outcome: Reminder.Outcome
     var at: String
     /// Why, for an outcome that has a reason (`open-failed`).
     @NullWhenAbsent var detail: String?

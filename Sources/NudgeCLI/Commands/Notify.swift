@@ -4,23 +4,25 @@ import NudgeCore
 import NudgeLinux
 import NudgeStore
 
-/// What `nudge notify` posts: a slot's reminder, or the demo.
-enum NotifyTarget: ExpressibleByArgument, Equatable {
-  case slot(Slot)
-  /// The reminder for this part of the day, now.
-  case demo
+extension NotifyCommand {
+  /// What `nudge notify` posts: a slot's reminder, or the demo.
+  enum Target: ExpressibleByArgument, Equatable {
+    case slot(Slot)
+    /// The reminder for this part of the day, now.
+    case demo
 
-  init?(argument: String) {
-    if argument == "demo" {
-      self = .demo
-    } else if let slot = Slot(rawValue: argument) {
-      self = .slot(slot)
-    } else {
-      return nil
+    init?(argument: String) {
+      if argument == "demo" {
+        self = .demo
+      } else if let slot = Slot(rawValue: argument) {
+        self = .slot(slot)
+      } else {
+        return nil
+      }
     }
-  }
 
-  static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["demo"] }
+    static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["demo"] }
+  }
 }
 
 /// `nudge notify SLOT`: posts a reminder now, or with `--scheduled` applies the firing rules.
@@ -36,8 +38,8 @@ struct NotifyCommand: ContextCommand {
 
   @Argument(
     help: "morning, midday, evening, weekly, or demo (the reminder for this time of day, now).",
-    completion: .list(NotifyTarget.allValueStrings))
-  var slot: NotifyTarget
+    completion: .list(NotifyCommand.Target.allValueStrings))
+  var slot: NotifyCommand.Target
 
   @Flag(
     help: "Apply the schedule's rules: latest elapse, once per elapse, skip when done or stale.")
@@ -85,7 +87,7 @@ struct NotifyCommand: ContextCommand {
   static let longestWait: Double = 86400
 
   /// What the flags ask for.
-  var request: ReminderRequest {
+  var request: Reminder.Request {
     switch slot {
     case .demo: .demo
     case .slot(let slot): scheduled ? .scheduled(slot) : snoozed ? .snoozed(slot) : .now(slot)
@@ -93,46 +95,38 @@ struct NotifyCommand: ContextCommand {
   }
 
   func run(_ ctx: Context) throws {
-    let options = ReminderOptions(
+    let options = Reminder.Options(
       wait: wait, serverWait: serverWait ?? (scheduled || snoozed ? 120 : 0),
       snoozeSeconds: snoozeSeconds, json: json)
-    let session = ReminderSession(
+    let session = Reminder.Session(
       ctx: ctx, db: try ctx.openDatabase(), request: request, options: options)
     let report = try session.run()
     if report.printsOutcome { try print(report, ctx) }
     if let failure = report.failure { throw failure }
   }
 
-  func print(_ report: ReminderReport, _ ctx: Context) throws {
+  func print(_ report: Reminder.RunReport, _ ctx: Context) throws {
     let elapse = report.elapse.map { ctx.timeZone.iso($0) }
     if json {
       ctx.line(
         try jsonText(
-          NotifyReport(slot: report.slot, elapse: elapse, outcome: report.outcome.text)))
+          NotifyCommand.JSONReport(
+            slot: report.slot, elapse: elapse, outcome: (report.outcome?.rawValue ?? "nothing-due"))
+        ))
     } else {
       ctx.line(
-        "\(report.slot.rawValue): \(report.outcome.text)" + (elapse.map { " (elapse \($0))" } ?? "")
+        "\(report.slot.rawValue): \((report.outcome?.rawValue ?? "nothing-due"))"
+          + (elapse.map { " (elapse \($0))" } ?? "")
       )
     }
   }
 }
-/// What one `nudge notify` run did: nothing was due, or the outcome it logged.
-enum NotifyOutcome: Equatable {
-  case nothingDue
-  case logged(ReminderOutcome)
 
-  /// As printed and in `--json`: "nothing-due", or the logged outcome ("shown", "duplicate"…).
-  var text: String {
-    switch self {
-    case .nothingDue: "nothing-due"
-    case .logged(let outcome): outcome.rawValue
-    }
+extension NotifyCommand {
+  /// What `nudge notify --json` prints.
+  struct JSONReport: Encodable {
+    var slot: Slot
+    @NullWhenAbsent var elapse: String?
+    var outcome: String
   }
-}
-
-/// What `nudge notify --json` prints.
-struct NotifyReport: Encodable {
-  var slot: Slot
-  @NullWhenAbsent var elapse: String?
-  var outcome: String
 }

@@ -105,7 +105,7 @@ struct OpenCommand: ContextCommand {
   func snooze(_ ctx: Context, _ slot: Slot) throws {
     let db = try ctx.openDatabase()
     let seconds = try settingsSnooze(ctx)
-    if try ReminderSession.snooze(ctx, db, slot, elapse: nil, seconds: seconds) {
+    if try Reminder.Session.snooze(ctx, db, slot, elapse: nil, seconds: seconds) {
       ctx.line("Snoozed: the reminder comes back in \(DurationText.spoken(seconds: seconds)).")
     } else {
       ctx.line(

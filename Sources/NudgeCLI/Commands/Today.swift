@@ -11,7 +11,7 @@ struct TodayCommand: ContextCommand {
     let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
-    let local = LocalTime(ctx.now, in: ctx.timeZone)
+    let local = LocalTime(ctx.clock.started, in: ctx.timeZone)
     let phase = DayPhase.of(local, rolloverHour: settings.rolloverHour)
     let days = try db.history(from: today.adding(days: -1), through: today).map(\.shown)
     let (done, paused) = try db.streakDays()

@@ -71,7 +71,7 @@ extension Context {
 
   /// The day `at` belongs to (after the rollover hour) and the time stamp of a save then.
   func today(_ settings: Settings, at instant: Instant? = nil) -> (day: Day, savedAt: String) {
-    let at = instant ?? now
+    let at = instant ?? clock.started
     return (settings.dayRule.day(of: at, in: timeZone), InstantFormat.format(at, in: timeZone))
   }
 
@@ -154,7 +154,7 @@ extension Context {
   ) throws {
     let style = self.style
     let settings = try db.settings()
-    let local = LocalTime(now, in: timeZone)
+    let local = LocalTime(clock.started, in: timeZone)
     if !flowDay.isPast && local.hour < settings.rolloverHour {
       line(
         style.dim(

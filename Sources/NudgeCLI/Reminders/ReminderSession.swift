@@ -5,81 +5,88 @@ import NudgeStore
 import NudgeUseCases
 import Synchronization
 
-/// How a reminder session waits and reports, as `nudge notify`'s flags say.
-struct ReminderOptions: Sendable {
-  /// Seconds to wait for a click; nil: as long as the reminder is relevant. 0 posts it without
-  /// buttons, leaves it on the screen and returns at once.
-  var wait: Double?
-  /// Seconds to wait for a notification server that is not there yet.
-  var serverWait: Double = 0
-  /// The snooze's length; nil: the `snooze` setting.
-  var snoozeSeconds: Int?
-  /// `--json`: an undelivered reminder is journaled, not printed on stdout.
-  var json = false
+extension Reminder {
+  /// How a reminder session waits and reports, as `nudge notify`'s flags say.
+  struct Options: Sendable {
+    /// Seconds to wait for a click; nil: as long as the reminder is relevant. 0 posts it without
+    /// buttons, leaves it on the screen and returns at once.
+    var wait: Double?
+    /// Seconds to wait for a notification server that is not there yet.
+    var serverWait: Double = 0
+    /// The snooze's length; nil: the `snooze` setting.
+    var snoozeSeconds: Int?
+    /// `--json`: an undelivered reminder is journaled, not printed on stdout.
+    var json = false
+  }
 }
 
-/// What a reminder run did, for `notify` to print.
-struct ReminderReport: Equatable {
-  var slot: Slot
-  var elapse: Int?
-  var outcome: NotifyOutcome
-  /// The reminder could not be shown and was printed instead: `notify` ends with this.
-  var failure: CLIError? = nil
-  /// False when the printed reminder says it all (the demo without `--json`).
-  var printsOutcome = true
+extension Reminder {
+  /// What a reminder run did, for `notify` to print.
+  struct RunReport: Equatable {
+    var slot: Slot
+    var elapse: Int?
+    /// What it logged; nil when nothing was due (printed "nothing-due").
+    var outcome: Reminder.Outcome?
+    /// The reminder could not be shown and was printed instead: `notify` ends with this.
+    var failure: CLIError? = nil
+    /// False when the printed reminder says it all (the demo without `--json`).
+    var printsOutcome = true
+  }
 }
 
-/// A reminder's whole life, from the claim to its last outcome: the store decides and claims
-/// (`fire`), then this posts, waits, acts on the click — open the flow, "All prepped" and its
-/// celebration, or a snooze that comes back even if this process does not — and logs each
-/// outcome. The only code that writes the reminder log.
-struct ReminderSession: Sendable {
-  let ctx: Context
-  let db: AppDatabase
-  let request: ReminderRequest
-  var options = ReminderOptions()
+extension Reminder {
+  /// A reminder's whole life, from the claim to its last outcome: the store decides and claims
+  /// (`fire`), then this posts, waits, acts on the click — open the flow, "All prepped" and its
+  /// celebration, or a snooze that comes back even if this process does not — and logs each
+  /// outcome. The only code that writes the reminder log.
+  struct Session: Sendable {
+    let ctx: Context
+    let db: AppDatabase
+    let request: Reminder.Request
+    var options = Reminder.Options()
 
-  /// Decides, posts and waits; returns what happened. Throws only when the store fails.
-  func run() throws -> ReminderReport {
-    let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
-    switch try FireReminder(db: db)(
-      request, at: ctx.now, in: ctx.timeZone, elapses: calendar.elapses)
-    {
-    case .nothingDue(let slot):
-      return ReminderReport(slot: slot, elapse: nil, outcome: .nothingDue)
-    case .logged(let slot, let outcome, let elapse):
-      return ReminderReport(slot: slot, elapse: elapse, outcome: .logged(outcome))
-    case .post(let post):
-      return try Posting(session: self, post: post).run()
+    /// Decides, posts and waits; returns what happened. Throws only when the store fails.
+    func run() throws -> Reminder.RunReport {
+      let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
+      switch try FireReminder(db: db)(
+        request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses)
+      {
+      case .nothingDue(let slot):
+        return Reminder.RunReport(slot: slot, elapse: nil, outcome: nil)
+      case .logged(let slot, let outcome, let elapse):
+        return Reminder.RunReport(slot: slot, elapse: elapse, outcome: outcome)
+      case .post(let post):
+        return try OnScreen(session: self, post: post).run()
+      }
     }
   }
 }
 
-/// One claimed reminder on the screen: what `ReminderSession` does once there is one to post.
-private struct Posting: Sendable {
-  let session: ReminderSession
-  let post: ReminderPost
+/// One claimed reminder on the screen: what `Reminder.Session` does once there is one to post.
+private struct OnScreen: Sendable {
+  let session: Reminder.Session
+  let post: Reminder.Posting
 
   var ctx: Context { session.ctx }
   var db: AppDatabase { session.db }
   var slot: Slot { post.slot }
-  var options: ReminderOptions { session.options }
+  var options: Reminder.Options { session.options }
   var snoozeSeconds: Int { options.snoozeSeconds ?? post.settings.snoozeSeconds }
 
-  func log(_ outcome: ReminderOutcome, detail: String? = nil) throws {
-    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
+  func log(_ outcome: Reminder.Outcome, detail: String? = nil) throws {
+    let at = InstantFormat.format(ctx.clock.now(), in: ctx.timeZone)
     try db.logReminder(
-      ReminderLogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
+      Reminder.LogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
   }
 
-  func report(_ outcome: ReminderOutcome) -> ReminderReport {
-    ReminderReport(slot: slot, elapse: post.elapse, outcome: .logged(outcome))
+  func report(_ outcome: Reminder.Outcome) -> Reminder.RunReport {
+    Reminder.RunReport(slot: slot, elapse: post.elapse, outcome: outcome)
   }
 
   /// The reminder printed instead of shown: logged `undelivered`, printed on the terminal and
   /// journaled (unless `--json`), and the failure `notify` ends with.
-  func undelivered(_ failure: String, offering offer: ReminderOffer?, printsOutcome: Bool) throws
-    -> ReminderReport
+  func undelivered(_ failure: String, offering offer: Reminder.Offer?, printsOutcome: Bool) throws
+    -> Reminder.RunReport
   {
     try log(.undelivered)
     if !options.json { printFallback(ctx, slot: slot, streak: post.streak, offering: offer) }
@@ -89,7 +96,7 @@ private struct Posting: Sendable {
     return report
   }
 
-  func run() throws -> ReminderReport {
+  func run() throws -> Reminder.RunReport {
     // a server that stops answering mid-call: print the reminder, log it, leave with 69 (on
     // the watchdog thread, while this one is blocked in the call; a failed log is not retried)
     let fallback = fallbackText(slot, streak: post.streak, offering: post.offer)
@@ -109,7 +116,7 @@ private struct Posting: Sendable {
         "\(problem); the reminder was printed instead. Run the command it names.",
         offering: post.offer, printsOutcome: options.json || !post.isDemo)
     }
-    let wait = options.wait ?? post.relevantSeconds(now: ctx.now.seconds)
+    let wait = options.wait ?? post.relevantSeconds(now: ctx.clock.started.seconds)
     if ctx.output.isTerminal && !options.json && !leftOnScreen {
       ctx.line(
         ctx.style.dim(
@@ -117,7 +124,7 @@ private struct Posting: Sendable {
         ))
     }
     let (clock, zone, rule) = (ctx.clock, ctx.timeZone, post.settings.dayRule)
-    let started = ctx.clock()
+    let started = ctx.clock.now()
     var offered = post.offer
     // what the server last said of the reminder: on the screen, or held back (Do Not Disturb)
     let seen = Mutex<Visibility?>(nil)
@@ -129,18 +136,18 @@ private struct Posting: Sendable {
       }
       let note = DesktopNotification.reminder(
         slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer)
-      let left = leftOnScreen ? 0 : max(1, wait - ctx.clock().seconds(since: started))
+      let left = leftOnScreen ? 0 : max(1, wait - ctx.clock.now().seconds(since: started))
       // logged once the server has it, and once more if Do Not Disturb lets it through later
       // (a failed log is not retried: the reminder is up)
       let shown = post.shownOutcome
       let outcome = ctx.notifier.post(
         leftOnScreen ? note.withoutButtons(command: "nudge \(offer.command)") : note,
-        wait: NotificationWait(
+        wait: DesktopNotification.Wait(
           seconds: left, serverSeconds: options.serverWait,
           watchDirectory: parentDirectory(of: db.path),
           isDoneElsewhere: { [db] in
             guard case .flow(let flow) = offer else { return false }
-            return (try? db.isDone(flow, on: rule.day(of: clock(), in: zone))) ?? false
+            return (try? db.isDone(flow, on: rule.day(of: clock.now(), in: zone))) ?? false
           },
           onVisibility: { [self] visibility in
             let before = seen.withLock { seen in
@@ -164,19 +171,19 @@ private struct Posting: Sendable {
       case .withdrawn(.expired) where seen.withLock({ $0 }) == .held:
         // the person never saw it: a notice without buttons stays in the server's history
         _ = ctx.notifier.post(
-          .missed(slot, offering: offer), wait: NotificationWait(seconds: 0))
+          .missed(slot, offering: offer), wait: DesktopNotification.Wait(seconds: 0))
         try log(.missedDND)
         return report(.missedDND)
       case .withdrawn:
         try log(.withdrawn)
         return report(.withdrawn)
       case .closed(let reason):
-        let outcome: ReminderOutcome = reason == .expired ? .expired : .dismissed
+        let outcome: Reminder.Outcome = reason == .expired ? .expired : .dismissed
         try log(outcome)
         return report(outcome)
       case .action(.snooze, _):
         guard try snooze() else { return report(.snoozed) }
-        offered = slot.offer(done: try db.doneFlows(on: rule.day(of: ctx.clock(), in: zone)))
+        offered = slot.offer(done: try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone)))
       case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)
         return report(.done)
@@ -189,15 +196,15 @@ private struct Posting: Sendable {
 
   /// Opens the flow a click asked for; when no terminal starts, the person is told on the
   /// desktop they are looking at (a notice without buttons) and it is logged `open-failed`.
-  func open(_ url: String, activationToken: String?, offering offer: ReminderOffer) throws
-    -> ReminderReport
+  func open(_ url: String, activationToken: String?, offering offer: Reminder.Offer) throws
+    -> Reminder.RunReport
   {
     do {
       try ctx.launcher.open(url, in: ctx, activationToken: activationToken)
       return report(.clicked)
     } catch let failure as TerminalOpenFailure {
       _ = ctx.notifier.post(
-        .openFailed(failure.reason, offering: offer), wait: NotificationWait(seconds: 0))
+        .openFailed(failure.reason, offering: offer), wait: DesktopNotification.Wait(seconds: 0))
       try log(.openFailed, detail: failure.reason)
       var report = report(.openFailed)
       report.failure = CLIError(failure.message, code: .unavailable)
@@ -210,18 +217,18 @@ private struct Posting: Sendable {
   /// manager it also waits here and returns true when this process took the due snooze.
   func snooze() throws -> Bool {
     let seconds = snoozeSeconds
-    if try ReminderSession.snooze(ctx, db, slot, elapse: post.elapse, seconds: seconds) {
+    if try Reminder.Session.snooze(ctx, db, slot, elapse: post.elapse, seconds: seconds) {
       return false
     }
     ctx.pause(Double(seconds))
-    let now = ctx.clock().adding(seconds: 0.999_999).seconds
+    let now = ctx.clock.now().adding(seconds: 0.999_999).seconds
     return try db.takeDueSnooze(slot, now: now) != nil
   }
 
   /// "All prepped": saves the whole checklist (its awards and celebration in the same write),
   /// posts the celebration, whose Replay button replays that same draw.
   func allPrepped(wait: Double) throws {
-    let (day, savedAt) = ctx.today(post.settings, at: ctx.clock())
+    let (day, savedAt) = ctx.today(post.settings, at: ctx.clock.now())
     let completed = try FinishFlow(db: db)(day: day, savedAt: savedAt, reward: ctx.reward) {
       (entry: inout PrepEntry) in entry.markAllReady()
     }
@@ -229,7 +236,7 @@ private struct Posting: Sendable {
     guard let drawn = completed.celebration else { return }
     let note = DesktopNotification.celebration(drawn.celebration)
     let outcome = ctx.notifier.post(
-      note, wait: NotificationWait(seconds: min(wait, 120), serverSeconds: 2))
+      note, wait: DesktopNotification.Wait(seconds: min(wait, 120), serverSeconds: 2))
     if case .action(_, let token) = outcome {
       try ctx.launcher.open(DeepLink.replay(drawn.number).url, in: ctx, activationToken: token)
     }
@@ -237,7 +244,7 @@ private struct Posting: Sendable {
 }
 
 /// The reminder as one line of text, with the command that opens its flow.
-func fallbackText(_ slot: Slot, streak: Int, offering: ReminderOffer? = nil) -> String {
+func fallbackText(_ slot: Slot, streak: Int, offering: Reminder.Offer? = nil) -> String {
   let note = DesktopNotification.reminder(slot, streak: 0, offering: offering)
   let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
   let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
@@ -246,7 +253,7 @@ func fallbackText(_ slot: Slot, streak: Int, offering: ReminderOffer? = nil) -> 
 }
 
 /// The reminder printed where no notification can be shown: the terminal and the journal.
-func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering: ReminderOffer? = nil) {
+func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering: Reminder.Offer? = nil) {
   let text = fallbackText(slot, streak: streak, offering: offering)
   ctx.line(text)
   if ctx.platform.writesToJournal(environment: ctx.environment) {
@@ -254,7 +261,7 @@ func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering: ReminderOf
   }
 }
 
-extension ReminderSession {
+extension Reminder.Session {
   /// Snoozes the slot's reminder for `seconds`: stored (so it comes back even when this process
   /// does not), logged, and handed to a transient systemd timer that runs
   /// `nudge notify SLOT --snoozed` when it is due. False when there is no user manager to take
@@ -262,10 +269,10 @@ extension ReminderSession {
   static func snooze(_ ctx: Context, _ db: AppDatabase, _ slot: Slot, elapse: Int?, seconds: Int)
     throws -> Bool
   {
-    let due = ctx.clock().seconds + seconds
+    let due = ctx.clock.now().seconds + seconds
     try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse))
-    let at = InstantFormat.format(ctx.clock(), in: ctx.timeZone)
-    try db.logReminder(ReminderLogEntry(slot: slot, elapse: elapse, outcome: .snoozed, at: at))
+    let at = InstantFormat.format(ctx.clock.now(), in: ctx.timeZone)
+    try db.logReminder(Reminder.LogEntry(slot: slot, elapse: elapse, outcome: .snoozed, at: at))
     var environment = ["NUDGE_DB": db.path]
     environment["TZ"] = ctx.environment["TZ"]
     let timer = TransientTimer(

@@ -197,7 +197,7 @@ final class FlowAnswers {
   /// Keeps an answer now.
   func keep(_ key: String, _ value: String?) throws {
     draft.answers[key] = value ?? ""
-    try db.saveDraft(draft, at: InstantFormat.format(ctx.clock(), in: ctx.timeZone))
+    try db.saveDraft(draft, at: InstantFormat.format(ctx.clock.now(), in: ctx.timeZone))
   }
 
   /// The answer kept for `key` from an earlier run, shown as "label: answer"; nil to ask.

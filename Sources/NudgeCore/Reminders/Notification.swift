@@ -22,7 +22,7 @@ public struct DesktopNotification: Equatable, Sendable {
   /// A link to end the body with: clickable where the server makes links in a body clickable
   /// (`body-hyperlinks`), opening the flow through the `nudge://` handler; elsewhere the
   /// command that opens it.
-  public var link: ReminderOffer?
+  public var link: Reminder.Offer?
 
   /// The body as the server shows it: with `link` as a hyperlink or as the command to run.
   public func body(hyperlinks: Bool) -> String {
@@ -52,16 +52,16 @@ public struct DesktopNotification: Equatable, Sendable {
   /// check-in once the prep is done), with the streak in its body (DESIGN §4). Open is the
   /// `default` action only (a click on the body; servers that draw it as a button draw it once).
   public static func reminder(
-    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: ReminderOffer? = nil
+    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil
   ) -> DesktopNotification {
     let offered = offering ?? slot.firstOffer
-    var actions = [Action(ReminderAction.open.rawValue, "Open")]
+    var actions = [Action(Reminder.Action.open.rawValue, "Open")]
     if offered == .flow(.prep) {
-      actions.append(Action(ReminderAction.done.rawValue, "All prepped"))
+      actions.append(Action(Reminder.Action.done.rawValue, "All prepped"))
     }
     actions.append(
       Action(
-        ReminderAction.snooze.rawValue, "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"))
+        Reminder.Action.snooze.rawValue, "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"))
     let streakLine =
       streak > 0 ? "\n🔥 \(streak)-day streak — keep it going." : "\nStart a streak today."
     let (title, body) =
@@ -81,7 +81,7 @@ public struct DesktopNotification: Equatable, Sendable {
   /// What stands in for a reminder whose window ended while Do Not Disturb held it back: no
   /// buttons (nobody is left to answer them), left in the server's history, its body ending
   /// with the link that opens the flow.
-  public static func missed(_ slot: Slot, offering offer: ReminderOffer) -> DesktopNotification {
+  public static func missed(_ slot: Slot, offering offer: Reminder.Offer) -> DesktopNotification {
     var note = DesktopNotification(
       title: "Missed: \(slot.title)", body: slot.heldBackSentence, actions: [])
     note.link = offer
@@ -89,7 +89,7 @@ public struct DesktopNotification: Equatable, Sendable {
   }
 
   /// Says where a click's flow could not be opened, and what to do instead: no buttons.
-  public static func openFailed(_ reason: String, offering offer: ReminderOffer)
+  public static func openFailed(_ reason: String, offering offer: Reminder.Offer)
     -> DesktopNotification
   {
     DesktopNotification(
@@ -104,18 +104,20 @@ public struct DesktopNotification: Equatable, Sendable {
     let title = c.achievements.isEmpty ? c.message : "🏆 \(c.achievements[0].title)"
     let body = c.achievements.isEmpty ? "Prep saved. See you in the morning." : c.message
     return DesktopNotification(
-      title: title, body: body, actions: [Action(ReminderAction.open.rawValue, "Replay")],
+      title: title, body: body, actions: [Action(Reminder.Action.open.rawValue, "Replay")],
       category: celebrationCategory)
   }
 }
 
-/// The buttons of a reminder, by the action id the server sends back.
-public enum ReminderAction: String, Sendable {
-  /// The body click (and, on servers that draw it, the Open or Replay button).
-  case open = "default"
-  /// "All prepped" on the evening reminder.
-  case done
-  case snooze
+extension Reminder {
+  /// The buttons of a reminder, by the action id the server sends back.
+  public enum Action: String, Sendable {
+    /// The body click (and, on servers that draw it, the Open or Replay button).
+    case open = "default"
+    /// "All prepped" on the evening reminder.
+    case done
+    case snooze
+  }
 }
 
 /// Why a reminder was taken off the screen without a click.
@@ -146,47 +148,51 @@ public enum Visibility: Equatable, Sendable {
   case held
 }
 
-/// How a posted notification ended.
-public enum NotificationOutcome: Equatable, Sendable {
-  /// A button or the body was clicked; with the server's activation token when it sent one
-  /// (Desktop Notifications 1.2 `ActivationToken`), which lets the window the click opens take
-  /// the focus.
-  case action(ReminderAction, activationToken: String? = nil)
-  /// Closed without a click, and why.
-  case closed(CloseReason)
-  /// Taken off the screen by Nudge (so no button is ever left without a listener).
-  case withdrawn(Withdrawal)
-  /// It could not be shown: no session bus, no server, or no `actions` capability.
-  case undelivered(String)
-  /// Shown without buttons and left on the screen for the server to expire: nobody waits.
-  case left
+extension DesktopNotification {
+  /// How a posted notification ended.
+  public enum Outcome: Equatable, Sendable {
+    /// A button or the body was clicked; with the server's activation token when it sent one
+    /// (Desktop Notifications 1.2 `ActivationToken`), which lets the window the click opens take
+    /// the focus.
+    case action(Reminder.Action, activationToken: String? = nil)
+    /// Closed without a click, and why.
+    case closed(CloseReason)
+    /// Taken off the screen by Nudge (so no button is ever left without a listener).
+    case withdrawn(Withdrawal)
+    /// It could not be shown: no session bus, no server, or no `actions` capability.
+    case undelivered(String)
+    /// Shown without buttons and left on the screen for the server to expire: nobody waits.
+    case left
+  }
 }
 
-/// How long a posted notification is waited for, and what ends the wait early.
-public struct NotificationWait: Sendable {
-  /// Seconds to wait for a click before withdrawing the notification; 0 leaves a notification
-  /// without buttons on the screen and returns once the server has it.
-  public var seconds: Double
-  /// Seconds to wait for a notification server that is not (or no longer) on the bus.
-  public var serverSeconds: Double
-  /// A directory whose changes may mean the flow was done elsewhere (the database's).
-  public var watchDirectory: String?
-  /// True when the reminder is no longer needed (its flow is done); asked after changes.
-  public var isDoneElsewhere: @Sendable () -> Bool
-  /// Runs once the server has the notification, with whether it is on the screen or held back
-  /// by Do Not Disturb, and again each time that changes while it waits.
-  public var onVisibility: @Sendable (Visibility) -> Void
+extension DesktopNotification {
+  /// How long a posted notification is waited for, and what ends the wait early.
+  public struct Wait: Sendable {
+    /// Seconds to wait for a click before withdrawing the notification; 0 leaves a notification
+    /// without buttons on the screen and returns once the server has it.
+    public var seconds: Double
+    /// Seconds to wait for a notification server that is not (or no longer) on the bus.
+    public var serverSeconds: Double
+    /// A directory whose changes may mean the flow was done elsewhere (the database's).
+    public var watchDirectory: String?
+    /// True when the reminder is no longer needed (its flow is done); asked after changes.
+    public var isDoneElsewhere: @Sendable () -> Bool
+    /// Runs once the server has the notification, with whether it is on the screen or held back
+    /// by Do Not Disturb, and again each time that changes while it waits.
+    public var onVisibility: @Sendable (Visibility) -> Void
 
-  public init(
-    seconds: Double, serverSeconds: Double = 0, watchDirectory: String? = nil,
-    isDoneElsewhere: @escaping @Sendable () -> Bool = { false },
-    onVisibility: @escaping @Sendable (Visibility) -> Void = { _ in }
-  ) {
-    self.seconds = seconds
-    self.serverSeconds = serverSeconds
-    self.watchDirectory = watchDirectory
-    self.isDoneElsewhere = isDoneElsewhere
-    self.onVisibility = onVisibility
+    public init(
+      seconds: Double, serverSeconds: Double = 0, watchDirectory: String? = nil,
+      isDoneElsewhere: @escaping @Sendable () -> Bool = { false },
+      onVisibility: @escaping @Sendable (Visibility) -> Void = { _ in }
+    ) {
+      self.seconds = seconds
+      self.serverSeconds = serverSeconds
+      self.watchDirectory = watchDirectory
+      self.isDoneElsewhere = isDoneElsewhere
+      self.onVisibility = onVisibility
+    }
   }
 }
 
@@ -194,23 +200,26 @@ public struct NotificationWait: Sendable {
 /// in a live run, a refusing or recording double in tests.
 public protocol Notifier: AnyObject, Sendable {
   /// Shows `notification` and waits as `wait` says for a click, a close or a withdrawal.
-  func post(_ notification: DesktopNotification, wait: NotificationWait) -> NotificationOutcome
+  func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
+    -> DesktopNotification.Outcome
   /// Why nothing can be shown (no bus, no server, no buttons) after waiting up to `seconds`
   /// for a server to appear; nil when one with buttons is there.
   func unavailableReason(waitingForServer seconds: Double) -> String?
   /// The session as `doctor` reports it: the bus, and the server's name and capabilities.
-  func inspect() -> NotificationSession
+  func inspect() -> DesktopNotification.ServerStatus
   /// Runs when the server stops answering in the middle of a call; it must end the process
   /// (a blocked D-Bus call cannot be abandoned).
   func whenServerHangs(_ handler: @escaping @Sendable () -> Void)
 }
 
-/// What `doctor` finds of the desktop's notifications.
-public enum NotificationSession: Equatable, Sendable {
-  /// No D-Bus session bus to find a server on.
-  case noSessionBus
-  /// A bus, but no server answered (the reason).
-  case noServer(String)
-  /// A server, its name and its capabilities ("actions", "body"…).
-  case server(name: String, capabilities: [String])
+extension DesktopNotification {
+  /// What `doctor` finds of the desktop's notifications.
+  public enum ServerStatus: Equatable, Sendable {
+    /// No D-Bus session bus to find a server on.
+    case noSessionBus
+    /// A bus, but no server answered (the reason).
+    case noServer(String)
+    /// A server, its name and its capabilities ("actions", "body"…).
+    case server(name: String, capabilities: [String])
+  }
 }

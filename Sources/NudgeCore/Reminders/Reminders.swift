@@ -1,21 +1,28 @@
-/// What a reminder offers: a flow to do, or the weekly look back to read.
-public enum ReminderOffer: Equatable, Sendable {
-  case flow(Flow)
-  case week
+/// A reminder, the names of its life: the request that fires it, the decision the firing
+/// rules make, the posting a session shows, what it offers, its buttons, the outcome logged
+/// and the log entry.
+public enum Reminder {}
 
-  /// The link a click opens.
-  public var deepLink: DeepLink {
-    switch self {
-    case .flow(let flow): flow.deepLink
-    case .week: .week
+extension Reminder {
+  /// What a reminder offers: a flow to do, or the weekly look back to read.
+  public enum Offer: Equatable, Sendable {
+    case flow(Flow)
+    case week
+
+    /// The link a click opens.
+    public var deepLink: DeepLink {
+      switch self {
+      case .flow(let flow): flow.deepLink
+      case .week: .week
+      }
     }
-  }
 
-  /// The `nudge` subcommand that opens it ("prep", "week").
-  public var command: String {
-    switch self {
-    case .flow(let flow): flow.rawValue
-    case .week: "week"
+    /// The `nudge` subcommand that opens it ("prep", "week").
+    public var command: String {
+      switch self {
+      case .flow(let flow): flow.rawValue
+      case .week: "week"
+      }
     }
   }
 }
@@ -46,7 +53,7 @@ extension Slot {
   }
 
   /// What the reminder offers before anything is done today.
-  public var firstOffer: ReminderOffer { flow.map(ReminderOffer.flow) ?? .week }
+  public var firstOffer: Reminder.Offer { flow.map(Reminder.Offer.flow) ?? .week }
 
   public var title: String {
     switch self {
@@ -83,7 +90,7 @@ extension Slot {
   /// What this slot's reminder offers when `done` are the flows finished today, or nil when it
   /// has nothing left to offer: the evening offers the prep, then the check-in; the weekly
   /// look back is always there to read.
-  public func offer(done: Set<Flow>) -> ReminderOffer? {
+  public func offer(done: Set<Flow>) -> Reminder.Offer? {
     guard let flow else { return .week }
     if !done.contains(flow) { return .flow(flow) }
     return self == .evening && !done.contains(.checkin) ? .flow(.checkin) : nil
@@ -116,34 +123,36 @@ public struct SlotSchedule: Equatable, Sendable, Codable {
   }
 }
 
-/// What a reminder firing did; every one is logged.
-public enum ReminderOutcome: String, Codable, Sendable, CaseIterable {
-  case shown, clicked, done, snoozed, dismissed, undelivered, demo
-  /// The server has it but holds it back: Do Not Disturb (instead of `shown`, or `demo`).
-  case held
-  /// Its window ended while Do Not Disturb still held it back: replaced by a "missed" notice.
-  case missedDND = "missed-dnd"
-  /// The server took it off the screen when its own time for it ran out (close reason 1).
-  case expired
-  /// A click asked for the flow, but no terminal could be started (the entry says why).
-  case openFailed = "open-failed"
-  /// Taken off the screen by Nudge: its window ended or its process was stopped.
-  case withdrawn
-  /// Taken off the screen because its flow was finished in a terminal.
-  case doneElsewhere = "done-elsewhere"
-  /// Fired by a timer while the slot is turned off.
-  case skippedOff = "skipped-off"
-  case skippedDone = "skipped-done"
-  case skippedStale = "skipped-stale"
-  /// A day off (`nudge pause`).
-  case skippedPaused = "skipped-paused"
-  case duplicate
+extension Reminder {
+  /// What a reminder firing did; every one is logged.
+  public enum Outcome: String, Codable, Sendable, CaseIterable {
+    case shown, clicked, done, snoozed, dismissed, undelivered, demo
+    /// The server has it but holds it back: Do Not Disturb (instead of `shown`, or `demo`).
+    case held
+    /// Its window ended while Do Not Disturb still held it back: replaced by a "missed" notice.
+    case missedDND = "missed-dnd"
+    /// The server took it off the screen when its own time for it ran out (close reason 1).
+    case expired
+    /// A click asked for the flow, but no terminal could be started (the entry says why).
+    case openFailed = "open-failed"
+    /// Taken off the screen by Nudge: its window ended or its process was stopped.
+    case withdrawn
+    /// Taken off the screen because its flow was finished in a terminal.
+    case doneElsewhere = "done-elsewhere"
+    /// Fired by a timer while the slot is turned off.
+    case skippedOff = "skipped-off"
+    case skippedDone = "skipped-done"
+    case skippedStale = "skipped-stale"
+    /// A day off (`nudge pause`).
+    case skippedPaused = "skipped-paused"
+    case duplicate
+  }
 }
 
 /// The rules of a scheduled firing (DESIGN §3), as pure functions of the clock.
 public enum FiringRule {
   /// What a firing at `now` should do with the slot's latest elapse.
-  public enum Decision: Equatable, Sendable {
+  public enum Verdict: Equatable, Sendable {
     case fire(elapse: Int)
     case skipDone(elapse: Int)
     case skipStale(elapse: Int)
@@ -199,7 +208,7 @@ public enum FiringRule {
   public static func decide(
     latest: Int?, now: Int, window: Int, flowDoneToday: Bool, enabled: Bool = true,
     elapseIsPaused: Bool = false
-  ) -> Decision {
+  ) -> Verdict {
     guard let latest else { return .nothingDue }
     if now > latest + window { return .skipStale(elapse: latest) }
     if flowDoneToday { return .skipDone(elapse: latest) }
@@ -209,7 +218,7 @@ public enum FiringRule {
   }
 }
 
-extension FiringRule.Decision {
+extension FiringRule.Verdict {
   /// The elapse the decision is about; nil when nothing is due.
   public var elapse: Int? {
     switch self {
@@ -219,7 +228,7 @@ extension FiringRule.Decision {
   }
 
   /// What a skip logs (`skipped-done`…); nil for a firing and for nothing due.
-  public var skipOutcome: ReminderOutcome? {
+  public var skipOutcome: Reminder.Outcome? {
     switch self {
     case .skipDone: .skippedDone
     case .skipStale: .skippedStale
@@ -230,24 +239,26 @@ extension FiringRule.Decision {
   }
 }
 
-/// One line of the reminder log (`nudge log`).
-public struct ReminderLogEntry: Codable, Equatable, Sendable {
-  public var slot: Slot
-  /// The elapse (seconds since the epoch) the firing was for; nil for a demo.
-  public var elapse: Int?
-  public var outcome: ReminderOutcome
-  public var at: String
-  /// Why, where the outcome has a reason (`open-failed`: "konsole exited 1").
-  public var detail: String?
+extension Reminder {
+  /// One line of the reminder log (`nudge log`).
+  public struct LogEntry: Codable, Equatable, Sendable {
+    public var slot: Slot
+    /// The elapse (seconds since the epoch) the firing was for; nil for a demo.
+    public var elapse: Int?
+    public var outcome: Reminder.Outcome
+    public var at: String
+    /// Why, where the outcome has a reason (`open-failed`: "konsole exited 1").
+    public var detail: String?
 
-  public init(
-    slot: Slot, elapse: Int?, outcome: ReminderOutcome, at: String, detail: String? = nil
-  ) {
-    self.slot = slot
-    self.elapse = elapse
-    self.outcome = outcome
-    self.at = at
-    self.detail = detail
+    public init(
+      slot: Slot, elapse: Int?, outcome: Reminder.Outcome, at: String, detail: String? = nil
+    ) {
+      self.slot = slot
+      self.elapse = elapse
+      self.outcome = outcome
+      self.at = at
+      self.detail = detail
+    }
   }
 }
 

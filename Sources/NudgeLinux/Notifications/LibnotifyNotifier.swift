@@ -32,8 +32,8 @@ public final class LibnotifyNotifier: Notifier {
   /// ends the wait without a click takes the notification off the screen. A server that is not
   /// there yet (login catch-up) or restarts while the notification is shown is waited for,
   /// bounded, and the notification is shown on the new one, once.
-  public func post(_ notification: DesktopNotification, wait: NotificationWait)
-    -> NotificationOutcome
+  public func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
+    -> DesktopNotification.Outcome
   {
     if let missing = Self.libraryMissing { return .undelivered(missing.message) }
     if wait.seconds <= 0 {
@@ -82,7 +82,7 @@ public final class LibnotifyNotifier: Notifier {
       switch end {
       case .action(let id, let token):
         bounded { _ = nd_notify_notification_close(note, nil) }
-        return .action(ReminderAction(rawValue: id) ?? .open, activationToken: token)
+        return .action(Reminder.Action(rawValue: id) ?? .open, activationToken: token)
       case .closed(let reason):
         return .closed(CloseReason(code: Int(reason)))
       case .expired, .doneElsewhere, .stopped:
@@ -111,7 +111,7 @@ public final class LibnotifyNotifier: Notifier {
 
   /// Shows a notification without buttons and leaves it for the server to expire: no probe (a
   /// missing server fails the Notify call itself), no main loop, nothing waits.
-  func leave(_ notification: DesktopNotification) -> NotificationOutcome {
+  func leave(_ notification: DesktopNotification) -> DesktopNotification.Outcome {
     // never let GLib start a session bus of its own (it would outlive this command)
     guard hasSessionBus else { return .undelivered(ProbeError.noSessionBus().message) }
     var plain = notification

@@ -12,7 +12,7 @@ extension LibnotifyNotifier {
     serverProblem(waitingUpTo: seconds)?.message
   }
 
-  public func inspect() -> NotificationSession {
+  public func inspect() -> DesktopNotification.ServerStatus {
     guard hasSessionBus else { return .noSessionBus }
     switch probe(askingName: true) {
     case .success(let info): return .server(name: info.name, capabilities: info.capabilities)

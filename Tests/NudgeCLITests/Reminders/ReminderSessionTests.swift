@@ -86,11 +86,13 @@ import Testing
   }
 
   @Test(arguments: [
-    (NotificationOutcome.closed(.dismissed), "dismissed"), (.closed(.expired), "expired"),
+    (DesktopNotification.Outcome.closed(.dismissed), "dismissed"), (.closed(.expired), "expired"),
     (.withdrawn(.expired), "withdrawn"),
     (.withdrawn(.stopped), "withdrawn"),
   ])
-  func anUnansweredReminderIsLoggedAsItEnded(outcome: NotificationOutcome, logged: String) throws {
+  func anUnansweredReminderIsLoggedAsItEnded(outcome: DesktopNotification.Outcome, logged: String)
+    throws
+  {
     let notifier = ScriptedNotifier(outcome)
     let (nudge, launcher) = nudge(notifier)
     let run = try nudge("notify", "morning", "--json", now: "2026-11-20T07:00:00+01:00")

@@ -65,7 +65,8 @@ import Testing
     #expect(Slot.weekly.deepLink == .week && DeepLink.week.slot == .weekly)
     #expect(Slot.weekly.defaultExpression == "Sun *-*-* 18:00:00" && !Slot.weekly.enabledByDefault)
     #expect(
-      ReminderOffer.week.command == "week" && ReminderOffer.flow(.needHelp).command == "need-help")
+      Reminder.Offer.week.command == "week" && Reminder.Offer.flow(.needHelp).command == "need-help"
+    )
     let celebration = DesktopNotification.celebration(
       Celebration(tier: .spark, message: "Nice.", achievements: []))
     #expect(celebration.actions == [.init("default", "Replay")])

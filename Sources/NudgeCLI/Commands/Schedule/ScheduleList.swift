@@ -32,7 +32,7 @@ extension ScheduleCommand {
       let db = try ctx.openDatabase()
       let local = ctx.timeZone
       let calendar = SlotCalendar(ctx: ctx, local: local)
-      let now = ctx.now.seconds
+      let now = ctx.clock.started.seconds
       let settings = try db.settings()
       let pause = try db.pause(covering: ctx.today(settings).day)
       let schedules = try db.schedules()

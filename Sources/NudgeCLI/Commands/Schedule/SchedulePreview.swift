@@ -51,7 +51,7 @@ extension ScheduleCommand {
       let local = ctx.zones.local(tz: tz ?? ctx.environment["TZ"])
       // every expression checked before anything is printed
       let specs = try expressions.map { try ctx.parseCalendar($0, local: local) }
-      var base = ctx.now.seconds
+      var base = ctx.clock.started.seconds
       if let from {
         guard let parsed = InstantFormat.parse(from) else {
           throw CLIError(

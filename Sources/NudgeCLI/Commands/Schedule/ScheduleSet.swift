@@ -51,7 +51,7 @@ extension ScheduleCommand {
         }
       }
       let calendar = SlotCalendar(ctx: ctx, local: local)
-      let next = calendar.next(spec, after: ctx.now.seconds)
+      let next = calendar.next(spec, after: ctx.clock.started.seconds)
       // what Nudge understood, in words and as the timer will have it
       ctx.line(
         "\(target.rawValue): \(plain.map { Self.spoken($0) } ?? normalized)"
