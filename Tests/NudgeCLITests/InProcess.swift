@@ -190,3 +190,11 @@ struct RefusingLauncher: LinkLauncher {
     throw CLIError("no terminal in a command test", code: .internal)
   }
 }
+
+/// `nudge history --json --days N` at `now`, as parsed JSON.
+func history(_ nudge: InProcess, _ now: String, days: Int = 1) throws -> [[String: Any]] {
+  let result = try nudge.run(["history", "--json", "--days", "\(days)"], now: now)
+  try #require(result.status == 0, "\(result.stderr)")
+  return try #require(
+    try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+}

@@ -14,57 +14,163 @@ let commandSynonyms: [String: String] = [
   "backup": "export", "restore": "import", "version": "--version", "stop": "pause",
 ]
 
-/// A parsing failure as one line: argument-parser's message, a "did you mean" for a misspelt
-/// command, subcommand or value, and where to read more.
-func usageLine(_ error: any Error, _ arguments: [String]) -> String {
-  let names = Nudge.configuration.subcommands.map { $0._commandName }
-  if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) {
-    let hint = Suggestion.hint(
-      for: first, among: names + ["--version"], synonyms: commandSynonyms)
-    return "'\(first)' is not a command.\(hint) Usage: nudge [<command>]; see 'nudge --help'."
+/// What is wrong with a command line argument-parser refused, found from the arguments and
+/// the commands' declared shape (argument-parser's tool-info dump: the stable, versioned form
+/// of every command's subcommands, options and allowed values), never from its message text.
+enum UsageProblem: Equatable {
+  /// The first word names no command.
+  case notACommand(String)
+  /// A word where `command` (its path, "schedule") takes only one of its subcommands.
+  case notASubcommand(String, command: String, subcommands: [String])
+  /// A value not among those an option or argument allows.
+  case notAllowed(String, argument: String, allowed: [String])
+  /// Anything else: argument-parser's own first line (an unknown option, a missing value…).
+  case other(String)
+
+  /// The problem with `arguments`, which argument-parser refused with `error`.
+  static func diagnose(_ arguments: [String], error: any Error) -> UsageProblem {
+    let root = CommandShape.root
+    let names = root.subcommands.map(\.name)
+    if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) {
+      return .notACommand(first)
+    }
+    let (path, command, rest) = root.deepest(arguments)
+    if let word = rest.first, !word.hasPrefix("-"), !command.subcommands.isEmpty,
+      !(command.defaultSubcommand?.takesPositionals ?? false)
+    {
+      return .notASubcommand(
+        word, command: path.joined(separator: " "), subcommands: command.subcommands.map(\.name))
+    }
+    if let (given, argument) = command.disallowedValue(in: rest) {
+      return .notAllowed(given, argument: argument.label, allowed: argument.allowed)
+    }
+    let first = Nudge.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+    return .other(first)
   }
-  // the deepest command the arguments name: its help says what is allowed
-  var path = ["nudge"]
-  var command: any ParsableCommand.Type = Nudge.self
-  var rest = arguments[...]
-  while let word = rest.first,
-    let sub = command.configuration.subcommands.first(where: { $0._commandName == word })
-  {
-    path.append(word)
-    command = sub
-    rest = rest.dropFirst()
+
+  /// The problem as one line: what is wrong, the closest allowed word, and where to read more.
+  func line(_ arguments: [String]) -> String {
+    let path = ["nudge"] + CommandShape.root.deepest(arguments).path
+    let see = "See '\(path.joined(separator: " ")) --help'."
+    switch self {
+    case .notACommand(let word):
+      let names = CommandShape.root.subcommands.map(\.name)
+      let hint = Suggestion.hint(
+        for: word, among: names + ["--version"], synonyms: commandSynonyms)
+      return "'\(word)' is not a command.\(hint) Usage: nudge [<command>]; see 'nudge --help'."
+    case .notASubcommand(let word, let command, let subcommands):
+      return
+        "'\(word)' is not a '\(command)' command (\(subcommands.joined(separator: ", "))).\(Suggestion.hint(for: word, among: subcommands)) \(see)"
+    case .notAllowed(let given, let argument, let allowed):
+      return
+        "The value '\(given)' is invalid for '\(argument)': use one of \(allowed.map { "'\($0)'" }.joined(separator: ", ")).\(Suggestion.hint(for: given, among: allowed)) \(see)"
+    case .other(var message):
+      if let last = message.last, !".?!".contains(last) { message += "." }
+      return "\(message) \(see)"
+    }
   }
-  let see = "See '\(path.joined(separator: " ")) --help'."
-  let subcommands = command.configuration.subcommands.map { $0._commandName }
-  let lines = Nudge.message(for: error).split(separator: "\n").map(String.init)
-  var message = lines.first ?? ""
-  // a misspelt subcommand ("schedule sett") reads to argument-parser as stray arguments
-  if let word = rest.first, !word.hasPrefix("-"), !subcommands.isEmpty,
-    message.lowercased().contains("unexpected argument")
-  {
-    let named = path.dropFirst().joined(separator: " ")
-    return
-      "'\(word)' is not a '\(named)' command (\(subcommands.joined(separator: ", "))).\(Suggestion.hint(for: word, among: subcommands)) \(see)"
-  }
-  // a list of allowed values, one per line, becomes part of the one line
-  let listed = lines.dropFirst().map { $0.trimmingSpaces }
-    .filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
-  if message.hasSuffix(" one of the following:"), !listed.isEmpty {
-    message =
-      message.dropLast(" the following:".count) + ": "
-      + listed.map { "'\($0)'" }.joined(separator: ", ")
-  }
-  if let last = message.last, !".?!".contains(last) { message += "." }
-  // a value that is not one of those allowed: the closest of them
-  if message.hasPrefix("The value '"), let given = quoted(in: message).first {
-    let allowed = listed.isEmpty ? Array(quoted(in: message).dropFirst(2)) : listed
-    message += Suggestion.hint(for: given, among: allowed)
-  }
-  return "\(message) \(see)"
 }
 
-/// The 'quoted' words of a message, in order.
-private func quoted(in text: String) -> [String] {
-  text.split(separator: "'", omittingEmptySubsequences: false).enumerated()
-    .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+/// A parsing failure as one line (see `UsageProblem`).
+func usageLine(_ error: any Error, _ arguments: [String]) -> String {
+  UsageProblem.diagnose(arguments, error: error).line(arguments)
+}
+
+/// A command as its tool-info dump declares it: its subcommands (and the default one) and
+/// its arguments.
+struct CommandShape: Decodable {
+  /// One argument: its kind, names, value name and the values it allows (empty: any).
+  struct Argument: Decodable {
+    enum Kind: String, Decodable { case positional, option, flag }
+    struct Name: Decodable {
+      var kind: String
+      var name: String
+      var spelled: String {
+        kind == "short" ? "-" + name : kind == "long" ? "--" + name : "-" + name
+      }
+    }
+    var kind: Kind
+    var names: [Name]?
+    var valueName: String?
+    var allValues: [String]?
+    var isRepeating: Bool?
+
+    var allowed: [String] { allValues ?? [] }
+    /// How a message names it: "--category <stress|habit…>", or "<slot>".
+    var label: String {
+      if let name = names?.first(where: { $0.kind == "long" }) ?? names?.first {
+        return name.spelled + (valueName.map { " <\($0)>" } ?? "")
+      }
+      return "<\(valueName ?? "value")>"
+    }
+  }
+
+  var commandName: String
+  var defaultSubcommandName: String?
+  var subcommandShapes: [CommandShape]?
+  var arguments: [Argument]?
+
+  enum CodingKeys: String, CodingKey {
+    case commandName, arguments
+    case defaultSubcommandName = "defaultSubcommand"
+    case subcommandShapes = "subcommands"
+  }
+
+  var name: String { commandName }
+  var subcommands: [CommandShape] { subcommandShapes ?? [] }
+  var defaultSubcommand: CommandShape? {
+    defaultSubcommandName.flatMap { name in subcommands.first { $0.name == name } }
+  }
+  var takesPositionals: Bool { (arguments ?? []).contains { $0.kind == .positional } }
+
+  /// Nudge's commands, read once from argument-parser's dump of them.
+  static let root: CommandShape = {
+    struct Dump: Decodable { var command: CommandShape }
+    let json = Data(Nudge._dumpHelp().utf8)
+    return (try? JSONDecoder().decode(Dump.self, from: json).command)
+      ?? CommandShape(commandName: "nudge")
+  }()
+
+  /// The deepest command the arguments name: its path below `nudge`, its shape and the
+  /// arguments after it.
+  func deepest(_ arguments: [String]) -> (
+    path: [String], command: CommandShape, rest: ArraySlice<String>
+  ) {
+    var path: [String] = []
+    var command = self
+    var rest = arguments[...]
+    while let word = rest.first, let sub = command.subcommands.first(where: { $0.name == word }) {
+      path.append(word)
+      command = sub
+      rest = rest.dropFirst()
+    }
+    return (path, command, rest)
+  }
+
+  /// The first value in `words` that an option or positional with a list of allowed values
+  /// does not allow, and that argument.
+  func disallowedValue(in words: ArraySlice<String>) -> (String, Argument)? {
+    let all = arguments ?? []
+    func option(named word: Substring) -> Argument? {
+      all.first { argument in argument.names?.contains { $0.spelled == word } ?? false }
+    }
+    var positionals = all.filter { $0.kind == .positional }[...]
+    var words = words
+    while let word = words.popFirst() {
+      if word == "--" { break }
+      if word.hasPrefix("-") && word.count > 1 {
+        let parts = word.split(separator: "=", maxSplits: 1)
+        guard let argument = option(named: parts[0]), argument.kind == .option else { continue }
+        let value = parts.count == 2 ? String(parts[1]) : words.popFirst()
+        if let value, !argument.allowed.isEmpty, !argument.allowed.contains(value) {
+          return (value, argument)
+        }
+        continue
+      }
+      guard let argument = positionals.first else { continue }
+      if !(argument.isRepeating ?? false) { positionals = positionals.dropFirst() }
+      if !argument.allowed.isEmpty, !argument.allowed.contains(word) { return (word, argument) }
+    }
+    return nil
+  }
 }

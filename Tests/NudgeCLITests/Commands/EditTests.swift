@@ -1,0 +1,100 @@
+import Foundation
+import NudgeCore
+import Testing
+
+@testable import NudgeCLI
+
+/// `nudge edit`, `delete` and `undo`: which day they take, the stored answers opened, streaks and achievements recomputed.
+@Suite struct EditTests {
+  @Test func editTakesTheDayBeforeOrAfterTheFlow() throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge.run(["review", "--commit-to", "walk", "--day", "yesterday", "--no-input"]).status
+        == 0)
+    let after = try nudge.run(["edit", "review", "yesterday", "--commit-to", "swim", "--no-input"])
+    #expect(after.status == 0, "\(after.stderr)")
+    #expect(after.stdout.contains("Thursday 19 November I will swim"))
+    let before = try nudge.run(["edit", "yesterday", "review", "--commit-to", "run", "--no-input"])
+    #expect(before.status == 0, "\(before.stderr)")
+    #expect(before.stdout.contains("Thursday 19 November I will run"))
+    // a weekday names the latest one: Thursday is yesterday
+    let weekday = try nudge.run(["show", "thursday", "--json"])
+    #expect(weekday.stdout.contains("\"commit_to\" : \"run\""))
+    let deleted = try nudge.run(["delete", "review", "thu", "--yes"])
+    #expect(deleted.status == 0, "\(deleted.stderr)")
+    let misspelt = try nudge.run(["edit", "yesterday", "reveiw"])
+    #expect(misspelt.status == 64)
+    #expect(misspelt.stderr.contains("Did you mean 'review'?"))
+  }
+
+  @Test func deleteAndUndoRecomputeStreaksAndAchievements() throws {
+    let nudge = InProcess()
+    for day in 14...20 {
+      let now = "2026-11-\(day)T21:30:00+01:00"
+      try #require(
+        try nudge.run(["prep", "--item", "water=yes", "--no-input"], now: now).status == 0)
+    }
+    let now = "2026-11-20T22:00:00+01:00"
+    var streak = try #require(try nudge.json("streak", now: now) as? [String: Any])
+    #expect(streak["current"] as? Int == 7)
+    // off a terminal, delete asks for --yes
+    let unasked = try nudge.run(["delete", "2026-11-17", "prep"], now: now)
+    #expect(unasked.status == 64)
+    #expect(unasked.stderr.contains("--yes"))
+    let deleted = try nudge.run(["delete", "2026-11-17", "prep", "--yes"], now: now)
+    #expect(deleted.status == 0, "\(deleted.stderr)")
+    #expect(deleted.stdout.contains("Achievement removed: 7-day streak"))
+    streak = try #require(try nudge.json("streak", now: now) as? [String: Any])
+    #expect(streak["current"] as? Int == 3)
+    let earned = try #require(try nudge.json("achievements", now: now) as? [[String: Any]])
+    #expect(earned.first { $0["key"] as? String == "streak-7" }?["earned_on"] is NSNull)
+    // undo brings it back, and the achievement with it; a second undo takes back the last save
+    let undone = try nudge.run(["undo"], now: now)
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(undone.stdout.contains("is back"))
+    streak = try #require(try nudge.json("streak", now: now) as? [String: Any])
+    #expect(streak["current"] as? Int == 7)
+    let undoSave = try nudge.run(["undo", "--json"], now: now)
+    #expect(undoSave.status == 0)
+    #expect(undoSave.stdout.contains("\"kind\" : \"saved\""))
+    #expect(try history(nudge, now)[0]["prep"] is NSNull)
+    // yesterday's changes are not today's to undo
+    let nothing = try nudge.run(["undo"], now: now)
+    #expect(nothing.status == 1)
+    #expect(nothing.stderr.contains("nothing to undo"))
+  }
+
+  @Test func editOpensTheStoredAnswersAndReachesAnyPastDayWithAnEntry() throws {
+    let nudge = InProcess()
+    let old = "2026-10-01T08:00:00+02:00"
+    try #require(
+      try nudge.run(
+        ["review", "--swap", "tea", "--commit-to", "drink tea", "--no-input"], now: old
+      ).status == 0)
+    let now = "2026-11-20T09:00:00+01:00"
+    // --day does not reach that far back for a flow; edit does, for an entry that exists
+    let refused = try nudge.run(
+      ["review", "--day", "2026-10-01", "--swap", "x", "--no-input"], now: now)
+    #expect(refused.status == 64)
+    let edited = try nudge.run(
+      ["edit", "2026-10-01", "review", "--swap", "green tea", "--no-input"], now: now)
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(edited.stdout.contains("Morning Focus edited for Thursday 1 October."))
+    let day = try #require(
+      try nudge.json("history", "--days", "60", now: now) as? [[String: Any]]
+    ).first { $0["date"] as? String == "2026-10-01" }
+    let review = try #require(day?["review"] as? [String: Any])
+    #expect(review["swap"] as? String == "green tea")
+    #expect(review["commit_to"] as? String == "drink tea")
+    // interactively, Enter keeps each stored answer
+    let kept = try nudge.typing("\n3\n\n\n\n", "edit", "2026-10-01", "review", now: now)
+    #expect(kept.status == 0, "\(kept.stderr)")
+    #expect(kept.stdout.contains("[green tea]"))
+    #expect(kept.stdout.contains("(editing Thursday 1 October)"))
+    // a day with no entry that far back cannot get one
+    let missing = try nudge.run(
+      ["edit", "2026-10-02", "prep", "--item", "water=yes", "--no-input"], now: now)
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("cannot get a new entry"))
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import NudgeCore
+import Testing
+
+@testable import NudgeCLI
+
+/// The prompter: answers kept as drafts, offered again, Ctrl-D and Ctrl-C, the brackets explained.
+@Suite struct PrompterTests {
+  @Test func theBracketsAreExplainedOnlyWhereThereAreSome() throws {
+    let nudge = InProcess()
+    let first = try nudge.typing("y\nn\ny\ny\n\n", "prep", now: "2026-11-19T21:00:00+01:00")
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(!first.stdout.contains("Enter keeps the answer in brackets"), "\(first.stdout)")
+    let again = try nudge.typing("\n\n\n\n\n", "prep", now: "2026-11-19T21:05:00+01:00")
+    #expect(again.stdout.contains("Enter keeps the answer in brackets"), "\(again.stdout)")
+  }
+
+  @Test func everyAnswerIsKeptAsADraftAndTheNextRunOffersIt() throws {
+    let morning = "2026-11-20T07:30:00+01:00"
+    let nudge = InProcess()
+    // Ctrl-C at the swap: My Why and the challenge are kept, the exit is 130, one line
+    let stopped = try nudge.typing("energy for my kids\n3\n^C\n", "review", now: morning)
+    #expect(stopped.status == 130)
+    #expect(
+      stopped.stderr
+        == "nudge: Stopped; your 2 answers are kept as a draft: 'nudge review' picks up where you left off.\n"
+    )
+    #expect(try history(nudge, morning)[0]["review"] is NSNull)
+    // the next run offers them; Enter resumes, only the rest is asked
+    let resumed = try nudge.typing(
+      "\nsparkling water\ndrink sparkling water\nsoda\n", "review", now: morning)
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stdout.contains("You started this earlier (2 answers kept)."))
+    #expect(resumed.stdout.contains("Resume where you left off?"))
+    let review = try #require(try history(nudge, morning)[0]["review"] as? [String: Any])
+    #expect(review["why"] as? String == "energy for my kids")
+    #expect(review["challenge"] as? String == "sugary-drinks")
+    #expect(review["swap"] as? String == "sparkling water")
+    // finishing removed the draft: another run offers nothing
+    let again = try nudge.typing("\n\n\n\n\n\n", "review", now: morning)
+    #expect(!again.stdout.contains("You started this earlier"))
+  }
+
+  @Test func ctrlDLeavesWithExit1AndKeepsTheDraftAndNoStartsAfresh() throws {
+    let nudge = InProcess()
+    let evening = "2026-11-20T21:30:00+01:00"
+    let left = try nudge.typing("y\nn\n", "prep", now: evening)
+    #expect(left.status == 1)
+    #expect(left.stderr.contains("Left the flow; your 2 answers are kept as a draft"))
+    // "n" at the offer: start afresh, the draft is forgotten
+    let fresh = try nudge.typing("n\nn\ny\ny\nn\n\n", "prep", now: evening)
+    #expect(fresh.status == 0, "\(fresh.stderr)")
+    let prep = try #require(try history(nudge, evening)[0]["prep"] as? [String: Any])
+    #expect(prep["sticky_notes"] as? Bool == false)
+    #expect(prep["water"] as? Bool == true)
+  }
+
+  @Test func aSaveFromFlagsLeavesAnInteractiveDraftAlone() throws {
+    let nudge = InProcess()
+    let evening = "2026-11-20T21:30:00+01:00"
+    let left = try nudge.typing("y\nn\n", "prep", now: evening)
+    #expect(left.status == 1)
+    try #require(
+      try nudge.run(["prep", "--item", "water=yes", "--no-input"], now: evening).status == 0)
+    let again = try nudge.typing("\ny\nn\n\n", "prep", now: evening)
+    #expect(again.stdout.contains("You started this earlier (2 answers kept)."), "\(again.stdout)")
+    #expect(again.status == 0, "\(again.stderr)")
+    let prep = try #require(try history(nudge, evening)[0]["prep"] as? [String: Any])
+    #expect(prep["sticky_notes"] as? Bool == true)
+    #expect(prep["produce"] as? Bool == false)
+  }
+}
