@@ -160,6 +160,8 @@ final class TestPlatform: HeadlessPlatform {
   }
 
   var started: [[String]] { recorded.withLock { $0.started } }
+  /// Yields once for each program started or run, as it is recorded: a test waits on it.
+  let startEvents = AsyncStream<Void>.makeStream()
   var timers: [TransientTimer] { recorded.withLock { $0.timers } }
   private let environments = Mutex([[String: String]]())
   /// The environment each program was started with (`start`), in order.
@@ -171,6 +173,7 @@ final class TestPlatform: HeadlessPlatform {
       throw SpawnError(message: "no programs in a command test")
     }
     recorded.withLock { $0.started.append(argv) }
+    startEvents.continuation.yield()
   }
 
   func start(_ argv: [String], environment: [String: String], _ detachment: Spawn.Detachment)

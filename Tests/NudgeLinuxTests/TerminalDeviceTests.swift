@@ -5,13 +5,16 @@ import Testing
 @testable import NudgeLinux
 
 /// The terminal's modes on a real pseudo-terminal.
-@Suite struct TerminalDeviceTests {
+@Suite(.serialized) struct TerminalDeviceTests {
   /// A pty pair: the controlling side (what a terminal emulator holds) and the terminal.
   func pty() throws -> (controller: Int32, terminal: Int32) {
     let controller = openPseudoTerminal(O_RDWR | O_NOCTTY)
     try #require(controller >= 0)
     try #require(grantpt(controller) == 0 && unlockpt(controller) == 0)
-    let name = try #require(ptsname(controller).map { String(cString: $0) })
+    // ptsname_r: ptsname's static buffer is shared by the suites running in parallel
+    var buffer = [CChar](repeating: 0, count: 128)
+    try #require(ptsname_r(controller, &buffer, buffer.count) == 0)
+    let name = String(cString: buffer)
     let terminal = open(name, O_RDWR | O_NOCTTY)
     try #require(terminal >= 0)
     return (controller, terminal)
@@ -30,12 +33,8 @@ import Testing
     // a key arrives at once, without Enter
     #expect(!device.hasPendingInput())
     #expect(write(controller, "x", 1) == 1)
-    var pending = false
-    for _ in 0..<100 where !pending {
-      pending = device.hasPendingInput()
-      if !pending { usleep(5_000) }
-    }
-    #expect(pending)
+    #expect(readable(fd))
+    #expect(device.hasPendingInput())
     #expect(device.readByte() == UInt8(ascii: "x"))
     device.restore(saved)
     #expect(device.isCooked)
@@ -51,7 +50,7 @@ import Testing
     let saved = try #require(device.hideTypedKeys())
     #expect(!device.isCooked)
     #expect(write(controller, "typed\n", 6) == 6)
-    usleep(20_000)
+    #expect(readable(fd))
     #expect(device.hasPendingInput())
     device.restore(saved, discardingTypedInput: true)
     #expect(device.isCooked)
@@ -71,4 +70,13 @@ import Testing
 @_silgen_name("posix_openpt") private func openPseudoTerminal(_ flags: Int32) -> Int32
 @_silgen_name("grantpt") private func grantpt(_ fd: Int32) -> Int32
 @_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
-@_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
+@_silgen_name("ptsname_r") private func ptsname_r(
+  _ fd: Int32, _ buffer: UnsafeMutablePointer<CChar>, _ length: Int
+) -> Int32
+
+/// Waits (up to 5 s, a bound, not a measure) until `fd` has something to read: the event, not
+/// a sleep.
+private func readable(_ fd: Int32) -> Bool {
+  var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+  return poll(&fds, 1, 5_000) > 0
+}

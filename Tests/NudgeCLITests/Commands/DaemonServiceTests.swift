@@ -18,17 +18,18 @@ import Testing
     try await testGracefulShutdown { trigger in
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await scheduler.run() }
-        // a bound, not a measure: the first pass fires at once
-        for _ in 0..<500 where platform.started.isEmpty {
-          try await Task.sleep(for: .milliseconds(20))
-        }
+        // the first pass fires at once: its first program started is the event waited for
+        var starts = platform.startEvents.stream.makeAsyncIterator()
+        _ = await starts.next()
         trigger.triggerGracefulShutdown()
         try await group.waitForAll()
       }
     }
   }
 
-  @Test func theDaemonFiresADueSlotAndStopsOnAGracefulShutdown() async throws {
+  @Test(.timeLimit(.minutes(1))) func theDaemonFiresADueSlotAndStopsOnAGracefulShutdown()
+    async throws
+  {
     let platform = TestPlatform()
     let manager = RecordingServiceManager()
     var ctx = try InProcess().context(
@@ -44,7 +45,8 @@ import Testing
     #expect(manager.states.last == "STOPPING=1")
   }
 
-  @Test func theFiringsItStartsNeverGetTheTestOnlyVariables() async throws {
+  @Test(.timeLimit(.minutes(1))) func theFiringsItStartsNeverGetTheTestOnlyVariables() async throws
+  {
     let platform = TestPlatform()
     var ctx = try InProcess().context(
       now: ReminderSessionTests.evening, stdin: nil,
