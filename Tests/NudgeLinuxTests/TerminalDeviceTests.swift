@@ -13,7 +13,7 @@ import Testing
     try #require(grantpt(controller) == 0 && unlockpt(controller) == 0)
     // ptsname_r: ptsname's static buffer is shared by the suites running in parallel
     var buffer = [CChar](repeating: 0, count: 128)
-    try #require(ptsname_r(controller, &buffer, buffer.count) == 0)
+    try #require(terminalName(controller, &buffer, buffer.count) == 0)
     let name = String(cString: buffer)
     let terminal = open(name, O_RDWR | O_NOCTTY)
     try #require(terminal >= 0)
@@ -70,7 +70,7 @@ import Testing
 @_silgen_name("posix_openpt") private func openPseudoTerminal(_ flags: Int32) -> Int32
 @_silgen_name("grantpt") private func grantpt(_ fd: Int32) -> Int32
 @_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
-@_silgen_name("ptsname_r") private func ptsname_r(
+@_silgen_name("ptsname_r") private func terminalName(
   _ fd: Int32, _ buffer: UnsafeMutablePointer<CChar>, _ length: Int
 ) -> Int32
 
