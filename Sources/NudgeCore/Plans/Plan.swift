@@ -1,0 +1,91 @@
+/// A plan: a set of flows with the slots whose reminders offer them and their content,
+/// written in a plan file (plans/FORMAT.md). Content only: nothing in it names a program, a
+/// path or a command to run; every text is shown escaped.
+public struct Plan: Equatable, Sendable {
+  /// The plan's id (`coach`, `sleep`): what `nudge plan on NAME` takes.
+  public var name: String
+  public var title: String
+  public var about: String
+  /// Whether a person who never chose is following it.
+  public var onByDefault: Bool
+  public var slots: [PlanSlot]
+  public var flows: [FlowDefinition]
+}
+
+/// A time of day whose reminder offers the plan's flows that name it: one of the built-in
+/// slots (morning, midday, evening, weekly) or the plan's own.
+public struct PlanSlot: Equatable, Sendable {
+  public var id: String
+  /// When, in the plain words `schedule set` takes ("9pm", "weekdays 7:30") or a systemd
+  /// calendar expression.
+  public var at: String
+  /// The reminder's title ("Your sleep challenge is ready").
+  public var title: String
+}
+
+/// One flow, declared once: its words, its questions in order, what makes an entry count, the
+/// slot whose reminder offers it, its first achievement and its celebration's words.
+public struct FlowDefinition: Equatable, Sendable {
+  public var id: String
+  /// The word after `nudge` that runs it (and the host of its `nudge://` link).
+  public var word: String
+  public var title: String
+  public var slot: String?
+  /// The line its slot's reminder shows for it ("Your sleep challenge is ready").
+  public var reminder: String?
+  public var questions: [Question]
+  /// Which answers make an entry count for the day.
+  public var counts: CountRule
+  /// The title of the achievement its first entry earns.
+  public var first: String
+  /// What is said when an entry is saved (before the celebration).
+  public var saved: String
+
+  /// When an entry counts: any answer, every required question answered, or one of these.
+  public enum CountRule: Equatable, Sendable {
+    case anyAnswer
+    case requiredAnswered
+    case anyOf([String])
+  }
+}
+
+/// One question of a flow.
+public struct Question: Equatable, Sendable {
+  public var id: String
+  /// The words asked ("When did you go to bed?").
+  public var ask: String
+  public var kind: Kind
+  public var required: Bool
+  /// The answer offered when there is none yet (Enter keeps it).
+  public var offered: String?
+  /// Asked only when an earlier question got this answer.
+  public var when: Condition?
+
+  /// What an answer is.
+  public enum Kind: Equatable, Sendable {
+    case yesNo
+    /// One of the options.
+    case oneOf([Option])
+    /// Any of the options, several at once.
+    case severalOf([Option])
+    /// A line of text, at most this many characters.
+    case text(maxLength: Int)
+    /// A whole number, with its unit ("pages"), within its bounds.
+    case number(unit: String?, min: Int, max: Int)
+    /// A time of day, HH:MM.
+    case timeOfDay
+  }
+
+  /// One choice of a question: its id (what `--answer ID=VALUE` takes and what is stored) and
+  /// the words shown.
+  public struct Option: Equatable, Sendable {
+    public var id: String
+    public var label: String
+  }
+
+  /// Another question's answer that this one depends on.
+  public struct Condition: Equatable, Sendable {
+    public var question: String
+    public var answer: String
+  }
+}

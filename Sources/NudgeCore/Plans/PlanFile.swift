@@ -1,0 +1,362 @@
+/// Reads a plan file (plans/FORMAT.md) into a `Plan`, holding everything to the format's
+/// bounds: hostile until checked. Every refusal names its line.
+public enum PlanFile {
+  /// The format version this Nudge reads (`format = 1` at the top).
+  public static let format = 1
+  /// The most a plan file may hold.
+  public static let maxBytes = 64 * 1024
+  public static let maxSlots = 8
+  public static let maxFlows = 12
+  public static let maxQuestions = 24
+  public static let maxOptions = 40
+  /// The longest title, question or label, and the longest `about`.
+  public static let maxLine = 200
+  public static let maxAbout = 1000
+
+  /// The built-in slots a flow may name without declaring them.
+  public static let builtInSlots = Slot.allCases.map(\.rawValue)
+
+  /// Reads `text`. `reservedWords` are the words `nudge` already has (a flow cannot take one);
+  /// `timeProblem` says what is wrong with a slot's `at` (nil: it is a time Nudge reads).
+  public static func read(
+    _ text: String, reservedWords: Set<String> = [], timeProblem: (String) -> String? = { _ in nil }
+  ) throws(PlanFileError) -> Plan {
+    guard text.utf8.count <= maxBytes else {
+      throw PlanFileError(line: 1, "the file is over \(maxBytes / 1024) KiB; a plan is smaller")
+    }
+    let tables = try PlanText.tables(text)
+    var top = TableReader(tables[0])
+    let version = try top.number("format", required: true, in: 1...1000) ?? 0
+    guard version == format else {
+      throw PlanFileError(
+        line: top.lineOf("format"),
+        "format \(version) is not one this Nudge reads (it reads format \(format)); update Nudge")
+    }
+    try top.finish()
+    var plan: Plan? = nil
+    var slots: [PlanSlot] = []
+    var flows: [(definition: FlowDefinition, line: Int)] = []
+    for table in tables.dropFirst() {
+      var reader = TableReader(table)
+      switch table.name {
+      case "plan":
+        guard plan == nil else { throw PlanFileError(line: table.line, "[plan] is there twice") }
+        plan = Plan(
+          name: try reader.id("name"), title: try reader.line("title"),
+          about: try reader.text("about", max: maxAbout) ?? "",
+          onByDefault: try reader.flag("on") ?? false, slots: [], flows: [])
+      case "[[slot]]":
+        guard slots.count < maxSlots else {
+          throw PlanFileError(line: table.line, "a plan has at most \(maxSlots) slots")
+        }
+        let id = try reader.id("id")
+        guard !slots.contains(where: { $0.id == id }), !builtInSlots.contains(id) else {
+          throw PlanFileError(
+            line: reader.lineOf("id"),
+            "slot '\(id)' is declared twice (or is built in: \(builtInSlots.joined(separator: ", ")))"
+          )
+        }
+        let at = try reader.line("at")
+        if let problem = timeProblem(at) {
+          throw PlanFileError(line: reader.lineOf("at"), problem)
+        }
+        slots.append(PlanSlot(id: id, at: at, title: try reader.line("title")))
+      case "[[flow]]":
+        guard flows.count < maxFlows else {
+          throw PlanFileError(line: table.line, "a plan has at most \(maxFlows) flows")
+        }
+        flows.append((try flow(&reader, reservedWords: reservedWords), table.line))
+      case "[[flow.question]]":
+        guard !flows.isEmpty else {
+          throw PlanFileError(line: table.line, "a [[flow.question]] belongs under a [[flow]]")
+        }
+        var flow = flows[flows.count - 1].definition
+        guard flow.questions.count < maxQuestions else {
+          throw PlanFileError(
+            line: table.line, "a flow has at most \(maxQuestions) questions")
+        }
+        flow.questions.append(try question(&reader, after: flow.questions))
+        flows[flows.count - 1].definition = flow
+      default:
+        throw PlanFileError(
+          line: table.line,
+          "\(table.name) is not a table of a plan: use [plan], [[slot]], [[flow]] or [[flow.question]]"
+        )
+      }
+      try reader.finish()
+    }
+    guard var plan else { throw PlanFileError(line: 1, "the file has no [plan] table") }
+    guard !flows.isEmpty else {
+      throw PlanFileError(line: 1, "the plan has no [[flow]]: a plan is at least one flow")
+    }
+    let slotIDs = Set(slots.map(\.id) + builtInSlots)
+    var words: Set<String> = []
+    var ids: Set<String> = []
+    for (flow, line) in flows {
+      guard !flow.questions.isEmpty else {
+        throw PlanFileError(line: line, "flow '\(flow.id)' has no [[flow.question]]")
+      }
+      guard ids.insert(flow.id).inserted, words.insert(flow.word).inserted else {
+        throw PlanFileError(
+          line: line, "flow '\(flow.id)' (or its word '\(flow.word)') is there twice")
+      }
+      if let slot = flow.slot, !slotIDs.contains(slot) {
+        throw PlanFileError(
+          line: line,
+          "flow '\(flow.id)' names slot '\(slot)', which is neither built in (\(builtInSlots.joined(separator: ", "))) nor a [[slot]] of this plan"
+        )
+      }
+      if case .anyOf(let named) = flow.counts,
+        let unknown = named.first(where: { id in !flow.questions.contains { $0.id == id } })
+      {
+        throw PlanFileError(
+          line: line, "flow '\(flow.id)' counts on '\(unknown)', which is not one of its questions")
+      }
+      if flow.counts == .requiredAnswered, !flow.questions.contains(where: \.required) {
+        throw PlanFileError(
+          line: line,
+          "flow '\(flow.id)' counts when its required questions are answered, and none is required")
+      }
+    }
+    plan.slots = slots
+    plan.flows = flows.map(\.definition)
+    return plan
+  }
+
+  private static func flow(_ reader: inout TableReader, reservedWords: Set<String>)
+    throws(PlanFileError) -> FlowDefinition
+  {
+    let id = try reader.id("id")
+    let word = try reader.text("word", max: 24) ?? id
+    guard word.first?.isLetter == true, word.last != "-",
+      word.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") })
+    else {
+      throw PlanFileError(
+        line: reader.lineOf("word"),
+        "'\(word)' is not a word: a lowercase letter, then letters, digits and '-'")
+    }
+    guard !reservedWords.contains(word) else {
+      throw PlanFileError(
+        line: reader.lineOf("word"),
+        "'\(word)' is already a nudge command; choose another word (\"word = ...\")")
+    }
+    let counts: FlowDefinition.CountRule
+    switch reader.take("counts") {
+    case nil, .text("required")?: counts = .requiredAnswered
+    case .text("any")?: counts = .anyAnswer
+    case .list(let ids)?: counts = .anyOf(ids)
+    case let other?:
+      throw PlanFileError(
+        line: reader.lineOf("counts"),
+        "counts is \"required\", \"any\" or a list of question ids, not \(other.kind)")
+    }
+    return FlowDefinition(
+      id: id, word: word, title: try reader.line("title"), slot: try reader.text("slot", max: 32),
+      reminder: try reader.text("reminder", max: maxLine), questions: [], counts: counts,
+      first: try reader.line("first"),
+      saved: try reader.text("saved", max: maxLine) ?? "Saved.")
+  }
+
+  private static let kinds = ["yes-no", "one-of", "several-of", "text", "number", "time"]
+
+  private static func question(_ reader: inout TableReader, after earlier: [Question])
+    throws(PlanFileError) -> Question
+  {
+    let id = try reader.id("id")
+    guard !earlier.contains(where: { $0.id == id }) else {
+      throw PlanFileError(line: reader.lineOf("id"), "question '\(id)' is there twice in this flow")
+    }
+    let kindName = try reader.line("kind")
+    let kind: Question.Kind
+    switch kindName {
+    case "yes-no": kind = .yesNo
+    case "one-of", "several-of":
+      let ids = try reader.list("options", required: true)
+      guard !ids.isEmpty, ids.count <= maxOptions else {
+        throw PlanFileError(
+          line: reader.lineOf("options"), "options holds 1 to \(maxOptions) ids")
+      }
+      for option in ids where !TableReader.isID(option) {
+        throw PlanFileError(
+          line: reader.lineOf("options"),
+          "'\(option)' is not an option id: lowercase letters, digits, '-' and '_', 32 at most")
+      }
+      guard Set(ids).count == ids.count else {
+        throw PlanFileError(line: reader.lineOf("options"), "an option is listed twice")
+      }
+      let labels = try reader.list("labels", required: false)
+      guard labels.isEmpty || labels.count == ids.count else {
+        throw PlanFileError(
+          line: reader.lineOf("labels"), "labels has one label per option (\(ids.count))")
+      }
+      for label in labels where label.count > maxLine {
+        throw PlanFileError(line: reader.lineOf("labels"), "a label is over \(maxLine) characters")
+      }
+      let options = ids.enumerated().map { i, option in
+        Question.Option(id: option, label: labels.isEmpty ? option : labels[i])
+      }
+      kind = kindName == "one-of" ? .oneOf(options) : .severalOf(options)
+    case "text":
+      kind = .text(maxLength: try reader.number("max_length", in: 1...1000) ?? 1000)
+    case "number":
+      let low = try reader.number("min", in: -1_000_000...1_000_000) ?? 0
+      let high = try reader.number("max", in: -1_000_000...1_000_000) ?? 1_000_000
+      guard low <= high else {
+        throw PlanFileError(line: reader.lineOf("max"), "max (\(high)) is below min (\(low))")
+      }
+      kind = .number(unit: try reader.text("unit", max: 24), min: low, max: high)
+    case "time": kind = .timeOfDay
+    default:
+      throw PlanFileError(
+        line: reader.lineOf("kind"),
+        "kind '\(kindName)' is not one of \(kinds.joined(separator: ", "))")
+    }
+    var when: Question.Condition? = nil
+    if let condition = try reader.text("when", max: 80) {
+      let parts = condition.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let source = earlier.first(where: { $0.id == parts[0] }) else {
+        throw PlanFileError(
+          line: reader.lineOf("when"),
+          "when is \"QUESTION=ANSWER\" naming an earlier question of this flow")
+      }
+      guard source.kind.allows(parts[1]) else {
+        throw PlanFileError(
+          line: reader.lineOf("when"), "'\(parts[1])' is not an answer '\(parts[0])' can have")
+      }
+      when = Question.Condition(question: parts[0], answer: parts[1])
+    }
+    let offered = try reader.text("offer", max: maxLine)
+    if let offered, !kind.allows(offered) {
+      throw PlanFileError(
+        line: reader.lineOf("offer"), "'\(offered)' is not an answer question '\(id)' can have")
+    }
+    return Question(
+      id: id, ask: try reader.line("ask"), kind: kind,
+      required: try reader.flag("required") ?? false, offered: offered, when: when)
+  }
+}
+
+extension Question.Kind {
+  /// Whether `answer`, as typed on the command line (`--answer ID=VALUE`), is one this kind
+  /// takes.
+  public func allows(_ answer: String) -> Bool {
+    switch self {
+    case .yesNo: return answer == "yes" || answer == "no"
+    case .oneOf(let options): return options.contains { $0.id == answer }
+    case .severalOf(let options):
+      let picked = answer.split(separator: ",").map(String.init)
+      return !picked.isEmpty && picked.allSatisfy { id in options.contains { $0.id == id } }
+    case .text(let maxLength): return !answer.isEmpty && answer.count <= maxLength
+    case .number(_, let low, let high):
+      return Int(answer).map { (low...high).contains($0) } ?? false
+    case .timeOfDay:
+      let parts = answer.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }),
+        let hour = Int(parts[0]), let minute = Int(parts[1])
+      else { return false }
+      return (0...23).contains(hour) && (0...59).contains(minute)
+    }
+  }
+}
+
+/// Takes a table's entries by key and type; what is left when it finishes is refused, with
+/// the keys the table allows.
+struct TableReader {
+  let table: PlanText.Table
+  private var taken: [String] = []
+
+  init(_ table: PlanText.Table) { self.table = table }
+
+  func lineOf(_ key: String) -> Int {
+    table.entries.first { $0.key == key }?.line ?? table.line
+  }
+
+  mutating func take(_ key: String) -> PlanText.Value? {
+    taken.append(key)
+    return table.entries.first { $0.key == key }?.value
+  }
+
+  private func missing(_ key: String) -> PlanFileError {
+    let name = table.name.isEmpty ? "the top of the file" : table.name
+    return PlanFileError(line: table.line, "\(name) needs '\(key) = ...'")
+  }
+
+  private func wrongKind(_ key: String, _ wanted: String, _ value: PlanText.Value)
+    -> PlanFileError
+  {
+    PlanFileError(line: lineOf(key), "\(key) is \(wanted), not \(value.kind)")
+  }
+
+  mutating func text(_ key: String, max: Int) throws(PlanFileError) -> String? {
+    guard let value = take(key) else { return nil }
+    guard case .text(let text) = value else { throw wrongKind(key, "text", value) }
+    guard !text.isEmpty, text.count <= max else {
+      throw PlanFileError(line: lineOf(key), "\(key) is 1 to \(max) characters")
+    }
+    return text
+  }
+
+  /// A required line of text (a title, a question).
+  mutating func line(_ key: String) throws(PlanFileError) -> String {
+    guard let text = try text(key, max: PlanFile.maxLine) else { throw missing(key) }
+    guard !text.contains("\n") else {
+      throw PlanFileError(line: lineOf(key), "\(key) is one line (no \\n)")
+    }
+    return text
+  }
+
+  static func isID(_ text: String) -> Bool {
+    (1...32).contains(text.count) && text.first?.isLetter == true
+      && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+  }
+
+  mutating func id(_ key: String) throws(PlanFileError) -> String {
+    guard let text = try text(key, max: 32) else { throw missing(key) }
+    guard Self.isID(text) else {
+      throw PlanFileError(
+        line: lineOf(key),
+        "'\(text)' is not an id: a lowercase letter, then letters, digits, '-' or '_' (32 at most)")
+    }
+    return text
+  }
+
+  mutating func number(_ key: String, required: Bool = false, in range: ClosedRange<Int>)
+    throws(PlanFileError) -> Int?
+  {
+    guard let value = take(key) else {
+      if required { throw missing(key) }
+      return nil
+    }
+    guard case .number(let number) = value else { throw wrongKind(key, "a number", value) }
+    guard range.contains(number) else {
+      throw PlanFileError(
+        line: lineOf(key), "\(key) is from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return number
+  }
+
+  mutating func flag(_ key: String) throws(PlanFileError) -> Bool? {
+    guard let value = take(key) else { return nil }
+    guard case .flag(let flag) = value else { throw wrongKind(key, "true or false", value) }
+    return flag
+  }
+
+  mutating func list(_ key: String, required: Bool) throws(PlanFileError) -> [String] {
+    guard let value = take(key) else {
+      if required { throw missing(key) }
+      return []
+    }
+    guard case .list(let items) = value else { throw wrongKind(key, "a list", value) }
+    return items
+  }
+
+  /// Refuses the first key nothing took.
+  func finish() throws(PlanFileError) {
+    if let unknown = table.entries.first(where: { !taken.contains($0.key) }) {
+      let name = table.name.isEmpty ? "the top of the file" : table.name
+      throw PlanFileError(
+        line: unknown.line,
+        "'\(unknown.key)' is not a key of \(name): it takes \(taken.joined(separator: ", "))")
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import NudgeCore
+
+/// Plan files: the built-in plans read as written under plans/, and every broken file is
+/// refused with the line and what is allowed.
+@Suite struct PlanFileTests {
+  static func repositoryFile(_ path: String) throws -> String {
+    // the repository: the first folder above this file that holds Package.swift
+    var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+    {
+      root = root.deletingLastPathComponent()
+    }
+    return try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+  }
+
+  @Test func theBuiltInPlansAreThePlansFolderByteForByte() throws {
+    #expect(BuiltInPlans.texts.map(\.name) == ["coach", "sleep"])
+    for (name, text) in BuiltInPlans.texts {
+      #expect(try Self.repositoryFile("plans/\(name).plan") == text, "plans/\(name).plan")
+    }
+  }
+
+  @Test func theCoachIsTodaysFourFlowsAndSleepItsTwo() throws {
+    let coach = try PlanFile.read(BuiltInPlans.texts[0].text)
+    #expect(coach.name == "coach" && coach.onByDefault)
+    #expect(coach.flows.map(\.word) == ["prep", "review", "checkin", "need-help"])
+    #expect(coach.flows.map(\.slot) == ["evening", "morning", "evening", "midday"])
+    let review = try #require(coach.flows.first { $0.id == "review" })
+    #expect(review.counts == .anyOf(["commit_to"]))
+    #expect(
+      review.questions.first { $0.id == "challenge_other" }?.when
+        == Question.Condition(question: "challenge", answer: "other"))
+    let sleep = try PlanFile.read(BuiltInPlans.texts[1].text)
+    #expect(sleep.name == "sleep" && !sleep.onByDefault)
+    #expect(sleep.flows.map(\.word) == ["sleep", "challenge"])
+    #expect(sleep.flows[0].questions.map(\.id) == ["bedtime", "wake", "rested", "note", "accept"])
+    #expect(sleep.flows[0].questions[2].kind == .number(unit: nil, min: 1, max: 5))
+    #expect(sleep.flows[0].reminder == "Your sleep challenge is ready")
+  }
+
+  /// A small valid plan, for the broken ones below to change one line of.
+  static let valid = """
+    format = 1
+    [plan]
+    name = "reading"
+    title = "Reading"
+    [[slot]]
+    id = "night"
+    at = "22:00"
+    title = "Read a little?"
+    [[flow]]
+    id = "read"
+    word = "read"
+    title = "Reading"
+    slot = "night"
+    first = "First pages"
+    [[flow.question]]
+    id = "pages"
+    ask = "How many pages?"
+    kind = "number"
+    unit = "pages"
+    required = true
+    [[flow.question]]
+    id = "mood"
+    ask = "How was it?"
+    kind = "one-of"
+    options = ["good", "meh"]
+
+    """
+
+  @Test func aSmallPlanReads() throws {
+    let plan = try PlanFile.read(Self.valid)
+    #expect(plan.slots == [PlanSlot(id: "night", at: "22:00", title: "Read a little?")])
+    #expect(plan.flows[0].questions[0].kind == .number(unit: "pages", min: 0, max: 1_000_000))
+    #expect(plan.flows[0].counts == .requiredAnswered)
+  }
+
+  @Test(arguments: [
+    // (line to replace, its replacement, the line the error names, words it says)
+    ("format = 1", "format = 2", 1, "reads format 1"),
+    ("format = 1", "", 1, "needs 'format = ...'"),
+    ("title = \"Reading\"", "title = \"Reading", 4, "not closed"),
+    ("title = \"Reading\"", "title = Reading", 4, "is not a value"),
+    ("title = \"Reading\"", "title = \"Reading\"\ntitle = \"Again\"", 5, "set twice"),
+    ("name = \"reading\"", "name = \"Reading Plan\"", 3, "is not an id"),
+    ("kind = \"number\"", "kind = \"slider\"", 18, "is not one of yes-no, one-of"),
+    ("unit = \"pages\"", "unit = \"pages\"\nexec = \"rm -rf ~\"", 20, "'exec' is not a key"),
+    ("word = \"read\"", "word = \"history\"", 11, "already a nudge command"),
+    ("slot = \"night\"", "slot = \"noon\"", 9, "names slot 'noon'"),
+    ("options = [\"good\", \"meh\"]", "options = [\"good\", \"good\"]", 25, "listed twice"),
+    (
+      "options = [\"good\", \"meh\"]", "options = [\"good\", \"meh\"]\nwhen = \"mood=good\"", 26,
+      "naming an earlier question"
+    ),
+    ("at = \"22:00\"", "at = \"25:00\"", 7, "not a time"),
+    (
+      "[[flow.question]]\nid = \"pages\"", "[[flow.questions]]\nid = \"pages\"", 15,
+      "is not a table of a plan"
+    ),
+    ("required = true", "required = \"yes\"", 20, "is true or false, not text"),
+  ])
+  func aBrokenPlanIsRefusedWithItsLine(
+    original: String, replacement: String, line: Int, words: String
+  ) {
+    let text = Self.valid.replacing(original, with: replacement, maxReplacements: 1)
+    #expect(text != Self.valid)
+    do {
+      _ = try PlanFile.read(
+        text, reservedWords: ["history", "prep"],
+        timeProblem: { $0 == "25:00" ? "'\($0)' is not a time" : nil })
+      Issue.record("read: \(replacement)")
+    } catch {
+      #expect(error.line == line, "\(error.described(file: "x.plan"))")
+      #expect(error.message.contains(words), "\(error.described(file: "x.plan"))")
+    }
+  }
+
+  @Test func hostileSizesAreRefusedBeforeTheyCostAnything() {
+    let huge = Self.valid + "# " + String(repeating: "x", count: PlanFile.maxBytes) + "\n"
+    #expect(throws: PlanFileError.self) { try PlanFile.read(huge) }
+    let flows = (1...13).map { i in
+      "[[flow]]\nid = \"f\(i)\"\ntitle = \"F\"\nfirst = \"F\"\n[[flow.question]]\nid = \"q\"\nask = \"Q?\"\nkind = \"yes-no\"\n"
+    }
+    let many = "format = 1\n[plan]\nname = \"many\"\ntitle = \"Many\"\n" + flows.joined()
+    #expect {
+      try PlanFile.read(many)
+    } throws: { ($0 as? PlanFileError)?.message.contains("at most 12 flows") == true }
+    let control = Self.valid.replacing("title = \"Reading\"", with: "title = \"Read\u{1B}[2J\"")
+    #expect {
+      try PlanFile.read(control)
+    } throws: { ($0 as? PlanFileError)?.message.contains("control character (U+001B)") == true }
+  }
+}
