@@ -16,6 +16,9 @@ public protocol FileSystem: Sendable {
   @discardableResult func remove(_ path: String) -> Bool
   /// The path the link at `path` points to, nil when it is not a link.
   func linkTarget(_ path: String) -> String?
+  /// The names in the directory at `path` (not "." and ".."), sorted, at most `limit`; nil
+  /// when it cannot be read.
+  func names(in path: String, limit: Int) -> [String]?
 }
 
 extension FileSystem {
@@ -65,5 +68,18 @@ public struct LocalFileSystem: FileSystem {
     let count = readlink(path, &buffer, buffer.count - 1)
     guard count > 0 else { return nil }
     return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  public func names(in path: String, limit: Int) -> [String]? {
+    guard let directory = opendir(path) else { return nil }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while names.count < limit, let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
   }
 }

@@ -27,7 +27,7 @@ public struct Nudge: ParsableCommand {
       CelebrateCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
       OpenCommand.self, DoctorCommand.self, InstallCommand.self, UninstallCommand.self,
       DaemonCommand.self,
-      ConfigCommand.self,
+      ConfigCommand.self, PlanCommand.self,
       ExportCommand.self,
       ImportCommand.self,
     ],

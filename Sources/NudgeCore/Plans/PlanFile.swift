@@ -138,7 +138,8 @@ public enum PlanFile {
     guard !reservedWords.contains(word) else {
       throw PlanFileError(
         line: reader.lineOf("word"),
-        "'\(word)' is already a nudge command; choose another word (\"word = ...\")")
+        "'\(word)' is taken (a nudge command, or a flow of another plan); choose another word (\"word = ...\")"
+      )
     }
     let counts: FlowDefinition.CountRule
     switch reader.take("counts") {

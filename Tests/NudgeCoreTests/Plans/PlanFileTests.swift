@@ -88,7 +88,7 @@ import Testing
     ("name = \"reading\"", "name = \"Reading Plan\"", 3, "is not an id"),
     ("kind = \"number\"", "kind = \"slider\"", 18, "is not one of yes-no, one-of"),
     ("unit = \"pages\"", "unit = \"pages\"\nexec = \"rm -rf ~\"", 20, "'exec' is not a key"),
-    ("word = \"read\"", "word = \"history\"", 11, "already a nudge command"),
+    ("word = \"read\"", "word = \"history\"", 11, "is taken (a nudge command"),
     ("slot = \"night\"", "slot = \"noon\"", 9, "names slot 'noon'"),
     ("options = [\"good\", \"meh\"]", "options = [\"good\", \"good\"]", 25, "listed twice"),
     (

@@ -1,0 +1,232 @@
+import ArgumentParser
+import NudgeCore
+import NudgeLinux
+
+/// `nudge plan`: the plans Nudge knows (built in, and the person's plan files), one plan in
+/// full, and a check of a plan file.
+struct PlanCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "plan", abstract: "List, show and check plans (sets of flows).",
+    discussion: """
+      Two plans are built in: coach (prep, review, check-in, need-help) and sleep. Plan files \
+      of your own go in $XDG_CONFIG_HOME/nudge/plans/NAME.plan (~/.config/nudge/plans); \
+      plans/FORMAT.md describes the format.
+      """,
+    subcommands: [List.self, Show.self, Check.self], defaultSubcommand: List.self)
+
+  /// `nudge plan list`: every plan, its flows and their slots; broken files named.
+  struct List: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List the plans, their flows and their slots.")
+
+    @Flag(help: "Print the plans as JSON.")
+    var json = false
+
+    func run(_ ctx: Context) throws {
+      let catalogue = ctx.planCatalogue()
+      for problem in catalogue.problems {
+        ctx.output.writeError("nudge: \(VisibleText.escaped(problem.described)) (set aside)\n")
+      }
+      if json {
+        ctx.line(try jsonText(catalogue.entries.map(PlanSummary.init)))
+        return
+      }
+      for entry in catalogue.entries {
+        let plan = entry.plan
+        let state = plan.onByDefault ? ctx.style.green("on ") : ctx.style.dim("off")
+        ctx.line(
+          "\(state) \(ctx.style.bold(plan.name))  \(VisibleText.escaped(plan.title))"
+            + ctx.style.dim(entry.file.map { "  (\(VisibleText.escaped($0)))" } ?? "  (built in)"))
+        for flow in plan.flows {
+          ctx.line(
+            "      nudge \(flow.word)  \(VisibleText.escaped(flow.title))"
+              + (flow.slot.map { ctx.style.dim("  — \($0) reminder") } ?? ""))
+        }
+      }
+    }
+  }
+
+  /// `nudge plan show NAME`: a plan in full — its flows, their questions and slots.
+  struct Show: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Show one plan: its flows, questions and slots.")
+
+    @Argument(help: "The plan's name (see 'nudge plan list').")
+    var name: String
+
+    @Flag(help: "Print the plan as JSON.")
+    var json = false
+
+    func run(_ ctx: Context) throws {
+      let catalogue = ctx.planCatalogue()
+      guard let entry = catalogue.plan(named: name) else {
+        let names = catalogue.entries.map(\.plan.name)
+        throw CLIError(
+          "there is no plan named '\(name)' (\(names.joined(separator: ", "))).\(Suggestion.hint(for: name, among: names)) See 'nudge plan list'.",
+          code: .usage)
+      }
+      if json {
+        ctx.line(try jsonText(PlanSummary(entry)))
+        return
+      }
+      let plan = entry.plan
+      ctx.line(ctx.style.bold(VisibleText.escaped(plan.title)) + " (\(plan.name))")
+      if !plan.about.isEmpty { ctx.wrappedLine(VisibleText.escaped(plan.about)) }
+      for slot in plan.slots {
+        ctx.line(
+          ctx.style.dim("slot \(slot.id) at \(VisibleText.escaped(slot.at)): ")
+            + VisibleText.escaped(slot.title))
+      }
+      for flow in plan.flows {
+        ctx.line()
+        ctx.line(
+          ctx.style.bold("nudge \(flow.word)") + "  \(VisibleText.escaped(flow.title))"
+            + (flow.slot.map { ctx.style.dim("  (\($0) reminder)") } ?? ""))
+        for question in flow.questions {
+          let mark = question.required ? "*" : " "
+          ctx.line(
+            "  \(mark) \(question.id.padded(to: 16)) \(VisibleText.escaped(question.ask))"
+              + ctx.style.dim(" [\(question.kind.described)]"))
+        }
+      }
+      ctx.line()
+      ctx.line(ctx.style.dim("* answered for the entry to count"))
+    }
+  }
+
+  /// `nudge plan check FILE`: reads a plan file as Nudge would, and says every problem as
+  /// FILE:LINE: what is wrong and what is allowed.
+  struct Check: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "check", abstract: "Check a plan file (FILE:LINE for what is wrong).")
+
+    @Argument(help: "The plan file.")
+    var file: String
+
+    func run(_ ctx: Context) throws {
+      guard let bytes = ctx.platform.files.contents(file, limit: PlanFile.maxBytes + 1) else {
+        throw CLIError(
+          "cannot read \(VisibleText.escaped(file)): a plan is a regular file you can read.",
+          code: .noInput)
+      }
+      let text = String(decoding: bytes, as: UTF8.self)
+      let others = ctx.planCatalogue(excluding: file)
+      let words = Set(others.entries.flatMap { $0.plan.flows.map(\.word) })
+        .union(Nudge.commandWords)
+      do throws(PlanFileError) {
+        let plan = try PlanFile.read(
+          text, reservedWords: words, timeProblem: ctx.planTimeProblem)
+        if let other = others.plan(named: plan.name) {
+          throw PlanFileError(
+            line: 1,
+            "a plan named '\(plan.name)' is already there (\(other.file ?? "built in")); give this one another name"
+          )
+        }
+        let questions = plan.flows.map(\.questions.count).reduce(0, +)
+        ctx.line(
+          "\(VisibleText.escaped(file)): plan '\(plan.name)', \(plan.flows.count) flow\(plan.flows.count == 1 ? "" : "s") (\(plan.flows.map(\.word).joined(separator: ", "))), \(questions) question\(questions == 1 ? "" : "s"): ok"
+        )
+      } catch {
+        throw CLIError(VisibleText.escaped(error.described(file: file)), code: .badData)
+      }
+    }
+  }
+}
+
+/// A plan as `plan list --json` and `plan show --json` print it.
+struct PlanSummary: Encodable {
+  struct FlowSummary: Encodable {
+    var id: String
+    var word: String
+    var title: String
+    @NullWhenAbsent var slot: String?
+    var questions: [String]
+  }
+  var name: String
+  var title: String
+  var on: Bool
+  @NullWhenAbsent var file: String?
+  var flows: [FlowSummary]
+  var slots: [String: String]
+
+  init(_ entry: PlanCatalogue.Entry) {
+    name = entry.plan.name
+    title = entry.plan.title
+    on = entry.plan.onByDefault
+    file = entry.file
+    flows = entry.plan.flows.map {
+      FlowSummary(
+        id: $0.id, word: $0.word, title: $0.title, slot: $0.slot, questions: $0.questions.map(\.id))
+    }
+    slots = Dictionary(uniqueKeysWithValues: entry.plan.slots.map { ($0.id, $0.at) })
+  }
+}
+
+extension Question.Kind {
+  /// How `plan show` names it.
+  var described: String {
+    switch self {
+    case .yesNo: "yes/no"
+    case .oneOf(let options): "one of " + options.map(\.id).joined(separator: ", ")
+    case .severalOf(let options): "any of " + options.map(\.id).joined(separator: ", ")
+    case .text(let max): "text, \(max) characters at most"
+    case .number(let unit, let low, let high):
+      "a number \(low)-\(high)" + (unit.map { " (\($0))" } ?? "")
+    case .timeOfDay: "a time, HH:MM"
+    }
+  }
+}
+
+extension Nudge {
+  /// The words of nudge's own commands (a plan's flow cannot take one).
+  static var commandWords: Set<String> {
+    Set(configuration.subcommands.map { $0._commandName })
+  }
+}
+
+extension Context {
+  /// The folder of the person's plan files: $XDG_CONFIG_HOME/nudge/plans (an absolute
+  /// XDG_CONFIG_HOME only), else ~/.config/nudge/plans.
+  var planFolder: String? {
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+      return config + "/nudge/plans"
+    }
+    guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+    return home + "/.config/nudge/plans"
+  }
+
+  /// The built-in plans and the person's `*.plan` files (but `excluding`, a file being checked).
+  func planCatalogue(excluding: String? = nil) -> PlanCatalogue {
+    var files: [(path: String, text: String?)] = []
+    if let folder = planFolder {
+      let names = platform.files.names(in: folder, limit: 1000) ?? []
+      for name in names where name.hasSuffix(".plan") && !name.hasPrefix(".") {
+        let path = folder + "/" + name
+        if let excluding, path == excluding { continue }
+        let bytes = platform.files.contents(path, limit: PlanFile.maxBytes + 1)
+        files.append(
+          (
+            path,
+            bytes.flatMap {
+              $0.count > PlanFile.maxBytes ? nil : String(decoding: $0, as: UTF8.self)
+            }
+          ))
+      }
+    }
+    return PlanCatalogue.load(
+      files: files, commandWords: Nudge.commandWords, timeProblem: planTimeProblem)
+  }
+
+  /// What is wrong with a plan slot's time (nil: plain words or a calendar expression Nudge
+  /// reads).
+  func planTimeProblem(_ at: String) -> String? {
+    let expression = PlainTime.expression(at) ?? at
+    do {
+      _ = try CalendarSpec.parse(expression, localZone: timeZone, zoneExists: zones.exists)
+      return nil
+    } catch {
+      return
+        "'\(at)' is not a time Nudge reads (\(error.message)): write it like '7:30', '9pm', 'weekdays 7:30' or as a systemd calendar expression"
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/// The plans Nudge knows: the built-in ones, then the person's plan files (by file name). A
+/// broken file is set aside with its error and never stops the others; a file whose plan name
+/// or flow word another plan already has is set aside too.
+public struct PlanCatalogue: Sendable {
+  /// A plan and where it came from.
+  public struct Entry: Sendable {
+    public var plan: Plan
+    /// nil for a built-in plan; else the file's path.
+    public var file: String?
+  }
+
+  /// A file that could not be taken, and why.
+  public struct Problem: Equatable, Sendable {
+    public var file: String
+    public var error: PlanFileError
+    /// `FILE:LINE: what is wrong`.
+    public var described: String { error.described(file: file) }
+  }
+
+  public var entries: [Entry] = []
+  public var problems: [Problem] = []
+
+  /// The most plan files read from the person's folder.
+  public static let maxFiles = 32
+
+  /// Reads the built-in plans and `files` (path, and text, nil when it could not be read or
+  /// is over the size a plan may have). `commandWords`: the words `nudge` has for its own
+  /// commands, which no flow may take.
+  public static func load(
+    builtIn: [(name: String, text: String)] = BuiltInPlans.texts,
+    files: [(path: String, text: String?)], commandWords: Set<String>,
+    timeProblem: (String) -> String? = { _ in nil }
+  ) -> PlanCatalogue {
+    var catalogue = PlanCatalogue()
+    var taken = commandWords
+    func add(_ text: String, file: String?, name: String) {
+      do throws(PlanFileError) {
+        // a built-in plan's words are nudge's own commands already (prep is coach's)
+        let reserved = file == nil ? [] : taken
+        let plan = try PlanFile.read(text, reservedWords: reserved, timeProblem: timeProblem)
+        if let other = catalogue.entries.first(where: { $0.plan.name == plan.name }) {
+          throw PlanFileError(
+            line: 1,
+            "a plan named '\(plan.name)' is already there (\(other.file ?? "built in")); give this one another name"
+          )
+        }
+        if let clash = plan.flows.first(where: { taken.contains($0.word) && file != nil }) {
+          throw PlanFileError(
+            line: 1, "flow word '\(clash.word)' is already taken by a command or another plan")
+        }
+        taken.formUnion(plan.flows.map(\.word))
+        catalogue.entries.append(Entry(plan: plan, file: file))
+      } catch {
+        catalogue.problems.append(Problem(file: file ?? "plans/\(name).plan", error: error))
+      }
+    }
+    for (name, text) in builtIn { add(text, file: nil, name: name) }
+    for (path, text) in files.prefix(maxFiles) {
+      guard let text else {
+        catalogue.problems.append(
+          Problem(
+            file: path,
+            error: PlanFileError(
+              line: 1,
+              "it cannot be read as a plan (a regular file of at most \(PlanFile.maxBytes / 1024) KiB)"
+            )))
+        continue
+      }
+      add(text, file: path, name: path)
+    }
+    return catalogue
+  }
+
+  /// The plan named `name`, matched case-insensitively.
+  public func plan(named name: String) -> Entry? {
+    entries.first { $0.plan.name == name.lowercased() }
+  }
+}

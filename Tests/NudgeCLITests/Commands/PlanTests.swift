@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `nudge plan`: the built-in plans and the person's plan files listed, shown and checked; a
+/// broken file set aside with its line, never stopping the others.
+@Suite struct PlanTests {
+  static let reading = """
+    format = 1
+    [plan]
+    name = "reading"
+    title = "Reading"
+    [[flow]]
+    id = "read"
+    word = "read"
+    title = "Reading"
+    slot = "evening"
+    first = "First pages"
+    [[flow.question]]
+    id = "pages"
+    ask = "How many pages?"
+    kind = "number"
+    unit = "pages"
+    required = true
+
+    """
+
+  func folder(_ nudge: Nudge) throws -> String {
+    let folder = nudge.home + "/.config/nudge/plans"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test func theBuiltInPlansAndAPersonsFileAreListedAndABrokenOneSetAside() throws {
+    let nudge = Nudge()
+    let folder = try folder(nudge)
+    try Self.reading.write(toFile: folder + "/reading.plan", atomically: true, encoding: .utf8)
+    try Self.reading.replacing("word = \"read\"", with: "word = \"prep\"")
+      .replacing("name = \"reading\"", with: "name = \"other\"")
+      .write(toFile: folder + "/clash.plan", atomically: true, encoding: .utf8)
+    let listed = try nudge.run(["plan", "list", "--json"])
+    #expect(listed.status == 0, "\(listed.stderr)")
+    let plans = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    #expect(plans.map { $0["name"] as? String } == ["coach", "sleep", "reading"])
+    #expect(plans.map { $0["on"] as? Bool } == [true, false, false])
+    let words = (plans[1]["flows"] as? [[String: Any]])?.map { $0["word"] as? String }
+    #expect(words == ["sleep", "challenge"])
+    #expect(
+      listed.stderr
+        == "nudge: \(folder)/clash.plan:7: 'prep' is taken (a nudge command, or a flow of another plan); choose another word (\"word = ...\") (set aside)\n"
+    )
+    let shown = try nudge.run(["plan", "show", "Reading"])
+    #expect(shown.status == 0 && shown.stdout.contains("nudge read  Reading"), "\(shown.stdout)")
+    #expect(
+      shown.stdout.contains("* pages            How many pages? [a number 0-1000000 (pages)]"))
+  }
+
+  @Test func checkSaysOkOrTheLineAndWhatIsAllowed() throws {
+    let nudge = Nudge()
+    let file = nudge.home + "/reading.plan"
+    try Self.reading.write(toFile: file, atomically: true, encoding: .utf8)
+    let ok = try nudge.run(["plan", "check", file])
+    #expect(ok.status == 0)
+    #expect(ok.stdout == "\(file): plan 'reading', 1 flow (read), 1 question: ok\n")
+    try Self.reading.replacing("kind = \"number\"", with: "kind = \"slider\"")
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let broken = try nudge.run(["plan", "check", file])
+    #expect(broken.status == 65)
+    #expect(
+      broken.stderr
+        == "nudge: \(file):14: kind 'slider' is not one of yes-no, one-of, several-of, text, number, time\n"
+    )
+    // a name a built-in plan has, and a file that is no file
+    try Self.reading.replacing("name = \"reading\"", with: "name = \"sleep\"")
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(
+      try nudge.run(["plan", "check", file]).stderr.contains(
+        "a plan named 'sleep' is already there"))
+    let device = try nudge.run(["plan", "check", "/dev/zero"])
+    #expect(device.status == 66 && device.stderr.hasPrefix("nudge: cannot read /dev/zero"))
+  }
+}
