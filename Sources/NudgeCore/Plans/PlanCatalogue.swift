@@ -55,6 +55,15 @@ public struct PlanCatalogue: Sendable {
       }
     }
     for (name, text) in builtIn { add(text, file: nil, name: name) }
+    if files.count > maxFiles {
+      catalogue.problems.append(
+        Problem(
+          file: files[maxFiles].path,
+          error: PlanFileError(
+            line: 1,
+            "not read, nor the \(files.count - maxFiles - 1) after it: at most \(maxFiles) plan files are read, in name order"
+          )))
+    }
     for (path, text) in files.prefix(maxFiles) {
       guard let text else {
         catalogue.problems.append(

@@ -134,3 +134,31 @@ import Testing
     } throws: { ($0 as? PlanFileError)?.message.contains("control character (U+001B)") == true }
   }
 }
+
+/// The catalogue: built-in plans first, a person's files after, the broken ones set aside.
+@Suite struct PlanCatalogueTests {
+  @Test func aBrokenOrCollidingFileIsSetAsideAndTheOthersKept() {
+    let valid = PlanFileTests.valid
+    let catalogue = PlanCatalogue.load(
+      files: [
+        ("/p/a.plan", valid),
+        // the same plan again; unreadable; another name but the same word
+        ("/p/b.plan", valid),
+        ("/p/c.plan", nil),
+        ("/p/d.plan", valid.replacing("name = \"reading\"", with: "name = \"other\"")),
+        ("/p/e.plan", "format = 1\n[plan\n"),
+      ], commandWords: ["prep", "history"])
+    #expect(catalogue.entries.map(\.plan.name) == ["coach", "sleep", "reading"])
+    #expect(catalogue.problems.map(\.file) == ["/p/b.plan", "/p/c.plan", "/p/d.plan", "/p/e.plan"])
+    #expect(catalogue.problems[0].described.hasPrefix("/p/b.plan:11: 'read' is taken"))
+    #expect(catalogue.problems[2].described.contains("'read' is taken"))
+    #expect(catalogue.problems[3].described.hasPrefix("/p/e.plan:2: a table header"))
+  }
+
+  @Test func atMostThirtyTwoFilesAreRead() {
+    let files = (0..<40).map { i in (path: "/p/\(i).plan", text: String?.none) }
+    let catalogue = PlanCatalogue.load(files: files, commandWords: [])
+    #expect(catalogue.problems.count == 33)
+    #expect(catalogue.problems[0].described.contains("at most 32 plan files are read"))
+  }
+}
