@@ -89,6 +89,13 @@ struct PlanCommand: ParsableCommand {
               + ctx.style.dim(" [\(question.kind.described)]"))
         }
       }
+      if !plan.challenges.isEmpty {
+        let categories = Set(plan.challenges.map(\.category)).sorted()
+        ctx.line()
+        ctx.line(
+          "\(plan.challenges.count) challenges in \(categories.count) categories: "
+            + categories.joined(separator: ", "))
+      }
       ctx.line()
       ctx.line(ctx.style.dim("* answered for the entry to count"))
     }

@@ -221,6 +221,154 @@ public enum BuiltInPlans {
       kind = "text"
       when = "completed=no"
 
+      # Tonight's challenges: at least four in each category. The morning flow offers one, chosen by
+      # plain rules over the last seven nights (Sources/NudgeCore/Plans/SleepCoach.swift); {bedtime}
+      # is the bedtime those nights suggest.
+
+      [[challenge]]
+      id = "same-bedtime"
+      category = "consistency"
+      name = "Same bedtime tonight: lights out by {bedtime}"
+      about = "Go to bed within a quarter of an hour of {bedtime}, however the evening goes."
+
+      [[challenge]]
+      id = "same-wake"
+      category = "consistency"
+      name = "Set tomorrow's alarm for your usual time"
+      about = "Wake at your usual time tomorrow, even after a late night: it anchors the next bedtime."
+
+      [[challenge]]
+      id = "weekend-anchor"
+      category = "consistency"
+      name = "Keep the weekday bedtime"
+      about = "Stay within an hour of your weekday bedtime, whatever the day."
+
+      [[challenge]]
+      id = "bed-alarm"
+      category = "consistency"
+      name = "A bedtime alarm"
+      about = "Set an alarm 30 minutes before {bedtime}: when it rings, start getting ready for bed."
+
+      [[challenge]]
+      id = "same-steps"
+      category = "routine"
+      name = "The same three steps before bed"
+      about = "Pick three small steps (teeth, tidy, lights) and do them in the same order tonight."
+
+      [[challenge]]
+      id = "clothes-ready"
+      category = "routine"
+      name = "Tomorrow's clothes out"
+      about = "Lay out tomorrow's clothes before bed: one thing less to think about."
+
+      [[challenge]]
+      id = "bedroom-reset"
+      category = "routine"
+      name = "A five-minute bedroom reset"
+      about = "Clear the bed and the floor around it before you get in."
+
+      [[challenge]]
+      id = "write-tomorrow"
+      category = "routine"
+      name = "Write tomorrow's first task"
+      about = "Write down the first thing you will do tomorrow, so it is not on your mind tonight."
+
+      [[challenge]]
+      id = "screens-off-hour"
+      category = "screens"
+      name = "Screens off an hour before bed"
+      about = "Phone, laptop and TV off an hour before you mean to sleep."
+
+      [[challenge]]
+      id = "phone-outside"
+      category = "screens"
+      name = "The phone sleeps outside the bedroom"
+      about = "Charge the phone in another room tonight."
+
+      [[challenge]]
+      id = "no-scroll-in-bed"
+      category = "screens"
+      name = "No scrolling in bed"
+      about = "In bed, read paper or nothing at all."
+
+      [[challenge]]
+      id = "night-mode"
+      category = "screens"
+      name = "Night mode from sunset"
+      about = "Dim every screen and turn on its night mode from sunset."
+
+      [[challenge]]
+      id = "no-coffee-after-two"
+      category = "caffeine-alcohol"
+      name = "No coffee after 2 pm"
+      about = "Caffeine lingers for hours: nothing with it after 2 pm today."
+
+      [[challenge]]
+      id = "no-alcohol"
+      category = "caffeine-alcohol"
+      name = "An alcohol-free evening"
+      about = "Alcohol helps you fall asleep and then breaks the night: none tonight."
+
+      [[challenge]]
+      id = "herbal-tea"
+      category = "caffeine-alcohol"
+      name = "Herbal tea instead"
+      about = "If you want a warm drink tonight, make it caffeine-free."
+
+      [[challenge]]
+      id = "water-early"
+      category = "caffeine-alcohol"
+      name = "Finish drinking an hour before bed"
+      about = "Drink your water earlier so the night is not broken."
+
+      [[challenge]]
+      id = "cool-room"
+      category = "light-temperature"
+      name = "A cooler bedroom"
+      about = "Air the bedroom and turn the heating down before bed: cool is easier to sleep in."
+
+      [[challenge]]
+      id = "dark-room"
+      category = "light-temperature"
+      name = "A dark bedroom"
+      about = "Close the curtains and cover the little lights of chargers and standby."
+
+      [[challenge]]
+      id = "morning-light"
+      category = "light-temperature"
+      name = "Ten minutes of morning light"
+      about = "Step outside within an hour of waking tomorrow: it sets tonight's tiredness."
+
+      [[challenge]]
+      id = "dim-evening"
+      category = "light-temperature"
+      name = "Dim the lights after dinner"
+      about = "Only lamps after dinner: bright ceiling lights tell you it is still day."
+
+      [[challenge]]
+      id = "read-paper"
+      category = "wind-down"
+      name = "Ten pages of a paper book"
+      about = "Read something on paper in bed for ten pages or until you are sleepy."
+
+      [[challenge]]
+      id = "breathing"
+      category = "wind-down"
+      name = "Four slow breaths in bed"
+      about = "Breathe in for four, out for six, four times, once the light is off."
+
+      [[challenge]]
+      id = "warm-shower"
+      category = "wind-down"
+      name = "A warm shower an hour before bed"
+      about = "Warm up, then cool down: the drop afterwards helps you fall asleep."
+
+      [[challenge]]
+      id = "worry-list"
+      category = "wind-down"
+      name = "Empty your head on paper"
+      about = "Write down what is on your mind, and leave it on the page until tomorrow."
+
       """#
     ),
   ]

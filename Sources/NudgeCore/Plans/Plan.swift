@@ -10,6 +10,17 @@ public struct Plan: Equatable, Sendable {
   public var onByDefault: Bool
   public var slots: [PlanSlot]
   public var flows: [FlowDefinition]
+  /// Challenges a flow of the plan can offer (the sleep plan's, for tonight), in order.
+  public var challenges: [PlanChallenge] = []
+}
+
+/// One challenge of a plan's catalogue: a name, a category and what it asks. `{bedtime}` in
+/// its words is filled with the bedtime the last nights suggest.
+public struct PlanChallenge: Equatable, Sendable {
+  public var id: String
+  public var category: String
+  public var name: String
+  public var about: String
 }
 
 /// A time of day whose reminder offers the plan's flows that name it: one of the built-in

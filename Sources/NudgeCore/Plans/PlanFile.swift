@@ -9,6 +9,7 @@ public enum PlanFile {
   public static let maxFlows = 12
   public static let maxQuestions = 24
   public static let maxOptions = 40
+  public static let maxChallenges = 100
   /// The longest title, question or label, and the longest `about`.
   public static let maxLine = 200
   public static let maxAbout = 1000
@@ -35,6 +36,7 @@ public enum PlanFile {
     try top.finish()
     var plan: Plan? = nil
     var slots: [PlanSlot] = []
+    var challenges: [PlanChallenge] = []
     var flows: [(definition: FlowDefinition, line: Int)] = []
     for table in tables.dropFirst() {
       var reader = TableReader(table)
@@ -66,6 +68,18 @@ public enum PlanFile {
           throw PlanFileError(line: table.line, "a plan has at most \(maxFlows) flows")
         }
         flows.append((try flow(&reader, reservedWords: reservedWords), table.line))
+      case "[[challenge]]":
+        guard challenges.count < maxChallenges else {
+          throw PlanFileError(line: table.line, "a plan has at most \(maxChallenges) challenges")
+        }
+        let id = try reader.id("id")
+        guard !challenges.contains(where: { $0.id == id }) else {
+          throw PlanFileError(line: reader.lineOf("id"), "challenge '\(id)' is there twice")
+        }
+        challenges.append(
+          PlanChallenge(
+            id: id, category: try reader.id("category"), name: try reader.line("name"),
+            about: try reader.line("about")))
       case "[[flow.question]]":
         guard !flows.isEmpty else {
           throw PlanFileError(line: table.line, "a [[flow.question]] belongs under a [[flow]]")
@@ -80,7 +94,7 @@ public enum PlanFile {
       default:
         throw PlanFileError(
           line: table.line,
-          "\(table.name) is not a table of a plan: use [plan], [[slot]], [[flow]] or [[flow.question]]"
+          "\(table.name) is not a table of a plan: use [plan], [[slot]], [[flow]], [[flow.question]] or [[challenge]]"
         )
       }
       try reader.finish()
@@ -119,6 +133,7 @@ public enum PlanFile {
       }
     }
     plan.slots = slots
+    plan.challenges = challenges
     plan.flows = flows.map(\.definition)
     return plan
   }
