@@ -19,6 +19,8 @@ public protocol FileSystem: Sendable {
   /// The names in the directory at `path` (not "." and ".."), sorted, at most `limit`; nil
   /// when it cannot be read.
   func names(in path: String, limit: Int) -> [String]?
+  /// Whether `a` and `b` name the same file (its device and inode), however they are spelt.
+  func isSameFile(_ a: String, _ b: String) -> Bool
 }
 
 extension FileSystem {
@@ -68,6 +70,13 @@ public struct LocalFileSystem: FileSystem {
     let count = readlink(path, &buffer, buffer.count - 1)
     guard count > 0 else { return nil }
     return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  public func isSameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
   }
 
   public func names(in path: String, limit: Int) -> [String]? {

@@ -152,7 +152,7 @@ extension AppDatabase {
       var state = try db.rewardState()
       state.recentMessages = Array(
         ([drawn.celebration.message] + state.recentMessages).prefix(keepingRecent))
-      state.draws = drawn.number + 1
+      state.draws = max(state.draws, drawn.number + 1)  // never wound back
       state.lastCelebration = drawn
       try db.save(state)
     }

@@ -13,10 +13,11 @@ struct AchievementLedger {
     Set(AchievementRule.evaluate(try db.historyFacts()).keys)
   }
 
-  /// Earns what the history now earns and, when `heldBefore` is given (what held before a
-  /// change that can take history away), takes back what it no longer supports; moves each
-  /// kept one to the day its condition first holds. Returns the new and the taken back.
-  func settle(heldBefore: Set<Achievement>?) throws(StoreError) -> (
+  /// Earns what the history now earns (unless not `awarding`: a delete only takes away) and,
+  /// when `heldBefore` is given (what held before a change that can take history away), takes
+  /// back what it no longer supports; moves each kept one to the day its condition first
+  /// holds. Returns the new and the taken back.
+  func settle(heldBefore: Set<Achievement>?, awarding: Bool = true) throws(StoreError) -> (
     new: [Achievement], lost: [Achievement]
   ) {
     let computed = AchievementRule.evaluate(try db.historyFacts())
@@ -25,7 +26,7 @@ struct AchievementLedger {
     var lost: [Achievement] = []
     for achievement in Achievement.allCases {
       switch (computed[achievement], stored[achievement]) {
-      case (let day?, nil):
+      case (let day?, nil) where awarding:
         try db.recordAchievement(achievement, earnedOn: day)
         new.append(achievement)
       case (let day?, let old?) where day < old:

@@ -19,7 +19,7 @@ public struct DeleteEntry: Sendable {
       let heldBefore = try ledger.held()
       try db.removeFlowEntry(entry)
       try db.journalChange(madeOn: madeOn, at: at, kind: .deleted, before: entry, after: nil)
-      let (_, lost) = try ledger.settle(heldBefore: heldBefore)
+      let (_, lost) = try ledger.settle(heldBefore: heldBefore, awarding: false)
       let change = EntryChange(
         id: 0, madeOn: madeOn, at: at, kind: .deleted, flow: flow, before: entry, after: nil)
       return ChangeTakenBack(change: change, newAchievements: [], lostAchievements: lost)

@@ -41,11 +41,29 @@ enum UsageProblem: Equatable {
       return .notASubcommand(
         word, command: path.joined(separator: " "), subcommands: command.subcommands.map(\.name))
     }
-    if let (given, argument) = command.disallowedValue(in: rest) {
+    // a value outside its declared list is the problem only if putting an allowed one in its
+    // place changes the outcome (a type may take aliases: y for yes, a title for an id)
+    let refusal = Nudge.message(for: error)
+    for (index, given, argument, allowedWord) in command.undeclaredValues(in: rest) {
+      var fixed = arguments
+      fixed[index] = allowedWord
+      let outcome = Result { try Nudge.parse(fixed) }
+      if case .failure(let other) = outcome, Nudge.message(for: other) == refusal { continue }
       return .notAllowed(given, argument: argument.label, allowed: argument.allowed)
     }
-    let first = Nudge.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
-    return .other(first)
+    return .other(oneLine(refusal))
+  }
+
+  /// argument-parser's message as one line: its first line, and a list it gives one item a
+  /// line (the values allowed) folded into it.
+  static func oneLine(_ message: String) -> String {
+    let lines = message.split(separator: "\n").map { $0.trimmingSpaces }
+    var first = lines.first ?? ""
+    let listed = lines.dropFirst().filter { $0.hasPrefix("- ") }.map { "'\($0.dropFirst(2))'" }
+    if !listed.isEmpty {
+      first = first.trimming { $0 == ":" || $0 == " " } + ": " + listed.joined(separator: ", ")
+    }
+    return first
   }
 
   /// The problem as one line: what is wrong, the closest allowed word, and where to read more.
@@ -147,30 +165,54 @@ struct CommandShape: Decodable {
     return (path, command, rest)
   }
 
-  /// The first value in `words` that an option or positional with a list of allowed values
-  /// does not allow, and that argument.
-  func disallowedValue(in words: ArraySlice<String>) -> (String, Argument)? {
+  /// The values in `words` (a slice of the arguments: its indices are theirs) that an option
+  /// or positional with a list of allowed values does not list, in order, with their index,
+  /// argument, and the word at that index with an allowed value in its place; the scan stops
+  /// at an option this command does not have (that is the problem).
+  func undeclaredValues(in words: ArraySlice<String>) -> [(Int, String, Argument, String)] {
     let all = arguments ?? []
     func option(named word: Substring) -> Argument? {
       all.first { argument in argument.names?.contains { $0.spelled == word } ?? false }
     }
     var positionals = all.filter { $0.kind == .positional }[...]
-    var words = words
-    while let word = words.popFirst() {
+    var found: [(Int, String, Argument, String)] = []
+    var index = words.startIndex
+    while index < words.endIndex {
+      let word = words[index]
       if word == "--" { break }
       if word.hasPrefix("-") && word.count > 1 {
         let parts = word.split(separator: "=", maxSplits: 1)
-        guard let argument = option(named: parts[0]), argument.kind == .option else { continue }
-        let value = parts.count == 2 ? String(parts[1]) : words.popFirst()
-        if let value, !argument.allowed.isEmpty, !argument.allowed.contains(value) {
-          return (value, argument)
+        guard let argument = option(named: parts[0]) else { break }
+        if argument.kind == .option {
+          if parts.count == 2 {
+            // --name=value: the value is part of the word, not a word of its own
+            let value = String(parts[1])
+            if !argument.allowed.isEmpty, !argument.allowed.contains(value) {
+              found.append((index, value, argument, "\(parts[0])=\(argument.allowed[0])"))
+            }
+            index += 1
+            continue
+          }
+          let valueIndex = index + 1
+          if valueIndex < words.endIndex, !argument.allowed.isEmpty,
+            !argument.allowed.contains(words[valueIndex])
+          {
+            found.append((valueIndex, words[valueIndex], argument, argument.allowed[0]))
+          }
+          index += 2
+          continue
         }
+        index += 1
         continue
       }
-      guard let argument = positionals.first else { continue }
-      if !(argument.isRepeating ?? false) { positionals = positionals.dropFirst() }
-      if !argument.allowed.isEmpty, !argument.allowed.contains(word) { return (word, argument) }
+      if let argument = positionals.first {
+        if !(argument.isRepeating ?? false) { positionals = positionals.dropFirst() }
+        if !argument.allowed.isEmpty, !argument.allowed.contains(word) {
+          found.append((index, word, argument, argument.allowed[0]))
+        }
+      }
+      index += 1
     }
-    return nil
+    return found
   }
 }

@@ -31,7 +31,7 @@ struct CheckinCommand: ContextCommand {
     let existing = try db.checkin(on: flowDay.day)
     if interactive {
       let style = ctx.style
-      let kept = try FlowAnswers.start(ctx, db, .checkin, flowDay)
+      let kept = try DraftAnswers.start(ctx, db, .checkin, flowDay)
       let ask = kept.prompter
       ctx.line(
         style.bold("End-of-day check-in")

@@ -50,7 +50,7 @@ struct NeedHelpCommand: ContextCommand {
     let flowDay = try ctx.flowDay(db, options)
     var coach: String? = nil
     if interactive {
-      let kept = try FlowAnswers.start(ctx, db, .needHelp, flowDay)
+      let kept = try DraftAnswers.start(ctx, db, .needHelp, flowDay)
       let ask = kept.prompter
       ctx.line(
         ctx.style.bold("I need help") + ctx.style.dim("  (asking is a win)")
@@ -105,7 +105,7 @@ struct NeedHelpCommand: ContextCommand {
 /// answer is kept in the flow's draft as it is given.
 struct Coach {
   let ctx: Context
-  let kept: FlowAnswers
+  let kept: DraftAnswers
   let breathingSeconds: Int
   /// A craving noted afterwards for a past day: no coach, only the note.
   var pastDay = false

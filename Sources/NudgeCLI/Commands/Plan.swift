@@ -86,7 +86,7 @@ struct PlanCommand: ParsableCommand {
           let mark = question.required ? "*" : " "
           ctx.line(
             "  \(mark) \(question.id.padded(to: 16)) \(VisibleText.escaped(question.ask))"
-              + ctx.style.dim(" [\(question.kind.described)]"))
+              + ctx.style.dim(" [\(VisibleText.escaped(question.kind.described))]"))
         }
       }
       if !plan.challenges.isEmpty {
@@ -113,7 +113,7 @@ struct PlanCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       guard let bytes = ctx.platform.files.contents(file, limit: PlanFile.maxBytes + 1) else {
         throw CLIError(
-          "cannot read \(VisibleText.escaped(file)): a plan is a regular file you can read.",
+          "cannot read \(file): a plan is a regular file you can read.",
           code: .noInput)
       }
       let text = String(decoding: bytes, as: UTF8.self)
@@ -125,7 +125,7 @@ struct PlanCommand: ParsableCommand {
           text, reservedWords: words, timeProblem: ctx.planTimeProblem)
         if let other = others.plan(named: plan.name) {
           throw PlanFileError(
-            line: 1,
+            line: PlanFile.nameLine(in: text),
             "a plan named '\(plan.name)' is already there (\(other.file ?? "built in")); give this one another name"
           )
         }
@@ -134,7 +134,7 @@ struct PlanCommand: ParsableCommand {
           "\(VisibleText.escaped(file)): plan '\(plan.name)', \(plan.flows.count) flow\(plan.flows.count == 1 ? "" : "s") (\(plan.flows.map(\.word).joined(separator: ", "))), \(questions) question\(questions == 1 ? "" : "s"): ok"
         )
       } catch {
-        throw CLIError(VisibleText.escaped(error.described(file: file)), code: .badData)
+        throw CLIError(error.described(file: file), code: .badData)
       }
     }
   }
@@ -187,7 +187,7 @@ extension Question.Kind {
 extension Nudge {
   /// The words of nudge's own commands (a plan's flow cannot take one).
   static var commandWords: Set<String> {
-    Set(configuration.subcommands.map { $0._commandName })
+    Set(configuration.subcommands.map { $0._commandName } + ["help"])
   }
 }
 
@@ -206,10 +206,11 @@ extension Context {
   func planCatalogue(excluding: String? = nil) -> PlanCatalogue {
     var files: [(path: String, text: String?)] = []
     if let folder = planFolder {
-      let names = platform.files.names(in: folder, limit: 1000) ?? []
+      // all the names (up to 10,000), sorted, so the files read are the first by name
+      let names = platform.files.names(in: folder, limit: 10_000) ?? []
       for name in names where name.hasSuffix(".plan") && !name.hasPrefix(".") {
         let path = folder + "/" + name
-        if let excluding, path == excluding { continue }
+        if let excluding, platform.files.isSameFile(path, excluding) { continue }
         let bytes = platform.files.contents(path, limit: PlanFile.maxBytes + 1)
         files.append(
           (

@@ -29,7 +29,7 @@ struct PrepCommand: ContextCommand {
     let existing = try db.prep(on: flowDay.day)
     var allPrepped = false
     if interactive {
-      let kept = try FlowAnswers.start(ctx, db, .prep, flowDay)
+      let kept = try DraftAnswers.start(ctx, db, .prep, flowDay)
       let ask = kept.prompter
       let style = ctx.style
       ctx.line(

@@ -59,7 +59,7 @@ struct ReviewCommand: ContextCommand {
     if interactive {
       let previous = try db.latestReview(before: flowDay.day)
       let lastPrep = try db.prep(on: flowDay.day.adding(days: -1))
-      let kept = try FlowAnswers.start(ctx, db, .review, flowDay)
+      let kept = try DraftAnswers.start(ctx, db, .review, flowDay)
       try ask(
         ctx, kept, flowDay, into: &answers, existing: existing ?? previous, lastPrep: lastPrep)
     }
@@ -98,7 +98,7 @@ struct ReviewCommand: ContextCommand {
     "nudge review --commit-to 'drink sparkling water' --commit-from soda --no-input"
 
   private func ask(
-    _ ctx: Context, _ kept: FlowAnswers, _ flowDay: FlowDay, into answers: inout ReviewEntry,
+    _ ctx: Context, _ kept: DraftAnswers, _ flowDay: FlowDay, into answers: inout ReviewEntry,
     existing: ReviewEntry?, lastPrep: PrepEntry?
   ) throws {
     let style = ctx.style

@@ -3,11 +3,11 @@ import NudgeStore
 
 /// Asks questions on the terminal; only used when a person is there to answer. Ctrl-D at a
 /// question leaves the flow (exit 1) and Ctrl-C stops it (exit 130); either way the answers
-/// given so far stay in the flow's draft (`FlowAnswers`).
+/// given so far stay in the flow's draft (`DraftAnswers`).
 struct Prompter {
   let ctx: Context
   /// The run's answers, kept as a draft; nil for questions outside a flow.
-  var answers: FlowAnswers? = nil
+  var answers: DraftAnswers? = nil
 
   var style: Style { ctx.style }
 
@@ -135,7 +135,7 @@ struct Prompter {
 /// (in the database) the moment it is given, so Ctrl-C, Ctrl-D or a closed window loses
 /// nothing; the next run of the flow for that day offers them back, and finishing the flow
 /// removes the draft (in the same transaction as the save).
-final class FlowAnswers {
+final class DraftAnswers {
   let ctx: Context
   let db: AppDatabase
   private var draft: FlowDraft
@@ -157,7 +157,7 @@ final class FlowAnswers {
   /// Starts a run: when a draft of this flow for this day is kept, offers to resume it
   /// ("Resume where you left off? [Y/n]"); no starts afresh and forgets it.
   static func start(_ ctx: Context, _ db: AppDatabase, _ flow: Flow, _ flowDay: FlowDay)
-    throws -> FlowAnswers
+    throws -> DraftAnswers
   {
     ctx.input.catchInterrupts()
     let command = flow == .needHelp ? "need-help" : flow.rawValue
@@ -167,14 +167,14 @@ final class FlowAnswers {
       : "nudge \(command)" + (flowDay.isPast ? " --day \(flowDay.day)" : "")
     let fresh = FlowDraft(flow: flow, day: flowDay.day)
     guard let kept = try db.draft(flow, on: flowDay.day), !kept.answers.isEmpty else {
-      return FlowAnswers(ctx: ctx, db: db, draft: fresh, resumed: [:], resume: resume)
+      return DraftAnswers(ctx: ctx, db: db, draft: fresh, resumed: [:], resume: resume)
     }
     let count = kept.answers.count
     ctx.line(
       ctx.style.dim(
         "You started this earlier (\(count) answer\(count == 1 ? "" : "s") kept)."))
     // leaving at this question still keeps the draft, and says so
-    let answers = FlowAnswers(ctx: ctx, db: db, draft: kept, resumed: [:], resume: resume)
+    let answers = DraftAnswers(ctx: ctx, db: db, draft: kept, resumed: [:], resume: resume)
     if try answers.prompter.yesNo("Resume where you left off?", current: true) {
       answers.resumed = kept.answers
     } else {

@@ -56,17 +56,26 @@ public struct FlowAnswers: Equatable, Sendable {
   public func questionsToAsk(in flow: FlowDefinition) -> [Question] {
     flow.questions.filter { question in
       guard let condition = question.when else { return true }
-      return values[condition.question] == condition.answer
+      guard let answer = values[condition.question] else { return false }
+      let source = flow.questions.first { $0.id == condition.question }
+      if case .severalOf? = source?.kind {
+        return answer.split(separator: ",").contains { $0 == condition.answer }
+      }
+      return answer == condition.answer
     }
   }
 
   /// The answers that still apply: one whose `when` no longer holds is dropped (a challenge
   /// changed from "other" leaves no words for it).
   public func applying(to flow: FlowDefinition) -> FlowAnswers {
-    let asked = Set(questionsToAsk(in: flow).map(\.id))
+    // until nothing more drops: a question dropped can take one that depends on it along
     var kept = self
-    kept.values = values.filter { asked.contains($0.key) }
-    return kept
+    while true {
+      let asked = Set(kept.questionsToAsk(in: flow).map(\.id))
+      let next = kept.values.filter { asked.contains($0.key) }
+      if next.count == kept.values.count { return kept }
+      kept.values = next
+    }
   }
 
   /// How many questions are answered (an import never replaces an entry with one that
@@ -106,8 +115,11 @@ extension Question.Kind {
         return text
       }
       return "0" + text
-    case .severalOf:
-      return text.split(separator: ",").map { $0.trimmingSpaces }.joined(separator: ",")
+    case .severalOf(let options):
+      // in the options' order, each once
+      let picked = Set(text.split(separator: ",").map { $0.trimmingSpaces })
+      let known = options.map(\.id).filter { picked.contains($0) }
+      return known.count == picked.count ? known.joined(separator: ",") : text
     default:
       return text
     }

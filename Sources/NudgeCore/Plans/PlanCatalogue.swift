@@ -40,7 +40,7 @@ public struct PlanCatalogue: Sendable {
         let plan = try PlanFile.read(text, reservedWords: reserved, timeProblem: timeProblem)
         if let other = catalogue.entries.first(where: { $0.plan.name == plan.name }) {
           throw PlanFileError(
-            line: 1,
+            line: PlanFile.nameLine(in: text),
             "a plan named '\(plan.name)' is already there (\(other.file ?? "built in")); give this one another name"
           )
         }

@@ -37,7 +37,7 @@ public enum PlanFile {
     var plan: Plan? = nil
     var slots: [PlanSlot] = []
     var challenges: [PlanChallenge] = []
-    var flows: [(definition: FlowDefinition, line: Int)] = []
+    var flows: [(definition: FlowDefinition, line: Int, countsLine: Int)] = []
     for table in tables.dropFirst() {
       var reader = TableReader(table)
       switch table.name {
@@ -67,7 +67,8 @@ public enum PlanFile {
         guard flows.count < maxFlows else {
           throw PlanFileError(line: table.line, "a plan has at most \(maxFlows) flows")
         }
-        flows.append((try flow(&reader, reservedWords: reservedWords), table.line))
+        flows.append(
+          (try flow(&reader, reservedWords: reservedWords), table.line, reader.lineOf("counts")))
       case "[[challenge]]":
         guard challenges.count < maxChallenges else {
           throw PlanFileError(line: table.line, "a plan has at most \(maxChallenges) challenges")
@@ -106,7 +107,7 @@ public enum PlanFile {
     let slotIDs = Set(slots.map(\.id) + builtInSlots)
     var words: Set<String> = []
     var ids: Set<String> = []
-    for (flow, line) in flows {
+    for (flow, line, countsLine) in flows {
       guard !flow.questions.isEmpty else {
         throw PlanFileError(line: line, "flow '\(flow.id)' has no [[flow.question]]")
       }
@@ -124,11 +125,12 @@ public enum PlanFile {
         let unknown = named.first(where: { id in !flow.questions.contains { $0.id == id } })
       {
         throw PlanFileError(
-          line: line, "flow '\(flow.id)' counts on '\(unknown)', which is not one of its questions")
+          line: countsLine,
+          "flow '\(flow.id)' counts on '\(unknown)', which is not one of its questions")
       }
       if flow.counts == .requiredAnswered, !flow.questions.contains(where: \.required) {
         throw PlanFileError(
-          line: line,
+          line: countsLine,
           "flow '\(flow.id)' counts when its required questions are answered, and none is required")
       }
     }
@@ -160,7 +162,12 @@ public enum PlanFile {
     switch reader.take("counts") {
     case nil, .text("required")?: counts = .requiredAnswered
     case .text("any")?: counts = .anyAnswer
-    case .list(let ids)?: counts = .anyOf(ids)
+    case .list(let ids)?:
+      guard !ids.isEmpty else {
+        throw PlanFileError(
+          line: reader.lineOf("counts"), "counts lists at least one question id (or is \"any\")")
+      }
+      counts = .anyOf(ids)
     case let other?:
       throw PlanFileError(
         line: reader.lineOf("counts"),
@@ -235,7 +242,7 @@ public enum PlanFile {
           line: reader.lineOf("when"),
           "when is \"QUESTION=ANSWER\" naming an earlier question of this flow")
       }
-      guard source.kind.allows(parts[1]) else {
+      guard source.kind.allows(parts[1]), !parts[1].contains(",") else {
         throw PlanFileError(
           line: reader.lineOf("when"), "'\(parts[1])' is not an answer '\(parts[0])' can have")
       }
@@ -267,7 +274,8 @@ extension Question.Kind {
       return Int(answer).map { (low...high).contains($0) } ?? false
     case .timeOfDay:
       let parts = answer.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }),
+      guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+        parts.allSatisfy({ $0.allSatisfy(\.isNumber) }),
         let hour = Int(parts[0]), let minute = Int(parts[1])
       else { return false }
       return (0...23).contains(hour) && (0...59).contains(minute)
@@ -374,5 +382,14 @@ struct TableReader {
         line: unknown.line,
         "'\(unknown.key)' is not a key of \(name): it takes \(taken.joined(separator: ", "))")
     }
+  }
+}
+
+extension PlanFile {
+  /// The line of `[plan]`'s `name` in `text` (1 when it cannot be found), for an error about
+  /// the name that only the catalogue can see (two plans of one name).
+  public static func nameLine(in text: String) -> Int {
+    let tables = try? PlanText.tables(text)
+    return tables?.first { $0.name == "plan" }?.entries.first { $0.key == "name" }?.line ?? 1
   }
 }

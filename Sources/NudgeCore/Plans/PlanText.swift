@@ -43,13 +43,12 @@ public enum PlanText {
   public static func tables(_ text: String) throws(PlanFileError) -> [Table] {
     var tables = [Table(name: "", line: 1)]
     var number = 0
-    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // "\r\n" is one Character: a file written on Windows splits into its lines too
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    for line in lines {
       number += 1
-      var line = Substring(raw)
-      if line.last == "\r" { line = line.dropLast() }
-      if let bad = line.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" }) {
-        throw PlanFileError(
-          line: number, "a control character (U+\(hex(bad.value))) is not allowed in a plan file")
+      if let bad = line.unicodeScalars.first(where: { $0 != "\t" && VisibleText.isHostile($0) }) {
+        throw PlanFileError(line: number, refusal(bad))
       }
       let content = line.drop { $0 == " " || $0 == "\t" }
       if content.isEmpty || content.first == "#" { continue }
@@ -64,6 +63,11 @@ public enum PlanText {
       tables[tables.count - 1].entries.append(entry)
     }
     return tables
+  }
+
+  /// Why a character that acts on the terminal or the text's direction is refused.
+  static func refusal(_ scalar: Unicode.Scalar) -> String {
+    "a control character (U+\(hex(scalar.value))) is not allowed in a plan file: plans are text to show"
   }
 
   private static func hex(_ value: UInt32) -> String {
@@ -177,6 +181,9 @@ public enum PlanText {
             throw PlanFileError(line: line, "\\u takes four hex digits of a character")
           }
           text = text.dropFirst(4)
+          guard !VisibleText.isHostile(scalar) else {
+            throw PlanFileError(line: line, refusal(scalar))
+          }
           result.unicodeScalars.append(scalar)
         default:
           throw PlanFileError(

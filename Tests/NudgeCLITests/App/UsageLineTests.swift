@@ -58,6 +58,24 @@ import Testing
         == .notAllowed(
           "mornin", argument: "<slot>",
           allowed: ["morning", "midday", "evening", "weekly", "demo"]))
+    // a value a type takes by another name (y for yes) is not the problem; what is, is
+    #expect(
+      problem(["checkin", "--followed", "y", "--feel"])
+        == .other("Missing value for '--feel <text>'"))
+    #expect(
+      problem(["celebrate", "7-day streak", "--tier", "hugee"])
+        == .notAllowed(
+          "hugee", argument: "--tier <quiet|spark|confetti|fireworks>",
+          allowed: ["quiet", "spark", "confetti", "fireworks"]))
+    // a list argument-parser gives a line each is folded into the one line
+    guard case .other(let folded) = problem(["config", "get", "--", "terminl"]) else {
+      Issue.record("not argument-parser's own line")
+      return
+    }
+    #expect(
+      folded.hasSuffix(
+        "one of the following: 'rollover-hour', 'celebrations', 'terminal', 'staleness.morning', 'staleness.midday', 'staleness.evening', 'staleness.weekly', 'snooze'"
+      ))
     // what it cannot place is argument-parser's own first line
     #expect(
       problem(["prep", "--dya", "yesterday"])

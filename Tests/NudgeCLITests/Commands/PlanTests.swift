@@ -49,6 +49,9 @@ import Testing
       listed.stderr
         == "nudge: \(folder)/clash.plan:7: 'prep' is taken (a nudge command, or a flow of another plan); choose another word (\"word = ...\") (set aside)\n"
     )
+    // checking a file of the folder, however its path is spelt, does not clash with itself
+    let again = try nudge.run(["plan", "check", folder + "/./reading.plan"])
+    #expect(again.status == 0, "\(again.stderr)")
     let shown = try nudge.run(["plan", "show", "Reading"])
     #expect(shown.status == 0 && shown.stdout.contains("nudge read  Reading"), "\(shown.stdout)")
     #expect(

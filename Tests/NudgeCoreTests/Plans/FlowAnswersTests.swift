@@ -49,4 +49,48 @@ import Testing
       .applying(to: review)
     #expect(other["challenge_other"] == nil && other.answered == 1)
   }
+
+  @Test func severalOfIsKeptInOptionOrderAndConditionsFollowChains() throws {
+    let plan = try PlanFile.read(
+      """
+      format = 1
+      [plan]
+      name = "t"
+      title = "T"
+      [[flow]]
+      id = "f"
+      title = "F"
+      first = "F"
+      counts = "any"
+      [[flow.question]]
+      id = "a"
+      ask = "A?"
+      kind = "several-of"
+      options = ["x", "y", "z"]
+      [[flow.question]]
+      id = "b"
+      ask = "B?"
+      kind = "yes-no"
+      when = "a=y"
+      [[flow.question]]
+      id = "c"
+      ask = "C?"
+      kind = "text"
+      when = "b=yes"
+
+      """)
+    let flow = plan.flows[0]
+    var answers = try FlowAnswers.parsing(["a=z, y,y", "b=yes", "c=words"], for: flow)
+    #expect(answers["a"] == "y,z")
+    #expect(answers.questionsToAsk(in: flow).map(\.id) == ["a", "b", "c"])
+    #expect(throws: FlowAnswers.Refusal.self) { try FlowAnswers.parsing(["a=x,w"], for: flow) }
+    #expect(throws: FlowAnswers.Refusal.self) {
+      try FlowAnswers.parsing(["b=+7"], for: flow)
+    }
+    // y no longer picked: b goes, and c, which depended on b, with it
+    answers = answers.merging(try FlowAnswers.parsing(["a=x"], for: flow)).applying(to: flow)
+    #expect(answers.values == ["a": "x"])
+    // a time is two digits each side, nothing else
+    #expect(!Question.Kind.timeOfDay.allows("+7:30") && !Question.Kind.timeOfDay.allows("07:3٠"))
+  }
 }

@@ -71,6 +71,13 @@ import Testing
 
     """
 
+  @Test func aFileWrittenOnWindowsReadsTheSame() throws {
+    let crlf = Self.valid.replacing("\n", with: "\r\n")
+    #expect(try PlanFile.read(crlf) == PlanFile.read(Self.valid))
+    let broken = crlf.replacing("kind = \"number\"", with: "kind = \"slider\"")
+    #expect { try PlanFile.read(broken) } throws: { ($0 as? PlanFileError)?.line == 18 }
+  }
+
   @Test func aSmallPlanReads() throws {
     let plan = try PlanFile.read(Self.valid)
     #expect(plan.slots == [PlanSlot(id: "night", at: "22:00", title: "Read a little?")])
@@ -101,6 +108,14 @@ import Testing
       "is not a table of a plan"
     ),
     ("required = true", "required = \"yes\"", 20, "is true or false, not text"),
+    ("title = \"Reading\"", "title = \"Read\\u001b[2J\"", 4, "control character (U+001B)"),
+    ("title = \"Reading\"", "title = \"Read\u{7F}\"", 4, "control character (U+007F)"),
+    ("title = \"Reading\"", "title = \"Read\u{202E}gnid\"", 4, "control character (U+202E)"),
+    ("first = \"First pages\"", "first = \"First pages\"\ncounts = []", 15, "at least one"),
+    (
+      "first = \"First pages\"", "first = \"First pages\"\ncounts = [\"nope\"]", 15,
+      "counts on 'nope'"
+    ),
   ])
   func aBrokenPlanIsRefusedWithItsLine(
     original: String, replacement: String, line: Int, words: String
