@@ -2,7 +2,9 @@ import CSQLite
 import NudgeCore
 
 /// The reminder's life in the store: the claim of a (slot, elapse) pair, and the reminder log
-/// (only `Reminder.Session` writes it). What a firing does is decided by `FireReminder`.
+/// (written by `FireReminder`, for a skip or a duplicate with its claim, and by
+/// `Reminder.Session`, for each outcome of a posting). What a firing does is decided by
+/// `FireReminder`.
 extension AppDatabase {
   /// Claims (slot, elapse) for one reminder: false when another run claimed it first (refused
   /// by the UNIQUE key, not a check-then-insert).

@@ -35,10 +35,10 @@ extension Reminder {
 }
 
 extension Reminder {
-  /// A reminder's whole life, from the claim to its last outcome: the store decides and claims
-  /// (`fire`), then this posts, waits, acts on the click — open the flow, "All prepped" and its
+  /// A reminder's whole life, from the claim to its last outcome: `FireReminder` decides and
+  /// claims, then this posts, waits, acts on the click — open the flow, "All prepped" and its
   /// celebration, or a snooze that comes back even if this process does not — and logs each
-  /// outcome. The only code that writes the reminder log.
+  /// outcome of the posting (a skip or a duplicate is logged by `FireReminder`, with its claim).
   struct Session: Sendable {
     let ctx: Context
     let db: AppDatabase

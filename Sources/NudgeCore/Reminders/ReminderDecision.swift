@@ -21,8 +21,8 @@ extension Reminder {
 }
 
 extension Reminder {
-  /// What the store decided, reading once and claiming in one transaction, that a reminder run
-  /// does.
+  /// What `FireReminder` decided, reading once and claiming in one transaction, that a reminder
+  /// run does.
   public enum Decision: Equatable, Sendable {
     /// No elapse, or no snooze, of the slot is due.
     case nothingDue(Slot)
