@@ -188,8 +188,10 @@ tmux_init() {
   # a name no earlier run used (a stale socket of a reused pid makes tmux fail to start)
   E2E_TMUX="nudge-e2e-$$-$RANDOM$RANDOM"
   E2E_PANE=flow
-  on_exit 'tmux -L "$E2E_TMUX" kill-server'
   tm new-session -d -s keep -x 100 -y 40 "sleep 3600"
+  # the server's socket file goes too: a killed server leaves it behind
+  E2E_TMUX_SOCKET=$(tm display -p -t keep '#{socket_path}')
+  on_exit 'tmux -L "$E2E_TMUX" kill-server; rm -f "$E2E_TMUX_SOCKET"'
 }
 
 tmux_target() {  # tmux_target TARGET: what the tmux_* functions act on from now on
