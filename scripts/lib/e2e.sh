@@ -69,21 +69,31 @@ e2e_exits=()
 on_exit() { e2e_exits+=("$1"); }
 
 e2e_marked() {  # the processes carrying this suite's mark, but this shell
+  # read by bash itself (builtins, no process started): a grep over /proc/*/environ finds its
+  # own pipeline, which inherits the mark, and its pids are gone (or reused) a moment later
   [ -n "${E2E_MARK:-}" ] || return 0
-  grep -lzx "E2E_MARK=$E2E_MARK" /proc/[0-9]*/environ 2> /dev/null | cut -d/ -f3 |
-    grep -vxE "$$|${BASHPID:-$$}" || true
+  local dir entry entries
+  for dir in /proc/[0-9]*; do
+    case ${dir#/proc/} in "$$" | "${BASHPID:-$$}") continue ;; esac
+    mapfile -d '' -t entries 2> /dev/null < "$dir/environ" || continue
+    for entry in "${entries[@]}"; do
+      if [ "$entry" = "E2E_MARK=$E2E_MARK" ]; then echo "${dir#/proc/}"; break; fi
+    done
+  done
 }
+e2e_none_marked() { [ -z "$(e2e_marked)" ]; }
 
 e2e_cleanup() {
   local i pids
   trap - EXIT INT TERM HUP
   for ((i = ${#e2e_exits[@]} - 1; i >= 0; i--)); do eval "${e2e_exits[i]}" 2> /dev/null || true; done
   if [ -n "${E2E_MARK:-}" ]; then
+    # (a kill that finds a process already gone fails: never the end of the cleanup, set -e)
     pids=$(e2e_marked)
-    [ -n "$pids" ] && kill -TERM $pids 2> /dev/null
-    for _ in $(seq 30); do [ -n "$(e2e_marked)" ] || break; sleep 0.1; done
+    if [ -n "$pids" ]; then kill -TERM $pids 2> /dev/null || true; fi
+    wait_for -t 3 e2e_none_marked || true
     pids=$(e2e_marked)
-    [ -n "$pids" ] && kill -KILL $pids 2> /dev/null
+    if [ -n "$pids" ]; then kill -KILL $pids 2> /dev/null || true; fi
   fi
   if [ -n "${work:-}" ] && [ -d "$work" ]; then
     if [ -n "${KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
@@ -116,7 +126,7 @@ wait_for() {  # wait_for [-t SECONDS] COMMAND…: until COMMAND succeeds
   tries=$(awk -v s="$seconds" 'BEGIN { n = int(s * 10 + 0.5); print (n < 1 ? 1 : n) }')
   for ((; tries > 0; tries--)); do
     "$@" && return 0
-    sleep 0.1
+    sleep 0.1  # the poll interval of every wait: CMD asked again
   done
   "$@"
 }
