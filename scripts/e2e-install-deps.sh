@@ -18,7 +18,7 @@ files = [open(p, "a") for p in ("/var/lib/dpkg/lock-frontend", "/var/lib/apt/lis
 for f in files:
     fcntl.lockf(f, fcntl.LOCK_EX)
 print("held", flush=True)
-time.sleep(float(sys.argv[1]))
+time.sleep(float(sys.argv[1]))  # the hold under test: apt's locks held this long, then released
 PY
 holder=$!
 on_exit 'kill "$holder"'
