@@ -4,50 +4,43 @@
 # Xvfb, a private D-Bus session, tmux as the terminal a click opens. Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/e2e.sh
 NUDGE=${NUDGE_BIN:-$PWD/.build/debug/nudge}
 NUDGE=$(readlink -f "$NUDGE")
 notifyd=/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd
 artifacts=${ARTIFACTS:-$PWD/artifacts}
 mkdir -p "$artifacts"
-work=$(mktemp -d)
-display=:$((40 + RANDOM % 9))
-socket="nudge-buttons-$$-$RANDOM$RANDOM"
-Xvfb "$display" -screen 0 1024x768x24 >/dev/null 2>&1 &
-xvfb=$!
-trap 'kill $xvfb 2>/dev/null; tmux -L "$socket" kill-server 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-sleep 1
-tmux -L "$socket" new-session -d -s flow -x 100 -y 40 "sleep 600"
+e2e_init --sweep
+xvfb_start
+tmux_init
+socket=$E2E_TMUX
+tm new-session -d -s flow -x 100 -y 40 "sleep 600"
 
 cat > "$work/case.sh" <<'CASE'
+. "$E2E_LIB"
 set -u
 export DISPLAY XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" TZ=Europe/Berlin
 "$NOTIFYD" > "$WORK/notifyd.log" 2>&1 &
-for i in $(seq 100); do
-  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true && break
-  sleep 0.1
-done
+wait_bus_name org.freedesktop.Notifications 10
 "$NUDGE" install > /dev/null 2>&1   # the icon, in the hicolor theme
 "$NUDGE" config set terminal "tmux -L $SOCKET new-window -t flow -n clicked -e XDG_DATA_HOME=$WORK/data -e TZ=Europe/Berlin" > /dev/null
 
-# notification WINDOW: the newest notification window, once it is mapped (5 s)
-window() {
-  for i in $(seq 50); do
-    w=$(xdotool search --onlyvisible --class xfce4-notifyd 2>/dev/null | tail -1)
-    if [ -n "$w" ]; then
-      h=$(xdotool getwindowgeometry --shell "$w" | sed -n 's/^HEIGHT=//p')
-      [ "${h:-0}" -gt 40 ] && { echo "$w"; return 0; }
-    fi
-    sleep 0.1
-  done
-  return 1
+# newest_window: the newest notification window, if one is mapped
+newest_window() {
+  local w h
+  w=$(xdotool search --onlyvisible --class xfce4-notifyd 2>/dev/null | tail -1)
+  [ -n "$w" ] || return 1
+  h=$(xdotool getwindowgeometry --shell "$w" | sed -n 's/^HEIGHT=//p')
+  [ "${h:-0}" -gt 40 ] && echo "$w"
 }
-# click BUTTON-INDEX BUTTON-COUNT: a left click on a button of the newest notification. The
-# buttons sit in its bottom row; their x ranges are read off the screen (runs of non-white
-# pixels wider than 30), and there must be exactly BUTTON-COUNT of them.
-click() {
-  local w x y centers
-  w=$(window) || return 1
+no_window() { ! newest_window > /dev/null; }
+# button_row COUNT: the newest notification shows exactly COUNT buttons (sets X, Y, y: its
+# bottom row, and centers: their x centres). The buttons sit in its bottom row; their x ranges
+# are read off the screen (runs of non-white pixels wider than 30).
+button_row() {
+  local w
+  centers=
+  w=$(newest_window) || return 1
   eval "$(xdotool getwindowgeometry --shell "$w")"
   y=$((HEIGHT - 31))
   centers=$(import -window root -crop "${WIDTH}x1+${X}+$((Y + y))" txt:- | python3 -c '
@@ -60,26 +53,30 @@ for i, d in enumerate(dark + [False]):
         if i - start > 30: runs.append((start + i) // 2)
         start = None
 print(" ".join(map(str, runs)))')
-  set -- "$1" "$2" $centers
-  [ $(($# - 2)) = "$2" ] || { echo "expected $2 buttons, saw $(($# - 2))" >&2; return 1; }
-  shift "$(( $1 + 2 ))"
+  [ "$(wc -w <<< "$centers")" = "$1" ]
+}
+# click BUTTON-INDEX BUTTON-COUNT: a left click on a button of the newest notification, once it
+# shows exactly BUTTON-COUNT buttons (5 s)
+click() {
+  wait_for button_row "$2" || { echo "expected $2 buttons, saw $(wc -w <<< "$centers")" >&2; return 1; }
+  set -- "$1" $centers
+  shift "$(( $1 + 1 ))"
   xdotool mousemove "$((X + $1))" "$((Y + y))" click 1
 }
 
 # evening: Open, All prepped, Snooze; click All prepped, then the celebration's one button
 NUDGE_NOW=2026-11-23T21:30:05+01:00 "$NUDGE" notify evening --wait 20 --json > "$WORK/evening.json" &
-window > /dev/null && sleep 0.5 && import -window root "$WORK/evening.png"
+wait_for button_row 3 && import -window root "$WORK/evening.png"
 click 1 3 || echo "evening: not three buttons" >> "$WORK/problems"
-sleep 1.5
-window > /dev/null && import -window root "$WORK/celebration.png"
+# the celebration that follows: one button
+wait_for button_row 1 && import -window root "$WORK/celebration.png"
 click 0 1 || echo "celebration: not one button" >> "$WORK/problems"
 wait %2
 
 # morning: Open, Snooze; Snooze (1 s), then Open on the reminder that comes back
 NUDGE_NOW=2026-11-24T07:00:05+01:00 "$NUDGE" notify morning --wait 20 --snooze-seconds 1 --json > "$WORK/morning.json" &
-window > /dev/null && sleep 0.5
 click 1 2 || echo "morning: not two buttons" >> "$WORK/problems"
-sleep 2.5
+wait_for -t 3 no_window  # snoozed: off the screen for a second, then back
 click 0 2 || echo "morning again: not two buttons" >> "$WORK/problems"
 wait %3
 NUDGE_NOW=2026-11-24T07:01:00+01:00 "$NUDGE" log --json > "$WORK/log.json"
@@ -90,31 +87,27 @@ WORK="$work" NUDGE="$NUDGE" NOTIFYD="$notifyd" SOCKET="$socket" DISPLAY="$displa
 cp "$work/evening.png" "$artifacts/xfce4-notifyd-evening.png" 2>/dev/null
 cp "$work/celebration.png" "$artifacts/xfce4-notifyd-celebration.png" 2>/dev/null
 
-passed=0 failed=0
-check() {
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
-  else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
-outcomes=$(python3 -c "import json; print(' '.join(e['outcome'] for e in json.load(open('$work/log.json'))))" 2>/dev/null)
+outcomes=$(outcomes "$work/log.json")
 echo "log: $outcomes"
 check "buttons: the evening reminder was drawn" test -s "$work/evening.png"
 check "buttons: Open once (3 buttons evening, 2 morning, 1 celebration)" test ! -s "$work/problems"
 [ -s "$work/problems" ] && cat "$work/problems"
-check "buttons: All prepped saved the whole checklist" bash -c "XDG_DATA_HOME=$work/data NUDGE_NOW=2026-11-23T22:00:00+01:00 '$NUDGE' history --json --days 1 | python3 -c \"import json,sys; p=json.load(sys.stdin)[0]['prep']; sys.exit(0 if p and all(p[k] for k in ('sticky_notes','produce','water','breakfast')) else 1)\""
+all_prepped() {
+  XDG_DATA_HOME=$work/data NUDGE_NOW=2026-11-23T22:00:00+01:00 "$NUDGE" history --json --days 1 |
+    json_check - "j[0]['prep'] and all(j[0]['prep'][k] for k in ('sticky_notes', 'produce', 'water', 'breakfast'))"
+}
+check "buttons: All prepped saved the whole checklist" all_prepped
 # pane_shows TEXT: some window a click opened shows TEXT (3 s)
-pane_shows() {
-  for _ in $(seq 30); do
-    for pane in $(tmux -L "$socket" list-panes -s -t flow -F '#{pane_id}' 2>/dev/null); do
-      tmux -L "$socket" capture-pane -p -t "$pane" | grep -qF -- "$1" && return 0
-    done
-    sleep 0.1
+some_pane_shows() {
+  local pane
+  for pane in $(tm list-panes -s -t flow -F '#{pane_id}' 2>/dev/null); do
+    tm capture-pane -p -t "$pane" | grep -qF -- "$1" && return 0
   done
   return 1
 }
+pane_shows() { wait_for -t 3 some_pane_shows "$1"; }
 check "buttons: Replay (the celebration's one button) replayed it" pane_shows "New achievement: First prep."
 check "buttons: Snooze brought the morning reminder back, Open opened it" \
   test "$outcomes" = "shown done shown snoozed clicked"
 check "buttons: Open landed in Morning Focus" pane_shows "Review your prep"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+e2e_done

@@ -6,17 +6,11 @@
 # Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/e2e.sh
 package=${PACKAGE:-hyperfine}
 hold=${HOLD:-15}
-work=$(mktemp -d)
-trap 'kill "$holder" 2>/dev/null; rm -rf "$work"' EXIT
-passed=0 failed=0
-check() {
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
-  else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
 [ "$(id -u)" = 0 ] || { echo "scripts/e2e-install-deps.sh: run as root" >&2; exit 77; }
+e2e_init
 DEBIAN_FRONTEND=noninteractive apt-get remove -y -q "$package" > /dev/null
 python3 - "$hold" > "$work/holder" <<'PY' &
 import fcntl, sys, time
@@ -24,10 +18,11 @@ files = [open(p, "a") for p in ("/var/lib/dpkg/lock-frontend", "/var/lib/apt/lis
 for f in files:
     fcntl.lockf(f, fcntl.LOCK_EX)
 print("held", flush=True)
-time.sleep(float(sys.argv[1]))
+time.sleep(float(sys.argv[1]))  # the hold under test: apt's locks held this long, then released
 PY
 holder=$!
-until grep -q held "$work/holder" 2>/dev/null; do sleep 0.1; done
+on_exit 'kill "$holder"'
+wait_for -t 30 grep -q held "$work/holder"
 start=$(date +%s)
 scripts/install-deps --test > "$work/out" 2>&1
 status=$?
@@ -40,5 +35,4 @@ check "install-deps: waited for the lock (${took}s, held ${hold}s)" test "$took"
 check "install-deps: says when it goes on" grep -q "The other package manager is done" "$work/out"
 check "install-deps: then installed $package" bash -c "dpkg-query -W -f='\${Status}' $package | grep -q 'install ok installed'"
 check "install-deps: apt never failed on the lock" bash -c "! grep -q 'Could not get lock' '$work/out'"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+e2e_done

@@ -4,19 +4,13 @@
 # N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/lib/e2e.sh
+e2e_init
 prefix="$work/prefix with space"
 mkdir -p "$work/home"
 env -u XDG_RUNTIME_DIR -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u DBUS_SESSION_BUS_ADDRESS \
   HOME="$work/home" scripts/install --prefix "$prefix" > "$work/out" 2>&1
 status=$?
-passed=0 failed=0
-check() {
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
-  else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
 check "install: finishes (no user manager here)" test "$status" = 0
 check "install: the binary runs and says its name and version" bash -c "'$prefix/bin/nudge' --version | grep -qx 'nudge [0-9.]*'"
 check "install: a man page in share/man/man1" grep -q '^\.Dt NUDGE 1' "$prefix/share/man/man1/nudge.1"
@@ -69,31 +63,34 @@ check "bash: config set celebrations offers on and off" test "$(bash_complete nu
 check "bash: config set snooze 1 offers the durations from 1" test "$(bash_complete nudge config set snooze 1)" = "10m 15m 1h "
 check "bash: import offers JSON files and folders" test "$(bash_complete nudge import '')" = "backup.json exports "
 # zsh and fish complete only in an interactive shell: a real one in tmux, Tab typed twice
-tsock="nudge-shells-$$"
-trap 'tmux -L "$tsock" kill-server 2>/dev/null; rm -rf "$work"' EXIT
-# shell_tab NAME COMMAND SETUP TEXT: the screen after typing TEXT and Tab twice in a new shell
+tmux_init
+cleared() { tmux_screen && ! grep -q NUDGE-READY "$E2E_SCREEN"; }
+# shell_tab NAME COMMAND SETUP TEXT EXPECTED: the screen after typing TEXT and Tab twice in a new
+# shell, once it shows EXPECTED (an extended regular expression; 5 s at most)
 shell_tab() {
-  tmux -L "$tsock" kill-session -t "$1" 2>/dev/null
-  tmux -L "$tsock" new-session -d -s "$1" -x 120 -y 30 -c "$work/files" \
-    "env -i HOME='$work/home' PATH='$PATH' TERM=xterm-256color $2"
-  sleep 1
-  tmux -L "$tsock" send-keys -t "$1" -l -- "$3"; tmux -L "$tsock" send-keys -t "$1" Enter
-  sleep 1; tmux -L "$tsock" send-keys -t "$1" C-l; sleep 0.3
-  tmux -L "$tsock" send-keys -t "$1" -l -- "$4"
-  tmux -L "$tsock" send-keys -t "$1" Tab; sleep 1; tmux -L "$tsock" send-keys -t "$1" Tab; sleep 1
-  tmux -L "$tsock" capture-pane -p -t "$1"
+  tmux_start -x 120 -y 30 -t "$1" "cd '$work/files' && exec env -i HOME='$work/home' PATH='$PATH' TERM=xterm-256color $2"
+  tmux_wait_for -E "[^[:space:]]" > /dev/null  # its prompt
+  # the setup, then a word it prints once the setup is done (typed lower case, printed upper)
+  tm send-keys -t "$1" -l -- "$3; echo nudge-ready | tr a-z A-Z"; tm send-keys -t "$1" Enter
+  tmux_wait_for NUDGE-READY > /dev/null
+  tm send-keys -t "$1" C-l
+  wait_for cleared
+  tmux_keys -l -- "$4"
+  tmux_keys Tab  # the first Tab completes what it can…
+  tm send-keys -t "$1" Tab  # …the second lists the rest
+  tmux_wait_for -E "$5" > /dev/null
+  tmux_screen -
 }
 zsh_setup="fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -U compinit; compinit -u"
 fish_setup="source '$prefix/share/fish/vendor_completions.d/nudge.fish'"
 for shell in zsh fish; do
   if [ "$shell" = zsh ]; then command="zsh -f" setup=$zsh_setup; else command="fish --no-config" setup=$fish_setup; fi
-  screen=$(shell_tab "$shell" "$command" "$setup" "nudge config set celebrations ")
+  screen=$(shell_tab "$shell" "$command" "$setup" "nudge config set celebrations " "^on +off")
   check "$shell: config set celebrations offers on and off" \
     bash -c 'grep -q "celebrations o" <<< "$1" && grep -qE "^on +off" <<< "$1"' _ "$screen"
-  screen=$(shell_tab "$shell" "$command" "$setup" "nudge import b")
+  screen=$(shell_tab "$shell" "$command" "$setup" "nudge import b" "nudge import backup.json")
   check "$shell: import completes the JSON file" grep -q "nudge import backup.json" <<< "$screen"
 done
 
 [ "$failed" = 0 ] || tail -20 "$work/out"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+e2e_done

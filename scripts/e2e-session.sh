@@ -9,11 +9,14 @@ cd "$(dirname "$0")/.."
 if [ -z "${NUDGE_SESSION_NAMESPACE:-}" ]; then
   exec unshare -m env NUDGE_SESSION_NAMESPACE=1 "$0" "$@"
 fi
+. scripts/lib/e2e.sh
 NUDGE=${NUDGE_BIN:-$PWD/.build/debug/nudge}
 NUDGE=$(readlink -f "$NUDGE")
 artifacts=${ARTIFACTS:-$PWD/artifacts}
 mkdir -p "$artifacts"
-work=$(mktemp -d /tmp/nudge-session.XXXXXX)
+# every process started here carries the suite's mark, the user manager and what it starts too
+# (the terminals a click opens): the end stops the manager, then whatever is left of those
+e2e_init --sweep /tmp/nudge-session.XXXXXX
 mount --make-rprivate /
 mount -t tmpfs tmpfs /run/systemd
 mkdir -p /run/systemd/system
@@ -28,41 +31,18 @@ SystemdService=dunst.service
 SERVICE
 chmod 700 "$XDG_RUNTIME_DIR"
 unset DBUS_SESSION_BUS_ADDRESS DISPLAY WAYLAND_DISPLAY NUDGE_NOW NUDGE_DB XDG_DATA_HOME XDG_CONFIG_HOME
-display=:$((60 + RANDOM % 20))
-Xvfb "$display" -screen 0 1024x768x24 >/dev/null 2>&1 &
-xvfb=$!
-env -i HOME="$HOME" XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" PATH=/usr/local/bin:/usr/bin:/bin \
+xvfb_start  # $display; the manager gets it later, as a desktop session would give it
+env -i HOME="$HOME" XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" PATH=/usr/local/bin:/usr/bin:/bin E2E_MARK="$E2E_MARK" \
   /lib/systemd/systemd --user > "$work/manager.log" 2>&1 &
 manager=$!
-cleanup() {
-  pkill -f "^/usr/bin/xterm -e $NUDGE" 2>/dev/null
-  kill "$manager" 2>/dev/null; wait "$manager" 2>/dev/null
-  kill "$xvfb" 2>/dev/null
-  [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
-}
-trap cleanup EXIT
-for _ in $(seq 100); do
-  [ -S "$XDG_RUNTIME_DIR/bus" ] && [ -S "$XDG_RUNTIME_DIR/systemd/private" ] && break
-  sleep 0.1
-done
+on_exit 'kill "$manager"; wait "$manager"'
+sockets() { [ -S "$XDG_RUNTIME_DIR/bus" ] && [ -S "$XDG_RUNTIME_DIR/systemd/private" ]; }
+wait_for -t 10 sockets
 export DBUS_SESSION_BUS_ADDRESS=unix:path=$XDG_RUNTIME_DIR/bus
-passed=0 failed=0
-check() {  # check NAME CONDITION-COMMAND…
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
-  else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
-# until COMMAND… succeeds (N tenths of a second at most, default 100)
-until_true() {
-  local tries=100
-  if [ "$1" = "-n" ]; then tries=$2; shift 2; fi
-  for _ in $(seq "$tries"); do "$@" && return 0; sleep 0.1; done
-  return 1
-}
-displayed() { [ "$(dunstctl count displayed 2>/dev/null)" = "$1" ]; }
-last_outcome() { "$NUDGE" log --json | python3 -c "import json,sys; l=json.load(sys.stdin); print(l[-1]['outcome'] if l else '')"; }
+displayed() { dunst_displayed "$1"; }
+last_outcome() { "$NUDGE" log --json | json_get - "j[-1]['outcome'] if j else ''"; }
 last_is() { test "$(last_outcome)" = "$1"; }
-outcomes() { "$NUDGE" log --json | python3 -c "import json,sys; print(' '.join(e['outcome'] for e in json.load(sys.stdin)))"; }
+log_outcomes() { "$NUDGE" log --json | outcomes -; }
 unit_state() { systemctl --user show -p ActiveState --value "$1"; }
 unit_is() { test "$(unit_state "$1")" = "$2"; }
 # at_next SLOT SECONDS: the slot's expression fires SECONDS from now (UTC, whatever the zone)
@@ -96,9 +76,9 @@ fi
 check "install: the weekly timer is there but off until turned on" \
   test "$(systemctl --user is-enabled nudge-weekly.timer)" = disabled
 "$NUDGE" schedule on weekly > /dev/null
-check "schedule on weekly: its timer enabled and waiting for Sunday 18:00 (UTC, the manager's zone)" \
-  bash -c "test \"\$(systemctl --user is-enabled nudge-weekly.timer)\" = enabled && for i in \$(seq 30); do
-    TZ=UTC systemctl --user show -p NextElapseUSecRealtime --value nudge-weekly.timer | grep -qE '^Sun [0-9-]+ 18:00:00' && exit 0; sleep 0.1; done; exit 1"
+weekly_next() { TZ=UTC systemctl --user show -p NextElapseUSecRealtime --value nudge-weekly.timer | grep -qE '^Sun [0-9-]+ 18:00:00'; }
+weekly_waits() { test "$(systemctl --user is-enabled nudge-weekly.timer)" = enabled && wait_for -t 3 weekly_next; }
+check "schedule on weekly: its timer enabled and waiting for Sunday 18:00 (UTC, the manager's zone)" weekly_waits
 "$NUDGE" schedule off weekly > /dev/null
 check "schedule off weekly: its timer disabled again" \
   test "$(systemctl --user is-enabled nudge-weekly.timer)" = disabled
@@ -108,68 +88,87 @@ check "install: each slot's service bounded by its window" \
 # 1. Login catch-up: the timer fires before the desktop's notification server exists (no
 #    DISPLAY in the manager, so D-Bus activation of dunst fails); the reminder waits for it.
 at_next morning 2
-until_true unit_is nudge-notify@morning.service active
-sleep 4
+wait_for -t 10 unit_is nudge-notify@morning.service active
+sleep 4  # the thing under test: 4 s without a server (past the 3 s a post is given) and no give-up
 check "catch-up: waits for a notification server (nothing logged undelivered)" \
   bash -c "! '$NUDGE' log --json | grep -q undelivered"
 DISPLAY=$display systemctl --user import-environment DISPLAY
 systemctl --user start dunst.service
-check "catch-up: shown once the server appears" until_true displayed 1
-check "catch-up: logged shown" test "$(outcomes)" = "shown"
+check "catch-up: shown once the server appears" wait_for -t 10 displayed 1
+check "catch-up: logged shown" test "$(log_outcomes)" = "shown"
 DISPLAY=$display import -window root "$artifacts/session-reminder.png" 2>/dev/null
 
 # 2. Open: the flow's terminal runs in its own scope; the reminder's unit ends inactive.
 dunstctl action 0
-until_true last_is clicked
+wait_for -t 10 last_is clicked
 # xterm_pid [LINK]: the xterm a click (or the handler) started for nudge://LINK (review)
 xterm_pid() { pgrep -f "^/usr/bin/xterm -e $NUDGE open --hold nudge://${1:-review}" | head -1; }
 xterm_seen() { test -n "$(xterm_pid "$@")"; }
-check "open: an xterm starts for nudge://review" until_true -n 100 xterm_seen
+check "open: an xterm starts for nudge://review" wait_for -t 10 xterm_seen
 pid=$(xterm_pid)
 check "open: the terminal is in its own scope, not the reminder's service" \
   grep -q "nudge-open-.*\.scope" "/proc/$pid/cgroup"
 check "open: the reminder's unit ends inactive, not failed" \
-  until_true unit_is nudge-notify@morning.service inactive
+  wait_for -t 10 unit_is nudge-notify@morning.service inactive
 check "open: the terminal starts with no blocked signals" grep -qx "SigBlk:	0000000000000000" "/proc/$pid/status"
+# (a hold: a terminal the stop took with it would be gone a second later)
 check "open: the terminal survives a stop of the reminder's unit" \
   bash -c "systemctl --user stop nudge-notify@morning.service; sleep 1; kill -0 $pid"
-until_true bash -c "DISPLAY=$display xdotool search --pid $pid > /dev/null 2>&1"
+has_window() { DISPLAY=$display xdotool search --pid "$pid" > /dev/null 2>&1; }
+wait_for -t 10 has_window
 window=$(DISPLAY=$display xdotool search --pid "$pid" 2>/dev/null | head -1)
-type_line() { DISPLAY=$display xdotool type --delay 20 "$1"; DISPLAY=$display xdotool key Return; sleep 0.5; }
+# the flow in the terminal (xterm -e runs nudge itself) waits for a line: blocked in read(0)
+reading() {
+  local flow
+  flow=$(pgrep -P "$pid" | head -1)
+  [[ $(cat "/proc/${flow:-0}/syscall" 2> /dev/null) == "0 0x0 "* ]]
+}
+# answers N: the flow has kept N answers (each answer is kept as a draft the moment it is given)
+answers() {
+  [ "$(sqlite3 "$HOME/.local/share/nudge/nudge.sqlite3" \
+    "SELECT json_array_length(answers) FROM draft WHERE flow = 'review'" 2> /dev/null)" = "$1" ]
+}
+type_line() { DISPLAY=$display xdotool type --delay 20 "$1"; DISPLAY=$display xdotool key Return; }
 DISPLAY=$display xdotool windowfocus --sync "$window" 2>/dev/null
-sleep 1
-for answer in "energy" "3" "sparkling water" "drink sparkling water" "soda"; do type_line "$answer"; done
-sleep 1.5
+wait_for -t 10 reading
+n=0
+for answer in "energy" "3" "sparkling water" "drink sparkling water"; do
+  type_line "$answer"
+  n=$((n + 1))
+  wait_for answers "$n" && wait_for reading
+done
+type_line "soda"
+swap_saved() { "$NUDGE" history --json --days 1 | grep -q '"swap" : "sparkling water"'; }
+wait_for swap_saved
 DISPLAY=$display import -window root "$artifacts/session-flow-done.png" 2>/dev/null
-check "open: the answers typed in the terminal were saved" \
-  bash -c "'$NUDGE' history --json --days 1 | grep -q '\"swap\" : \"sparkling water\"'"
+check "open: the answers typed in the terminal were saved" swap_saved
 check "open: the terminal stays open after the flow (Press Enter to close)" kill -0 "$pid"
+wait_for reading  # "Press Enter to close this window", once the celebration is over
 DISPLAY=$display xdotool key Return
-check "open: Enter closes it" until_true -n 50 bash -c "! kill -0 $pid 2>/dev/null"
+check "open: Enter closes it" wait_for -t 5 bash -c "! kill -0 $pid 2>/dev/null"
 
 # 3. Stop: systemctl stop withdraws a shown reminder and the unit ends inactive.
 "$NUDGE" schedule on midday > /dev/null
 at_next midday 2
-check "stop: the midday reminder is shown" until_true displayed 1
+check "stop: the midday reminder is shown" wait_for -t 10 displayed 1
 systemctl --user stop nudge-notify@midday.service
-check "stop: the reminder is taken off the screen" until_true -n 30 displayed 0
+check "stop: the reminder is taken off the screen" wait_for -t 3 displayed 0
 check "stop: logged withdrawn" last_is withdrawn
 check "stop: the unit is inactive, not failed" unit_is nudge-notify@midday.service inactive
 
 # 4. A notification server restart: the reminder is shown again on the new server, once.
 at_next midday 2
-until_true displayed 1
-systemctl --user restart dunst.service
-sleep 2
-check "restart: the reminder is shown again on the new server" until_true displayed 1
+wait_for -t 10 displayed 1
+systemctl --user restart dunst.service  # (it returns once the new dunst owns the name)
+check "restart: the reminder is shown again on the new server" wait_for -t 10 displayed 1
 check "restart: nothing undelivered" bash -c "! '$NUDGE' log --json | grep -q undelivered"
 
 # 5. Window end: after the slot's staleness window (1 minute) the reminder withdraws itself.
 echo "(waiting for the midday window to end, about a minute)"
-check "window end: withdrawn when the window ends" until_true -n 900 last_is withdrawn
-check "window end: off the screen" until_true -n 30 displayed 0
+check "window end: withdrawn when the window ends" wait_for -t 90 last_is withdrawn
+check "window end: off the screen" wait_for -t 3 displayed 0
 check "window end: the unit ends inactive, not failed" \
-  until_true -n 50 unit_is nudge-notify@midday.service inactive
+  wait_for -t 5 unit_is nudge-notify@midday.service inactive
 
 # 6. Snooze survives its process: a transient timer re-posts it; then done elsewhere.
 cat > "$HOME/.config/dunst/dunstrc" <<RC
@@ -179,23 +178,23 @@ cat > "$HOME/.config/dunst/dunstrc" <<RC
 RC
 systemctl --user restart dunst.service
 at_next evening 2
-check "snooze: the evening reminder is shown" until_true displayed 1
+check "snooze: the evening reminder is shown" wait_for -t 10 displayed 1
 dunstctl action 0
-check "snooze: logged snoozed" until_true last_is snoozed
+check "snooze: logged snoozed" wait_for -t 10 last_is snoozed
 check "snooze: the posting process is gone, its unit inactive" \
-  until_true unit_is nudge-notify@evening.service inactive
+  wait_for -t 10 unit_is nudge-notify@evening.service inactive
 check "snooze: a transient timer holds it" \
   bash -c "systemctl --user list-timers --all | grep -q nudge-snooze-evening"
-check "snooze: the reminder comes back" until_true -n 200 displayed 1
+check "snooze: the reminder comes back" wait_for -t 20 displayed 1
 check "snooze: logged shown again" last_is shown
 "$NUDGE" prep --item water=yes --no-input > /dev/null
-check "done elsewhere: the reminder is withdrawn within 5 s" until_true -n 50 displayed 0
-check "done elsewhere: logged done-elsewhere" until_true -n 20 last_is done-elsewhere
+check "done elsewhere: the reminder is withdrawn within 5 s" wait_for -t 5 displayed 0
+check "done elsewhere: logged done-elsewhere" wait_for -t 2 last_is done-elsewhere
 
 # 6b. The nudge:// handler launched by a desktop with a focus token (KIO and GIO launch it with a
 #     startup id): `nudge open` hands the token to the terminal it starts, through the scope.
 DISPLAY=$display DESKTOP_STARTUP_ID=handler-token_TIME42 "$NUDGE" open nudge://checkin < /dev/null
-check "handler with a token: an xterm starts for nudge://checkin" until_true -n 100 xterm_seen checkin
+check "handler with a token: an xterm starts for nudge://checkin" wait_for -t 10 xterm_seen checkin
 tpid=$(xterm_pid checkin)
 check "handler with a token: the terminal runs in its own scope" \
   grep -q "nudge-open-.*\.scope" "/proc/$tpid/cgroup"
@@ -205,10 +204,13 @@ kill "$tpid" 2>/dev/null
 
 # 7. doctor reads the user manager's environment.
 "$NUDGE" doctor --json > "$work/doctor.json" 2>/dev/null
-check "doctor: the manager's DISPLAY is seen" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor.json'))}; sys.exit(0 if c[\"user manager's display\"]['ok'] else 1)"
+display_check() {  # display_check EXPR: EXPR over d, doctor's check of the manager's display
+  json_check "$work/doctor.json" "(lambda d: $1)(next(x for x in j if x['name'] == \"user manager's display\"))"
+}
+check "doctor: the manager's DISPLAY is seen" display_check "d['ok']"
 systemctl --user unset-environment DISPLAY
 "$NUDGE" doctor --json > "$work/doctor.json" 2>/dev/null
-check "doctor: a manager without DISPLAY fails with the import-environment fix" python3 -c "import json,sys; c={x['name']: x for x in json.load(open('$work/doctor.json'))}; d=c[\"user manager's display\"]; sys.exit(0 if not d['ok'] and 'import-environment' in d['fix'] else 1)"
+check "doctor: a manager without DISPLAY fails with the import-environment fix" \
+  display_check "not d['ok'] and 'import-environment' in d['fix']"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+e2e_done

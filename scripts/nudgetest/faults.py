@@ -1,4 +1,5 @@
-"""Faults around nudge: no network, a notification server killed, restarted or hung, clock steps."""
+"""Faults around nudge: no network, a notification server killed, restarted or hung, clock steps
+(faked for nudge alone, fakeclock.py)."""
 
 import datetime as dt
 import json
@@ -9,6 +10,7 @@ import subprocess
 import time
 
 from . import processes
+from .fakeclock import NudgeClock, machine_clock_offset
 from .world import Case, World
 
 
@@ -134,13 +136,6 @@ def epoch_of(text):
     return dt.datetime.fromisoformat(text).timestamp()
 
 
-def step_clock(seconds):
-    """Steps the machine's real wall clock (CLOCK_REALTIME) by `seconds`; monotonic time goes
-    on. Needs root (CI runs as root); the suite steps back what it stepped."""
-    subprocess.run(["date", "-s", f"@{time.time() + seconds:.6f}"], check=True,
-                   capture_output=True)
-
-
 def local_clock_time(epoch, zone):
     """`HH:MM:SS` of an instant in a zone (a calendar expression's time of day)."""
     env = dict(os.environ, TZ=zone)
@@ -148,15 +143,28 @@ def local_clock_time(epoch, zone):
                           capture_output=True, text=True, check=True).stdout.strip()
 
 
+# what `nudge daemon` logs when its timerfd says the wall clock was set
+CLOCK_SET_LINE = "the clock was set: rechecking"
+
+
 def case_time_faults(suite):
-    """`nudge daemon` while the machine's clock steps back two hours (and forward again) and
-    the time zone changes under it: each elapse reminds once, and the next reminder comes at
-    its right instant, in the new zone after the change."""
-    case = Case("time faults: clock -2 h / +2 h, zone change")
+    """`nudge daemon` while its wall clock steps back two hours (and forward again), faked for
+    nudge alone (libfaketime; the kernel's clock-set event delivered for real, the machine's
+    clock left where it is: fakeclock.py), and the time zone changes under it: each elapse
+    reminds once, and the next reminder comes at its right instant, in the new zone after the
+    change."""
+    case = Case("time faults: nudge's clock faked -2 h / +2 h (machine's clock untouched), "
+                "zone change")
     world = World(suite, "time")
+    machine_before = machine_clock_offset()
     zone_link = os.path.join(world.dir, "localtime")
     os.symlink("/usr/share/zoneinfo/Europe/Berlin", zone_link)
     world.env["TZ"] = ":" + zone_link
+    # both steps (start + 13, start + 36) land at least 3 s from an elapse of the evening slot
+    # (every 20 s): a step within milliseconds of a firing races the reminder the daemon starts
+    # (the child reads the clock after the step, the daemon read it before), and the database
+    # then refuses the child's second claim as a duplicate
+    wait_for(lambda: int(time.time()) % 20 not in range(1, 10), 10)
     start = int(time.time())
     morning = start + 8          # a daily slot due 8 s from now
     midday = start + 50          # a daily slot due at this New York time of day
@@ -166,28 +174,49 @@ def case_time_faults(suite):
               "--yes")
     world.run("schedule", "on", "midday")
     world.run("schedule", "set", "evening", "*:*:0/20")
-    log = open(os.path.join(world.dir, "daemon.log"), "w")
-    daemon = subprocess.Popen([suite.nudge, "daemon"], env=world.env, stdin=subprocess.DEVNULL,
-                              stdout=log, stderr=log)
+    # only the daemon (and the reminders it starts, which inherit its environment) runs under
+    # the faked clock; this suite and every other nudge command read the real one
+    log_path = os.path.join(world.dir, "daemon.log")
+    log = open(log_path, "w")
+    clock = NudgeClock(world.dir)
+    daemon = subprocess.Popen([suite.nudge, "daemon"], env=dict(world.env, **clock.environment()),
+                              stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     t0 = time.monotonic() - (time.time() - start)  # monotonic time at `start`
-    offset = 0
+    faked = []  # what a process under the faked clock read, minus the real clock, at each step
+    woke = []   # whether the daemon said it woke because the clock was set, after each step
+
+    def step(seconds):
+        said = open(log_path).read().count(CLOCK_SET_LINE)
+        clock.step(seconds)
+        faked.append(clock.reads() - time.time())
+        woke.append(wait_for(lambda: open(log_path).read().count(CLOCK_SET_LINE) > said, 2))
+
     try:
+        faked.append(clock.reads() - time.time())
         sleep_until(t0 + 13)
-        step_clock(-7200)
-        offset = -7200
-        back = start + 13 - 7200  # the wall clock right after the step
+        step(-7200)
+        back = start + 13 - 7200  # the daemon's wall clock right after the step
         sleep_until(t0 + 36)
-        step_clock(7200)
-        offset = 0
+        step(7200)
         sleep_until(t0 + 40)
         os.unlink(zone_link)  # the machine moves from Berlin to New York
         os.symlink("/usr/share/zoneinfo/America/New_York", zone_link)
         sleep_until(t0 + 54)
     finally:
-        if offset:
-            step_clock(-offset)
         daemon.send_signal(signal.SIGTERM)
         code = daemon.wait(timeout=15)
+        clock.close()
+    machine_moved = machine_clock_offset() - machine_before
+    case.check(len(faked) == 3 and [round(f) for f in faked] == [0, -7200, 0],
+               f"nudge's faked clock (date under its preload) read "
+               f"{[round(f, 3) for f in faked]} s off the real one (wanted 0, -7200, 0)")
+    # an NTP daemon may slew the real clock by up to 0.5 ms a second; a step is seconds
+    case.check(abs(machine_moved) < 0.05,
+               f"the machine's clock moved by {machine_moved:.6f} s against monotonic time")
+    woken = open(log_path).read().count(CLOCK_SET_LINE)
+    case.check(woke == [True, True],
+               f"the daemon woke on the clock-set event after each step: {woke} "
+               f"({woken} wakes in all)")
     rows = json.loads(world.run("log", "--json", "--limit", "500").stdout)
     skipped = ("skipped-stale", "skipped-done", "duplicate")
     reminders = [r for r in rows if r["outcome"] not in skipped]
@@ -216,8 +245,19 @@ def case_time_faults(suite):
     mornings = [r for r in reminders if r["slot"] == "morning"]
     case.check(len(mornings) == 1, f"morning reminded {len(mornings)} times")
     case.note = (f"{len(reminders)} reminders over {len(per_elapse)} elapses, "
-                 f"{sum(1 for r in rows if r['outcome'] == 'skipped-stale')} stale skipped")
+                 f"{sum(1 for r in rows if r['outcome'] == 'skipped-stale')} stale skipped, "
+                 f"{woken} clock-set wakes, machine's clock moved {machine_moved * 1e6:+.1f} µs")
     return case
+
+
+def wait_for(condition, seconds):
+    """True as soon as `condition()` holds, False after `seconds` without it."""
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def sleep_until(monotonic):
