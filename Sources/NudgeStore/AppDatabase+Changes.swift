@@ -75,6 +75,9 @@ extension AppDatabase {
     case .review: try db.fetchOne(ReviewEntry.self, key: key).map(FlowEntry.review)
     case .checkin: try db.fetchOne(CheckinEntry.self, key: key).map(FlowEntry.checkin)
     case .needHelp: try db.fetchOne(HelpNote.self, key: key).map(FlowEntry.help)
+    case .defined(let word):
+      try Day(key).flatMap { try db.answeredEntries(flow: word, from: $0, through: $0).first }
+        .map(FlowEntry.answered)
     }
   }
 }
@@ -172,6 +175,7 @@ extension SQLiteConnection {
       """
       SELECT day FROM prep UNION SELECT day FROM review
       UNION SELECT day FROM checkin UNION SELECT day FROM help_note
+      UNION SELECT day FROM flow_entry
       """
     ).compactMap { Day($0) }
     let paused = try fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }

@@ -17,6 +17,7 @@ extension AppDatabase {
       case .review(let e): try db.save(e)
       case .checkin(let e): try db.save(e)
       case .help(let n): try db.save(n)
+      case .answered(let e): try db.putAnsweredEntry(e)
       }
     }
   }
@@ -29,6 +30,9 @@ extension AppDatabase {
       case .review: try db.delete(ReviewEntry.self, key: entry.key)
       case .checkin: try db.delete(CheckinEntry.self, key: entry.key)
       case .help: try db.delete(HelpNote.self, key: entry.key)
+      case .answered(let e):
+        try db.execute(
+          "DELETE FROM flow_entry WHERE flow = ? AND day = ?", [.text(e.flow), SQLValue(e.day)])
       }
     }
   }
@@ -117,7 +121,8 @@ extension AppDatabase {
       try db.texts(
         """
         SELECT max(day) FROM (SELECT day FROM prep UNION SELECT day FROM review
-        UNION SELECT day FROM checkin UNION SELECT day FROM help_note) WHERE day < ?
+        UNION SELECT day FROM checkin UNION SELECT day FROM help_note
+        UNION SELECT day FROM flow_entry) WHERE day < ?
         """, [SQLValue(day)]
       ).first.flatMap { Day($0) }
     }
@@ -130,6 +135,7 @@ extension AppDatabase {
         """
         SELECT (SELECT count(*) FROM prep WHERE day = ?1) + (SELECT count(*) FROM review WHERE day = ?1)
         + (SELECT count(*) FROM checkin WHERE day = ?1) + (SELECT count(*) FROM help_note WHERE day = ?1)
+        + (SELECT count(*) FROM flow_entry WHERE day = ?1)
         """, [SQLValue(day)]) ?? 0
     }
   }

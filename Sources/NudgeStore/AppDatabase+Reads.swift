@@ -34,7 +34,8 @@ extension AppDatabase {
         prep: try db.fetchAll(PrepEntry.self, range, days),
         review: try db.fetchAll(ReviewEntry.self, range, days),
         checkin: try db.fetchAll(CheckinEntry.self, range, days),
-        help: try db.fetchAll(HelpNote.self, range, days))
+        help: try db.fetchAll(HelpNote.self, range, days),
+        answered: try db.answeredEntries(from: first, through: last))
     }
   }
 
@@ -52,6 +53,7 @@ extension AppDatabase {
         """
         SELECT day FROM prep UNION SELECT day FROM review
         UNION SELECT day FROM checkin UNION SELECT day FROM help_note
+        UNION SELECT day FROM flow_entry
         """)
       return Set(days.compactMap { Day($0) })
     }
@@ -95,16 +97,24 @@ extension SQLiteConnection {
 
   func doneFlows(on day: Day) throws -> Set<Flow> {
     Set(try Flow.allCases.filter { try isDone($0, on: day) })
+      .union(
+        try texts("SELECT flow FROM flow_entry WHERE day = ?", [SQLValue(day)]).compactMap {
+          Flow(rawValue: $0)
+        })
   }
 
   func isDone(_ flow: Flow, on day: Day) throws -> Bool {
-    let table =
-      switch flow {
-      case .prep: PrepEntry.tableName
-      case .review: ReviewEntry.tableName
-      case .checkin: CheckinEntry.tableName
-      case .needHelp: HelpNote.tableName
-      }
+    let table: String
+    switch flow {
+    case .prep: table = PrepEntry.tableName
+    case .review: table = ReviewEntry.tableName
+    case .checkin: table = CheckinEntry.tableName
+    case .needHelp: table = HelpNote.tableName
+    case .defined(let word):
+      return try integer(
+        "SELECT EXISTS (SELECT 1 FROM flow_entry WHERE flow = ? AND day = ?)",
+        [.text(word), SQLValue(day)]) == 1
+    }
     return try integer(
       "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", [SQLValue(day)]) == 1
   }

@@ -145,5 +145,15 @@ extension AppDatabase {
     """
       ALTER TABLE reminder_log ADD COLUMN detail TEXT;
     """,
+    // Version 8: entries of the flows plan files define, their answers a JSON object by
+    // question id (no column per question); which plans a person turned on or off.
+    """
+      CREATE TABLE flow_entry (
+        flow TEXT NOT NULL, day TEXT NOT NULL, answers TEXT NOT NULL, saved_at TEXT NOT NULL,
+        PRIMARY KEY (flow, day)
+      );
+      CREATE INDEX flow_entry_day ON flow_entry(day);
+      CREATE TABLE plan_choice (plan TEXT PRIMARY KEY NOT NULL, is_on BOOLEAN NOT NULL);
+    """,
   ]
 }

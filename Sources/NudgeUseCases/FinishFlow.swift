@@ -60,6 +60,44 @@ public struct FinishFlow: Sendable {
     }
   }
 
+  /// Finishes a run of a flow a plan file defines: `answers` laid over the day's entry (those
+  /// whose question no longer applies dropped), saved at `savedAt`; journaled, awarded and
+  /// drawn as a coach flow is. The caller has checked that the merged entry counts.
+  @discardableResult
+  public func callAsFunction(
+    _ flow: FlowDefinition, answers: FlowAnswers, day: Day, savedAt: String, madeOn: Day? = nil,
+    editing: Bool = false, removingDraft: Bool = false, reward: RewardDraw? = nil
+  ) throws(StoreError) -> Finished<AnsweredEntry> {
+    try db.inTransaction {
+      let ledger = AchievementLedger(db: db)
+      var existing: AnsweredEntry? = nil
+      if case .answered(let stored)? = try db.entry(.defined(flow.word), on: day) {
+        existing = stored
+      }
+      var entry = existing ?? AnsweredEntry(flow: flow.word, day: day, savedAt: savedAt)
+      entry.answers = entry.answers.merging(answers).applying(to: flow)
+      entry.savedAt = savedAt
+      try db.putFlowEntry(.answered(entry))
+      var unchanged = existing
+      unchanged?.savedAt = savedAt
+      if unchanged != entry {
+        try db.journalChange(
+          madeOn: madeOn ?? day, at: savedAt,
+          kind: existing == nil ? .saved : editing ? .edited : .updated,
+          before: existing.map(FlowEntry.answered), after: .answered(entry))
+      }
+      if removingDraft { try db.removeDraft(.defined(flow.word), on: day) }
+      let (new, lost) = try ledger.settle(heldBefore: nil)
+      var drawn: StoredCelebration? = nil
+      if let reward {
+        drawn = try celebrate(day: day, new: new, updated: existing != nil, with: reward)
+      }
+      return Finished(
+        entry: entry, updated: existing != nil, newAchievements: new, lostAchievements: lost,
+        celebration: drawn)
+    }
+  }
+
   /// Finishes an I-need-help flow: adds its tagged note; awards and draws as a day's flow does.
   @discardableResult
   public func callAsFunction(

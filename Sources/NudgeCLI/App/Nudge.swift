@@ -93,6 +93,9 @@ public enum NudgeMain {
   /// The command the arguments name; a `nudge://` link is routed to `open` as data, never
   /// parsed as options (`nudge open --help=x` is a link to refuse).
   static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    if let word = arguments.first, DefinedFlowCommand.mayName(word) {
+      return try DefinedFlowCommand.parse(arguments)
+    }
     let linkWords = OpenCommand.linkWords(arguments)
     let command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])
     if var open = command as? OpenCommand, let words = linkWords {

@@ -25,7 +25,8 @@ struct EditCommand: ContextCommand {
 
   func run(_ ctx: Context) throws {
     var rest = words
-    let flowWords = ["prep", "review", "checkin", "help", "need-help"]
+    let flowWords =
+      ["prep", "review", "checkin", "help", "need-help"] + ctx.definedFlowWords.sorted()
     var dayWord: String? = nil
     if let first = rest.first, !flowWords.contains(first), !first.hasPrefix("-") {
       dayWord = first
@@ -77,6 +78,7 @@ struct EditCommand: ContextCommand {
     case .review: try edit(ReviewCommand.parse(arguments), ctx)
     case .checkin: try edit(CheckinCommand.parse(arguments), ctx)
     case .needHelp: break
+    case .defined: try edit(DefinedFlowCommand.parse([flowWord] + arguments), ctx)
     }
   }
 
@@ -95,6 +97,7 @@ protocol FlowCommand: ContextCommand {
 extension PrepCommand: FlowCommand {}
 extension ReviewCommand: FlowCommand {}
 extension CheckinCommand: FlowCommand {}
+extension DefinedFlowCommand: FlowCommand {}
 
 /// `nudge edit help ID [--category C] [--note TEXT]`.
 struct EditHelpNote: ParsableArguments {
@@ -189,7 +192,8 @@ struct DeleteCommand: ContextCommand {
     }
     var words = words
     // the flow may come first too: nudge delete review yesterday
-    if ["prep", "review", "checkin"].contains(words[0]) { words.swapAt(0, 1) }
+    let dayFlows = ["prep", "review", "checkin"] + ctx.definedFlowWords.sorted()
+    if dayFlows.contains(words[0]) { words.swapAt(0, 1) }
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
     let flow: Flow
@@ -199,11 +203,11 @@ struct DeleteCommand: ContextCommand {
       key = try HelpNoteID.find(words[1], db).id
     } else {
       let day = try Day.named(words[0], today: today)
-      guard let named = Flow(rawValue: words[1]), named != .needHelp else {
+      guard let named = Flow(rawValue: words[1]), dayFlows.contains(named.rawValue) else {
         throw CLIError(
           words[1] == "need-help" || words[1] == "help"
             ? "craving notes are deleted one at a time: nudge delete help ID (ids are in 'nudge show \(day)')."
-            : "'\(words[1])' is not a flow: nudge delete DAY prep|review|checkin.\(Suggestion.hint(for: words[1], among: ["prep", "review", "checkin"]))",
+            : "'\(words[1])' is not a flow: nudge delete DAY \(dayFlows.joined(separator: "|")).\(Suggestion.hint(for: words[1], among: dayFlows))",
           code: .usage)
       }
       flow = named
@@ -353,6 +357,10 @@ enum EntryText {
     case .help(let n):
       return "the \(n.category.rawValue) craving note of \(day), \(clockTime(n.at))"
         + (n.note.map { " (\($0))" } ?? "")
+    case .answered(let e):
+      let some = e.answers.values.sorted { $0.key < $1.key }.prefix(3)
+        .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+      return "the \(e.flow) entry of \(day)" + (some.isEmpty ? "" : " (\(some))")
     }
   }
 

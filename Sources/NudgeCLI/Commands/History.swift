@@ -31,10 +31,11 @@ struct HistoryCommand: ContextCommand {
       return
     }
     let style = ctx.style
+    let plans = try ctx.plans(db)
     let frozen = Set(
       try ctx.streak(db, today: today).frozen)
     if full {
-      let view = DayView(ctx: ctx, today: today)
+      let view = DayView(ctx: ctx, today: today, plans: plans)
       for (index, entry) in timeline.reversed().enumerated() {
         if index > 0 { ctx.line() }
         view.full(entry)
@@ -44,7 +45,8 @@ struct HistoryCommand: ContextCommand {
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
       let text = summary(
-        entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today)
+        entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
+        view: AnsweredView(plans: plans), stored: entry)
       // long days wrap under their text, never into the date column
       let lines = TerminalText.wrap(text, width: ctx.columns - 11)
       for (index, part) in lines.enumerated() {
@@ -65,7 +67,9 @@ struct HistoryCommand: ContextCommand {
     return today ? style.yellow(text) : style.dim(text)
   }
 
-  private func summary(_ entry: HistoryDay, frozen: Bool, today: Bool) -> String {
+  private func summary(
+    _ entry: HistoryDay, frozen: Bool, today: Bool, view: AnsweredView, stored: HistoryDay
+  ) -> String {
     if !entry.isDone && frozen { return "* frozen (a streak freeze kept the streak)" }
     if !entry.isDone && today { return "○ in progress" }
     guard entry.isDone else { return "·" }
@@ -89,6 +93,7 @@ struct HistoryCommand: ContextCommand {
     for note in entry.help {
       parts.append("help \(clockTime(note.at)) \(note.category.rawValue)")
     }
+    parts += view.ordered(stored.flows).map(view.part)
     return "✓ " + parts.joined(separator: " · ")
   }
 }

@@ -47,7 +47,7 @@ struct OpenCommand: ContextCommand {
         code: .badData)
     }
     let link: DeepLink
-    do { link = try DeepLink.parse(url) } catch {
+    do { link = try DeepLink.parse(url, flowWords: ctx.definedFlowWords) } catch {
       throw CLIError(
         "refusing the link: \(error.message). Nothing was opened.", code: .badData)
     }
@@ -58,7 +58,7 @@ struct OpenCommand: ContextCommand {
     var failure: CLIError? = nil
     do {
       // every command a link names runs against the context (`DeepLink.arguments`)
-      guard let routed = try Nudge.parseAsRoot(link.arguments) as? any ContextCommand else {
+      guard let routed = try NudgeMain.parse(link.arguments) as? any ContextCommand else {
         throw CLIError("the link \(url) names no command that runs here.", code: .internal)
       }
       try routed.run(ctx)

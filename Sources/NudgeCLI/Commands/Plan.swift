@@ -12,7 +12,63 @@ struct PlanCommand: ParsableCommand {
       of your own go in $XDG_CONFIG_HOME/nudge/plans/NAME.plan (~/.config/nudge/plans); \
       plans/FORMAT.md describes the format.
       """,
-    subcommands: [List.self, Show.self, Check.self], defaultSubcommand: List.self)
+    subcommands: [List.self, Show.self, On.self, Off.self, Check.self], defaultSubcommand: List.self
+  )
+
+  /// `nudge plan on NAME`: follow a plan: its flows run, count for the streak and show in
+  /// the views.
+  struct On: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "on", abstract: "Turn a plan on: its flows run and count for your streak.")
+
+    @Argument(help: "The plan's name (see 'nudge plan list').")
+    var name: String
+
+    func run(_ ctx: Context) throws { try PlanCommand.choose(name, on: true, ctx) }
+  }
+
+  /// `nudge plan off NAME`: stop following a plan; what it saved stays, and still counts for
+  /// the days it was done.
+  struct Off: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "off",
+      abstract: "Turn a plan off: its flows stop running; what they saved is kept.")
+
+    @Argument(help: "The plan's name (see 'nudge plan list').")
+    var name: String
+
+    func run(_ ctx: Context) throws { try PlanCommand.choose(name, on: false, ctx) }
+  }
+
+  static func choose(_ name: String, on: Bool, _ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let plans = try ctx.plans(db)
+    let entry = try plans.catalogue.named(name)
+    let plan = entry.plan
+    if plans.isOn(plan) == on {
+      ctx.line("The \(plan.name) plan is \(on ? "on" : "off") already.")
+    } else {
+      let others = plans.catalogue.entries.filter {
+        $0.plan.name != plan.name && plans.isOn($0.plan)
+      }
+      guard on || !others.isEmpty else {
+        throw CLIError(
+          "the \(plan.name) plan is the only one on; turn another on first (nudge plan on NAME).",
+          code: .usage)
+      }
+      try db.choosePlan(plan.name, on: on)
+      ctx.line(ctx.style.green("✓") + " The \(plan.name) plan is \(on ? "on" : "off").")
+    }
+    if on {
+      for flow in plan.flows {
+        ctx.line(
+          "  nudge \(flow.word)  \(VisibleText.escaped(flow.title))"
+            + (flow.slot.map { ctx.style.dim("  — \($0) reminder") } ?? ""))
+      }
+    } else {
+      ctx.line("What its flows saved is kept, and still counts for the days it was done.")
+    }
+  }
 
   /// `nudge plan list`: every plan, its flows and their slots; broken files named.
   struct List: ContextCommand {
@@ -23,17 +79,19 @@ struct PlanCommand: ParsableCommand {
     var json = false
 
     func run(_ ctx: Context) throws {
-      let catalogue = ctx.planCatalogue()
+      let plans = try ctx.plans(try ctx.openDatabase())
+      let catalogue = plans.catalogue
       for problem in catalogue.problems {
         ctx.output.writeError("nudge: \(VisibleText.escaped(problem.described)) (set aside)\n")
       }
       if json {
-        ctx.line(try jsonText(catalogue.entries.map(PlanSummary.init)))
+        ctx.line(
+          try jsonText(catalogue.entries.map { PlanSummary($0, on: plans.isOn($0.plan)) }))
         return
       }
       for entry in catalogue.entries {
         let plan = entry.plan
-        let state = plan.onByDefault ? ctx.style.green("on ") : ctx.style.dim("off")
+        let state = plans.isOn(plan) ? ctx.style.green("on ") : ctx.style.dim("off")
         ctx.line(
           "\(state) \(ctx.style.bold(plan.name))  \(VisibleText.escaped(plan.title))"
             + ctx.style.dim(entry.file.map { "  (\(VisibleText.escaped($0)))" } ?? "  (built in)"))
@@ -58,19 +116,17 @@ struct PlanCommand: ParsableCommand {
     var json = false
 
     func run(_ ctx: Context) throws {
-      let catalogue = ctx.planCatalogue()
-      guard let entry = catalogue.plan(named: name) else {
-        let names = catalogue.entries.map(\.plan.name)
-        throw CLIError(
-          "there is no plan named '\(name)' (\(names.joined(separator: ", "))).\(Suggestion.hint(for: name, among: names)) See 'nudge plan list'.",
-          code: .usage)
-      }
+      let plans = try ctx.plans(try ctx.openDatabase())
+      let entry = try plans.catalogue.named(name)
+      let isOn = plans.isOn(entry.plan)
       if json {
-        ctx.line(try jsonText(PlanSummary(entry)))
+        ctx.line(try jsonText(PlanSummary(entry, on: isOn)))
         return
       }
       let plan = entry.plan
-      ctx.line(ctx.style.bold(VisibleText.escaped(plan.title)) + " (\(plan.name))")
+      ctx.line(
+        ctx.style.bold(VisibleText.escaped(plan.title)) + " (\(plan.name), "
+          + (isOn ? "on" : "off: nudge plan on \(plan.name)") + ")")
       if !plan.about.isEmpty { ctx.wrappedLine(VisibleText.escaped(plan.about)) }
       for slot in plan.slots {
         ctx.line(
@@ -156,10 +212,10 @@ struct PlanSummary: Encodable {
   var flows: [FlowSummary]
   var slots: [String: String]
 
-  init(_ entry: PlanCatalogue.Entry) {
+  init(_ entry: PlanCatalogue.Entry, on: Bool) {
     name = entry.plan.name
     title = entry.plan.title
-    on = entry.plan.onByDefault
+    self.on = on
     file = entry.file
     flows = entry.plan.flows.map {
       FlowSummary(
@@ -181,6 +237,19 @@ extension Question.Kind {
       "a number \(low)-\(high)" + (unit.map { " (\($0))" } ?? "")
     case .timeOfDay: "a time, HH:MM"
     }
+  }
+}
+
+extension PlanCatalogue {
+  /// The plan named `name`, else a usage error that lists the plans.
+  func named(_ name: String) throws -> Entry {
+    guard let entry = plan(named: name) else {
+      let names = entries.map(\.plan.name)
+      throw CLIError(
+        "there is no plan named '\(name)' (\(names.joined(separator: ", "))).\(Suggestion.hint(for: name, among: names)) See 'nudge plan list'.",
+        code: .usage)
+    }
+    return entry
   }
 }
 

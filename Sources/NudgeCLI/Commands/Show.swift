@@ -22,7 +22,7 @@ struct ShowCommand: ContextCommand {
       ctx.line(try jsonText(entry))
       return
     }
-    DayView(ctx: ctx, today: today).full(entry)
+    DayView(ctx: ctx, today: today, plans: try ctx.plans(db)).full(entry)
   }
 }
 
@@ -43,6 +43,7 @@ extension Day {
 struct DayView {
   let ctx: Context
   let today: Day
+  let plans: PlanSet
 
   /// The heading of a day: "Today · Monday 23 November 2026".
   func heading(_ date: Day) -> String {
@@ -92,6 +93,11 @@ struct DayView {
       }
       if let feel = checkin.feel { field("How it felt", feel) }
       if let blocker = checkin.blocker { field("What got in the way", blocker) }
+    }
+    let view = AnsweredView(plans: plans)
+    for answered in view.ordered(stored.flows) {
+      ctx.line(style.cyan(plans.title(of: answered.flow)))
+      for (label, answer) in view.fields(answered) { field(label, answer) }
     }
     if !entry.help.isEmpty {
       ctx.line(style.cyan("Cravings") + " (\(entry.help.count))")

@@ -114,6 +114,14 @@ struct TodayCommand: ContextCommand {
         ctx.line(text)
       }
     }
+    // the flows of the other plans that are on, those of this part of the day
+    for flow in try ctx.plans(db).flowsOn where flow.isShown(in: phase) {
+      let title = VisibleText.escaped(flow.title)
+      ctx.line(
+        now.flows[flow.word] != nil
+          ? style.green("✓") + " \(title) done"
+          : "→ \(title): " + style.cyan("nudge \(flow.word)"))
+    }
     ctx.line(style.dim("A craving? 'nudge need-help' · the week: 'nudge history'"))
   }
 
@@ -139,5 +147,17 @@ struct TodayCommand: ContextCommand {
     let frozen =
       s.frozen.contains(today.adding(days: -1)) ? " · yesterday frozen (streak kept)" : ""
     return "🔥 Streak: \(days) · \(state) · \(s.weekDone)/7 this week\(frozen)"
+  }
+}
+
+extension FlowDefinition {
+  /// Whether the today view lists it in `phase`: a morning flow in the morning, an evening
+  /// flow in the evening, any other all day.
+  func isShown(in phase: DayPhase) -> Bool {
+    switch slot {
+    case "morning": phase == .morning
+    case "evening": phase == .evening
+    default: true
+    }
   }
 }

@@ -1,11 +1,13 @@
 import FoundationEssentials
 
-/// One saved entry of any flow: a day's prep, review or check-in, or one help note.
+/// One saved entry of any flow: a day's prep, review or check-in, one help note, or a day's
+/// entry of a flow a plan file defines.
 public enum FlowEntry: Equatable, Sendable, Encodable {
   case prep(PrepEntry)
   case review(ReviewEntry)
   case checkin(CheckinEntry)
   case help(HelpNote)
+  case answered(AnsweredEntry)
 
   public var flow: Flow {
     switch self {
@@ -13,6 +15,7 @@ public enum FlowEntry: Equatable, Sendable, Encodable {
     case .review: .review
     case .checkin: .checkin
     case .help: .needHelp
+    case .answered(let e): .defined(e.flow)
     }
   }
 
@@ -23,6 +26,7 @@ public enum FlowEntry: Equatable, Sendable, Encodable {
     case .review(let e): e.day
     case .checkin(let e): e.day
     case .help(let n): n.day
+    case .answered(let e): e.day
     }
   }
 
@@ -39,6 +43,7 @@ public enum FlowEntry: Equatable, Sendable, Encodable {
     case .review(let e): try e.encode(to: encoder)
     case .checkin(let e): try e.encode(to: encoder)
     case .help(let n): try n.encode(to: encoder)
+    case .answered(let e): try e.encode(to: encoder)
     }
   }
 
@@ -50,6 +55,7 @@ public enum FlowEntry: Equatable, Sendable, Encodable {
       case .review(let e): try NudgeJSON.encode(e)
       case .checkin(let e): try NudgeJSON.encode(e)
       case .help(let n): try NudgeJSON.encode(n)
+      case .answered(let e): try NudgeJSON.encode(e)
       }
     return String(decoding: data, as: UTF8.self)
   }
@@ -62,6 +68,10 @@ public enum FlowEntry: Equatable, Sendable, Encodable {
     case .review: self = .review(try NudgeJSON.decode(ReviewEntry.self, from: data))
     case .checkin: self = .checkin(try NudgeJSON.decode(CheckinEntry.self, from: data))
     case .needHelp: self = .help(try NudgeJSON.decode(HelpNote.self, from: data))
+    case .defined(let word):
+      let entry = try NudgeJSON.decode(AnsweredEntry.self, from: data)
+      guard entry.flow == word else { throw InputError("an entry of \(entry.flow), not \(word)") }
+      self = .answered(entry)
     }
   }
 }

@@ -1,16 +1,48 @@
 import FoundationEssentials
 
-/// The four daily flows a person completes.
-public enum Flow: String, CaseIterable, Codable, Sendable {
+/// A flow a person completes: one of the coach plan's four (compiled in), or a flow defined in
+/// another plan's file, by its word (`sleep`, `challenge`), whose definition the plan catalogue
+/// holds (`PlanCatalogue`, `FlowDefinition`).
+public enum Flow: Hashable, Codable, Sendable, CaseIterable, RawRepresentable {
   case prep, review, checkin
-  case needHelp = "need-help"
+  case needHelp
+  /// A flow of a plan file, by its word: unique among every plan's flows and nudge's commands.
+  case defined(String)
 
+  /// The coach plan's four flows, in the order a day goes.
+  public static let allCases: [Flow] = [.prep, .review, .checkin, .needHelp]
+
+  /// Its stored name: the coach's flow ids, else the defined flow's word.
+  public var rawValue: String {
+    switch self {
+    case .prep: "prep"
+    case .review: "review"
+    case .checkin: "checkin"
+    case .needHelp: "need-help"
+    case .defined(let word): word
+    }
+  }
+
+  /// A coach flow by its id, or a defined flow by a word of the shape plan files allow
+  /// (whether a plan has it is for the catalogue to say); nil for anything else.
+  public init?(rawValue: String) {
+    if let coach = Self.allCases.first(where: { $0.rawValue == rawValue }) {
+      self = coach
+    } else if FlowDefinition.isWord(rawValue) {
+      self = .defined(rawValue)
+    } else {
+      return nil
+    }
+  }
+
+  /// The coach's titles; a defined flow's title is its definition's (the word here).
   public var title: String {
     switch self {
     case .prep: "Prep Tonight"
     case .review: "Morning Focus"
     case .checkin: "End-of-day check-in"
     case .needHelp: "I need help"
+    case .defined(let word): word
     }
   }
 
@@ -21,6 +53,7 @@ public enum Flow: String, CaseIterable, Codable, Sendable {
     case .review: .review
     case .checkin: .checkin
     case .needHelp: .needHelp(nil)
+    case .defined(let word): .flow(word)
     }
   }
 }

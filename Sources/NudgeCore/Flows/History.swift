@@ -5,12 +5,15 @@ public struct HistoryDay: Codable, Equatable, Sendable {
   public var review: ReviewEntry?
   public var checkin: CheckinEntry?
   public var help: [HelpNote]
+  /// The day's entries of flows plan files define, by flow word.
+  public var flows: [String: AnsweredEntry]
 
   public init(
     date: Day, prep: PrepEntry? = nil, review: ReviewEntry? = nil, checkin: CheckinEntry? = nil,
-    help: [HelpNote] = []
+    help: [HelpNote] = [], flows: [String: AnsweredEntry] = [:]
   ) {
     self.date = date
+    self.flows = flows
     self.prep = prep
     self.review = review
     self.checkin = checkin
@@ -18,7 +21,18 @@ public struct HistoryDay: Codable, Equatable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case date, prep, review, checkin, help
+    case date, prep, review, checkin, help, flows
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      date: try c.decode(Day.self, forKey: .date),
+      prep: try c.decodeIfPresent(PrepEntry.self, forKey: .prep),
+      review: try c.decodeIfPresent(ReviewEntry.self, forKey: .review),
+      checkin: try c.decodeIfPresent(CheckinEntry.self, forKey: .checkin),
+      help: try c.decodeIfPresent([HelpNote].self, forKey: .help) ?? [],
+      flows: try c.decodeIfPresent([String: AnsweredEntry].self, forKey: .flows) ?? [:])
   }
 
   /// Writes `null` for a flow not done that day, so every key is always present.
@@ -29,17 +43,20 @@ public struct HistoryDay: Codable, Equatable, Sendable {
     try c.encode(review, forKey: .review)
     try c.encode(checkin, forKey: .checkin)
     try c.encode(help, forKey: .help)
+    try c.encode(flows, forKey: .flows)
   }
 
   /// A day is done when any flow was completed on it.
-  public var isDone: Bool { prep != nil || review != nil || checkin != nil || !help.isEmpty }
+  public var isDone: Bool {
+    prep != nil || review != nil || checkin != nil || !help.isEmpty || !flows.isEmpty
+  }
 }
 
 /// Lays out history entries as one `HistoryDay` per day of a range, oldest first.
 public enum Timeline {
   public static func days(
     endingOn last: Day, count: Int, prep: [PrepEntry], review: [ReviewEntry],
-    checkin: [CheckinEntry], help: [HelpNote]
+    checkin: [CheckinEntry], help: [HelpNote], answered: [AnsweredEntry] = []
   ) -> [HistoryDay] {
     guard count > 0 else { return [] }
     let first = last.adding(days: -(count - 1))
@@ -54,6 +71,7 @@ public enum Timeline {
     for n in help.sorted(by: { $0.at < $1.at }) where byDay[n.day] != nil {
       byDay[n.day]!.help.append(n)
     }
+    for e in answered where byDay[e.day] != nil { byDay[e.day]!.flows[e.flow] = e }
     return (0..<count).map { byDay[first.adding(days: $0)]! }
   }
 }

@@ -6,11 +6,16 @@ public enum DeepLink: Equatable, Sendable {
   case celebrate(Achievement?)
   /// Replays the stored celebration with this draw number (the celebration notification's).
   case replay(UInt64)
+  /// A flow a plan file defines, by its word (`nudge://sleep`).
+  case flow(String)
 
   public static let maxLength = 256
 
-  /// Parses a link; the error says what is wrong with it.
-  public static func parse(_ text: String) throws(InputError) -> DeepLink {
+  /// Parses a link; the error says what is wrong with it. `flowWords`: the words of the
+  /// flows the plans that are on define (their links' hosts).
+  public static func parse(_ text: String, flowWords: Set<String> = []) throws(InputError)
+    -> DeepLink
+  {
     guard !text.isEmpty else { throw InputError("the link is empty") }
     guard text.utf8.count <= maxLength else {
       throw InputError("the link is longer than \(maxLength) characters")
@@ -92,12 +97,18 @@ public enum DeepLink: Equatable, Sendable {
             } ?? ""))
       }
       return .celebrate(achievement)
+    case let word where flowWords.contains(word):
+      _ = try only(nil)
+      return .flow(word)
     default:
       throw InputError(
         "'\(host)' is not a Nudge link"
-          + (Suggestion.closest(to: host, among: Self.hosts).map { " (did you mean '\($0)'?)" }
+          + (Suggestion.closest(to: host, among: Self.hosts + flowWords.sorted()).map {
+            " (did you mean '\($0)'?)"
+          }
             ?? "")
-          + "; use prep, review, checkin, need-help, today, streak, week, achievements or celebrate"
+          + "; use prep, review, checkin, need-help, today, streak, week, achievements, celebrate"
+          + (flowWords.isEmpty ? "" : ", " + flowWords.sorted().joined(separator: ", "))
       )
     }
   }
@@ -123,6 +134,7 @@ public enum DeepLink: Equatable, Sendable {
     case .celebrate(let achievement):
       "nudge://celebrate" + (achievement.map { "?achievement=\($0.rawValue)" } ?? "")
     case .replay(let number): "nudge://celebrate?replay=\(number)"
+    case .flow(let word): "nudge://\(word)"
     }
   }
 
@@ -146,6 +158,7 @@ public enum DeepLink: Equatable, Sendable {
     case .achievements: ["achievements"]
     case .celebrate(let achievement): ["celebrate"] + (achievement.map { [$0.rawValue] } ?? [])
     case .replay(let number): ["celebrate", "--replay", String(number)]
+    case .flow(let word): [word]
     }
   }
 }

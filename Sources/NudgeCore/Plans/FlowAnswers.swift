@@ -3,7 +3,7 @@
 public struct FlowAnswers: Equatable, Sendable {
   /// Each answer as text, as typed on the command line and stored: `yes`/`no`, an option id,
   /// option ids joined by `,`, the text, a whole number, `HH:MM`.
-  public private(set) var values: [String: String] = [:]
+  public internal(set) var values: [String: String] = [:]
 
   public init() {}
 

@@ -52,6 +52,15 @@ public struct FlowDefinition: Equatable, Sendable {
   /// What is said when an entry is saved (before the celebration).
   public var saved: String
 
+  /// Whether `text` has the shape of a flow's word: a lowercase ASCII letter, then lowercase
+  /// letters, digits and `-` (not last), 24 at most.
+  public static func isWord(_ text: some StringProtocol) -> Bool {
+    guard let first = text.first, first.isASCII, first.isLowercase, text.last != "-",
+      text.utf8.count <= 24
+    else { return false }
+    return text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+  }
+
   /// When an entry counts: any answer, every required question answered, or one of these.
   public enum CountRule: Equatable, Sendable {
     case anyAnswer

@@ -145,9 +145,7 @@ public enum PlanFile {
   {
     let id = try reader.id("id")
     let word = try reader.text("word", max: 24) ?? id
-    guard word.first?.isLetter == true, word.last != "-",
-      word.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") })
-    else {
+    guard FlowDefinition.isWord(word) else {
       throw PlanFileError(
         line: reader.lineOf("word"),
         "'\(word)' is not a word: a lowercase letter, then letters, digits and '-'")

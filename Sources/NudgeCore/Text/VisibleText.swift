@@ -118,7 +118,16 @@ extension HistoryDay: ShowableText {
   public var shown: HistoryDay {
     HistoryDay(
       date: date, prep: prep?.shown, review: review?.shown, checkin: checkin?.shown,
-      help: help.map(\.shown))
+      help: help.map(\.shown), flows: flows.mapValues(\.shown))
+  }
+}
+
+extension AnsweredEntry: ShowableText {
+  public var shown: AnsweredEntry {
+    var copy = self
+    copy.flow = VisibleText.escaped(flow)
+    copy.answers = FlowAnswers(values: answers.values.mapValues { VisibleText.escaped($0) })
+    return copy
   }
 }
 
@@ -129,6 +138,7 @@ extension FlowEntry: ShowableText {
     case .review(let e): .review(e.shown)
     case .checkin(let e): .checkin(e.shown)
     case .help(let e): .help(e.shown)
+    case .answered(let e): .answered(e.shown)
     }
   }
 }
