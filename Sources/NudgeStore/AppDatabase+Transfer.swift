@@ -11,7 +11,9 @@ extension AppDatabase {
         prep: try db.fetchAll(PrepEntry.self), review: try db.fetchAll(ReviewEntry.self),
         checkin: try db.fetchAll(CheckinEntry.self), help: try db.fetchAll(HelpNote.self),
         achievements: try db.fetchAll(EarnedAchievement.self),
-        schedule: try db.fetchAll(SlotSchedule.self), pauses: try db.fetchAll(Pause.self))
+        schedule: try db.fetchAll(SlotSchedule.self), pauses: try db.fetchAll(Pause.self),
+        flows: try db.answeredEntries(from: SupportedTime.days.lowerBound,
+          through: SupportedTime.days.upperBound))
     }
   }
 

@@ -64,6 +64,29 @@ public struct ImportDocument: Sendable {
       try merge(document.prep)
       try merge(document.review)
       try merge(document.checkin)
+      for entry in document.flows {
+        let name = "\(entry.flow) \(entry.day)"
+        guard case .answered(let existing)? = try db.entry(.defined(entry.flow), on: entry.day)
+        else {
+          try db.putFlowEntry(.answered(entry))
+          summary.added += 1
+          continue
+        }
+        let incoming = InstantFormat.parse(entry.savedAt) ?? .distantPast
+        let local = InstantFormat.parse(existing.savedAt) ?? .distantPast
+        if existing != entry && incoming > local {
+          if entry.answers.answered < existing.answers.answered {
+            summary.keptFuller.append(name)
+            summary.unchanged += 1
+          } else {
+            try db.putFlowEntry(.answered(entry))
+            summary.updated += 1
+            summary.replaced.append(name)
+          }
+        } else {
+          summary.unchanged += 1
+        }
+      }
       for note in document.help {
         if try db.hasHelpNote(id: note.id) {
           summary.unchanged += 1

@@ -97,6 +97,26 @@ struct ImportCommand: ContextCommand {
           code: .badData)
       }
     }
+    // an entry of a defined flow is held to its definition here: a flow some plan defines,
+    // answers its questions take, enough to count
+    let plans = PlanSet(catalogue: ctx.planCatalogue(), choices: [:])
+    for (i, entry) in document.flows.enumerated() {
+      guard let flow = plans.flow(entry.flow)?.flow else {
+        throw CLIError(
+          "\(VisibleText.escaped(source)): flows[\(i)].flow '\(entry.flow)' is a flow no plan here defines; add its plan file (nudge plan list) and import again. Nothing was imported.",
+          code: .badData)
+      }
+      do throws(FlowAnswers.Refusal) {
+        let checked = try entry.answers.checked(against: flow)
+        guard checked.applying(to: flow) == checked, checked.counts(for: flow) else {
+          throw FlowAnswers.Refusal(message: "\(flow.countsRule), and only questions it asks")
+        }
+      } catch {
+        throw CLIError(
+          "\(VisibleText.escaped(source)): flows[\(i)]: \(VisibleText.escaped(error.message)). Nothing was imported.",
+          code: .badData)
+      }
+    }
     let db = try ctx.openDatabase()
     let summary = try ImportDocument(db: db)(document)
     if summary.scheduleChanged {

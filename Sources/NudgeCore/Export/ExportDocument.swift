@@ -3,7 +3,8 @@ import FoundationEssentials
 /// The versioned JSON document of everything Nudge stores (`nudge export` / `nudge import`).
 public struct ExportDocument: Codable, Equatable, Sendable {
   public static let formatName = "nudge-export"
-  public static let currentVersion = 1
+  /// 2: `flows`, the entries of flows plan files define (version 1 files still import).
+  public static let currentVersion = 2
 
   public var format: String
   public var version: Int
@@ -18,16 +19,20 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public var schedule: [SlotSchedule]
   /// Days off (`nudge pause`); absent in documents from before pauses existed.
   public var pauses: [Pause] = []
+  /// The entries of flows plan files define, by day then flow; absent before version 2.
+  public var flows: [AnsweredEntry] = []
 
   enum CodingKeys: String, CodingKey {
     case format, version, settings, prep, review, checkin, help, achievements, schedule, pauses
+    case flows
   }
 
   public init(
     settings: [String: String], prep: [PrepEntry], review: [ReviewEntry], checkin: [CheckinEntry],
     help: [HelpNote], achievements: [EarnedAchievement] = [], schedule: [SlotSchedule] = [],
-    pauses: [Pause] = []
+    pauses: [Pause] = [], flows: [AnsweredEntry] = []
   ) {
+    self.flows = flows.sorted { ($0.day, $0.flow) < ($1.day, $1.flow) }
     self.pauses = pauses.sorted { $0.firstDay < $1.firstDay }
     self.schedule = schedule.sorted { $0.slot.rawValue < $1.slot.rawValue }
     self.format = Self.formatName
@@ -52,6 +57,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     achievements = try c.decodeIfPresent([EarnedAchievement].self, forKey: .achievements) ?? []
     schedule = try c.decodeIfPresent([SlotSchedule].self, forKey: .schedule) ?? []
     pauses = try c.decodeIfPresent([Pause].self, forKey: .pauses) ?? []
+    flows = try c.decodeIfPresent([AnsweredEntry].self, forKey: .flows) ?? []
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
@@ -346,6 +352,28 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         throw InputError("pauses[\(i)] overlaps pauses[\(other)]; a day is paused once.")
       }
     }
+    try size(flows.count, "flows")
+    var flowDays = Set<String>()
+    for (i, e) in flows.enumerated() {
+      guard FlowDefinition.isWord(e.flow) else {
+        throw InputError("flows[\(i)].flow is not a flow's word (lowercase letters, digits, '-').")
+      }
+      guard flowDays.insert("\(e.flow) \(e.day)").inserted else {
+        throw InputError("flows[\(i)] repeats \(e.flow) on \(e.day); keep one entry a day.")
+      }
+      try day(e.day, "flows[\(i)].day")
+      try saved(e.savedAt, e.day, "flows[\(i)].saved_at")
+      guard !e.answers.values.isEmpty, e.answers.values.count <= PlanFile.maxQuestions else {
+        throw InputError(
+          "flows[\(i)].answers must hold 1 to \(PlanFile.maxQuestions) answers.")
+      }
+      for (id, value) in e.answers.values.sorted(by: { $0.key < $1.key }) {
+        guard PlanFile.isID(id) else {
+          throw InputError("flows[\(i)].answers has a key that is not a question id.")
+        }
+        try text(value, "flows[\(i)].answers.\(id)")
+      }
+    }
     try size(achievements.count, "achievements")
     for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
       guard name.utf8.count <= 64, value.utf8.count <= 1024 else {
@@ -382,6 +410,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     for (i, e) in review.enumerated() { try check(e.day, e.savedAt, "review[\(i)]") }
     for (i, e) in checkin.enumerated() { try check(e.day, e.savedAt, "checkin[\(i)]") }
     for (i, n) in help.enumerated() { try check(n.day, n.at, "help[\(i)]") }
+    for (i, e) in flows.enumerated() { try check(e.day, e.savedAt, "flows[\(i)]") }
   }
 
   /// The date and hour on the clock that `text` was written with (its own offset).

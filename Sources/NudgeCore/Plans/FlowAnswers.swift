@@ -10,6 +10,7 @@ public struct FlowAnswers: Equatable, Sendable {
   /// Why an answer was refused: the question and what it takes.
   public struct Refusal: Error, Equatable, Sendable {
     public var message: String
+    public init(message: String) { self.message = message }
   }
 
   /// Sets question `id` to `value` (`ID=VALUE` split), or refuses it with what it takes.

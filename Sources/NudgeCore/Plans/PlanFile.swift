@@ -14,6 +14,9 @@ public enum PlanFile {
   public static let maxLine = 200
   public static let maxAbout = 1000
 
+  /// Whether `text` is an id as a plan file writes one (a question's, an option's).
+  public static func isID(_ text: String) -> Bool { TableReader.isID(text) }
+
   /// The built-in slots a flow may name without declaring them.
   public static let builtInSlots = Slot.allCases.map(\.rawValue)
 
