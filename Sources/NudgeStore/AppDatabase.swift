@@ -248,6 +248,12 @@ public final class AppDatabase: Sendable {
   /// Builds the schema in a private file, then links it into place, so that a racing process
   /// sees either no file or a complete database, never an empty one.
   private static func create(path: String) throws(StoreError) {
+    // creators take turns, by a lock on the folder (no file of its own): one that waited
+    // finds the database another linked into place, and never sets aside that one's live WAL
+    let folder = Glibc.open(parentDirectory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folder >= 0 { flock(folder, LOCK_EX) }
+    defer { if folder >= 0 { close(folder) } }
+    if access(path, F_OK) == 0 { return }
     removeAbandonedTempFiles(of: path)
     setAsideOrphans(of: path)
     let temp = path + ".creating-\(getpid())"
