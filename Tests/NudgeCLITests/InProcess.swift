@@ -95,7 +95,7 @@ struct InProcess {
     do {
       let ctx = try context(
         now: now, stdin: stdin, env: env, output: output, terminal: terminal)
-      let command = try NudgeMain.parse(arguments)
+      let command = try NudgeMain.parse(arguments, environment: ctx.environment)
       let routed = try #require(
         command as? any ContextCommand, "\(type(of: command)) does not run against a context")
       try routed.run(ctx)

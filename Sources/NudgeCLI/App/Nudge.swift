@@ -92,8 +92,11 @@ public enum NudgeMain {
 
   /// The command the arguments name; a `nudge://` link is routed to `open` as data, never
   /// parsed as options (`nudge open --help=x` is a link to refuse).
-  static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-    if let word = arguments.first, DefinedFlowCommand.mayName(word) {
+  /// `environment`: where the person's plan files are (a flow they define is a command too).
+  static func parse(
+    _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> any ParsableCommand {
+    if let word = arguments.first, DefinedFlowCommand.mayName(word, environment: environment) {
       return try DefinedFlowCommand.parse(arguments)
     }
     let linkWords = OpenCommand.linkWords(arguments)

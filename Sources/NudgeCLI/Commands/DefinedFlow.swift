@@ -1,5 +1,6 @@
 import ArgumentParser
 import NudgeCore
+import NudgeLinux
 import NudgeStore
 import NudgeUseCases
 
@@ -24,10 +25,11 @@ struct DefinedFlowCommand: ContextCommand {
   /// Whether `word`, first on the command line, names a flow some plan defines (on or off:
   /// `run` says when its plan is off). Nudge's own commands come first; the plan files are
   /// read only for a word that is none of them.
-  static func mayName(_ word: String) -> Bool {
+  static func mayName(_ word: String, environment: [String: String]) -> Bool {
     guard FlowDefinition.isWord(word), !Nudge.commandWords.contains(word) else { return false }
-    guard let ctx = try? Context.live() else { return false }
-    return ctx.definedFlowWords.contains(word)
+    return Context.definedFlowWords(
+      Context.planCatalogue(environment, files: LinuxPlatform().files)
+    ).contains(word)
   }
 
   func run(_ ctx: Context) throws {
@@ -162,9 +164,11 @@ struct QuestionAsker {
 extension Context {
   /// The words of every flow a plan file defines, on or off (the coach's aside): what a
   /// `nudge://` link's host and the word after `nudge` may name.
-  var definedFlowWords: Set<String> {
+  var definedFlowWords: Set<String> { Self.definedFlowWords(planCatalogue()) }
+
+  static func definedFlowWords(_ catalogue: PlanCatalogue) -> Set<String> {
     Set(
-      planCatalogue().entries.filter { $0.plan.name != PlanSet.coach }
+      catalogue.entries.filter { $0.plan.name != PlanSet.coach }
         .flatMap { $0.plan.flows.map(\.word) })
   }
 }

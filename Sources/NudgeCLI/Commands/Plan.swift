@@ -263,7 +263,9 @@ extension Nudge {
 extension Context {
   /// The folder of the person's plan files: $XDG_CONFIG_HOME/nudge/plans (an absolute
   /// XDG_CONFIG_HOME only), else ~/.config/nudge/plans.
-  var planFolder: String? {
+  var planFolder: String? { Self.planFolder(environment) }
+
+  static func planFolder(_ environment: [String: String]) -> String? {
     if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
       return config + "/nudge/plans"
     }
@@ -273,14 +275,23 @@ extension Context {
 
   /// The built-in plans and the person's `*.plan` files (but `excluding`, a file being checked).
   func planCatalogue(excluding: String? = nil) -> PlanCatalogue {
+    Self.planCatalogue(
+      environment, files: platform.files, excluding: excluding, timeProblem: planTimeProblem)
+  }
+
+  /// The catalogue as `environment` places the person's plan files, read through `files`.
+  static func planCatalogue(
+    _ environment: [String: String], files fileSystem: any FileSystem, excluding: String? = nil,
+    timeProblem: (String) -> String? = { _ in nil }
+  ) -> PlanCatalogue {
     var files: [(path: String, text: String?)] = []
-    if let folder = planFolder {
+    if let folder = planFolder(environment) {
       // all the names (up to 10,000), sorted, so the files read are the first by name
-      let names = platform.files.names(in: folder, limit: 10_000) ?? []
+      let names = fileSystem.names(in: folder, limit: 10_000) ?? []
       for name in names where name.hasSuffix(".plan") && !name.hasPrefix(".") {
         let path = folder + "/" + name
-        if let excluding, platform.files.isSameFile(path, excluding) { continue }
-        let bytes = platform.files.contents(path, limit: PlanFile.maxBytes + 1)
+        if let excluding, fileSystem.isSameFile(path, excluding) { continue }
+        let bytes = fileSystem.contents(path, limit: PlanFile.maxBytes + 1)
         files.append(
           (
             path,
@@ -291,7 +302,7 @@ extension Context {
       }
     }
     return PlanCatalogue.load(
-      files: files, commandWords: Nudge.commandWords, timeProblem: planTimeProblem)
+      files: files, commandWords: Nudge.commandWords, timeProblem: timeProblem)
   }
 
   /// What is wrong with a plan slot's time (nil: plain words or a calendar expression Nudge

@@ -114,4 +114,41 @@ import Testing
     let c = Pause(firstDay: Self.day.adding(days: 5), lastDay: Self.day.adding(days: 6))
     #expect(refusal(document(pauses: [a, c])) == nil)
   }
+
+  @Test func aDefinedFlowsEntriesAreHeldToTheShapesAnyFlowAllows() {
+    let saved = "2026-11-20T08:00:00+01:00"
+    func flows(_ entries: [AnsweredEntry]) -> String? {
+      refusal(
+        ExportDocument(
+          settings: [:], prep: [], review: [], checkin: [], help: [], flows: entries))
+    }
+    let walk = AnsweredEntry(
+      flow: "walk", day: Self.day, answers: FlowAnswers(values: ["minutes": "20"]), savedAt: saved)
+    #expect(flows([walk]) == nil)
+    var notAWord = walk
+    notAWord.flow = "../walk"
+    #expect(flows([notAWord])?.hasPrefix("flows[0].flow is not a flow's word") == true)
+    #expect(flows([walk, walk])?.hasPrefix("flows[1] repeats walk on 2026-11-20") == true)
+    var empty = walk
+    empty.answers = FlowAnswers()
+    #expect(flows([empty])?.hasPrefix("flows[0].answers must hold 1 to 24") == true)
+    var badKey = walk
+    badKey.answers = FlowAnswers(values: ["Minutes!": "20"])
+    #expect(flows([badKey])?.hasPrefix("flows[0].answers has a key that is not") == true)
+    var control = walk
+    control.answers = FlowAnswers(values: ["felt": "fine\u{1B}[2J"])
+    #expect(flows([control])?.contains("control character") == true)
+    var early = walk
+    early.savedAt = "2026-11-19T08:00:00+01:00"
+    #expect(flows([early])?.contains("comes before the entry's day") == true)
+  }
+
+  @Test func versionOneDocumentsStillDecodeWithNoFlows() throws {
+    let text = """
+      {"format": "nudge-export", "version": 1, "settings": {}, "prep": [], "review": [],
+       "checkin": [], "help": []}
+      """
+    let document = try ExportDocument.decode(Data(text.utf8))
+    #expect(document.version == 1 && document.flows.isEmpty)
+  }
 }

@@ -69,4 +69,34 @@ import Testing
   func refusesHostileLinks(text: String) {
     #expect(throws: InputError.self) { try DeepLink.parse(text) }
   }
+
+  @Test func aDefinedFlowsLinkIsItsWordAndOnlyWhenAPlanDefinesIt() throws {
+    let words: Set<String> = ["sleep", "walk"]
+    #expect(try DeepLink.parse("nudge://walk", flowWords: words) == .flow("walk"))
+    #expect(DeepLink.flow("walk").url == "nudge://walk")
+    #expect(DeepLink.flow("walk").arguments == ["walk"])
+    #expect(Flow.defined("walk").deepLink == .flow("walk"))
+    // no plan defines it: refused, with the words there are
+    #expect(throws: InputError.self) { try DeepLink.parse("nudge://walk") }
+    do {
+      _ = try DeepLink.parse("nudge://walks", flowWords: words)
+      Issue.record("a misspelt flow was taken")
+    } catch {
+      #expect(error.message.contains("did you mean 'walk'?"), "\(error.message)")
+    }
+    // a flow's link takes no parameters, and hostile hosts stay refused whatever is defined
+    for text in ["nudge://walk?x=1", "nudge://walk;id", "nudge://Walk", "nudge://walk/.."] {
+      #expect(throws: InputError.self) { try DeepLink.parse(text, flowWords: words) }
+    }
+  }
+
+  @Test func aFlowsStoredNameIsTheCoachsIdOrAWordOfTheShapePlanFilesAllow() {
+    #expect(Flow(rawValue: "need-help") == .needHelp)
+    #expect(Flow(rawValue: "walk") == .defined("walk"))
+    #expect(Flow.defined("walk").rawValue == "walk")
+    for text in ["", "Walk", "walk-", "1walk", "walk now", "wälk", String(repeating: "w", count: 25)] {
+      #expect(Flow(rawValue: text) == nil, "\(text)")
+    }
+    #expect(Flow.allCases == [.prep, .review, .checkin, .needHelp])
+  }
 }

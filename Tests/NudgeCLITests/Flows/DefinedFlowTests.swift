@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// The test of a flow as one definition: a plan file with a fifth flow (three questions, a
+/// slot of its own) dropped into the config folder, and with nothing else changed its flow
+/// runs from the command line, from its link and on a terminal (a draft kept on Ctrl-C), is
+/// edited, deleted and undone, counts for the streak, shows in `show`, `history` and the
+/// today view, and is exported and imported.
+@Suite struct DefinedFlowTests {
+  static let walking = """
+    format = 1
+    [plan]
+    name = "walking"
+    title = "Walking"
+    on = true
+
+    [[slot]]
+    id = "noon"
+    at = "12:30"
+    title = "A walk at lunch?"
+
+    [[flow]]
+    id = "walk"
+    title = "Lunch walk"
+    slot = "noon"
+    counts = ["minutes"]
+    first = "First walk"
+    saved = "Walk noted."
+
+    [[flow.question]]
+    id = "minutes"
+    ask = "How many minutes did you walk?"
+    kind = "number"
+    unit = "minutes"
+    min = 1
+    max = 600
+
+    [[flow.question]]
+    id = "where"
+    ask = "Where?"
+    kind = "one-of"
+    options = ["park", "streets", "indoors"]
+    labels = ["In the park", "Round the streets", "Indoors"]
+
+    [[flow.question]]
+    id = "felt"
+    ask = "How did it feel?"
+    kind = "text"
+
+    """
+
+  /// A person's Nudge with the walking plan in their config folder.
+  static func withWalkingPlan() throws -> InProcess {
+    let nudge = InProcess()
+    let folder = nudge.environment["XDG_CONFIG_HOME"]! + "/nudge/plans"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try walking.write(toFile: folder + "/walking.plan", atomically: true, encoding: .utf8)
+    return nudge
+  }
+
+  static func walk(_ nudge: InProcess, day: String = "2026-11-20") throws -> [String: Any]? {
+    let days = try #require(try nudge.json("history", "--days", "1") as? [[String: Any]])
+    #expect(days.first?["date"] as? String == day)
+    return (days.first?["flows"] as? [String: Any])?["walk"] as? [String: Any]
+  }
+
+  @Test func itRunsFromTheCommandLineCountsForTheStreakAndShowsInTheViews() throws {
+    let nudge = try Self.withWalkingPlan()
+    let saved = try nudge(
+      "walk", "--answer", "minutes=20", "--answer", "where=park", "--no-input",
+      "--no-animation")
+    #expect(saved.status == 0, "\(saved.stderr)")
+    #expect(saved.stdout.hasPrefix("✓ Walk noted.\n"), "\(saved.stdout)")
+    let entry = try #require(try Self.walk(nudge))
+    #expect(entry["answers"] as? [String: String] == ["minutes": "20", "where": "park"])
+    let streak = try #require(try nudge.json("streak") as? [String: Any])
+    #expect(streak["current"] as? Int == 1)
+    let shown = try nudge("show")
+    #expect(
+      shown.stdout.contains(
+        "Lunch walk\n  How many minutes did you walk?: 20 minutes\n  Where?: In the park\n"),
+      "\(shown.stdout)")
+    let history = try nudge("history", "--days", "1")
+    #expect(history.stdout.contains("✓ lunch walk: minutes 20 minutes, where In the park"))
+    let today = try nudge("today", now: "2026-11-20T13:00:00+01:00")
+    #expect(today.stdout.contains("✓ Lunch walk done"), "\(today.stdout)")
+    // the next day it is still to do, with its command
+    let tomorrow = try nudge("today", now: "2026-11-21T13:00:00+01:00")
+    #expect(tomorrow.stdout.contains("→ Lunch walk: nudge walk"), "\(tomorrow.stdout)")
+  }
+
+  @Test func answersItDoesNotTakeAndAnEntryThatDoesNotCountAreRefused() throws {
+    let nudge = try Self.withWalkingPlan()
+    let unknown = try nudge("walk", "--answer", "steps=2000", "--no-input")
+    #expect(unknown.status == 64)
+    #expect(
+      unknown.stderr
+        == "nudge: 'steps' is not a question of walk (minutes, where, felt).\n")
+    let outOfRange = try nudge("walk", "--answer", "minutes=0", "--no-input")
+    #expect(outOfRange.status == 64)
+    #expect(outOfRange.stderr.contains("minutes takes a whole number from 1 to 600 (minutes)"))
+    let notCounting = try nudge("walk", "--answer", "felt=fine", "--no-input")
+    #expect(notCounting.status == 64)
+    #expect(notCounting.stderr.contains("nothing to save: an entry needs one of minutes"))
+    #expect(try Self.walk(nudge) == nil)
+  }
+
+  @Test func onATerminalItAsksKeepsADraftOnCtrlCAndResumesIt() throws {
+    let nudge = try Self.withWalkingPlan()
+    let stopped = try nudge.typing("25\n^C\n", "walk", "--no-animation")
+    #expect(stopped.status == 130)
+    #expect(
+      stopped.stderr.contains(
+        "your answer is kept as a draft: 'nudge walk' picks up where you left off"),
+      "\(stopped.stderr)")
+    #expect(try Self.walk(nudge) == nil)
+    // Enter resumes (the minutes taken back), then where (2) and how it felt
+    let resumed = try nudge.typing("\n2\nbrisk\n", "walk", "--no-animation")
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stdout.contains("How many minutes did you walk? 25"), "\(resumed.stdout)")
+    let entry = try #require(try Self.walk(nudge))
+    #expect(
+      entry["answers"] as? [String: String]
+        == ["minutes": "25", "where": "streets", "felt": "brisk"])
+  }
+
+  @Test func itOpensFromItsLink() throws {
+    let nudge = try Self.withWalkingPlan()
+    let opened = try nudge.typing("40\n1\n\n", "open", "nudge://walk")
+    #expect(opened.status == 0, "\(opened.stderr)")
+    let entry = try #require(try Self.walk(nudge))
+    #expect(entry["answers"] as? [String: String] == ["minutes": "40", "where": "park"])
+    // a link to a flow no plan defines is refused, as any unknown link
+    let refused = try nudge("open", "nudge://swim")
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("'swim' is not a Nudge link"), "\(refused.stderr)")
+  }
+
+  @Test func itIsEditedDeletedAndUndone() throws {
+    let nudge = try Self.withWalkingPlan()
+    try nudge("walk", "--answer", "minutes=20", "--no-input", "--no-animation")
+    let edited = try nudge("edit", "walk", "--answer", "minutes=35", "--no-input")
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(try Self.walk(nudge)?["answers"] as? [String: String] == ["minutes": "35"])
+    let undone = try nudge("undo")
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(try Self.walk(nudge)?["answers"] as? [String: String] == ["minutes": "20"])
+    let deleted = try nudge("delete", "today", "walk", "--yes")
+    #expect(deleted.status == 0, "\(deleted.stderr)")
+    #expect(try Self.walk(nudge) == nil)
+    #expect((try nudge.json("streak") as? [String: Any])?["current"] as? Int == 0)
+    try nudge("undo")
+    #expect(try Self.walk(nudge)?["answers"] as? [String: String] == ["minutes": "20"])
+    try nudge("undo")
+    #expect(try Self.walk(nudge) == nil)
+  }
+
+  @Test func itIsExportedAndImportedAndAFlowNoPlanDefinesIsRefused() throws {
+    let nudge = try Self.withWalkingPlan()
+    try nudge("walk", "--answer", "minutes=20", "--answer", "felt=good", "--no-input")
+    let exported = try nudge("export")
+    #expect(exported.status == 0, "\(exported.stderr)")
+    let other = try Self.withWalkingPlan()
+    let imported = try other("import", "-", stdin: exported.stdout)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.stdout.contains("1 added"), "\(imported.stdout)")
+    #expect(
+      try Self.walk(other)?["answers"] as? [String: String]
+        == ["minutes": "20", "felt": "good"])
+    // where no plan defines the flow, the file is refused whole
+    let stranger = InProcess()
+    let refused = try stranger("import", "-", stdin: exported.stdout)
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr.contains("flows[0].flow 'walk' is a flow no plan here defines"),
+      "\(refused.stderr)")
+    let nothing = try #require(try stranger.json("history", "--days", "1") as? [[String: Any]])
+    #expect((nothing.first?["flows"] as? [String: Any])?.isEmpty == true)
+    // an answer its question does not take is refused too
+    let text = exported.stdout
+      .replacing("\"minutes\" : \"20\"", with: "\"minutes\" : \"20; rm -rf ~\"")
+    #expect(text != exported.stdout)
+    let bad = try Self.withWalkingPlan()
+    let badImport = try bad("import", "-", stdin: text)
+    #expect(badImport.status == 65)
+    #expect(badImport.stderr.contains("minutes takes a whole number"), "\(badImport.stderr)")
+  }
+
+  @Test func aPlanTurnedOffStopsItsFlowsAndKeepsWhatTheySaved() throws {
+    let nudge = try Self.withWalkingPlan()
+    try nudge("walk", "--answer", "minutes=20", "--no-input")
+    let off = try nudge("plan", "off", "walking")
+    #expect(off.status == 0 && off.stdout.contains("The walking plan is off."), "\(off.stdout)")
+    let refused = try nudge("walk", "--answer", "minutes=20", "--no-input")
+    #expect(refused.status == 64)
+    #expect(
+      refused.stderr
+        == "nudge: 'nudge walk' is a flow of the walking plan, which is off; turn it on with 'nudge plan on walking'.\n"
+    )
+    #expect(try Self.walk(nudge) != nil)
+    let listed = try #require(try nudge.json("plan", "list") as? [[String: Any]])
+    #expect(listed.map { $0["on"] as? Bool } == [true, false, false])
+    #expect(try nudge("plan", "on", "walking").status == 0)
+    #expect(try nudge("walk", "--answer", "minutes=30", "--no-input").status == 0)
+    // the coach cannot be the last plan turned off
+    try nudge("plan", "off", "walking")
+    let last = try nudge("plan", "off", "coach")
+    #expect(last.status == 64)
+    #expect(last.stderr.contains("the coach plan is the only one on"))
+  }
+}
