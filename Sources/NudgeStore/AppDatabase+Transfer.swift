@@ -12,7 +12,8 @@ extension AppDatabase {
         checkin: try db.fetchAll(CheckinEntry.self), help: try db.fetchAll(HelpNote.self),
         achievements: try db.fetchAll(EarnedAchievement.self),
         schedule: try db.fetchAll(SlotSchedule.self), pauses: try db.fetchAll(Pause.self),
-        flows: try db.answeredEntries(from: SupportedTime.days.lowerBound,
+        flows: try db.answeredEntries(
+          from: SupportedTime.days.lowerBound,
           through: SupportedTime.days.upperBound))
     }
   }

@@ -20,6 +20,9 @@ struct DefinedFlowCommand: ContextCommand {
     help: ArgumentHelp("Answer a question: ID=VALUE (repeatable).", valueName: "id=value"))
   var answers: [String] = []
 
+  @Flag(help: "Offer a different challenge than the one chosen first (a flow with a challenge).")
+  var another = false
+
   @OptionGroup var options: FlowOptions
 
   /// Whether `word`, first on the command line, names a flow some plan defines (on or off:
@@ -56,8 +59,15 @@ struct DefinedFlowCommand: ContextCommand {
     if case .answered(let stored)? = try db.entry(.defined(word), on: flowDay.day) {
       existing = stored
     }
+    let offer = try ChallengeOffer(plan: plan, flow: flow, db: db, day: flowDay.day)
     if interactive {
-      given = try ask(flow, ctx, db, flowDay, existing: existing, given: given)
+      given = try ask(flow, ctx, db, flowDay, existing: existing, given: given, offer: offer)
+    } else if let offer, let question = offer.question, given[question.id] == nil,
+      another || existing?.answers[question.id] == nil
+    {
+      // tonight's challenge, as the rules choose it (another on request)
+      let pick = offer.pick(declining: another ? offer.firstPick : [])
+      if let pick { try? given.set(question.id, to: pick.challenge.id, in: flow) }
     }
     let merged = (existing?.answers ?? FlowAnswers()).merging(given).applying(to: flow)
     guard merged.counts(for: flow) else {
@@ -94,16 +104,49 @@ struct DefinedFlowCommand: ContextCommand {
   /// those whose `when` does not hold skipped; each answer is kept as the draft at once.
   private func ask(
     _ flow: FlowDefinition, _ ctx: Context, _ db: AppDatabase, _ flowDay: FlowDay,
-    existing: AnsweredEntry?, given: FlowAnswers
+    existing: AnsweredEntry?, given: FlowAnswers, offer: ChallengeOffer?
   ) throws -> FlowAnswers {
     let kept = try DraftAnswers.start(ctx, db, .defined(flow.word), flowDay)
     ctx.line(
       ctx.style.bold(VisibleText.escaped(flow.title))
         + (flowDay.isPast ? ctx.style.dim("  (\(flowDay.activity))") : ""))
     var answers = given
+    if let taken = offer?.taken { ctx.line("Tonight's challenge: " + ctx.style.cyan(taken)) }
+    var declined: Set<String> = another ? offer?.firstPick ?? [] : []
+    var offered: String? = nil
     for question in flow.questions where given[question.id] == nil {
       let sofar = (existing?.answers ?? FlowAnswers()).merging(answers)
       guard sofar.questionsToAsk(in: flow).contains(where: { $0.id == question.id }) else {
+        continue
+      }
+      if let offer, question.id == offer.question?.id {
+        // shown, never asked: the rules' choice, and why
+        guard let pick = offer.pick(declining: declined) else { continue }
+        offered = pick.challenge.id
+        offer.show(pick, ctx)
+        try kept.keep(question.id, pick.challenge.id)
+        try? answers.set(question.id, to: pick.challenge.id, in: flow)
+        continue
+      }
+      if let offer, offered != nil, case .yesNo = question.kind {
+        // taking the challenge: a no offers another, until one is taken or none is wanted
+        while true {
+          let label = VisibleText.escaped(question.ask)
+          let take = try kept.prompter.yesNo(label, current: nil)
+          if take || offered == nil { break }
+          declined.insert(offered!)
+          guard try kept.prompter.yesNo("Another challenge instead?", current: false),
+            let next = offer.pick(declining: declined)
+          else { break }
+          offered = next.challenge.id
+          offer.show(next, ctx)
+          try kept.keep(offer.question!.id, next.challenge.id)
+          try? answers.set(offer.question!.id, to: next.challenge.id, in: flow)
+        }
+        let took = declined.contains(offered ?? "") ? "no" : "yes"
+        try kept.keep(question.id, took)
+        try? answers.set(question.id, to: took, in: flow)
+        offered = nil
         continue
       }
       let current = existing?.answers[question.id] ?? question.offered
@@ -116,6 +159,61 @@ struct DefinedFlowCommand: ContextCommand {
       }
     }
     return answers
+  }
+}
+
+/// Tonight's challenge a flow with a `challenge` question offers: chosen by the plan's rules
+/// (`SleepCoach`) over the flow's last seven entries, never yesterday's when another will do.
+struct ChallengeOffer {
+  let plan: Plan
+  /// The flow's challenge question; nil for a flow that only shows the one taken today.
+  let question: Question?
+  let nights: [SleepCoach.Night]
+  let yesterday: String?
+  /// The challenge taken today by another of the plan's flows (the evening's, say): its name.
+  let taken: String?
+
+  /// The offer of `flow` on `day`; nil when its plan has no challenges. A flow without a
+  /// challenge question of its own still learns the one taken today.
+  init?(plan: Plan, flow: FlowDefinition, db: AppDatabase, day: Day) throws {
+    guard !plan.challenges.isEmpty else { return nil }
+    let asking = flow.challengeQuestion
+    let takenID = try db.answeredEntries(from: day, through: day).lazy.compactMap { entry in
+      plan.flows.first { $0.word == entry.flow && $0.word != flow.word }?
+        .takenChallenge(in: entry.answers)
+    }.first
+    let recent = try db.answeredEntries(
+      flow: flow.word, from: day.adding(days: -7), through: day.adding(days: -1))
+    let nights = recent.compactMap { SleepCoach.Night(answers: $0.answers) }
+    self.nights = nights
+    taken = takenID.flatMap { id in plan.challenges.first { $0.id == id } }.map {
+      VisibleText.escaped(
+        $0.name.replacing("{bedtime}", with: SleepCoach.suggestedBedtime(nights)))
+    }
+    guard asking != nil || taken != nil else { return nil }
+    self.plan = plan
+    question = asking
+    yesterday = asking.flatMap { asking in
+      recent.last { $0.day == day.adding(days: -1) }?.answers[asking.id]
+    }
+  }
+
+  /// The rules' choice, `declining` those asked to be passed over.
+  func pick(declining: Set<String>) -> SleepCoach.Pick? {
+    guard question != nil else { return nil }
+    return SleepCoach.pick(
+      nights: nights, catalogue: plan.challenges, yesterday: yesterday, declined: declining)
+  }
+
+  /// The first choice, as a set to decline (`--another`).
+  var firstPick: Set<String> { pick(declining: []).map { [$0.challenge.id] } ?? [] }
+
+  func show(_ pick: SleepCoach.Pick, _ ctx: Context) {
+    ctx.wrappedLine(
+      "Tonight's challenge: " + ctx.style.cyan(VisibleText.escaped(pick.challenge.name)) + " — "
+        + VisibleText.escaped(pick.reason))
+    ctx.wrappedLine(
+      "  " + VisibleText.escaped(pick.challenge.about), indent: 2, style: ctx.style.dim)
   }
 }
 
@@ -174,6 +272,25 @@ extension Context {
 }
 
 extension FlowDefinition {
+  /// Its `challenge` question, if it has one.
+  var challengeQuestion: Question? {
+    questions.first { if case .challenge = $0.kind { true } else { false } }
+  }
+
+  /// The challenge these answers took: their challenge answer, unless the yes/no question
+  /// after it (taking it) was answered no.
+  func takenChallenge(in answers: FlowAnswers) -> String? {
+    guard let question = challengeQuestion, let id = answers[question.id],
+      let index = questions.firstIndex(where: { $0.id == question.id })
+    else { return nil }
+    if let next = questions.dropFirst(index + 1).first, case .yesNo = next.kind,
+      answers[next.id] == "no"
+    {
+      return nil
+    }
+    return id
+  }
+
   /// What makes an entry count, said as a clause: "an entry needs bedtime, wake and rested".
   var countsRule: String {
     switch counts {

@@ -26,12 +26,12 @@ struct HistoryCommand: ContextCommand {
     let settings = try db.settings()
     let today = ctx.today(settings).day
     let timeline = try db.history(from: today.adding(days: -(days - 1)), through: today)
+    let plans = try ctx.plans(db)
     if json {
-      ctx.line(try jsonText(timeline))
+      ctx.line(try jsonText(timeline.map(AnsweredView(plans: plans).withChallenges)))
       return
     }
     let style = ctx.style
-    let plans = try ctx.plans(db)
     let frozen = Set(
       try ctx.streak(db, today: today).frozen)
     if full {

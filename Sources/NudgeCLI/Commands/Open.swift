@@ -58,7 +58,10 @@ struct OpenCommand: ContextCommand {
     var failure: CLIError? = nil
     do {
       // every command a link names runs against the context (`DeepLink.arguments`)
-      guard let routed = try NudgeMain.parse(link.arguments, environment: ctx.environment) as? any ContextCommand else {
+      guard
+        let routed = try NudgeMain.parse(link.arguments, environment: ctx.environment)
+          as? any ContextCommand
+      else {
         throw CLIError("the link \(url) names no command that runs here.", code: .internal)
       }
       try routed.run(ctx)

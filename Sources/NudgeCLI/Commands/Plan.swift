@@ -236,6 +236,7 @@ extension Question.Kind {
     case .number(let unit, let low, let high):
       "a number \(low)-\(high)" + (unit.map { " (\($0))" } ?? "")
     case .timeOfDay: "a time, HH:MM"
+    case .challenge: "tonight's challenge, chosen by the plan's rules"
     }
   }
 }

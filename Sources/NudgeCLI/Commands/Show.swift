@@ -18,11 +18,12 @@ struct ShowCommand: ContextCommand {
     let today = ctx.today(try db.settings()).day
     let date = try Day.named(day ?? "today", today: today)
     let entry = try db.history(from: date, through: date)[0]
+    let plans = try ctx.plans(db)
     if json {
-      ctx.line(try jsonText(entry))
+      ctx.line(try jsonText(AnsweredView(plans: plans).withChallenges(entry)))
       return
     }
-    DayView(ctx: ctx, today: today, plans: try ctx.plans(db)).full(entry)
+    DayView(ctx: ctx, today: today, plans: plans).full(entry)
   }
 }
 

@@ -25,6 +25,10 @@ struct WeekCommand: ContextCommand {
     var week: WeekSummary
     var streak: Int
     var suggestions: [String]
+    /// The week of each flow a plan that is on defines (or that has entries this week).
+    var flows: [FlowWeek]
+    /// The sleep plan's week; null when it logged nothing this week.
+    @NullWhenAbsent var sleep: SleepWeek?
   }
 
   func run(_ ctx: Context) throws {
@@ -33,20 +37,38 @@ struct WeekCommand: ContextCommand {
     let today = ctx.today(settings).day
     let last = today.adding(days: -7 * ago)
     let first = last.adding(days: -6)
-    let days = try db.history(from: first, through: last).map(\.shown)
+    let stored = try db.history(from: first, through: last)
+    let days = stored.map(\.shown)
+    let plans = try ctx.plans(db)
+    let entries = stored.flatMap(\.flows.values)
+    let flowWeeks = plans.definedFlows.filter { found in
+      plans.isOn(found.plan) || entries.contains { $0.flow == found.flow.word }
+    }.map { found in
+      (found.flow, FlowWeek(found.flow, entries: entries.filter { $0.flow == found.flow.word }))
+    }
+    let sleepWeek = SleepWeek(
+      nights: entries.filter { $0.flow == "sleep" },
+      challenges: entries.filter { $0.flow == "challenge" })
     let before = try db.history(from: first.adding(days: -7), through: first.adding(days: -1))
     let week = WeekSummary(days: days, before: before)
     let streak = try ctx.streak(db, today: last)
     let suggestions = try slotSuggestions(db, days, rollover: settings.rolloverHour)
     if json {
       ctx.line(
-        try jsonText(Report(week: week, streak: streak.current, suggestions: suggestions)))
+        try jsonText(
+          Report(
+            week: week, streak: streak.current, suggestions: suggestions,
+            flows: flowWeeks.map(\.1), sleep: sleepWeek.line == nil ? nil : sleepWeek)))
       return
     }
     let style = ctx.style
     ctx.line(style.bold("Your week · \(first.short) – \(last.short)"))
     ctx.line("🔥 Streak: \(streak.current == 1 ? "1 day" : "\(streak.current) days")")
     for line in week.lines { ctx.wrappedLine(line, indent: 2) }
+    for (flow, flowWeek) in flowWeeks {
+      ctx.wrappedLine(VisibleText.escaped(flowWeek.line(flow)), indent: 2)
+    }
+    if let line = sleepWeek.line { ctx.wrappedLine(line, indent: 2) }
     for suggestion in suggestions { ctx.wrappedLine(suggestion, indent: 2, style: style.cyan) }
   }
 

@@ -24,25 +24,56 @@ struct AnsweredView {
     }
     return flow.questions.compactMap { question in
       entry.answers[question.id].map {
-        (VisibleText.escaped(question.ask), VisibleText.escaped(question.kind.shown($0)))
+        (VisibleText.escaped(question.ask), VisibleText.escaped(shown($0, question, entry.flow)))
       }
     }
   }
 
+  /// An answer in words: a challenge by its name.
+  func shown(_ answer: String, _ question: Question, _ word: String) -> String {
+    if case .challenge = question.kind, let found = challenge(answer, of: word) {
+      return found.name
+    }
+    return question.kind.shown(answer)
+  }
+
+  /// The challenge `id` of the plan whose flow is `word`, for JSON and the screen.
+  func challenge(_ id: String, of word: String) -> ChallengeShown? {
+    guard let challenge = plans.flow(word)?.plan.challenges.first(where: { $0.id == id }) else {
+      return nil
+    }
+    // the bedtime it was offered with is not kept: said in words
+    return ChallengeShown(
+      id: id, name: challenge.name.replacing("{bedtime}", with: "your usual bedtime"),
+      category: challenge.category)
+  }
+
+  /// `entries` with the challenge each names filled in (for `--json`).
+  func withChallenges(_ day: HistoryDay) -> HistoryDay {
+    var day = day
+    for (word, entry) in day.flows {
+      guard let flow = plans.flow(word)?.flow, let question = flow.challengeQuestion,
+        let id = entry.answers[question.id]
+      else { continue }
+      day.flows[word]?.challenge = challenge(id, of: word)
+    }
+    return day
+  }
+
   /// One short part of a history line: "last night: bedtime 23:10 · wake 07:00".
   func part(_ entry: AnsweredEntry) -> String {
-    let shown: [String]
+    let parts: [String]
     if let flow = plans.flow(entry.flow)?.flow {
-      shown = flow.questions.prefix(3).compactMap { question in
+      parts = flow.questions.prefix(3).compactMap { question in
         entry.answers[question.id].map {
-          "\(question.id) \(VisibleText.escaped(question.kind.shown($0)))"
+          "\(question.id) \(VisibleText.escaped(shown($0, question, entry.flow)))"
         }
       }
     } else {
-      shown = []
+      parts = []
     }
     return plans.title(of: entry.flow).lowercased()
-      + (shown.isEmpty ? "" : ": " + shown.joined(separator: ", "))
+      + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
   }
 }
 

@@ -7,12 +7,49 @@ public struct AnsweredEntry: Codable, Equatable, Sendable {
   public var answers: FlowAnswers
   /// When it was last saved, ISO 8601 with the offset then in effect.
   public var savedAt: String
+  /// The challenge its answers name, as `show` and `history --json` print it: never stored
+  /// or read back (the answer keeps the challenge's id).
+  public var challenge: ChallengeShown? = nil
 
   public init(flow: String, day: Day, answers: FlowAnswers = FlowAnswers(), savedAt: String) {
     self.flow = flow
     self.day = day
     self.answers = answers
     self.savedAt = savedAt
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case flow, day, answers, savedAt, challenge
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      flow: try c.decode(String.self, forKey: .flow), day: try c.decode(Day.self, forKey: .day),
+      answers: try c.decode(FlowAnswers.self, forKey: .answers),
+      savedAt: try c.decode(String.self, forKey: .savedAt))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(flow, forKey: .flow)
+    try c.encode(day, forKey: .day)
+    try c.encode(answers, forKey: .answers)
+    try c.encode(savedAt, forKey: .savedAt)
+    try c.encodeIfPresent(challenge, forKey: .challenge)
+  }
+}
+
+/// A challenge as an entry's JSON shows it: its id, name and category.
+public struct ChallengeShown: Codable, Equatable, Sendable {
+  public var id: String
+  public var name: String
+  public var category: String
+
+  public init(id: String, name: String, category: String) {
+    self.id = id
+    self.name = name
+    self.category = category
   }
 }
 

@@ -195,6 +195,11 @@ public enum BuiltInPlans {
       kind = "text"
 
       [[flow.question]]
+      id = "challenge"
+      ask = "Tonight's challenge"
+      kind = "challenge"
+
+      [[flow.question]]
       id = "accept"
       ask = "Take tonight's challenge?"
       kind = "yes-no"

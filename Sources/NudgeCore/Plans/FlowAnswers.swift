@@ -137,6 +137,8 @@ extension Question.Kind {
     case .number(let unit, let low, let high):
       "a whole number from \(low) to \(high)" + (unit.map { " (\($0))" } ?? "")
     case .timeOfDay: "a time of day, HH:MM (23:15)"
+    case .challenge(let ids):
+      "one of the plan's challenges (\(ids.prefix(3).joined(separator: ", ")), …)"
     }
   }
 }
@@ -160,6 +162,7 @@ extension Question.Kind {
     case .text: "'a few words'"
     case .number(_, let low, let high): String(min(max(low, 1), high))
     case .timeOfDay: "23:00"
+    case .challenge(let ids): ids[0]
     }
   }
 }

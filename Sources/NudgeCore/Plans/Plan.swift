@@ -94,6 +94,9 @@ public struct Question: Equatable, Sendable {
     case number(unit: String?, min: Int, max: Int)
     /// A time of day, HH:MM.
     case timeOfDay
+    /// One of the plan's `[[challenge]]` ids, by their id: never asked, but offered by the
+    /// plan's rules (the sleep plan's `SleepCoach`) and shown with why; stored as the id.
+    case challenge(ids: [String])
   }
 
   /// One choice of a question: its id (what `--answer ID=VALUE` takes and what is stored) and

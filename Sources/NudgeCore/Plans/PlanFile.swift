@@ -140,6 +140,18 @@ public enum PlanFile {
     plan.slots = slots
     plan.challenges = challenges
     plan.flows = flows.map(\.definition)
+    // a challenge question takes the plan's challenges, so the plan needs some
+    for (index, flow) in plan.flows.enumerated() {
+      for (q, question) in flow.questions.enumerated() {
+        guard case .challenge = question.kind else { continue }
+        guard !challenges.isEmpty else {
+          throw PlanFileError(
+            line: flows[index].line,
+            "question '\(question.id)' is a challenge, and the plan has no [[challenge]]")
+        }
+        plan.flows[index].questions[q].kind = .challenge(ids: challenges.map(\.id))
+      }
+    }
     return plan
   }
 
@@ -181,7 +193,9 @@ public enum PlanFile {
       saved: try reader.text("saved", max: maxLine) ?? "Saved.")
   }
 
-  private static let kinds = ["yes-no", "one-of", "several-of", "text", "number", "time"]
+  private static let kinds = [
+    "yes-no", "one-of", "several-of", "text", "number", "time", "challenge",
+  ]
 
   private static func question(_ reader: inout TableReader, after earlier: [Question])
     throws(PlanFileError) -> Question
@@ -230,6 +244,7 @@ public enum PlanFile {
       }
       kind = .number(unit: try reader.text("unit", max: 24), min: low, max: high)
     case "time": kind = .timeOfDay
+    case "challenge": kind = .challenge(ids: [])  // the ids once the whole file is read
     default:
       throw PlanFileError(
         line: reader.lineOf("kind"),
@@ -273,6 +288,7 @@ extension Question.Kind {
     case .text(let maxLength): return !answer.isEmpty && answer.count <= maxLength
     case .number(_, let low, let high):
       return Int(answer).map { (low...high).contains($0) } ?? false
+    case .challenge(let ids): return ids.contains(answer)
     case .timeOfDay:
       let parts = answer.split(separator: ":", omittingEmptySubsequences: false)
       guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),

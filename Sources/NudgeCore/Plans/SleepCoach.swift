@@ -16,7 +16,7 @@ public enum SleepCoach {
 
     /// The bedtime on a scale that runs on past midnight (01:00 is 25:00), so an evening's
     /// bedtimes compare and average across midnight.
-    var lateBedtime: Int { bedtime < 12 * 60 ? bedtime + 24 * 60 : bedtime }
+    public var lateBedtime: Int { bedtime < 12 * 60 ? bedtime + 24 * 60 : bedtime }
     /// Minutes asleep (wake after bedtime, across midnight).
     public var minutesAsleep: Int { (wake - bedtime + 24 * 60) % (24 * 60) }
   }
@@ -105,7 +105,7 @@ public enum SleepCoach {
     return filled
   }
 
-  static func duration(_ minutes: Int) -> String {
+  public static func duration(_ minutes: Int) -> String {
     let (h, m) = (minutes / 60, minutes % 60)
     if h == 0 { return "\(m) min" }
     return m == 0 ? "\(h) h" : "\(h) h \(m < 10 ? "0" : "")\(m)"

@@ -71,7 +71,7 @@ import Testing
     #expect(broken.status == 65)
     #expect(
       broken.stderr
-        == "nudge: \(file):14: kind 'slider' is not one of yes-no, one-of, several-of, text, number, time\n"
+        == "nudge: \(file):14: kind 'slider' is not one of yes-no, one-of, several-of, text, number, time, challenge\n"
     )
     // a name a built-in plan has, and a file that is no file
     try Self.reading.replacing("name = \"reading\"", with: "name = \"sleep\"")

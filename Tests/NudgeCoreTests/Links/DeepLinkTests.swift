@@ -94,7 +94,9 @@ import Testing
     #expect(Flow(rawValue: "need-help") == .needHelp)
     #expect(Flow(rawValue: "walk") == .defined("walk"))
     #expect(Flow.defined("walk").rawValue == "walk")
-    for text in ["", "Walk", "walk-", "1walk", "walk now", "wälk", String(repeating: "w", count: 25)] {
+    for text in [
+      "", "Walk", "walk-", "1walk", "walk now", "wälk", String(repeating: "w", count: 25),
+    ] {
       #expect(Flow(rawValue: text) == nil, "\(text)")
     }
     #expect(Flow.allCases == [.prep, .review, .checkin, .needHelp])

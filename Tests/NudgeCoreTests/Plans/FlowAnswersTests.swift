@@ -23,7 +23,8 @@ import Testing
     ) { try FlowAnswers.parsing(["bedtime=25:00"], for: sleep) }
     #expect(
       throws: FlowAnswers.Refusal(
-        message: "'snore' is not a question of sleep (bedtime, wake, rested, note, accept)")
+        message:
+          "'snore' is not a question of sleep (bedtime, wake, rested, note, challenge, accept)")
     ) { try FlowAnswers.parsing(["snore=yes"], for: sleep) }
     #expect(
       throws: FlowAnswers.Refusal(

@@ -36,7 +36,10 @@ import Testing
     let sleep = try PlanFile.read(BuiltInPlans.texts[1].text)
     #expect(sleep.name == "sleep" && !sleep.onByDefault)
     #expect(sleep.flows.map(\.word) == ["sleep", "challenge"])
-    #expect(sleep.flows[0].questions.map(\.id) == ["bedtime", "wake", "rested", "note", "accept"])
+    #expect(
+      sleep.flows[0].questions.map(\.id) == [
+        "bedtime", "wake", "rested", "note", "challenge", "accept",
+      ])
     #expect(sleep.flows[0].questions[2].kind == .number(unit: nil, min: 1, max: 5))
     #expect(sleep.flows[0].reminder == "Your sleep challenge is ready")
   }
