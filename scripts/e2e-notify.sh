@@ -70,10 +70,36 @@ echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
 sleep 0.5  # a hold: still on the screen half a second after nudge returned
 echo "displayed=$(dunstctl count displayed)"
 "$NUDGE" log --json > "$CASE/log.json"
+dunstctl close-all
+sleep 0.3  # a hold: dunst moves the closed notification to its history
+dunstctl history > "$CASE/history.json"
 '
 check "--wait 0: exit 0 in under a second, still displayed afterwards" \
   bash -c "grep -qE 'status=0 ms=[0-9]{1,3}$' '$work/nowait/log' && grep -q 'displayed=1' '$work/nowait/log'"
 check "--wait 0: one log entry, shown" test "$(outcomes "$work/nowait/log.json")" = shown
+check "--wait 0: the body's lines are lines (no escaped line break shown)" python3 -c "
+import json, sys
+body = json.load(open('$work/nowait/history.json'))['data'][0][0]['body']['data']
+sys.exit(0 if body.count(chr(10)) >= 2 and '\\\\u{' not in body and 'Run: nudge review' in body else 1)"
+
+# 1c'. A slot two plans share posts one reminder: the coach's flow, and the sleep plan's named
+# too; once the coach's is done, the sleep plan's in its own words.
+session shared default '
+"$NUDGE" plan on sleep > /dev/null
+NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 > /dev/null
+NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" review --commit-to walk --no-input --no-animation > /dev/null
+NUDGE_NOW=2026-11-23T07:06:00+01:00 "$NUDGE" notify morning --wait 0 > /dev/null
+dunstctl close-all
+sleep 0.3  # a hold: dunst moves the closed notifications to its history
+dunstctl history > "$CASE/history.json"
+'
+check "shared slot: the morning reminder names the sleep flow too, then offers it alone" python3 -c "
+import json, sys
+notes = json.load(open('$work/shared/history.json'))['data'][0]
+seen = sorted((n['id']['data'], n['summary']['data'], n['body']['data']) for n in notes)
+ok = len(seen) == 2 and seen[0][1] == 'Review your prep' and 'Also: Your sleep challenge is ready — nudge sleep' in seen[0][2]
+ok = ok and seen[1][1] == 'Your sleep challenge is ready' and 'Run: nudge sleep' in seen[1][2] and 'Also:' not in seen[1][2]
+sys.exit(0 if ok else 1)"
 
 # 1d. --wait 0 for a flow already done today: nothing posted, one entry, said as it is.
 session nowaitdone default '

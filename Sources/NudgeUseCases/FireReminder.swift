@@ -16,7 +16,7 @@ public struct FireReminder: Sendable {
   /// schedule's strict next elapse after a time (epoch seconds).
   public func callAsFunction(
     _ request: Reminder.Request, at now: Instant, in zone: ZoneRules,
-    elapses: (SlotSchedule) throws -> (Int) -> Int?
+    elapses: (SlotSchedule) throws -> (Int) -> Int?, also: (Slot) -> [Flow] = { _ in [] }
   ) throws(StoreError) -> Reminder.Decision {
     try db.inTransaction {
       let settings = try db.settings()
@@ -27,7 +27,7 @@ public struct FireReminder: Sendable {
       let today = settings.dayRule.day(of: now, in: zone)
       let doneToday = try db.doneFlows(on: today)
       let slot = request.slot ?? Slot.demo(phase: phase, done: doneToday)
-      let offer = slot.offer(done: doneToday)
+      let offer = slot.offer(done: doneToday, also: also(slot))
       func post(_ elapse: Int?) throws -> Reminder.Decision {
         let (done, paused) = try db.streakDays()
         let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused).current

@@ -22,6 +22,9 @@ struct PlanSet {
   /// The defined flows of the plans that are on.
   var flowsOn: [FlowDefinition] { definedFlows.filter { isOn($0.plan) }.map(\.flow) }
 
+  /// The defined flows of the plans that are on that `slot`'s reminder offers.
+  func flowsOn(_ slot: Slot) -> [FlowDefinition] { flowsOn.filter { $0.slot == slot.rawValue } }
+
   /// The defined flow whose word is `word`, and its plan.
   func flow(_ word: String) -> (flow: FlowDefinition, plan: Plan)? {
     definedFlows.first { $0.flow.word == word }

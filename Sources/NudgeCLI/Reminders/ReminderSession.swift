@@ -48,8 +48,10 @@ extension Reminder {
     /// Decides, posts and waits; returns what happened. Throws only when the store fails.
     func run() throws -> Reminder.RunReport {
       let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
+      let plans = try ctx.plans(db)
       switch try FireReminder(db: db)(
-        request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses)
+        request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses,
+        also: { slot in plans.flowsOn(slot).map { .defined($0.word) } })
       {
       case .nothingDue(let slot):
         return Reminder.RunReport(slot: slot, elapse: nil, outcome: nil)
@@ -134,8 +136,10 @@ private struct OnScreen: Sendable {
         try log(.doneElsewhere)
         return report(.doneElsewhere)
       }
+      let doneNow = try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone))
       let note = DesktopNotification.reminder(
-        slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer)
+        slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer,
+        pending: try ctx.plans(db).flowsOn(slot).filter { !doneNow.contains(.defined($0.word)) })
       let left = leftOnScreen ? 0 : max(1, wait - ctx.clock.now().seconds(since: started))
       // logged once the server has it, and once more if Do Not Disturb lets it through later
       // (a failed log is not retried: the reminder is up)
@@ -183,7 +187,9 @@ private struct OnScreen: Sendable {
         return report(outcome)
       case .action(.snooze, _):
         guard try snooze() else { return report(.snoozed) }
-        offered = slot.offer(done: try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone)))
+        offered = slot.offer(
+          done: try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone)),
+          also: try ctx.plans(db).flowsOn(slot).map { .defined($0.word) })
       case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)
         return report(.done)

@@ -51,8 +51,12 @@ public struct DesktopNotification: Equatable, Sendable {
   /// The reminder for a slot, offering `flow` (the slot's own by default; the evening's
   /// check-in once the prep is done), with the streak in its body (DESIGN §4). Open is the
   /// `default` action only (a click on the body; servers that draw it as a button draw it once).
+  /// `pending`: the flows other plans give this slot that are not done today; the reminder
+  /// names them too ("Also: Your sleep challenge is ready — nudge sleep"), and says one in
+  /// its own words when it is what is offered.
   public static func reminder(
-    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil
+    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil,
+    pending: [FlowDefinition] = []
   ) -> DesktopNotification {
     let offered = offering ?? slot.firstOffer
     var actions = [Action(Reminder.Action.open.rawValue, "Open")]
@@ -64,11 +68,22 @@ public struct DesktopNotification: Equatable, Sendable {
         Reminder.Action.snooze.rawValue, "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"))
     let streakLine =
       streak > 0 ? "\n🔥 \(streak)-day streak — keep it going." : "\nStart a streak today."
-    let (title, body) =
+    var (title, body) =
       offered == .flow(.checkin) && slot == .evening
       ? ("Check in on today", "Prep's done. Did the swap work? One minute, then rest.")
       : (slot.title, slot.body)
-    return DesktopNotification(title: title, body: body + streakLine, actions: actions)
+    // a plan file's words are shown escaped
+    if case .flow(.defined(let word)) = offered,
+      let flow = pending.first(where: { $0.word == word })
+    {
+      title = VisibleText.escaped(flow.reminder ?? flow.title)
+      body = VisibleText.escaped(flow.title) + ": one minute, then it counts."
+    }
+    let also = pending.filter { offered != .flow(.defined($0.word)) }.map {
+      "\nAlso: \(VisibleText.escaped($0.reminder ?? $0.title)) — nudge \($0.word)"
+    }
+    return DesktopNotification(
+      title: title, body: body + also.joined() + streakLine, actions: actions)
   }
 
   /// The same reminder for nobody waiting (`--wait 0`): no buttons, which would have no one to

@@ -90,10 +90,13 @@ extension Slot {
   /// What this slot's reminder offers when `done` are the flows finished today, or nil when it
   /// has nothing left to offer: the evening offers the prep, then the check-in; the weekly
   /// look back is always there to read.
-  public func offer(done: Set<Flow>) -> Reminder.Offer? {
+  /// `also`: the flows other plans that are on give this slot, offered once the coach's are
+  /// done (one reminder offers them all).
+  public func offer(done: Set<Flow>, also: [Flow] = []) -> Reminder.Offer? {
     guard let flow else { return .week }
     if !done.contains(flow) { return .flow(flow) }
-    return self == .evening && !done.contains(.checkin) ? .flow(.checkin) : nil
+    if self == .evening && !done.contains(.checkin) { return .flow(.checkin) }
+    return also.first { !done.contains($0) }.map(Reminder.Offer.flow)
   }
 
   /// The slot whose reminder `nudge notify demo` shows in `phase`: this part of the day's, else

@@ -37,6 +37,13 @@ public enum VisibleText {
     return out
   }
 
+  /// Escaped line by line: the line breaks of a text made of several lines (a notification's
+  /// body) stay line breaks.
+  public static func escapedLines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { escaped(String($0)) }.joined(separator: "\n")
+  }
+
   /// Escaped, for an optional value.
   public static func escaped(_ text: String?) -> String? { text.map { escaped($0) } }
 

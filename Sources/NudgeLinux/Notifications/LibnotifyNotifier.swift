@@ -136,7 +136,7 @@ public final class LibnotifyNotifier: Notifier {
     guard
       let note = nd_notify_notification_new(
         VisibleText.escaped(notification.title),
-        VisibleText.escaped(notification.body(hyperlinks: hyperlinks)), notification.icon)
+        VisibleText.escapedLines(notification.body(hyperlinks: hyperlinks)), notification.icon)
     else {
       return (nil, "libnotify could not create the notification")
     }
