@@ -92,7 +92,15 @@ extension AppDatabase {
       checkinDays: try days("SELECT day FROM checkin"),
       helpDays: try days("SELECT DISTINCT day FROM help_note"),
       followedDays: try days("SELECT day FROM checkin WHERE followed"),
-      pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
+      pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }),
+      definedDays: try days("SELECT DISTINCT day FROM flow_entry"),
+      definedFirsts: try db.definedFirsts(),
+      bedtimes: try db.sleepBedtimes(),
+      challengesCompleted: try days(
+        """
+        SELECT day FROM flow_entry WHERE flow = 'challenge'
+        AND json_valid(answers) AND json_extract(answers, '$.completed') = 'yes'
+        """))
   }
 
   /// Earned achievements and their days.
@@ -171,6 +179,35 @@ extension AppDatabase {
 }
 
 extension SQLiteConnection {
+  /// The first day of each defined flow that has an entry.
+  func definedFirsts() throws -> [String: Day] {
+    var firsts: [String: Day] = [:]
+    _ = try rows("SELECT flow, min(day) FROM flow_entry GROUP BY flow") { row in
+      if let flow = row.text(at: 0), let day = row.text(at: 1).flatMap({ Day($0) }) {
+        firsts[flow] = day
+      }
+    }
+    return firsts
+  }
+
+  /// The sleep plan's nights: each day's bedtime, minutes after midnight.
+  func sleepBedtimes() throws -> [Day: Int] {
+    var bedtimes: [Day: Int] = [:]
+    _ = try rows(
+      """
+      SELECT day, json_extract(answers, '$.bedtime') FROM flow_entry
+      WHERE flow = 'sleep' AND json_valid(answers)
+      """
+    ) { row in
+      guard let day = row.text(at: 0).flatMap({ Day($0) }),
+        let parts = row.text(at: 1)?.split(separator: ":"), parts.count == 2,
+        let hour = Int(parts[0]), let minute = Int(parts[1])
+      else { return }
+      bedtimes[day] = hour * 60 + minute
+    }
+    return bedtimes
+  }
+
   /// What the reward draw remembers; a blank state before the first draw.
   func rewardState() throws -> RewardState {
     try fetchOne(RewardState.self, key: "1") ?? RewardState()

@@ -21,8 +21,9 @@ extension AppDatabase {
         try db.execute(step)
         try db.execute("PRAGMA user_version = \(number + 1)")
       }
-      // a file from before achievements gets those its history already earned
-      if version < 2 && target >= 2 {
+      // a file from before achievements gets those its history already earned (by today's
+      // rules, on today's tables: only when brought up to today's version)
+      if version < 2 && target == schemaVersion {
         for (achievement, day) in AchievementRule.evaluate(try historyFacts(db)) {
           try db.insert(EarnedAchievement(key: achievement, earnedOn: day))
         }

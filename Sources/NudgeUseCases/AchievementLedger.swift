@@ -24,7 +24,9 @@ struct AchievementLedger {
     let stored = try db.achievements()
     var new: [Achievement] = []
     var lost: [Achievement] = []
-    for achievement in Achievement.allCases {
+    // the compiled-in ones, then each flow's first, computed or stored
+    let firsts = Set(computed.keys).union(stored.keys).subtracting(Achievement.allCases)
+    for achievement in Achievement.allCases + firsts.sorted(by: { $0.rawValue < $1.rawValue }) {
       switch (computed[achievement], stored[achievement]) {
       case (let day?, nil) where awarding:
         try db.recordAchievement(achievement, earnedOn: day)

@@ -110,29 +110,42 @@ struct AchievementsCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let earned = try db.achievements()
+    let plans = try ctx.plans(db)
+    // the coach's; the sleep plan's and each defined flow's first while its plan is on, or
+    // once earned
+    let sleepOn = plans.catalogue.plan(named: "sleep").map { plans.isOn($0.plan) } ?? false
+    let listed =
+      Achievement.allCases.filter {
+        !Achievement.sleepPlans.contains($0) || sleepOn || earned[$0] != nil
+      }
+      + Set(plans.flowsOn.map { Achievement.firstOf($0.word) }).union(
+        earned.keys.filter { if case .firstOf = $0 { true } else { false } }
+      ).sorted { $0.rawValue < $1.rawValue }
+    func title(_ a: Achievement) -> String {
+      guard case .firstOf(let word) = a, let flow = plans.flow(word)?.flow else { return a.title }
+      return VisibleText.escaped(flow.first)
+    }
     if json {
       ctx.line(
-        try jsonText(
-          Achievement.allCases.map { Row(key: $0.rawValue, title: $0.title, earnedOn: earned[$0]) })
-      )
+        try jsonText(listed.map { Row(key: $0.rawValue, title: title($0), earnedOn: earned[$0]) }))
       return
     }
     let style = ctx.style
-    let got = Achievement.allCases.filter { earned[$0] != nil }
-    ctx.line(style.bold("Earned (\(got.count) of \(Achievement.allCases.count))"))
+    let got = listed.filter { earned[$0] != nil }
+    ctx.line(style.bold("Earned (\(got.count) of \(listed.count))"))
     if got.isEmpty { ctx.line(style.dim("  None yet. Finish any flow to earn your first.")) }
     for a in got.sorted(by: { earned[$0]! < earned[$1]! }) {
       ctx.line(
-        "  🏆 \(a.title.padded(to: 22)) \(style.dim(earned[a]!.description))  \(style.dim("nudge celebrate \(a.rawValue)"))"
+        "  🏆 \(title(a).padded(to: 22)) \(style.dim(earned[a]!.description))  \(style.dim("nudge celebrate \(a.rawValue)"))"
       )
     }
-    let locked = Achievement.allCases.filter { earned[$0] == nil }
+    let locked = listed.filter { earned[$0] == nil }
     if !locked.isEmpty {
       ctx.line()
       ctx.line(style.bold("Locked"))
       for a in locked {
         ctx.line(
-          "  🔒 \(a.title.padded(to: 22)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
+          "  🔒 \(title(a).padded(to: 22)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
         )
       }
     }

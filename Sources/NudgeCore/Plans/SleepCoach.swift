@@ -92,6 +92,18 @@ public enum SleepCoach {
     return clock((middle + 7) / 15 * 15)
   }
 
+  /// The last night of the first seven nights in a row whose bedtimes (across midnight) lie
+  /// within 30 minutes of each other; nil when there is none.
+  public static func firstSteadyWeek(_ bedtimes: [Day: Int]) -> Day? {
+    let nights = bedtimes.keys.sorted()
+    for last in nights {
+      let week = (0..<7).map { last.adding(days: -$0) }
+      let late = week.compactMap { bedtimes[$0] }.map { $0 < 12 * 60 ? $0 + 24 * 60 : $0 }
+      if late.count == 7, late.max()! - late.min()! <= 30 { return last }
+    }
+    return nil
+  }
+
   /// The pick as the one line a person reads: "Same bedtime tonight: lights out by 23:00 —
   /// your bedtime varied by 1 h 40 this week".
   public static func line(_ pick: Pick) -> String {

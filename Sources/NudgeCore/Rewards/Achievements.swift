@@ -1,17 +1,56 @@
-/// An achievement of DESIGN §2: earned once, on the day its condition first holds.
-public enum Achievement: String, CaseIterable, Codable, Sendable {
-  case firstPrep = "first-prep"
-  case firstReview = "first-review"
-  case firstCheckin = "first-checkin"
-  case firstHelp = "first-help"
-  case streak3 = "streak-3"
-  case streak7 = "streak-7"
-  case streak14 = "streak-14"
-  case streak30 = "streak-30"
-  case streak100 = "streak-100"
-  case morningWeek = "morning-week"
-  case perfectWeek = "perfect-week"
-  case swaps10 = "swaps-10"
+/// An achievement of DESIGN §2: earned once, on the day its condition first holds. The coach's
+/// twelve and the sleep plan's two are compiled in; every flow a plan file defines has its own
+/// first (`firstOf`, its title the flow's `first`).
+public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresentable {
+  case firstPrep, firstReview, firstCheckin, firstHelp
+  case streak3, streak7, streak14, streak30, streak100
+  case morningWeek, perfectWeek, swaps10
+  /// The sleep plan's: seven challenges completed; seven nights in a row in bed within half
+  /// an hour of each other.
+  case sleepChallenges7, sleepSteadyWeek
+  /// The first entry of a flow a plan file defines, by the flow's word (key `first-WORD`).
+  case firstOf(String)
+
+  /// The compiled-in ones, in the order they are listed.
+  public static let allCases: [Achievement] = [
+    .firstPrep, .firstReview, .firstCheckin, .firstHelp, .streak3, .streak7, .streak14,
+    .streak30, .streak100, .morningWeek, .perfectWeek, .swaps10, .sleepChallenges7,
+    .sleepSteadyWeek,
+  ]
+
+  /// The sleep plan's own (listed while it is on, or once earned).
+  public static let sleepPlans: Set<Achievement> = [.sleepChallenges7, .sleepSteadyWeek]
+
+  public var rawValue: String {
+    switch self {
+    case .firstPrep: "first-prep"
+    case .firstReview: "first-review"
+    case .firstCheckin: "first-checkin"
+    case .firstHelp: "first-help"
+    case .streak3: "streak-3"
+    case .streak7: "streak-7"
+    case .streak14: "streak-14"
+    case .streak30: "streak-30"
+    case .streak100: "streak-100"
+    case .morningWeek: "morning-week"
+    case .perfectWeek: "perfect-week"
+    case .swaps10: "swaps-10"
+    case .sleepChallenges7: "sleep-challenges-7"
+    case .sleepSteadyWeek: "sleep-steady-week"
+    case .firstOf(let word): "first-" + word
+    }
+  }
+
+  /// A compiled-in key, or `first-WORD` for a word of the shape plan files allow.
+  public init?(rawValue: String) {
+    if let known = Self.allCases.first(where: { $0.rawValue == rawValue }) {
+      self = known
+    } else if rawValue.hasPrefix("first-"), FlowDefinition.isWord(rawValue.dropFirst(6)) {
+      self = .firstOf(String(rawValue.dropFirst(6)))
+    } else {
+      return nil
+    }
+  }
 
   public var title: String {
     switch self {
@@ -27,6 +66,17 @@ public enum Achievement: String, CaseIterable, Codable, Sendable {
     case .morningWeek: "Morning week"
     case .perfectWeek: "Perfect week"
     case .swaps10: "10 swaps"
+    case .sleepChallenges7: "7 sleep challenges"
+    case .sleepSteadyWeek: "A steady week of sleep"
+    case .firstOf(let word): "First \(word)"
+    }
+  }
+
+  /// A flow done for the first time (a first, not a milestone).
+  public var isFirst: Bool {
+    switch self {
+    case .firstPrep, .firstReview, .firstCheckin, .firstHelp, .firstOf: true
+    default: false
     }
   }
 
@@ -44,6 +94,9 @@ public enum Achievement: String, CaseIterable, Codable, Sendable {
     case .morningWeek: "Do the Morning Focus 7 days in a row."
     case .perfectWeek: "Prep, review and check in on each of 7 days in a row."
     case .swaps10: "Follow your swap in 10 check-ins."
+    case .sleepChallenges7: "Complete 7 sleep challenges (nudge challenge)."
+    case .sleepSteadyWeek: "Log 7 nights in a row with bedtimes within 30 minutes of each other."
+    case .firstOf(let word): "Do 'nudge \(word)' once."
     }
   }
 
@@ -69,12 +122,26 @@ public struct HistoryFacts: Equatable, Sendable {
   public var followedDays: Set<Day>
   /// Days off (`nudge pause`): a streak waits over them.
   public var pausedDays: Set<Day> = []
+  /// Days with an entry of a flow a plan file defines (they count for streaks too).
+  public var definedDays: Set<Day> = []
+  /// The first day of each defined flow with an entry, by its word.
+  public var definedFirsts: [String: Day] = [:]
+  /// The sleep plan's nights (bedtimes, minutes after midnight) and its days of a challenge
+  /// completed.
+  public var bedtimes: [Day: Int] = [:]
+  public var challengesCompleted: Set<Day> = []
 
   public init(
     prepDays: Set<Day> = [], reviewDays: Set<Day> = [], checkinDays: Set<Day> = [],
-    helpDays: Set<Day> = [], followedDays: Set<Day> = [], pausedDays: Set<Day> = []
+    helpDays: Set<Day> = [], followedDays: Set<Day> = [], pausedDays: Set<Day> = [],
+    definedDays: Set<Day> = [], definedFirsts: [String: Day] = [:], bedtimes: [Day: Int] = [:],
+    challengesCompleted: Set<Day> = []
   ) {
     self.pausedDays = pausedDays
+    self.definedDays = definedDays
+    self.definedFirsts = definedFirsts
+    self.bedtimes = bedtimes
+    self.challengesCompleted = challengesCompleted
     self.prepDays = prepDays
     self.reviewDays = reviewDays
     self.checkinDays = checkinDays
@@ -82,7 +149,9 @@ public struct HistoryFacts: Equatable, Sendable {
     self.followedDays = followedDays
   }
 
-  public var doneDays: Set<Day> { prepDays.union(reviewDays).union(checkinDays).union(helpDays) }
+  public var doneDays: Set<Day> {
+    prepDays.union(reviewDays).union(checkinDays).union(helpDays).union(definedDays)
+  }
 }
 
 /// Decides every achievement as a pure function of history.
@@ -92,7 +161,7 @@ public enum AchievementRule {
     // one bit per set of days, in the order the grid is given them
     let grid = DayGrid([
       facts.prepDays, facts.reviewDays, facts.checkinDays, facts.helpDays, facts.followedDays,
-      facts.pausedDays,
+      facts.pausedDays, facts.definedDays,
     ])
     let day = { (ordinal: Int?) in ordinal.map(Day.init(ordinal:)) }
     var earned: [Achievement: Day] = [:]
@@ -117,6 +186,10 @@ public enum AchievementRule {
     let everyFlow: HistoryBits = [.prep, .review, .checkin]
     earned[.perfectWeek] = day(grid.firstRun(of: 7, all: everyFlow.rawValue))
     earned[.swaps10] = day(grid.nth(10, HistoryBits.followed.rawValue))
+    for (word, first) in facts.definedFirsts { earned[.firstOf(word)] = first }
+    let completed = facts.challengesCompleted.sorted()
+    if completed.count >= 7 { earned[.sleepChallenges7] = completed[6] }
+    earned[.sleepSteadyWeek] = SleepCoach.firstSteadyWeek(facts.bedtimes)
     return earned
   }
 }
@@ -134,8 +207,10 @@ struct HistoryBits: OptionSet {
   static let followed = HistoryBits(rawValue: 1 << 4)
   /// A day off (`nudge pause`).
   static let paused = HistoryBits(rawValue: 1 << 5)
+  /// An entry of a flow a plan file defines.
+  static let defined = HistoryBits(rawValue: 1 << 6)
   /// A day that counts for a streak: any flow finished.
-  static let done: HistoryBits = [.prep, .review, .checkin, .help]
+  static let done: HistoryBits = [.prep, .review, .checkin, .help, .defined]
 }
 
 /// An achievement and the day it was earned (`nudge achievements --json`, exports).

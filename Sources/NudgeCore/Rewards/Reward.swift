@@ -98,8 +98,7 @@ public enum CelebrationMoment: String, CaseIterable, Codable, Sendable {
   public static func of(
     newAchievements: [Achievement], previousDoneDay: Day?, day: Day, firstOfDay: Bool
   ) -> CelebrationMoment {
-    let firsts: Set<Achievement> = [.firstPrep, .firstReview, .firstCheckin, .firstHelp]
-    if newAchievements.contains(where: { !firsts.contains($0) }) { return .milestone }
+    if newAchievements.contains(where: { !$0.isFirst }) { return .milestone }
     if !newAchievements.isEmpty { return .first }
     if firstOfDay, let previous = previousDoneDay, day.ordinal - previous.ordinal >= 3 {
       return .comeback

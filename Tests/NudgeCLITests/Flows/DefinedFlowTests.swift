@@ -82,6 +82,10 @@ import Testing
       "\(shown.stdout)")
     let history = try nudge("history", "--days", "1")
     #expect(history.stdout.contains("✓ lunch walk: minutes 20 minutes, where In the park"))
+    let achievements = try #require(try nudge.json("achievements") as? [[String: Any]])
+    let first = achievements.first { $0["key"] as? String == "first-walk" }
+    #expect(first?["title"] as? String == "First walk")
+    #expect(first?["earned_on"] as? String == "2026-11-20")
     let today = try nudge("today", now: "2026-11-20T13:00:00+01:00")
     #expect(today.stdout.contains("✓ Lunch walk done"), "\(today.stdout)")
     // the next day it is still to do, with its command

@@ -75,4 +75,36 @@ import Testing
       prepDays: days(0..<40), reviewDays: days(0..<40), checkinDays: days(0..<40))
     #expect(AchievementRule.evaluate(facts) == AchievementRule.evaluate(facts))
   }
+
+  @Test func definedFlowsEarnTheirFirstAndCountForStreakAchievements() {
+    let facts = HistoryFacts(
+      definedDays: days(0..<3), definedFirsts: ["walk": start, "sleep": start.adding(days: 1)])
+    let earned = AchievementRule.evaluate(facts)
+    #expect(earned[.firstOf("walk")] == start)
+    #expect(earned[.firstOf("sleep")] == start.adding(days: 1))
+    #expect(earned[.streak3] == start.adding(days: 2))
+    #expect(earned[.firstPrep] == nil)
+    // a first is a first, not a milestone; its key reads back
+    #expect(Achievement.firstOf("walk").isFirst && !Achievement.streak3.isFirst)
+    #expect(Achievement(rawValue: "first-walk") == .firstOf("walk"))
+    #expect(Achievement(rawValue: "first-") == nil && Achievement(rawValue: "first-Walk!") == nil)
+  }
+
+  @Test func theSleepPlansOwnAreEarnedByItsNightsAndChallenges() {
+    // seven challenges completed, on the seventh
+    let completed = HistoryFacts(challengesCompleted: days(0..<6))
+    #expect(AchievementRule.evaluate(completed)[.sleepChallenges7] == nil)
+    let seven = HistoryFacts(challengesCompleted: days(0..<7).union(days(9..<10)))
+    #expect(AchievementRule.evaluate(seven)[.sleepChallenges7] == start.adding(days: 6))
+    // seven nights in a row within 30 minutes (across midnight): 23:50 and 00:15 are close
+    var bedtimes: [Day: Int] = [:]
+    for offset in 0..<10 {
+      bedtimes[start.adding(days: offset)] = offset % 2 == 0 ? 23 * 60 + 50 : 15
+    }
+    bedtimes[start.adding(days: 2)] = 22 * 60  // a late-evening outlier breaks the first week
+    let steady = AchievementRule.evaluate(HistoryFacts(bedtimes: bedtimes))
+    #expect(steady[.sleepSteadyWeek] == start.adding(days: 9))
+    bedtimes[start.adding(days: 5)] = nil  // a night not logged breaks the run
+    #expect(AchievementRule.evaluate(HistoryFacts(bedtimes: bedtimes))[.sleepSteadyWeek] == nil)
+  }
 }
