@@ -170,6 +170,42 @@ check "window end: off the screen" wait_for -t 3 displayed 0
 check "window end: the unit ends inactive, not failed" \
   wait_for -t 5 unit_is nudge-notify@midday.service inactive
 
+# 5b. A plan's own reminder time: a plan file dropped into the config folder gets its own
+#     timer from install, which fires for real and shows its flow's reminder; plan off disables it.
+mkdir -p "$HOME/.config/nudge/plans"
+cat > "$HOME/.config/nudge/plans/walking.plan" <<PLAN
+format = 1
+[plan]
+name = "walking"
+title = "Walking"
+on = true
+[[slot]]
+id = "noon"
+at = "*-*-* $(date -u -d '+4 sec' +%H:%M:%S) UTC"
+title = "A walk at lunch?"
+[[flow]]
+id = "walk"
+title = "Lunch walk"
+slot = "noon"
+first = "First walk"
+[[flow.question]]
+id = "minutes"
+ask = "How many minutes?"
+kind = "number"
+required = true
+PLAN
+"$NUDGE" install > /dev/null 2>&1
+check "plan slot: install enables its own timer" \
+  test "$(systemctl --user is-enabled nudge-walking.noon.timer)" = enabled
+check "plan slot: its timer fires and its reminder is shown" wait_for -t 15 displayed 1
+plan_logged() { "$NUDGE" log --json | json_check - "[e['outcome'] for e in j if e['slot'] == 'walking.noon'] == ['shown']"; }
+check "plan slot: logged shown for walking.noon" wait_for -t 5 plan_logged
+dunstctl close-all
+wait_for -t 10 unit_is nudge-notify@walking.noon.service inactive
+"$NUDGE" plan off walking > /dev/null
+check "plan slot: plan off disables its timer" \
+  test "$(systemctl --user is-enabled nudge-walking.noon.timer)" = disabled
+
 # 6. Snooze survives its process: a transient timer re-posts it; then done elsewhere.
 cat > "$HOME/.config/dunst/dunstrc" <<RC
 [snooze]

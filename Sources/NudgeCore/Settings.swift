@@ -1,8 +1,46 @@
 /// A reminder slot: when Nudge reminds, and what the reminder opens (a flow, or the week).
-public enum Slot: String, CaseIterable, Codable, Sendable {
+public enum Slot: Hashable, CaseIterable, Codable, Sendable, RawRepresentable {
   case morning, midday, evening
   /// "Your week" on Sunday evenings (off by default): opens the weekly look back.
   case weekly
+  /// A plan's own reminder time, `PLAN.SLOT` (`walking.noon`): its time and title are in the
+  /// plan's file, its schedule stored once the plan is on.
+  case plan(String)
+
+  /// The built-in four.
+  public static let allCases: [Slot] = [.morning, .midday, .evening, .weekly]
+
+  public var rawValue: String {
+    switch self {
+    case .morning: "morning"
+    case .midday: "midday"
+    case .evening: "evening"
+    case .weekly: "weekly"
+    case .plan(let id): id
+    }
+  }
+
+  /// A built-in slot's name, or `PLAN.SLOT` of two ids as plan files write them.
+  public init?(rawValue: String) {
+    if let builtIn = Self.allCases.first(where: { $0.rawValue == rawValue }) {
+      self = builtIn
+      return
+    }
+    let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts.allSatisfy({ PlanFile.isID(String($0)) }) else { return nil }
+    self = .plan(rawValue)
+  }
+
+  /// Whether it is a plan's own slot.
+  public var isPlans: Bool {
+    if case .plan = self { return true }
+    return false
+  }
+
+  /// The slot of plan `plan`'s `[[slot]]` with id `id`.
+  public static func of(plan: String, id: String) -> Slot {
+    Slot.allCases.first { $0.rawValue == id } ?? .plan(plan + "." + id)
+  }
 }
 
 /// A setting a person can change with `nudge config set KEY VALUE`.
@@ -117,13 +155,14 @@ public struct Settings: Equatable, Sendable {
   public var dayRule: DayRule { DayRule(rolloverHour: rolloverHour) }
 
   public func stalenessSeconds(for slot: Slot) -> Int {
-    let key: SettingKey =
-      switch slot {
-      case .morning: .stalenessMorning
-      case .midday: .stalenessMidday
-      case .evening: .stalenessEvening
-      case .weekly: .stalenessWeekly
-      }
+    let key: SettingKey
+    switch slot {
+    case .morning: key = .stalenessMorning
+    case .midday: key = .stalenessMidday
+    case .evening: key = .stalenessEvening
+    case .weekly: key = .stalenessWeekly
+    case .plan: return 4 * 3600  // a plan's own reminder: the default window
+    }
     return DurationText.parseSeconds(value(key)) ?? 4 * 3600
   }
 

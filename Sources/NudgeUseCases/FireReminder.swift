@@ -16,7 +16,8 @@ public struct FireReminder: Sendable {
   /// schedule's strict next elapse after a time (epoch seconds).
   public func callAsFunction(
     _ request: Reminder.Request, at now: Instant, in zone: ZoneRules,
-    elapses: (SlotSchedule) throws -> (Int) -> Int?, also: (Slot) -> [Flow] = { _ in [] }
+    elapses: (SlotSchedule) throws -> (Int) -> Int?, also: (Slot) -> [Flow] = { _ in [] },
+    planSchedules: [SlotSchedule] = []
   ) throws(StoreError) -> Reminder.Decision {
     try db.inTransaction {
       let settings = try db.settings()
@@ -53,7 +54,15 @@ public struct FireReminder: Sendable {
         guard let skipped else { return try post(snooze.elapse) }
         return try logged(skipped, snooze.elapse)
       case .scheduled:
-        let schedule = try db.schedule(slot)
+        // a plan's own slot: its plan's schedule (off when no plan that is on has it)
+        let schedule: SlotSchedule
+        if case .plan = slot {
+          schedule =
+            planSchedules.first { $0.slot == slot }
+            ?? SlotSchedule(slot: slot, expression: "*-*-* 00:00:00", enabled: false)
+        } else {
+          schedule = try db.schedule(slot)
+        }
         let next = try elapses(schedule)
         var latest = FiringRule.dueElapse(
           atOrBefore: seconds, lastTrigger: try db.lastTrigger(slot),
@@ -69,7 +78,9 @@ public struct FireReminder: Sendable {
         try db.recordTrigger(slot, at: seconds)
         let decision = FiringRule.decide(
           latest: latest, now: seconds, window: settings.stalenessSeconds(for: slot),
-          flowDoneToday: offer == nil, enabled: schedule.enabled,
+          // (a plan's slot whose plan is off has nothing to offer: it is off, not done)
+          flowDoneToday: offer == nil && (schedule.enabled || !slot.isPlans),
+          enabled: schedule.enabled,
           elapseIsPaused: try latest.map {
             try db.isPaused(settings.dayRule.day(of: Instant(seconds: $0), in: zone))
           } ?? false)

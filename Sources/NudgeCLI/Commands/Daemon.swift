@@ -73,7 +73,7 @@ struct ReminderScheduler: Service {
       var wake = now.seconds + 60
       do {
         let calendar = SlotCalendar(ctx: ctx, local: local)
-        for schedule in try db.schedules() where schedule.enabled {
+        for schedule in try ctx.allSchedules(db) where schedule.enabled {
           let spec = try calendar.spec(schedule)
           try fireIfDue(schedule.slot, spec: spec, calendar: calendar, db: db, now: now)
           if let next = calendar.next(spec, after: now.seconds) {

@@ -120,7 +120,7 @@ struct ImportCommand: ContextCommand {
     let db = try ctx.openDatabase()
     let summary = try ImportDocument(db: db)(document)
     if summary.scheduleChanged {
-      try UserUnits(ctx: ctx, dryRun: false).update(try db.schedules(), db: db)
+      try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
     }
     if json {
       ctx.line(try jsonText(ImportReport(summary)))

@@ -185,9 +185,11 @@ struct UserUnits {
       try installLinkHandler()
       try writeFile(iconPath, AppIcon.svg)
     }
+    // (a plan's own slot's timer is the person's, packaged or not: the package ships the four)
+    let planTimers = Set(schedules.filter(\.slot.isPlans).map { UnitFiles.timerName($0.slot) })
     for (path, text) in UnitFiles.render(
       binary: Self.binaryPath, schedules: schedules, settings: settings)
-    where !packaged || path.contains(".d/") {
+    where !packaged || path.contains(".d/") || planTimers.contains(path) {
       try write(path, text)
     }
     for schedule in schedules where UnitFiles.dropIn(schedule) == nil {
@@ -230,7 +232,15 @@ struct UserUnits {
       }
     }
     for schedule in schedules {
-      if let dropIn = UnitFiles.dropIn(schedule) {
+      if schedule.slot.isPlans {
+        // a plan's own slot: its timer holds its time (written afresh: the plan may have changed)
+        try write(UnitFiles.timerName(schedule.slot), UnitFiles.timer(schedule))
+        try write(
+          UnitFiles.windowDropInPath(schedule.slot),
+          UnitFiles.windowDropIn(
+            schedule.slot,
+            windowSeconds: try db.settings().stalenessSeconds(for: schedule.slot)))
+      } else if let dropIn = UnitFiles.dropIn(schedule) {
         try write(UnitFiles.dropInPath(schedule.slot), dropIn)
       } else {
         remove(UnitFiles.dropInPath(schedule.slot))
@@ -293,7 +303,7 @@ struct InstallCommand: ContextCommand {
       return
     }
     let db = try ctx.openDatabase()
-    let schedules = try db.schedules()
+    let schedules = try ctx.allSchedules(db)
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
     guard units.drivesTimers(db) else {
       throw CLIError(
@@ -334,9 +344,14 @@ struct UninstallCommand: ContextCommand {
 
   func run(_ ctx: Context) throws {
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
-    let timers = Slot.allCases.map(UnitFiles.timerName).filter { dryRun || units.unitExists($0) }
+    // the built-in slots, and every plan slot whose timer is in the unit directory
+    let planSlots = (ctx.platform.files.names(in: units.directory, limit: 10_000) ?? [])
+      .filter { $0.hasPrefix("nudge-") && $0.hasSuffix(".timer") }
+      .compactMap { Slot(rawValue: String($0.dropFirst(6).dropLast(6))) }.filter(\.isPlans)
+    let slots = Slot.allCases + planSlots
+    let timers = slots.map(UnitFiles.timerName).filter { dryRun || units.unitExists($0) }
     if !timers.isEmpty { try units.systemctl(["disable", "--now"] + timers) }
-    for slot in Slot.allCases {
+    for slot in slots {
       units.remove(UnitFiles.dropInPath(slot))
       units.remove(UnitFiles.dropInPath(slot).replacing("/schedule.conf", with: ""))
       units.remove(UnitFiles.timerName(slot))

@@ -57,6 +57,8 @@ struct PlanCommand: ParsableCommand {
           code: .usage)
       }
       try db.choosePlan(plan.name, on: on)
+      // its own reminder times: timers enabled or disabled, when the reminders are installed
+      try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
       ctx.line(ctx.style.green("✓") + " The \(plan.name) plan is \(on ? "on" : "off").")
     }
     if on {

@@ -23,7 +23,38 @@ struct PlanSet {
   var flowsOn: [FlowDefinition] { definedFlows.filter { isOn($0.plan) }.map(\.flow) }
 
   /// The defined flows of the plans that are on that `slot`'s reminder offers.
-  func flowsOn(_ slot: Slot) -> [FlowDefinition] { flowsOn.filter { $0.slot == slot.rawValue } }
+  func flowsOn(_ slot: Slot) -> [FlowDefinition] {
+    definedFlows.filter { isOn($0.plan) && slotOf($0.flow, in: $0.plan) == slot }.map(\.flow)
+  }
+
+  /// The slot whose reminder offers `flow` of `plan`: a built-in one, or the plan's own.
+  func slotOf(_ flow: FlowDefinition, in plan: Plan) -> Slot? {
+    flow.slot.map { Slot.of(plan: plan.name, id: $0) }
+  }
+
+  /// The plans' own reminder times (`[[slot]]`), every plan's but the coach's: on when its plan
+  /// is, at its plan's time (`expression` turns plain words into a calendar expression, nil
+  /// for one that does not parse, which `plan check` refuses anyway).
+  func slotSchedules(expression: (String) -> String?) -> [SlotSchedule] {
+    catalogue.entries.filter { $0.plan.name != Self.coach }.flatMap { entry in
+      entry.plan.slots.compactMap { planSlot in
+        expression(planSlot.at).map {
+          SlotSchedule(
+            slot: .of(plan: entry.plan.name, id: planSlot.id), expression: $0,
+            enabled: isOn(entry.plan))
+        }
+      }
+    }
+  }
+
+  /// A plan slot's title (its reminder's), nil for a built-in one.
+  func title(of slot: Slot) -> String? {
+    guard case .plan(let id) = slot else { return nil }
+    let parts = id.split(separator: ".").map(String.init)
+    return catalogue.plan(named: parts[0])?.plan.slots.first { $0.id == parts[1] }.map {
+      VisibleText.escaped($0.title)
+    }
+  }
 
   /// The defined flow whose word is `word`, and its plan.
   func flow(_ word: String) -> (flow: FlowDefinition, plan: Plan)? {
@@ -50,5 +81,16 @@ extension Context {
   /// The plans as this person has them (the catalogue read now, the choices from `db`).
   func plans(_ db: AppDatabase) throws -> PlanSet {
     PlanSet(catalogue: planCatalogue(), choices: try db.planChoices())
+  }
+
+  /// Every reminder's schedule: the built-in slots' (stored or default), then the plans' own
+  /// slots (on while their plan is on: an install enables their timers, `plan off` disables).
+  func allSchedules(_ db: AppDatabase) throws -> [SlotSchedule] {
+    try db.schedules()
+      + plans(db).slotSchedules { at in
+        let words = PlainTime.expression(at) ?? at
+        return try? CalendarSpec.parse(words, localZone: timeZone, zoneExists: zones.exists)
+          .normalized
+      }
   }
 }

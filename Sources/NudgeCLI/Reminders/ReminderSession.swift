@@ -51,7 +51,10 @@ extension Reminder {
       let plans = try ctx.plans(db)
       switch try FireReminder(db: db)(
         request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses,
-        also: { slot in plans.flowsOn(slot).map { .defined($0.word) } })
+        also: { slot in plans.flowsOn(slot).map { .defined($0.word) } },
+        planSchedules: try ctx.allSchedules(db).filter {
+          if case .plan = $0.slot { true } else { false }
+        })
       {
       case .nothingDue(let slot):
         return Reminder.RunReport(slot: slot, elapse: nil, outcome: nil)
@@ -139,7 +142,8 @@ private struct OnScreen: Sendable {
       let doneNow = try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone))
       let note = DesktopNotification.reminder(
         slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer,
-        pending: try ctx.plans(db).flowsOn(slot).filter { !doneNow.contains(.defined($0.word)) })
+        pending: try ctx.plans(db).flowsOn(slot).filter { !doneNow.contains(.defined($0.word)) },
+        slotTitle: try ctx.plans(db).title(of: slot))
       let left = leftOnScreen ? 0 : max(1, wait - ctx.clock.now().seconds(since: started))
       // logged once the server has it, and once more if Do Not Disturb lets it through later
       // (a failed log is not retried: the reminder is up)

@@ -56,7 +56,7 @@ public struct DesktopNotification: Equatable, Sendable {
   /// its own words when it is what is offered.
   public static func reminder(
     _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil,
-    pending: [FlowDefinition] = []
+    pending: [FlowDefinition] = [], slotTitle: String? = nil
   ) -> DesktopNotification {
     let offered = offering ?? slot.firstOffer
     var actions = [Action(Reminder.Action.open.rawValue, "Open")]
@@ -72,12 +72,13 @@ public struct DesktopNotification: Equatable, Sendable {
       offered == .flow(.checkin) && slot == .evening
       ? ("Check in on today", "Prep's done. Did the swap work? One minute, then rest.")
       : (slot.title, slot.body)
-    // a plan file's words are shown escaped
+    // a plan file's words are shown escaped (a plan's own slot: its title leads)
     if case .flow(.defined(let word)) = offered,
       let flow = pending.first(where: { $0.word == word })
     {
-      title = VisibleText.escaped(flow.reminder ?? flow.title)
-      body = VisibleText.escaped(flow.title) + ": one minute, then it counts."
+      title = slotTitle ?? VisibleText.escaped(flow.reminder ?? flow.title)
+      let line = slotTitle == nil ? nil : flow.reminder.map { VisibleText.escaped($0) + "\n" }
+      body = (line ?? "") + VisibleText.escaped(flow.title) + ": one minute, then it counts."
     }
     let also = pending.filter { offered != .flow(.defined($0.word)) }.map {
       "\nAlso: \(VisibleText.escaped($0.reminder ?? $0.title)) — nudge \($0.word)"

@@ -136,6 +136,7 @@ extension Slot {
     case .midday: 10...16
     case .evening: 16...23
     case .weekly: 8...22
+    case .plan: 0...23
     }
   }
 
@@ -146,6 +147,7 @@ extension Slot {
     case .midday: "a midday"
     case .evening: "an evening"
     case .weekly: "a weekly"
+    case .plan: "a plan's"
     }
   }
 }

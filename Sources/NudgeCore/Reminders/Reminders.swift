@@ -36,10 +36,16 @@ extension Slot {
     case .midday: "*-*-* 12:30:00"
     case .evening: "*-*-* 21:30:00"
     case .weekly: "Sun *-*-* 18:00:00"
+    case .plan: "*-*-* 12:00:00"  // (never used: a plan slot's schedule is its plan's `at`)
     }
   }
 
-  public var enabledByDefault: Bool { self == .morning || self == .evening }
+  public var enabledByDefault: Bool {
+    switch self {
+    case .morning, .evening, .plan: true
+    case .midday, .weekly: false
+    }
+  }
 
   /// The flow the reminder opens, whose completion today makes the reminder unnecessary; nil
   /// for the weekly look back, which is read, not done.
@@ -48,11 +54,12 @@ extension Slot {
     case .morning: .review
     case .midday: .needHelp
     case .evening: .prep
-    case .weekly: nil
+    case .weekly, .plan: nil
     }
   }
 
-  /// What the reminder offers before anything is done today.
+  /// What the reminder offers before anything is done today (a plan's slot: its flows, which
+  /// the caller knows; the week stands in).
   public var firstOffer: Reminder.Offer { flow.map(Reminder.Offer.flow) ?? .week }
 
   public var title: String {
@@ -61,6 +68,7 @@ extension Slot {
     case .midday: "I need help?"
     case .evening: "Prep tonight (for tomorrow)"
     case .weekly: "Your week"
+    case .plan: "Nudge"
     }
   }
 
@@ -70,6 +78,7 @@ extension Slot {
     case .midday: "Need a quick assist? Open the mini-coach."
     case .evening: "30 seconds now makes tomorrow easier."
     case .weekly: "A look back at the last seven days, and what to change."
+    case .plan: "One minute, then it counts."
     }
   }
 
@@ -81,6 +90,7 @@ extension Slot {
     case .midday: "The midday reminder was held back by Do Not Disturb."
     case .evening: "This evening's reminder was held back by Do Not Disturb."
     case .weekly: "The weekly look back was held back by Do Not Disturb."
+    case .plan: "A reminder was held back by Do Not Disturb."
     }
   }
 
@@ -93,6 +103,7 @@ extension Slot {
   /// `also`: the flows other plans that are on give this slot, offered once the coach's are
   /// done (one reminder offers them all).
   public func offer(done: Set<Flow>, also: [Flow] = []) -> Reminder.Offer? {
+    if case .plan = self { return also.first { !done.contains($0) }.map(Reminder.Offer.flow) }
     guard let flow else { return .week }
     if !done.contains(flow) { return .flow(flow) }
     if self == .evening && !done.contains(.checkin) { return .flow(.checkin) }

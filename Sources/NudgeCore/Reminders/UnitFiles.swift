@@ -79,19 +79,29 @@ public enum UnitFiles {
           windowDropInPath(slot),
           windowDropIn(slot, windowSeconds: settings.stalenessSeconds(for: slot))
         ))
-      files.append(
-        (
-          timerName(slot),
-          timerTemplate.replacing("@SLOT@", with: slot.rawValue)
-            .replacing("@CALENDAR@", with: slot.defaultExpression)
-        ))
+      files.append((timerName(slot), timer(schedule)))
       if let dropIn = dropIn(schedule) { files.append((dropInPath(slot), dropIn)) }
     }
     return files
   }
 
-  /// The drop-in text for a non-default time, or nil at the default.
+  /// A slot's timer: a built-in slot's at its default time (a drop-in changes it), a plan's at
+  /// its plan's time.
+  public static func timer(_ schedule: SlotSchedule) -> String {
+    let calendar: String
+    if case .plan = schedule.slot {
+      calendar = schedule.expression
+    } else {
+      calendar = schedule.slot.defaultExpression
+    }
+    return timerTemplate.replacing("@SLOT@", with: schedule.slot.rawValue)
+      .replacing("@CALENDAR@", with: calendar)
+  }
+
+  /// The drop-in text for a non-default time, or nil at the default (and for a plan's slot,
+  /// whose timer holds its time).
   public static func dropIn(_ schedule: SlotSchedule) -> String? {
+    if case .plan = schedule.slot { return nil }
     guard schedule.expression != schedule.slot.defaultExpression else { return nil }
     return
       "# written by 'nudge schedule set \(schedule.slot.rawValue)'\n[Timer]\nOnCalendar=\nOnCalendar=\(schedule.expression)\n"

@@ -36,4 +36,33 @@ import Testing
     #expect(Reminder.Offer.flow(.defined("sleep")).command == "sleep")
     #expect(Reminder.Offer.flow(.defined("sleep")).deepLink.url == "nudge://sleep")
   }
+
+  @Test func aPlansOwnSlotIsNamedByPlanAndIdAndItsTimerHoldsItsTime() {
+    #expect(Slot.of(plan: "walking", id: "noon") == .plan("walking.noon"))
+    #expect(Slot.of(plan: "sleep", id: "morning") == .morning)
+    #expect(Slot(rawValue: "walking.noon") == .plan("walking.noon"))
+    for text in ["walking", "walking.", ".noon", "a.b.c", "Walking.noon", "walking.no on"] {
+      #expect(Slot(rawValue: text) == nil, "\(text)")
+    }
+    let schedule = SlotSchedule(
+      slot: .plan("walking.noon"), expression: "*-*-* 12:30:00", enabled: true)
+    #expect(UnitFiles.timer(schedule).contains("OnCalendar=*-*-* 12:30:00\n"))
+    #expect(UnitFiles.timer(schedule).contains("Unit=nudge-notify@walking.noon.service\n"))
+    #expect(UnitFiles.dropIn(schedule) == nil)
+    #expect(UnitFiles.timerName(.plan("walking.noon")) == "nudge-walking.noon.timer")
+    // it offers its plan's flows only, never the week
+    #expect(Slot.plan("walking.noon").offer(done: []) == nil)
+    #expect(
+      Slot.plan("walking.noon").offer(done: [], also: [.defined("walk")])
+        == .flow(.defined("walk")))
+    // its reminder leads with the slot's title
+    let walk = FlowDefinition(
+      id: "walk", word: "walk", title: "Lunch walk", slot: "noon", reminder: nil, questions: [],
+      counts: .anyAnswer, first: "First walk", saved: "Saved.")
+    let note = DesktopNotification.reminder(
+      .plan("walking.noon"), streak: 0, offering: .flow(.defined("walk")), pending: [walk],
+      slotTitle: "A walk at lunch?")
+    #expect(note.title == "A walk at lunch?")
+    #expect(note.body.hasPrefix("Lunch walk: one minute, then it counts.\n"))
+  }
 }

@@ -21,7 +21,8 @@ struct SlotChoice: ExpressibleByArgument {
   init?(argument: String) {
     if argument == "all" {
       slots = Slot.allCases
-    } else if let slot = Slot(rawValue: argument) {
+    } else if let slot = Slot.allCases.first(where: { $0.rawValue == argument }) {
+      // (a plan's own reminder time is set in its plan file)
       slots = [slot]
     } else {
       return nil
@@ -48,7 +49,8 @@ func change(
     edit(&all[index])
     try db.saveSchedule(all[index])
   }
-  try UserUnits(ctx: ctx, dryRun: false).update(all, db: db)
+  try UserUnits(ctx: ctx, dryRun: false).update(
+    all + ctx.allSchedules(db).filter { if case .plan = $0.slot { true } else { false } }, db: db)
   var list = ScheduleCommand.List()
   list.json = false
   list.verbose = false
