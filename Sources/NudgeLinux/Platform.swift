@@ -46,6 +46,10 @@ public protocol Platform: ProcessSpawner {
   func isTerminal(_ stream: StandardStream) -> Bool
   /// Waits up to `seconds` for standard input to have something to read; true when it has.
   func waitForInput(seconds: Double) -> Bool
+  /// When this computer went to sleep or shut down, and woke or started, from `since` to
+  /// `until` (epoch seconds), as far as the journal tells this user; empty when it tells nothing.
+  func sleepEvents(since: Int, until: Int) -> [(at: Int, event: LastNight.Event)]
+
   /// Everything standard input holds until its end.
   func readAllInput(limit: Int) -> [UInt8]?
   /// One line of standard input (not a terminal), cut at `maxBytes`; nil at its end.
@@ -177,6 +181,10 @@ public struct LinuxPlatform: Platform {
   public init() {}
 
   public var files: any FileSystem { LocalFileSystem() }
+
+  public func sleepEvents(since: Int, until: Int) -> [(at: Int, event: LastNight.Event)] {
+    JournalNights.events(since: since, until: until)
+  }
 
   public func wakeWatch(zonePaths: [String]) -> WakeWatch { WakeWatch(zonePaths: zonePaths) }
 

@@ -139,6 +139,13 @@ final class TestPlatform: HeadlessPlatform {
   /// Runs on the thread that asked to end the process, before that thread ends.
   private let exitHandler: (@Sendable (Int32) -> Void)?
 
+  /// What the journal tells of the computer's nights (`sleepEvents`).
+  let nights = Mutex<[(at: Int, event: LastNight.Event)]>([])
+
+  func sleepEvents(since: Int, until: Int) -> [(at: Int, event: LastNight.Event)] {
+    nights.withLock { $0.filter { $0.at >= since && $0.at <= until } }
+  }
+
   /// Another process runs `nudge daemon`.
   let daemon: Bool
   /// Units `systemctl --user is-active` finds not active.

@@ -53,6 +53,7 @@ extension HeadlessPlatform {
   func raiseInterrupt() {}
   var interruptPending: Bool { false }
   func writesToJournal(environment: [String: String]) -> Bool { false }
+  func sleepEvents(since: Int, until: Int) -> [(at: Int, event: LastNight.Event)] { [] }
   func daemonRuns() -> Bool { false }
   func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
   func now() -> Instant { LinuxPlatform.wallClock() }

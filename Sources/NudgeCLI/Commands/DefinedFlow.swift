@@ -100,6 +100,26 @@ struct DefinedFlowCommand: ContextCommand {
     try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
   }
 
+  /// What this computer's journal knows of the night before `flowDay` (said in one line when
+  /// it knows something), for the questions that `suggest` it.
+  private func lastNight(_ flow: FlowDefinition, _ ctx: Context, _ flowDay: FlowDay) -> (
+    bedtime: String?, wake: String?
+  ) {
+    guard flow.questions.contains(where: { $0.suggests != nil }) else { return (nil, nil) }
+    // the two days around that night (a past day filled in reads its own night)
+    let since = flowDay.day.adding(days: -2).ordinal * 86400
+    let until = min(ctx.clock.started.seconds, flowDay.day.adding(days: 1).ordinal * 86400)
+    let times = LastNight.times(
+      ctx.platform.sleepEvents(since: since, until: until), morning: flowDay.day,
+      zone: ctx.timeZone)
+    if let bedtime = times.bedtime, let wake = times.wake {
+      ctx.line(
+        ctx.style.dim(
+          "This computer went to sleep at \(bedtime) and woke at \(wake): Enter keeps those."))
+    }
+    return times
+  }
+
   /// Asks the flow's questions in order on the terminal, those a `--answer` gave aside and
   /// those whose `when` does not hold skipped; each answer is kept as the draft at once.
   private func ask(
@@ -113,6 +133,7 @@ struct DefinedFlowCommand: ContextCommand {
     var answers = given
     if let taken = offer?.taken { ctx.line("Tonight's challenge: " + ctx.style.cyan(taken)) }
     var declined: Set<String> = another ? offer?.firstPick ?? [] : []
+    let night = lastNight(flow, ctx, flowDay)
     var offered: String? = nil
     for question in flow.questions where given[question.id] == nil {
       let sofar = (existing?.answers ?? FlowAnswers()).merging(answers)
@@ -149,7 +170,8 @@ struct DefinedFlowCommand: ContextCommand {
         offered = nil
         continue
       }
-      let current = existing?.answers[question.id] ?? question.offered
+      let suggested = question.suggests.flatMap { $0 == .bedtime ? night.bedtime : night.wake }
+      let current = existing?.answers[question.id] ?? suggested ?? question.offered
       let label = VisibleText.escaped(question.ask)
       let answer = try kept.text(question.id, label) {
         try QuestionAsker(prompter: kept.prompter).ask(question, current: current)

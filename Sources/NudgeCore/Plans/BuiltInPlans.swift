@@ -174,12 +174,14 @@ public enum BuiltInPlans {
       ask = "When did you go to bed?"
       kind = "time"
       required = true
+      suggest = "bedtime"
 
       [[flow.question]]
       id = "wake"
       ask = "When did you wake up?"
       kind = "time"
       required = true
+      suggest = "wake"
 
       [[flow.question]]
       id = "rested"

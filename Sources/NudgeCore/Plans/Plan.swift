@@ -80,6 +80,16 @@ public struct Question: Equatable, Sendable {
   public var offered: String?
   /// Asked only when an earlier question got this answer.
   public var when: Condition?
+  /// A time question whose default is what this computer's journal knows of last night.
+  public var suggests: NightTime? = nil
+
+  /// What of last night a time question can be offered (`suggest`, plans/FORMAT.md).
+  public enum NightTime: String, Equatable, Sendable {
+    /// When the computer went to sleep or shut down.
+    case bedtime
+    /// When it woke or started again.
+    case wake
+  }
 
   /// What an answer is.
   public enum Kind: Equatable, Sendable {

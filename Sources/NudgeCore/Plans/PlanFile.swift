@@ -269,9 +269,19 @@ public enum PlanFile {
       throw PlanFileError(
         line: reader.lineOf("offer"), "'\(offered)' is not an answer question '\(id)' can have")
     }
+    var suggests: Question.NightTime? = nil
+    if let suggest = try reader.text("suggest", max: 16) {
+      guard case .timeOfDay = kind, let night = Question.NightTime(rawValue: suggest) else {
+        throw PlanFileError(
+          line: reader.lineOf("suggest"),
+          "suggest is \"bedtime\" or \"wake\", on a question of kind time")
+      }
+      suggests = night
+    }
     return Question(
       id: id, ask: try reader.line("ask"), kind: kind,
-      required: try reader.flag("required") ?? false, offered: offered, when: when)
+      required: try reader.flag("required") ?? false, offered: offered, when: when,
+      suggests: suggests)
   }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import NudgeCore
+import Synchronization
 import Testing
 
 /// The test of a flow as one definition: a plan file with a fifth flow (three questions, a
@@ -211,5 +213,38 @@ import Testing
     let last = try nudge("plan", "off", "coach")
     #expect(last.status == 64)
     #expect(last.stderr.contains("the coach plan is the only one on"))
+  }
+
+  @Test func theSleepPlanOffersLastNightFromTheJournalAndTonightsChallenge() throws {
+    var nudge = InProcess()
+    let platform = TestPlatform(refusesPrograms: true)
+    // Berlin: asleep 23:30, awake 07:15 (UTC 22:30 and 06:15)
+    let morning = 1_795_132_800  // 2026-11-20T00:00:00Z
+    platform.nights.withLock {
+      $0 = [(morning - 5400, .asleep), (morning + 6 * 3600 + 900, .awake)]
+    }
+    nudge.platform = platform
+    #expect(try nudge("plan", "on", "sleep").status == 0)
+    // Enter keeps the bedtime and the wake offered; rested 4; no note; the challenge taken
+    let logged = try nudge.typing("\n\n4\n\ny\n", "sleep", "--no-animation")
+    #expect(logged.status == 0, "\(logged.stderr)")
+    #expect(
+      logged.stdout.contains(
+        "This computer went to sleep at 23:30 and woke at 07:15: Enter keeps those."),
+      "\(logged.stdout)")
+    #expect(logged.stdout.contains("Tonight's challenge: "), "\(logged.stdout)")
+    let days = try #require(try nudge.json("show") as? [String: Any])
+    let sleep = try #require((days["flows"] as? [String: Any])?["sleep"] as? [String: Any])
+    let answers = try #require(sleep["answers"] as? [String: String])
+    #expect(answers["bedtime"] == "23:30" && answers["wake"] == "07:15")
+    #expect(answers["rested"] == "4" && answers["accept"] == "yes")
+    // no nights logged yet: a small routine is where it starts
+    let challenge = try #require(sleep["challenge"] as? [String: Any])
+    #expect(challenge["category"] as? String == "routine")
+    // the evening's flow shows the challenge taken
+    let evening = try nudge.typing(
+      "y\n", "challenge", "--no-animation", now: "2026-11-20T21:30:00+01:00")
+    #expect(evening.status == 0, "\(evening.stderr)")
+    #expect(evening.stdout.contains("Tonight's challenge: \(challenge["name"] as? String ?? "?")"))
   }
 }
