@@ -98,8 +98,11 @@ extension AppDatabase {
       bedtimes: try db.sleepBedtimes(),
       challengesCompleted: try days(
         """
-        SELECT day FROM flow_entry WHERE flow = 'challenge'
-        AND json_valid(answers) AND json_extract(answers, '$.completed') = 'yes'
+        SELECT c.day FROM flow_entry c JOIN flow_entry s ON s.day = c.day AND s.flow = 'sleep'
+        WHERE c.flow = 'challenge' AND json_valid(c.answers) AND json_valid(s.answers)
+        AND json_extract(c.answers, '$.completed') = 'yes'
+        AND json_extract(s.answers, '$.challenge') IS NOT NULL
+        AND coalesce(json_extract(s.answers, '$.accept'), 'yes') = 'yes'
         """))
   }
 

@@ -4,8 +4,9 @@ extension AppDatabase {
   // MARK: - Export and import
 
   public func exportDocument() throws(StoreError) -> ExportDocument {
-    try read { db in
-      ExportDocument(
+    let choices = try planChoices()
+    return try read { db in
+      var document = ExportDocument(
         settings: Dictionary(
           uniqueKeysWithValues: try db.fetchAll(SettingRow.self).map { ($0.key, $0.value) }),
         prep: try db.fetchAll(PrepEntry.self), review: try db.fetchAll(ReviewEntry.self),
@@ -15,6 +16,8 @@ extension AppDatabase {
         flows: try db.answeredEntries(
           from: SupportedTime.days.lowerBound,
           through: SupportedTime.days.upperBound))
+      document.plans = choices
+      return document
     }
   }
 

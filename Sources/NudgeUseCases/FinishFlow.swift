@@ -74,6 +74,8 @@ public struct FinishFlow: Sendable {
       if case .answered(let stored)? = try db.entry(.defined(flow.word), on: day) {
         existing = stored
       }
+      // an answer changed back (a challenge no longer completed) can take an achievement away
+      let heldBefore = existing == nil ? nil : try ledger.held()
       var entry = existing ?? AnsweredEntry(flow: flow.word, day: day, savedAt: savedAt)
       entry.answers = entry.answers.merging(answers).applying(to: flow)
       entry.savedAt = savedAt
@@ -87,7 +89,7 @@ public struct FinishFlow: Sendable {
           before: existing.map(FlowEntry.answered), after: .answered(entry))
       }
       if removingDraft { try db.removeDraft(.defined(flow.word), on: day) }
-      let (new, lost) = try ledger.settle(heldBefore: nil)
+      let (new, lost) = try ledger.settle(heldBefore: heldBefore)
       var drawn: StoredCelebration? = nil
       if let reward {
         drawn = try celebrate(day: day, new: new, updated: existing != nil, with: reward)

@@ -32,6 +32,8 @@ public struct ImportDocument: Sendable {
     public var schedulesAdded: [Slot] = []
     /// Pauses added, as `FIRST..LAST`.
     public var pausesAdded: [String] = []
+    /// Plans the file turned on or off that were not chosen here, as `NAME on|off`.
+    public var plansChosen: [String] = []
     public var scheduleChanged: Bool { !schedulesAdded.isEmpty }
   }
 
@@ -107,7 +109,9 @@ public struct ImportDocument: Sendable {
         summary.settingsAdded.append("\(key)=\(valid)")
       }
       // like settings, a slot already changed here keeps its local schedule
-      for schedule in document.schedule where try !db.hasStoredSchedule(schedule.slot) {
+      // (a plan's own slot takes its time from its plan file: a file's row for one is not kept)
+      for schedule in document.schedule
+      where try !schedule.slot.isPlans && !db.hasStoredSchedule(schedule.slot) {
         try db.saveSchedule(schedule)
         summary.schedulesAdded.append(schedule.slot)
       }
@@ -120,6 +124,12 @@ public struct ImportDocument: Sendable {
         else { continue }
         try db.insertPause(pause)
         summary.pausesAdded.append("\(pause.firstDay)..\(pause.lastDay)")
+      }
+      // like settings, a plan turned on or off here keeps its choice
+      let chosen = try db.planChoices()
+      for (plan, on) in document.plans.sorted(by: { $0.key < $1.key }) where chosen[plan] == nil {
+        try db.choosePlan(plan, on: on)
+        summary.plansChosen.append("\(plan) \(on ? "on" : "off")")
       }
       (summary.newAchievements, summary.lostAchievements) = try AchievementLedger(db: db)
         .recompute()

@@ -96,8 +96,21 @@ public enum NudgeMain {
   static func parse(
     _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> any ParsableCommand {
-    if let word = arguments.first, DefinedFlowCommand.mayName(word, environment: environment) {
-      return try DefinedFlowCommand.parse(arguments)
+    if let word = arguments.first,
+      let defined = DefinedFlowCommand.definition(word, environment: environment)
+    {
+      // its own help and its own usage errors, never the root command's
+      if arguments.contains("--help") || arguments.contains("-h") {
+        throw CleanExit.message(DefinedFlowCommand.help(defined.flow, plan: defined.plan))
+      }
+      do { return try DefinedFlowCommand.parse(arguments) } catch let error as CleanExit {
+        throw error
+      } catch {
+        let message = DefinedFlowCommand.message(for: error)
+        throw CLIError(
+          message + (message.hasSuffix(".") ? "" : ".") + " See 'nudge \(word) --help'.",
+          code: .usage)
+      }
     }
     let linkWords = OpenCommand.linkWords(arguments)
     let command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])

@@ -66,7 +66,8 @@ struct CelebrateCommand: ContextCommand {
     if let achievement {
       let db = try ctx.openDatabase()
       guard let day = try db.achievements()[achievement] else {
-        ctx.line("\(achievement.title) is not earned yet: \(achievement.requirement)")
+        ctx.line(
+          "\(ctx.achievementTitle(achievement)) is not earned yet: \(achievement.requirement)")
         throw CLIError(
           "'\(achievement.rawValue)' is locked; nothing to replay yet.", code: .failure)
       }

@@ -28,11 +28,45 @@ struct DefinedFlowCommand: ContextCommand {
   /// Whether `word`, first on the command line, names a flow some plan defines (on or off:
   /// `run` says when its plan is off). Nudge's own commands come first; the plan files are
   /// read only for a word that is none of them.
-  static func mayName(_ word: String, environment: [String: String]) -> Bool {
-    guard FlowDefinition.isWord(word), !Nudge.commandWords.contains(word) else { return false }
-    return Context.definedFlowWords(
-      Context.planCatalogue(environment, files: LinuxPlatform().files)
-    ).contains(word)
+  static func definition(_ word: String, environment: [String: String]) -> (
+    flow: FlowDefinition, plan: Plan
+  )? {
+    guard FlowDefinition.isWord(word), !Nudge.commandWords.contains(word) else { return nil }
+    let catalogue = Context.planCatalogue(environment, files: LinuxPlatform().files)
+    return PlanSet(catalogue: catalogue, choices: [:]).flow(word)
+  }
+
+  /// `nudge WORD --help`: what it asks and what it takes.
+  static func help(_ flow: FlowDefinition, plan: Plan) -> String {
+    var lines = [
+      "OVERVIEW: \(VisibleText.escaped(flow.title)) (a flow of the \(plan.name) plan, plans/FORMAT.md).",
+      "",
+      "USAGE: nudge \(flow.word) [--answer <id=value> ...] [--day <day>] [--no-input] [--json] [--no-animation]"
+        + (flow.challengeQuestion == nil ? "" : " [--another]"),
+      "",
+      "QUESTIONS (--answer ID=VALUE, repeatable; * an entry needs it):",
+    ]
+    for question in flow.questions {
+      let needed = question.required || flow.counts == .anyOf([question.id]) ? "*" : " "
+      lines.append(
+        "  \(needed) \(question.id.padded(to: 14)) \(VisibleText.escaped(question.ask))")
+      lines.append("      takes \(question.kind.takes)")
+    }
+    lines += [
+      "",
+      "OPTIONS:",
+      "  --answer <id=value>     Answer a question without being asked.",
+      "  --day <day>             Fill in a past day you forgot: yesterday, a weekday or YYYY-MM-DD, at most 7 days back.",
+      "  --no-input              Do not ask; save only what the answers say.",
+      "  --json                  Print the saved entry as JSON.",
+      "  --no-animation          Print one line instead of the celebration animation.",
+    ]
+    if flow.challengeQuestion != nil {
+      lines.append(
+        "  --another               Offer a different challenge than the one chosen first.")
+    }
+    lines += ["", "EXAMPLE: \(flow.example) --no-input"]
+    return lines.joined(separator: "\n")
   }
 
   func run(_ ctx: Context) throws {
@@ -72,8 +106,10 @@ struct DefinedFlowCommand: ContextCommand {
     let merged = (existing?.answers ?? FlowAnswers()).merging(given).applying(to: flow)
     guard merged.counts(for: flow) else {
       if interactive {
-        try db.removeDraft(.defined(word), on: flowDay.day)
-        ctx.line("Nothing saved: \(flow.countsRule).")
+        // what was answered stays: the next run offers it back
+        ctx.line(
+          "Nothing saved yet: \(flow.countsRule). Your answers are kept as a draft: '\(flowDay.pasteable("nudge \(word) --no-input").replacing(" --no-input", with: ""))' picks up where you left off."
+        )
         return
       }
       throw CLIError(
@@ -97,6 +133,16 @@ struct DefinedFlowCommand: ContextCommand {
           ? VisibleText.escaped(flow.saved)
           : "\(VisibleText.escaped(flow.title)) \(verb)"
             + (flowDay.isPast ? " for \(flowDay.day.long)." : ".")))
+    // a challenge taken without being asked (--answer accept=yes) is said: it was never shown
+    if !interactive, let offer, let question = offer.question,
+      let id = flow.takenChallenge(in: completed.entry.answers), given[question.id] != nil,
+      let challenge = plan.challenges.first(where: { $0.id == id })
+    {
+      let pick = SleepCoach.Pick(challenge: challenge, reason: "", nights: offer.nights)
+      ctx.wrappedLine(
+        "Tonight's challenge: " + ctx.style.cyan(VisibleText.escaped(pick.challenge.name)) + " — "
+          + VisibleText.escaped(pick.challenge.about))
+    }
     try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
   }
 
@@ -141,7 +187,18 @@ struct DefinedFlowCommand: ContextCommand {
         continue
       }
       if let offer, question.id == offer.question?.id {
-        // shown, never asked: the rules' choice, and why
+        // the one kept from an earlier run of this night, else the rules' choice, and why
+        if let keptID = kept.takeResumed(question.id),
+          let challenge = offer.plan.challenges.first(where: { $0.id == keptID })
+        {
+          offered = keptID
+          offer.show(
+            SleepCoach.Pick(
+              challenge: challenge, reason: "kept from earlier", nights: offer.nights),
+            ctx)
+          try? answers.set(question.id, to: keptID, in: flow)
+          continue
+        }
         guard let pick = offer.pick(declining: declined) else { continue }
         offered = pick.challenge.id
         offer.show(pick, ctx)
@@ -151,6 +208,12 @@ struct DefinedFlowCommand: ContextCommand {
       }
       if let offer, offered != nil, case .yesNo = question.kind {
         // taking the challenge: a no offers another, until one is taken or none is wanted
+        if let took = kept.takeResumed(question.id) {
+          ctx.line(ctx.style.dim("\(VisibleText.escaped(question.ask)) \(took)"))
+          try? answers.set(question.id, to: took, in: flow)
+          offered = nil
+          continue
+        }
         while true {
           let label = VisibleText.escaped(question.ask)
           let take = try kept.prompter.yesNo(label, current: nil)
@@ -174,7 +237,9 @@ struct DefinedFlowCommand: ContextCommand {
       let current = existing?.answers[question.id] ?? suggested ?? question.offered
       let label = VisibleText.escaped(question.ask)
       let answer = try kept.text(question.id, label) {
-        try QuestionAsker(prompter: kept.prompter).ask(question, current: current)
+        try QuestionAsker(prompter: kept.prompter).ask(
+          question, current: current,
+          required: question.required || flow.counts == .anyOf([question.id]))
       }
       if let answer {
         try? answers.set(question.id, to: answer, in: flow)
@@ -244,7 +309,9 @@ struct QuestionAsker {
   let prompter: Prompter
 
   /// The answer in its stored form; nil when an optional question is skipped.
-  func ask(_ question: Question, current: String?) throws -> String? {
+  /// `required`: asked again until answered (a required question, or the one the entry counts
+  /// on).
+  func ask(_ question: Question, current: String?, required: Bool) throws -> String? {
     let label = VisibleText.escaped(question.ask)
     switch question.kind {
     case .yesNo:
@@ -271,7 +338,7 @@ struct QuestionAsker {
         }
       while true {
         guard
-          let typed = try prompter.text(prompt, current: current, required: question.required)
+          let typed = try prompter.text(prompt, current: current, required: required)
         else { return nil }
         let answer = question.kind.normalized(typed)
         if question.kind.allows(answer) { return answer }

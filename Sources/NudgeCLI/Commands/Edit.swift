@@ -373,10 +373,11 @@ enum EntryText {
     for achievement in lost {
       ctx.line(
         ctx.style.yellow(
-          "Achievement removed: \(achievement.title) (its condition no longer holds)."))
+          "Achievement removed: \(ctx.achievementTitle(achievement)) (its condition no longer holds)."
+        ))
     }
     for achievement in new {
-      ctx.line("Achievement back: \(achievement.title).")
+      ctx.line("Achievement back: \(ctx.achievementTitle(achievement)).")
     }
   }
 }

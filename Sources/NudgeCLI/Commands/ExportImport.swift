@@ -130,11 +130,15 @@ struct ImportCommand: ContextCommand {
       ctx.style.green("✓")
         + " Imported \(VisibleText.escaped(source)): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
     )
-    for line in Self.changes(summary) { ctx.wrappedLine("  " + line, indent: 4) }
+    for line in Self.changes(summary, title: ctx.achievementTitle) {
+      ctx.wrappedLine("  " + line, indent: 4)
+    }
   }
 
   /// Every change beyond the entries, one line each, and what was skipped and why.
-  static func changes(_ s: ImportDocument.Summary) -> [String] {
+  static func changes(
+    _ s: ImportDocument.Summary, title: (Achievement) -> String = \.title
+  ) -> [String] {
     var lines: [String] = []
     if !s.replaced.isEmpty {
       lines.append(
@@ -158,18 +162,22 @@ struct ImportCommand: ContextCommand {
         "Reminder times taken for " + s.schedulesAdded.map(\.rawValue).joined(separator: ", ")
           + ".")
     }
+    if !s.plansChosen.isEmpty {
+      lines.append(
+        "Plans turned as the file had them: " + s.plansChosen.joined(separator: ", ") + ".")
+    }
     if !s.pausesAdded.isEmpty {
       lines.append("Pauses added: " + s.pausesAdded.joined(separator: ", ") + ".")
     }
     if !s.newAchievements.isEmpty {
       lines.append(
         "Achievements earned by these entries: "
-          + s.newAchievements.map(\.title).joined(separator: ", ") + ".")
+          + s.newAchievements.map(title).joined(separator: ", ") + ".")
     }
     if !s.lostAchievements.isEmpty {
       lines.append(
         "Achievements no entry supports, taken back: "
-          + s.lostAchievements.map(\.title).joined(separator: ", ") + ".")
+          + s.lostAchievements.map(title).joined(separator: ", ") + ".")
     }
     return lines
   }

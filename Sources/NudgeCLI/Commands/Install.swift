@@ -186,16 +186,33 @@ struct UserUnits {
       try writeFile(iconPath, AppIcon.svg)
     }
     // (a plan's own slot's timer is the person's, packaged or not: the package ships the four)
-    let planTimers = Set(schedules.filter(\.slot.isPlans).map { UnitFiles.timerName($0.slot) })
+    let ownTimers = Set(schedules.filter(\.slot.isPlans).map { UnitFiles.timerName($0.slot) })
     for (path, text) in UnitFiles.render(
       binary: Self.binaryPath, schedules: schedules, settings: settings)
-    where !packaged || path.contains(".d/") || planTimers.contains(path) {
+    where !packaged || path.contains(".d/") || ownTimers.contains(path) {
       try write(path, text)
     }
     for schedule in schedules where UnitFiles.dropIn(schedule) == nil {
       remove(UnitFiles.dropInPath(schedule.slot))
     }
+    // the timers of plans no longer there (their file removed): stopped and removed
+    let gone = planTimers().filter { slot in !schedules.contains { $0.slot == slot } }
+    if !gone.isEmpty {
+      try systemctl(["disable", "--now"] + gone.map(UnitFiles.timerName))
+      for slot in gone {
+        remove(UnitFiles.timerName(slot))
+        remove(UnitFiles.windowDropInPath(slot))
+        remove(UnitFiles.windowDropInPath(slot).replacing("/window.conf", with: ""))
+      }
+    }
     try activate(schedules)
+  }
+
+  /// The plans' own slots whose timer is in the unit directory.
+  func planTimers() -> [Slot] {
+    (ctx.platform.files.names(in: directory, limit: 10_000) ?? [])
+      .filter { $0.hasPrefix("nudge-") && $0.hasSuffix(".timer") }
+      .compactMap { Slot(rawValue: String($0.dropFirst(6).dropLast(6))) }.filter(\.isPlans)
   }
 
   /// The unit file is in the person's unit directory or the package's.
@@ -345,10 +362,7 @@ struct UninstallCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
     // the built-in slots, and every plan slot whose timer is in the unit directory
-    let planSlots = (ctx.platform.files.names(in: units.directory, limit: 10_000) ?? [])
-      .filter { $0.hasPrefix("nudge-") && $0.hasSuffix(".timer") }
-      .compactMap { Slot(rawValue: String($0.dropFirst(6).dropLast(6))) }.filter(\.isPlans)
-    let slots = Slot.allCases + planSlots
+    let slots = Slot.allCases + units.planTimers()
     let timers = slots.map(UnitFiles.timerName).filter { dryRun || units.unitExists($0) }
     if !timers.isEmpty { try units.systemctl(["disable", "--now"] + timers) }
     for slot in slots {

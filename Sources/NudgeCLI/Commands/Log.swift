@@ -62,10 +62,12 @@ struct LogCommand: ContextCommand {
     let ordered = lines.enumerated().sorted {
       $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time
     }.map(\.element)
+    // (a plan's own slot, PLAN.SLOT, widens the column rather than being cut)
+    let width = max(8, ordered.map(\.slot.rawValue.count).max() ?? 0)
     for line in ordered {
       ctx.line(
         ScheduleCommand.List.friendly(line.time, local) + "  "
-          + line.slot.rawValue.padded(to: 8) + " " + line.outcomes.joined(separator: " → "))
+          + line.slot.rawValue.padded(to: width) + " " + line.outcomes.joined(separator: " → "))
     }
   }
 }

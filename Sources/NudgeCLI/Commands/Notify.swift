@@ -98,8 +98,16 @@ struct NotifyCommand: ContextCommand {
     let options = Reminder.Options(
       wait: wait, serverWait: serverWait ?? (scheduled || snoozed ? 120 : 0),
       snoozeSeconds: snoozeSeconds, json: json)
-    let session = Reminder.Session(
-      ctx: ctx, db: try ctx.openDatabase(), request: request, options: options)
+    let db = try ctx.openDatabase()
+    // a plan's own slot is one a plan file has (a timer left by a plan since removed says so)
+    if case .slot(let named) = slot, named.isPlans,
+      try !ctx.allSchedules(db).contains(where: { $0.slot == named })
+    {
+      throw CLIError(
+        "no plan has the reminder time '\(named.rawValue)' (see 'nudge plan list'); 'nudge install' removes the timers of plans no longer there.",
+        code: .usage)
+    }
+    let session = Reminder.Session(ctx: ctx, db: db, request: request, options: options)
     let report = try session.run()
     if report.printsOutcome { try print(report, ctx) }
     if let failure = report.failure { throw failure }

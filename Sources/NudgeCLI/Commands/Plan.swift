@@ -45,17 +45,14 @@ struct PlanCommand: ParsableCommand {
     let plans = try ctx.plans(db)
     let entry = try plans.catalogue.named(name)
     let plan = entry.plan
+    if plan.name == PlanSet.coach && !on {
+      throw CLIError(
+        "the coach plan cannot be turned off yet: its four flows are compiled in; turn its reminders off instead (nudge schedule off all).",
+        code: .usage)
+    }
     if plans.isOn(plan) == on {
       ctx.line("The \(plan.name) plan is \(on ? "on" : "off") already.")
     } else {
-      let others = plans.catalogue.entries.filter {
-        $0.plan.name != plan.name && plans.isOn($0.plan)
-      }
-      guard on || !others.isEmpty else {
-        throw CLIError(
-          "the \(plan.name) plan is the only one on; turn another on first (nudge plan on NAME).",
-          code: .usage)
-      }
       try db.choosePlan(plan.name, on: on)
       // its own reminder times: timers enabled or disabled, when the reminders are installed
       try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)

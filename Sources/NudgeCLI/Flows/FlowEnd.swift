@@ -173,7 +173,9 @@ extension Context {
       }
     }
     for lost in completed.lostAchievements {
-      line(style.yellow("Achievement removed: \(lost.title) (its condition no longer holds)."))
+      line(
+        style.yellow(
+          "Achievement removed: \(achievementTitle(lost)) (its condition no longer holds)."))
     }
     try celebrate(completed, flowDay, options)
   }
@@ -189,7 +191,7 @@ extension Context {
     _ completed: FinishFlow.Finished<Entry>, _ flowDay: FlowDay, _ options: FlowOptions
   ) throws {
     if flowDay.isPast || flowDay.editing {
-      let titles = completed.newAchievements.map(\.title).joined(separator: ", ")
+      let titles = completed.newAchievements.map(achievementTitle).joined(separator: ", ")
       let what =
         flowDay.editing
         ? "Edited \(flowDay.name)"

@@ -83,6 +83,14 @@ extension Context {
     PlanSet(catalogue: planCatalogue(), choices: try db.planChoices())
   }
 
+  /// An achievement's title: a defined flow's first is titled by its plan's `first`.
+  func achievementTitle(_ achievement: Achievement) -> String {
+    guard case .firstOf(let word) = achievement,
+      let flow = PlanSet(catalogue: planCatalogue(), choices: [:]).flow(word)?.flow
+    else { return achievement.title }
+    return VisibleText.escaped(flow.first)
+  }
+
   /// Every reminder's schedule: the built-in slots' (stored or default), then the plans' own
   /// slots (on while their plan is on: an install enables their timers, `plan off` disables).
   func allSchedules(_ db: AppDatabase) throws -> [SlotSchedule] {

@@ -84,6 +84,16 @@ private struct OnScreen: Sendable {
       Reminder.LogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
   }
 
+  /// The flows other plans give this slot not done yet today, and a plan slot's title.
+  func planTexts() -> (pending: [FlowDefinition], slotTitle: String?) {
+    guard let plans = try? ctx.plans(db) else { return ([], nil) }
+    let rule = post.settings.dayRule
+    let done = (try? db.doneFlows(on: rule.day(of: ctx.clock.now(), in: ctx.timeZone))) ?? []
+    return (
+      plans.flowsOn(slot).filter { !done.contains(.defined($0.word)) }, plans.title(of: slot)
+    )
+  }
+
   func report(_ outcome: Reminder.Outcome) -> Reminder.RunReport {
     Reminder.RunReport(slot: slot, elapse: post.elapse, outcome: outcome)
   }
@@ -94,7 +104,12 @@ private struct OnScreen: Sendable {
     -> Reminder.RunReport
   {
     try log(.undelivered)
-    if !options.json { printFallback(ctx, slot: slot, streak: post.streak, offering: offer) }
+    if !options.json {
+      let (pending, slotTitle) = planTexts()
+      printFallback(
+        ctx, slot: slot, streak: post.streak, offering: offer, pending: pending,
+        slotTitle: slotTitle)
+    }
     var report = report(.undelivered)
     report.failure = CLIError(failure, code: .unavailable)
     report.printsOutcome = printsOutcome
@@ -104,7 +119,9 @@ private struct OnScreen: Sendable {
   func run() throws -> Reminder.RunReport {
     // a server that stops answering mid-call: print the reminder, log it, leave with 69 (on
     // the watchdog thread, while this one is blocked in the call; a failed log is not retried)
-    let fallback = fallbackText(slot, streak: post.streak, offering: post.offer)
+    let (pending, slotTitle) = planTexts()
+    let fallback = fallbackText(
+      slot, streak: post.streak, offering: post.offer, pending: pending, slotTitle: slotTitle)
     ctx.notifier.whenServerHangs { [self] in
       ctx.output.write(fallback + "\n")
       _ = try? log(.undelivered)
@@ -139,11 +156,10 @@ private struct OnScreen: Sendable {
         try log(.doneElsewhere)
         return report(.doneElsewhere)
       }
-      let doneNow = try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone))
+      let (pending, slotTitle) = planTexts()
       let note = DesktopNotification.reminder(
         slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer,
-        pending: try ctx.plans(db).flowsOn(slot).filter { !doneNow.contains(.defined($0.word)) },
-        slotTitle: try ctx.plans(db).title(of: slot))
+        pending: pending, slotTitle: slotTitle)
       let left = leftOnScreen ? 0 : max(1, wait - ctx.clock.now().seconds(since: started))
       // logged once the server has it, and once more if Do Not Disturb lets it through later
       // (a failed log is not retried: the reminder is up)
@@ -254,8 +270,12 @@ private struct OnScreen: Sendable {
 }
 
 /// The reminder as one line of text, with the command that opens its flow.
-func fallbackText(_ slot: Slot, streak: Int, offering: Reminder.Offer? = nil) -> String {
-  let note = DesktopNotification.reminder(slot, streak: 0, offering: offering)
+func fallbackText(
+  _ slot: Slot, streak: Int, offering: Reminder.Offer? = nil, pending: [FlowDefinition] = [],
+  slotTitle: String? = nil
+) -> String {
+  let note = DesktopNotification.reminder(
+    slot, streak: 0, offering: offering, pending: pending, slotTitle: slotTitle)
   let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
   let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
   return
@@ -263,8 +283,12 @@ func fallbackText(_ slot: Slot, streak: Int, offering: Reminder.Offer? = nil) ->
 }
 
 /// The reminder printed where no notification can be shown: the terminal and the journal.
-func printFallback(_ ctx: Context, slot: Slot, streak: Int, offering: Reminder.Offer? = nil) {
-  let text = fallbackText(slot, streak: streak, offering: offering)
+func printFallback(
+  _ ctx: Context, slot: Slot, streak: Int, offering: Reminder.Offer? = nil,
+  pending: [FlowDefinition] = [], slotTitle: String? = nil
+) {
+  let text = fallbackText(
+    slot, streak: streak, offering: offering, pending: pending, slotTitle: slotTitle)
   ctx.line(text)
   if ctx.platform.writesToJournal(environment: ctx.environment) {
     ctx.platform.sendToJournal(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])

@@ -26,8 +26,10 @@ struct CelebrationView {
   }
 
   /// The whole celebration as one line; a replay of an achievement earned earlier says when.
-  static func line(_ c: Celebration, earnedOn: Day? = nil) -> String {
-    let titles = c.achievements.map(\.title).joined(separator: ", ")
+  static func line(
+    _ c: Celebration, earnedOn: Day? = nil, title: (Achievement) -> String = \.title
+  ) -> String {
+    let titles = c.achievements.map(title).joined(separator: ", ")
     let plural = c.achievements.count > 1 ? "s" : ""
     let earned =
       c.achievements.isEmpty
@@ -42,7 +44,7 @@ struct CelebrationView {
   /// cursor and echo restored, and the run then ends with 130.
   func play(_ celebration: Celebration, seed: UInt64, earnedOn: Day? = nil) throws {
     let style = ctx.style
-    let line = Self.line(celebration, earnedOn: earnedOn)
+    let line = Self.line(celebration, earnedOn: earnedOn, title: ctx.achievementTitle)
     guard animate, celebration.tier != .quiet else {
       ctx.line(color(celebration.tier, line, style))
       return

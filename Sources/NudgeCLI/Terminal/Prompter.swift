@@ -200,6 +200,12 @@ final class DraftAnswers {
     try db.saveDraft(draft, at: InstantFormat.format(ctx.clock.now(), in: ctx.timeZone))
   }
 
+  /// The answer kept for `key` from an earlier run, taken without showing it (the caller
+  /// shows it in its own words); nil when there is none.
+  func takeResumed(_ key: String) -> String? {
+    resumed.removeValue(forKey: key).flatMap { $0.isEmpty ? nil : $0 }
+  }
+
   /// The answer kept for `key` from an earlier run, shown as "label: answer"; nil to ask.
   private func taken(_ key: String, _ label: String) -> String? {
     guard let value = resumed.removeValue(forKey: key) else { return nil }

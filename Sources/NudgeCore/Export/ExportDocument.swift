@@ -21,10 +21,12 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public var pauses: [Pause] = []
   /// The entries of flows plan files define, by day then flow; absent before version 2.
   public var flows: [AnsweredEntry] = []
+  /// The plans turned on or off (`nudge plan on|off`), by name; absent before version 2.
+  public var plans: [String: Bool] = [:]
 
   enum CodingKeys: String, CodingKey {
     case format, version, settings, prep, review, checkin, help, achievements, schedule, pauses
-    case flows
+    case flows, plans
   }
 
   public init(
@@ -58,6 +60,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     schedule = try c.decodeIfPresent([SlotSchedule].self, forKey: .schedule) ?? []
     pauses = try c.decodeIfPresent([Pause].self, forKey: .pauses) ?? []
     flows = try c.decodeIfPresent([AnsweredEntry].self, forKey: .flows) ?? []
+    plans = try c.decodeIfPresent([String: Bool].self, forKey: .plans) ?? [:]
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
@@ -351,6 +354,10 @@ public struct ExportDocument: Codable, Equatable, Sendable {
       }), other < i {
         throw InputError("pauses[\(i)] overlaps pauses[\(other)]; a day is paused once.")
       }
+    }
+    try size(plans.count, "plans")
+    for name in plans.keys.sorted() where !PlanFile.isID(name) {
+      throw InputError("plans has a key that is not a plan's name.")
     }
     try size(flows.count, "flows")
     var flowDays = Set<String>()

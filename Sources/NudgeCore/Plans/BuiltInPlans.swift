@@ -213,7 +213,7 @@ public enum BuiltInPlans {
       slot = "evening"
       reminder = "Accept or complete your challenge before bed"
       counts = ["completed"]
-      first = "First challenge completed"
+      first = "First challenge checked"
       saved = "Challenge noted."
 
       [[flow.question]]

@@ -133,7 +133,7 @@ extension Question.Kind {
     case .oneOf(let options): "one of " + options.map(\.id).joined(separator: ", ")
     case .severalOf(let options):
       "any of " + options.map(\.id).joined(separator: ", ") + ", joined by commas"
-    case .text(let max): "a line of text of at most \(max) characters"
+    case .text(let max): "one line of text of at most \(max) characters, no control characters"
     case .number(let unit, let low, let high):
       "a whole number from \(low) to \(high)" + (unit.map { " (\($0))" } ?? "")
     case .timeOfDay: "a time of day, HH:MM (23:15)"

@@ -295,7 +295,12 @@ extension Question.Kind {
     case .severalOf(let options):
       let picked = answer.split(separator: ",").map(String.init)
       return !picked.isEmpty && picked.allSatisfy { id in options.contains { $0.id == id } }
-    case .text(let maxLength): return !answer.isEmpty && answer.count <= maxLength
+    case .text(let maxLength):
+      // one line of plain text, as a coach flow's text is (FreeText): no control character
+      return !answer.isEmpty && answer.count <= maxLength && answer.utf8.count <= maxLength * 8
+        && !answer.unicodeScalars.contains {
+          $0.properties.generalCategory == .control || VisibleText.isHostile($0)
+        }
     case .number(_, let low, let high):
       return Int(answer).map { (low...high).contains($0) } ?? false
     case .challenge(let ids): return ids.contains(answer)

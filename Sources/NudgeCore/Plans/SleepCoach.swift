@@ -25,6 +25,12 @@ public enum SleepCoach {
   public struct Pick: Equatable, Sendable {
     public var challenge: PlanChallenge
     public var reason: String
+
+    /// `challenge` with its `{bedtime}` filled for `nights`.
+    public init(challenge: PlanChallenge, reason: String, nights: [Night] = []) {
+      self.challenge = SleepCoach.filled(challenge, bedtime: SleepCoach.suggestedBedtime(nights))
+      self.reason = reason
+    }
   }
 
   /// What the nights call for, most pressing first: a category and the reason in words.
@@ -110,7 +116,7 @@ public enum SleepCoach {
     "\(pick.challenge.name) — \(pick.reason)"
   }
 
-  private static func filled(_ challenge: PlanChallenge, bedtime: String) -> PlanChallenge {
+  static func filled(_ challenge: PlanChallenge, bedtime: String) -> PlanChallenge {
     var filled = challenge
     filled.name = challenge.name.replacing("{bedtime}", with: bedtime)
     filled.about = challenge.about.replacing("{bedtime}", with: bedtime)

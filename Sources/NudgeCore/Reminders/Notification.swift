@@ -77,11 +77,14 @@ public struct DesktopNotification: Equatable, Sendable {
       let flow = pending.first(where: { $0.word == word })
     {
       title = slotTitle ?? VisibleText.escaped(flow.reminder ?? flow.title)
-      let line = slotTitle == nil ? nil : flow.reminder.map { VisibleText.escaped($0) + "\n" }
-      body = (line ?? "") + VisibleText.escaped(flow.title) + ": one minute, then it counts."
+      // (the body is markup to many servers: a plan's words never make a link or an image)
+      let line =
+        slotTitle == nil ? nil : flow.reminder.map { VisibleText.escapedForMarkup($0) + "\n" }
+      body =
+        (line ?? "") + VisibleText.escapedForMarkup(flow.title) + ": one minute, then it counts."
     }
     let also = pending.filter { offered != .flow(.defined($0.word)) }.map {
-      "\nAlso: \(VisibleText.escaped($0.reminder ?? $0.title)) — nudge \($0.word)"
+      "\nAlso: \(VisibleText.escapedForMarkup($0.reminder ?? $0.title)) — nudge \($0.word)"
     }
     return DesktopNotification(
       title: title, body: body + also.joined() + streakLine, actions: actions)

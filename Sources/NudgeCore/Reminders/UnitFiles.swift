@@ -53,7 +53,7 @@ public enum UnitFiles {
 
   public static func windowDropIn(_ slot: Slot, windowSeconds: Int) -> String {
     """
-    # written by 'nudge install' and 'nudge config set staleness.\(slot.rawValue)': the reminder
+    # written by 'nudge install'\(slot.isPlans ? "" : " and 'nudge config set staleness.\(slot.rawValue)'"): the reminder
     # waits for a click until its staleness window ends; this is the backstop beyond it
     [Service]
     RuntimeMaxSec=\(windowSeconds + waitMargin)s

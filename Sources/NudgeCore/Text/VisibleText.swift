@@ -44,6 +44,13 @@ public enum VisibleText {
       .map { escaped(String($0)) }.joined(separator: "\n")
   }
 
+  /// Escaped, and `&`, `<` and `>` written as entities: text from a file (a plan) shown in a
+  /// notification's body, which servers read as markup (a link, an image) otherwise.
+  public static func escapedForMarkup(_ text: String) -> String {
+    escaped(text).replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+      .replacing(">", with: "&gt;")
+  }
+
   /// Escaped, for an optional value.
   public static func escaped(_ text: String?) -> String? { text.map { escaped($0) } }
 

@@ -208,11 +208,10 @@ import Testing
     #expect(listed.map { $0["on"] as? Bool } == [true, false, false])
     #expect(try nudge("plan", "on", "walking").status == 0)
     #expect(try nudge("walk", "--answer", "minutes=30", "--no-input").status == 0)
-    // the coach cannot be the last plan turned off
-    try nudge("plan", "off", "walking")
-    let last = try nudge("plan", "off", "coach")
-    #expect(last.status == 64)
-    #expect(last.stderr.contains("the coach plan is the only one on"))
+    // the coach's flows are compiled in: it stays on
+    let coach = try nudge("plan", "off", "coach")
+    #expect(coach.status == 64)
+    #expect(coach.stderr.contains("the coach plan cannot be turned off yet"), "\(coach.stderr)")
   }
 
   @Test func theSleepPlanOffersLastNightFromTheJournalAndTonightsChallenge() throws {
@@ -246,5 +245,47 @@ import Testing
       "y\n", "challenge", "--no-animation", now: "2026-11-20T21:30:00+01:00")
     #expect(evening.status == 0, "\(evening.stderr)")
     #expect(evening.stdout.contains("Tonight's challenge: \(challenge["name"] as? String ?? "?")"))
+  }
+
+  @Test func itsHelpAndUsageErrorsAreItsOwn() throws {
+    let nudge = try Self.withWalkingPlan()
+    let help = try nudge("walk", "--help")
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("USAGE: nudge walk [--answer <id=value> ...]"), "\(help.stdout)")
+    #expect(help.stdout.contains("* minutes        How many minutes did you walk?"))
+    let bogus = try nudge("walk", "--bogus")
+    #expect(bogus.status == 64)
+    #expect(bogus.stderr == "nudge: Unknown option '--bogus'. See 'nudge walk --help'.\n")
+    // a line of text is one line: a newline or an escape is refused, as a coach flow's text is
+    let twoLines = try nudge("walk", "--answer", "minutes=5", "--answer", "felt=a\nb", "--no-input")
+    #expect(twoLines.status == 64)
+    #expect(twoLines.stderr.contains("felt takes one line of text"), "\(twoLines.stderr)")
+    // a plan's own reminder time that no plan has is refused
+    let nosuch = try nudge("notify", "nosuch.slot")
+    #expect(nosuch.status == 64)
+    #expect(nosuch.stderr.contains("no plan has the reminder time 'nosuch.slot'"))
+  }
+
+  @Test func theCountingAnswerIsAskedUntilGivenAndADraftKeepsTheChallenge() throws {
+    let nudge = try Self.withWalkingPlan()
+    // Enter at the minutes (what the entry counts on) asks again
+    let walked = try nudge.typing("\n12\n3\n\n", "walk", "--no-animation")
+    #expect(walked.status == 0, "\(walked.stderr)")
+    #expect(walked.stdout.contains("This one is needed"), "\(walked.stdout)")
+    #expect(
+      try Self.walk(nudge)?["answers"] as? [String: String] == [
+        "minutes": "12", "where": "indoors",
+      ])
+    // the sleep flow stopped at taking the challenge, resumed: the same challenge is kept
+    #expect(try nudge("plan", "on", "sleep").status == 0)
+    let stopped = try nudge.typing("23:00\n07:00\n3\n\n^C\n", "sleep", "--no-animation")
+    #expect(stopped.status == 130, "\(stopped.stdout)")
+    let shown = try #require(stopped.stdout.firstRange(of: "Tonight's challenge: "))
+    let name = stopped.stdout[shown.upperBound...].split(separator: " — ")[0]
+    let resumed = try nudge.typing("\ny\n", "sleep", "--no-animation")
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(
+      resumed.stdout.contains("Tonight's challenge: \(name) — kept from earlier"),
+      "\(resumed.stdout)")
   }
 }

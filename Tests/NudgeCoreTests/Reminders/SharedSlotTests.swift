@@ -65,4 +65,15 @@ import Testing
     #expect(note.title == "A walk at lunch?")
     #expect(note.body.hasPrefix("Lunch walk: one minute, then it counts.\n"))
   }
+
+  @Test func aPlansWordsNeverBecomeMarkupInTheBody() {
+    var walk = night
+    walk.reminder = "<a href=\"file:///etc/passwd\">A walk?</a> <img src=\"/etc/x.png\"/> & more"
+    let note = DesktopNotification.reminder(.morning, streak: 0, pending: [walk])
+    #expect(!note.body.contains("<a ") && !note.body.contains("<img"))
+    #expect(
+      note.body.contains(
+        "Also: &lt;a href=\"file:///etc/passwd\"&gt;A walk?&lt;/a&gt; &lt;img src=\"/etc/x.png\"/&gt; &amp; more"
+      ), "\(note.body)")
+  }
 }
