@@ -258,10 +258,11 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 7
+LATEST = 8
 LATEST_TABLES = V1_TABLES | {"achievement", "slot_schedule", "reminder_claim", "reminder_log",
                              "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
-                             "slot_trigger", "reward_state", "said_note"}
+                             "slot_trigger", "reward_state", "said_note", "flow_entry",
+                             "plan_choice"}
 
 
 def case_migration_kills(suite):
