@@ -89,7 +89,10 @@ public enum DeepLink: Equatable, Sendable {
         return .replay(number)
       }
       guard let value = try only("achievement") else { return .celebrate(nil) }
-      guard let achievement = Achievement(rawValue: value) else {
+      // a flow's first is one of a flow some plan defines
+      var known = Achievement(rawValue: value)
+      if case .firstOf(let word)? = known, !flowWords.contains(word) { known = nil }
+      guard let achievement = known else {
         throw InputError(
           "'\(value)' is not an achievement key"
             + (Suggestion.closest(to: value, among: Achievement.allCases.map(\.rawValue)).map {

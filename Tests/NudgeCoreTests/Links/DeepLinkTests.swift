@@ -84,6 +84,13 @@ import Testing
     } catch {
       #expect(error.message.contains("did you mean 'walk'?"), "\(error.message)")
     }
+    // a flow's first is an achievement to celebrate only for a flow a plan defines
+    #expect(
+      try DeepLink.parse("nudge://celebrate?achievement=first-walk", flowWords: words)
+        == .celebrate(.firstOf("walk")))
+    #expect(throws: InputError.self) {
+      try DeepLink.parse("nudge://celebrate?achievement=first-checkin1", flowWords: words)
+    }
     // a flow's link takes no parameters, and hostile hosts stay refused whatever is defined
     for text in ["nudge://walk?x=1", "nudge://walk;id", "nudge://Walk", "nudge://walk/.."] {
       #expect(throws: InputError.self) { try DeepLink.parse(text, flowWords: words) }
