@@ -55,7 +55,10 @@ struct PlanCommand: ParsableCommand {
     } else {
       try db.choosePlan(plan.name, on: on)
       // its own reminder times: timers enabled or disabled, when the reminders are installed
-      try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
+      try UserUnits(ctx: ctx, dryRun: false).update(
+        try ctx.allSchedules(
+          db, plans: PlanSet(catalogue: plans.catalogue, choices: try db.planChoices())),
+        db: db)
       ctx.line(ctx.style.green("✓") + " The \(plan.name) plan is \(on ? "on" : "off").")
     }
     if on {
@@ -308,9 +311,8 @@ extension Context {
   /// What is wrong with a plan slot's time (nil: plain words or a calendar expression Nudge
   /// reads).
   func planTimeProblem(_ at: String) -> String? {
-    let expression = PlainTime.expression(at) ?? at
     do {
-      _ = try CalendarSpec.parse(expression, localZone: timeZone, zoneExists: zones.exists)
+      _ = try planSlotSpec(at)
       return nil
     } catch {
       return

@@ -93,12 +93,16 @@ extension Context {
 
   /// Every reminder's schedule: the built-in slots' (stored or default), then the plans' own
   /// slots (on while their plan is on: an install enables their timers, `plan off` disables).
-  func allSchedules(_ db: AppDatabase) throws -> [SlotSchedule] {
+  /// `plans`: the person's plans when the caller has read them already.
+  func allSchedules(_ db: AppDatabase, plans known: PlanSet? = nil) throws -> [SlotSchedule] {
     try db.schedules()
-      + plans(db).slotSchedules { at in
-        let words = PlainTime.expression(at) ?? at
-        return try? CalendarSpec.parse(words, localZone: timeZone, zoneExists: zones.exists)
-          .normalized
-      }
+      + (known ?? plans(db)).slotSchedules { try? planSlotSpec($0).normalized }
+  }
+
+  /// A plan slot's `at` (plain words as `schedule set` takes them, or a calendar expression)
+  /// read as a calendar expression.
+  func planSlotSpec(_ at: String) throws(CalendarSpec.ParseError) -> CalendarSpec {
+    try CalendarSpec.parse(
+      PlainTime.expression(at) ?? at, localZone: timeZone, zoneExists: zones.exists)
   }
 }

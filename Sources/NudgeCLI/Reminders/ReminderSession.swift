@@ -52,16 +52,14 @@ extension Reminder {
       switch try FireReminder(db: db)(
         request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses,
         also: { slot in plans.flowsOn(slot).map { .defined($0.word) } },
-        planSchedules: try ctx.allSchedules(db).filter {
-          if case .plan = $0.slot { true } else { false }
-        })
+        planSchedules: try ctx.allSchedules(db, plans: plans).filter(\.slot.isPlans))
       {
       case .nothingDue(let slot):
         return Reminder.RunReport(slot: slot, elapse: nil, outcome: nil)
       case .logged(let slot, let outcome, let elapse):
         return Reminder.RunReport(slot: slot, elapse: elapse, outcome: outcome)
       case .post(let post):
-        return try OnScreen(session: self, post: post).run()
+        return try OnScreen(session: self, post: post, plans: plans).run()
       }
     }
   }
@@ -71,6 +69,8 @@ extension Reminder {
 private struct OnScreen: Sendable {
   let session: Reminder.Session
   let post: Reminder.Posting
+  /// The person's plans, read once for the reminder's whole life.
+  let plans: PlanSet
 
   var ctx: Context { session.ctx }
   var db: AppDatabase { session.db }
@@ -86,7 +86,6 @@ private struct OnScreen: Sendable {
 
   /// The flows other plans give this slot not done yet today, and a plan slot's title.
   func planTexts() -> (pending: [FlowDefinition], slotTitle: String?) {
-    guard let plans = try? ctx.plans(db) else { return ([], nil) }
     let rule = post.settings.dayRule
     let done = (try? db.doneFlows(on: rule.day(of: ctx.clock.now(), in: ctx.timeZone))) ?? []
     return (
@@ -209,7 +208,7 @@ private struct OnScreen: Sendable {
         guard try snooze() else { return report(.snoozed) }
         offered = slot.offer(
           done: try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone)),
-          also: try ctx.plans(db).flowsOn(slot).map { .defined($0.word) })
+          also: plans.flowsOn(slot).map { .defined($0.word) })
       case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)
         return report(.done)
