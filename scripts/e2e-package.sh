@@ -93,9 +93,9 @@ apt-get remove -y -q nudge > /dev/null
 check "apt-get remove: no file of the package is left" \
   bash -c "while read -r f; do [ -d \"\$f\" ] || [ ! -e \"\$f\" ] || { echo \"left: \$f\"; exit 1; }; done < '$work/files'"
 check "apt-get remove: the person's database is intact" \
-  bash -c "test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'PRAGMA integrity_check')\" = ok && test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'SELECT count(*) FROM prep')\" = 3"
+  bash -c "test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'PRAGMA integrity_check')\" = ok && test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'SELECT count(*) FROM flow_entry WHERE flow = '\''prep'\''')\" = 3"
 apt-get purge -y -q nudge > /dev/null 2>&1 || true
 check "apt-get purge: the package is gone, the data stays" \
-  bash -c "! dpkg -s nudge > /dev/null 2>&1 && test -s '$work/data/nudge.sqlite3' && test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'SELECT count(*) FROM prep')\" = 3"
+  bash -c "! dpkg -s nudge > /dev/null 2>&1 && test -s '$work/data/nudge.sqlite3' && test \"\$(sqlite3 '$work/data/nudge.sqlite3' 'SELECT count(*) FROM flow_entry WHERE flow = '\''prep'\''')\" = 3"
 
 e2e_done

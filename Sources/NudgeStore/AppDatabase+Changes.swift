@@ -61,7 +61,7 @@ extension AppDatabase {
 
   /// The help note with this id.
   public func helpNote(id: String) throws(StoreError) -> HelpNote? {
-    try read { db in try db.fetchOne(HelpNote.self, key: id) }
+    try read { db in try db.flowEntry(.needHelp, key: id)?.helpNote }
   }
 
   /// The entry of `flow` on `day` (for need-help: the day's notes are several; nil).
@@ -70,15 +70,7 @@ extension AppDatabase {
   }
 
   static func entry(_ db: SQLiteConnection, _ flow: Flow, key: String) throws -> FlowEntry? {
-    switch flow {
-    case .prep: try db.fetchOne(PrepEntry.self, key: key).map(FlowEntry.prep)
-    case .review: try db.fetchOne(ReviewEntry.self, key: key).map(FlowEntry.review)
-    case .checkin: try db.fetchOne(CheckinEntry.self, key: key).map(FlowEntry.checkin)
-    case .needHelp: try db.fetchOne(HelpNote.self, key: key).map(FlowEntry.help)
-    case .defined(let word):
-      try Day(key).flatMap { try db.answeredEntries(flow: word, from: $0, through: $0).first }
-        .map(FlowEntry.answered)
-    }
+    try db.flowEntry(flow, key: key)
   }
 }
 
@@ -86,20 +78,20 @@ extension AppDatabase {
   /// The help notes whose id starts with `prefix` (as `show` prints it: 8 characters).
   public func helpNotes(idStartingWith prefix: String) throws(StoreError) -> [HelpNote] {
     try read { db in
-      try db.fetchAll(
-        HelpNote.self, "WHERE substr(id, 1, ?) = ? ORDER BY at",
-        [SQLValue(prefix.count), .text(prefix)])
+      try db.flowEntries(
+        "flow = ? AND substr(key, 1, ?) = ?",
+        [SQLValue(Flow.needHelp), SQLValue(prefix.count), .text(prefix)]
+      ).compactMap(\.helpNote).sorted { $0.at < $1.at }
     }
   }
 
   /// Replaces a help note's category and words (`nudge edit help ID`), journaled.
   public func edit(_ note: HelpNote, madeOn: Day, at: String) throws(StoreError) {
     try write { db in
-      let before = try db.fetchOne(HelpNote.self, key: note.id)
-      try db.save(note)
+      let before = try db.flowEntry(.needHelp, key: note.id)
+      try db.putFlowEntry(.help(note))
       try Self.journal(
-        db, madeOn: madeOn, at: at, kind: .edited, before: before.map(FlowEntry.help),
-        after: .help(note))
+        db, madeOn: madeOn, at: at, kind: .edited, before: before, after: .help(note))
     }
   }
 }
@@ -171,13 +163,7 @@ extension AppDatabase {
 extension SQLiteConnection {
   /// What streaks are decided from: the days a flow was done and the days off.
   func streakDays() throws -> (done: Set<Day>, paused: Set<Day>) {
-    let done = try texts(
-      """
-      SELECT day FROM prep UNION SELECT day FROM review
-      UNION SELECT day FROM checkin UNION SELECT day FROM help_note
-      UNION SELECT day FROM flow_entry
-      """
-    ).compactMap { Day($0) }
+    let done = try texts("SELECT DISTINCT day FROM flow_entry").compactMap { Day($0) }
     let paused = try fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }
     return (Set(done), Set(paused))
   }

@@ -11,30 +11,12 @@ extension AppDatabase {
 
   /// Stores `entry` as its day's (a help note by its id), replacing what was there.
   public func putFlowEntry(_ entry: FlowEntry) throws(StoreError) {
-    try write { db in
-      switch entry {
-      case .prep(let e): try db.save(e)
-      case .review(let e): try db.save(e)
-      case .checkin(let e): try db.save(e)
-      case .help(let n): try db.save(n)
-      case .answered(let e): try db.putAnsweredEntry(e)
-      }
-    }
+    try write { db in try db.putFlowEntry(entry) }
   }
 
   /// Removes `entry` (its day's row, or the help note with its id).
   public func removeFlowEntry(_ entry: FlowEntry) throws(StoreError) {
-    try write { db in
-      switch entry {
-      case .prep: try db.delete(PrepEntry.self, key: entry.key)
-      case .review: try db.delete(ReviewEntry.self, key: entry.key)
-      case .checkin: try db.delete(CheckinEntry.self, key: entry.key)
-      case .help: try db.delete(HelpNote.self, key: entry.key)
-      case .answered(let e):
-        try db.execute(
-          "DELETE FROM flow_entry WHERE flow = ? AND day = ?", [.text(e.flow), SQLValue(e.day)])
-      }
-    }
+    try write { db in try db.removeFlowEntry(entry) }
   }
 
   /// Writes one change to the journal `undo` reads (nothing when it names no entry).
@@ -83,27 +65,32 @@ extension AppDatabase {
   }
 
   static func historyFacts(_ db: SQLiteConnection) throws -> HistoryFacts {
-    func days(_ sql: String) throws -> Set<Day> {
-      Set(try db.texts(sql).compactMap { Day($0) })
+    var daysByFlow: [Flow: Set<Day>] = [:]
+    _ = try db.rows("SELECT DISTINCT flow, day FROM flow_entry") { row in
+      guard let flow = row.text(at: 0).flatMap({ Flow(rawValue: $0) }),
+        let day = row.text(at: 1).flatMap({ Day($0) })
+      else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
+      daysByFlow[flow, default: []].insert(day)
     }
-    return HistoryFacts(
-      prepDays: try days("SELECT day FROM prep"),
-      reviewDays: try days("SELECT day FROM review"),
-      checkinDays: try days("SELECT day FROM checkin"),
-      helpDays: try days("SELECT DISTINCT day FROM help_note"),
-      followedDays: try days("SELECT day FROM checkin WHERE followed"),
-      pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }),
-      definedDays: try days("SELECT DISTINCT day FROM flow_entry"),
-      definedFirsts: try db.definedFirsts(),
-      bedtimes: try db.sleepBedtimes(),
-      challengesCompleted: try days(
+    var facts = HistoryFacts(
+      daysByFlow: daysByFlow,
+      pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
+    facts.followedDays = Set(
+      try db.flowEntries(
+        "flow = ? AND json_extract(answers, '$.followed') = 'yes'", [SQLValue(Flow.checkin)]
+      ).map(\.day))
+    facts.bedtimes = try db.sleepBedtimes()
+    facts.challengesCompleted = Set(
+      try db.texts(
         """
         SELECT c.day FROM flow_entry c JOIN flow_entry s ON s.day = c.day AND s.flow = 'sleep'
         WHERE c.flow = 'challenge' AND json_valid(c.answers) AND json_valid(s.answers)
         AND json_extract(c.answers, '$.completed') = 'yes'
         AND json_extract(s.answers, '$.challenge') IS NOT NULL
         AND coalesce(json_extract(s.answers, '$.accept'), 'yes') = 'yes'
-        """))
+        """
+      ).compactMap { Day($0) })
+    return facts
   }
 
   /// Earned achievements and their days.
@@ -129,25 +116,15 @@ extension AppDatabase {
   /// The latest day before `day` on which any flow was done.
   public func previousDoneDay(before day: Day) throws(StoreError) -> Day? {
     try read { db in
-      try db.texts(
-        """
-        SELECT max(day) FROM (SELECT day FROM prep UNION SELECT day FROM review
-        UNION SELECT day FROM checkin UNION SELECT day FROM help_note
-        UNION SELECT day FROM flow_entry) WHERE day < ?
-        """, [SQLValue(day)]
-      ).first.flatMap { Day($0) }
+      try db.texts("SELECT max(day) FROM flow_entry WHERE day < ?", [SQLValue(day)]).first
+        .flatMap { Day($0) }
     }
   }
 
   /// How many flows (each help note one) are saved for `day`.
   public func doneFlowCount(on day: Day) throws(StoreError) -> Int {
     try read { db in
-      try db.integer(
-        """
-        SELECT (SELECT count(*) FROM prep WHERE day = ?1) + (SELECT count(*) FROM review WHERE day = ?1)
-        + (SELECT count(*) FROM checkin WHERE day = ?1) + (SELECT count(*) FROM help_note WHERE day = ?1)
-        + (SELECT count(*) FROM flow_entry WHERE day = ?1)
-        """, [SQLValue(day)]) ?? 0
+      try db.integer("SELECT count(*) FROM flow_entry WHERE day = ?", [SQLValue(day)]) ?? 0
     }
   }
 
@@ -182,17 +159,6 @@ extension AppDatabase {
 }
 
 extension SQLiteConnection {
-  /// The first day of each defined flow that has an entry.
-  func definedFirsts() throws -> [String: Day] {
-    var firsts: [String: Day] = [:]
-    _ = try rows("SELECT flow, min(day) FROM flow_entry GROUP BY flow") { row in
-      if let flow = row.text(at: 0), let day = row.text(at: 1).flatMap({ Day($0) }) {
-        firsts[flow] = day
-      }
-    }
-    return firsts
-  }
-
   /// The sleep plan's nights: each day's bedtime, minutes after midnight.
   func sleepBedtimes() throws -> [Day: Int] {
     var bedtimes: [Day: Int] = [:]

@@ -38,44 +38,17 @@ extension AppDatabase {
 }
 
 extension SQLiteConnection {
-  /// The entries of defined flows in a range of days, by day then flow. A row whose answers
-  /// are not a JSON object of texts is unreadable (a newer Nudge's, or a damaged file).
+  /// The entries of defined flows (of `flow` alone, when given) in a range of days, by day
+  /// then flow.
   func answeredEntries(flow: String? = nil, from first: Day, through last: Day) throws
     -> [AnsweredEntry]
   {
-    var sql = "SELECT flow, day, answers, saved_at FROM flow_entry WHERE day >= ? AND day <= ?"
+    var condition = "day >= ? AND day <= ?"
     var arguments = [SQLValue(first), SQLValue(last)]
     if let flow {
-      sql += " AND flow = ?"
+      condition += " AND flow = ?"
       arguments.append(.text(flow))
     }
-    return try rows(sql + " ORDER BY day, flow", arguments) { row in
-      guard let word = row.text(at: 0), let day = row.text(at: 1).flatMap({ Day($0) }),
-        let text = row.text(at: 2), let savedAt = row.text(at: 3),
-        let values = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
-      else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 2)) }
-      return AnsweredEntry(
-        flow: word, day: day, answers: FlowAnswers(values: values), savedAt: savedAt)
-    }
-  }
-
-  /// Stores a defined flow's entry of a day, replacing the one it had.
-  func putAnsweredEntry(_ entry: AnsweredEntry) throws {
-    let sorted = entry.answers.values.sorted { $0.key < $1.key }
-    var object = "{"
-    for (index, (key, value)) in sorted.enumerated() {
-      if index > 0 { object += "," }
-      object += try Self.jsonString(key) + ":" + Self.jsonString(value)
-    }
-    object += "}"
-    try execute(
-      """
-      INSERT INTO flow_entry (flow, day, answers, saved_at) VALUES (?, ?, ?, ?)
-      ON CONFLICT (flow, day) DO UPDATE SET answers = excluded.answers, saved_at = excluded.saved_at
-      """, [.text(entry.flow), SQLValue(entry.day), .text(object), .text(entry.savedAt)])
-  }
-
-  private static func jsonString(_ text: String) throws -> String {
-    String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
+    return try flowEntries(condition, arguments).compactMap(\.answeredEntry)
   }
 }

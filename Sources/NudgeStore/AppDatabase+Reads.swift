@@ -3,59 +3,54 @@ import NudgeCore
 extension AppDatabase {
   // MARK: - Reads
 
-  public func prep(on day: Day) throws(StoreError) -> PrepEntry? {
-    try read { db in try db.fetchOne(PrepEntry.self, key: day.description) }
-  }
+  public func prep(on day: Day) throws(StoreError) -> PrepEntry? { try dayEntry(on: day) }
 
-  public func review(on day: Day) throws(StoreError) -> ReviewEntry? {
-    try read { db in try db.fetchOne(ReviewEntry.self, key: day.description) }
-  }
+  public func review(on day: Day) throws(StoreError) -> ReviewEntry? { try dayEntry(on: day) }
 
-  public func checkin(on day: Day) throws(StoreError) -> CheckinEntry? {
-    try read { db in try db.fetchOne(CheckinEntry.self, key: day.description) }
+  public func checkin(on day: Day) throws(StoreError) -> CheckinEntry? { try dayEntry(on: day) }
+
+  /// The stored entry of `day` for `Entry`'s flow, nil when there is none.
+  public func dayEntry<Entry: DayRecord>(on day: Day) throws(StoreError) -> Entry? {
+    try read { db in
+      try db.flowEntry(Entry.flow, key: day.description).flatMap { Entry($0) }
+    }
   }
 
   /// The most recent Morning Focus before `day`, to offer its Why and swap again.
   public func latestReview(before day: Day) throws(StoreError) -> ReviewEntry? {
     try read { db in
-      try db.fetchAll(
-        ReviewEntry.self, "WHERE day < ? ORDER BY day DESC LIMIT 1", [SQLValue(day)]
-      ).first
+      try db.flowEntries(
+        "flow = ?1 AND day = (SELECT max(day) FROM flow_entry WHERE flow = ?1 AND day < ?2)",
+        [SQLValue(Flow.review), SQLValue(day)]
+      ).first.flatMap { ReviewEntry($0) }
     }
   }
 
   /// Every entry whose day lies in `days`, laid out as a timeline.
   public func history(from first: Day, through last: Day) throws(StoreError) -> [HistoryDay] {
     try read { db in
-      let range = "WHERE day >= ? AND day <= ?"
-      let days = [SQLValue(first), SQLValue(last)]
+      let entries = try db.flowEntries(from: first, through: last)
       return Timeline.days(
         endingOn: last, count: last.ordinal - first.ordinal + 1,
-        prep: try db.fetchAll(PrepEntry.self, range, days),
-        review: try db.fetchAll(ReviewEntry.self, range, days),
-        checkin: try db.fetchAll(CheckinEntry.self, range, days),
-        help: try db.fetchAll(HelpNote.self, range, days),
-        answered: try db.answeredEntries(from: first, through: last))
+        prep: entries.compactMap { PrepEntry($0) }, review: entries.compactMap { ReviewEntry($0) },
+        checkin: entries.compactMap { CheckinEntry($0) }, help: entries.compactMap(\.helpNote),
+        answered: entries.compactMap(\.answeredEntry))
     }
   }
 
   public func helpNotes(from first: Day, through last: Day) throws(StoreError) -> [HelpNote] {
     try read { db in
-      try db.fetchAll(
-        HelpNote.self, "WHERE day >= ? AND day <= ? ORDER BY at", [SQLValue(first), SQLValue(last)])
+      try db.flowEntries(
+        "flow = ? AND day >= ? AND day <= ?",
+        [SQLValue(Flow.needHelp), SQLValue(first), SQLValue(last)]
+      ).compactMap(\.helpNote).sorted { $0.at < $1.at }
     }
   }
 
   /// Days on which any flow was completed.
   public func doneDays() throws(StoreError) -> Set<Day> {
     try read { db in
-      let days = try db.texts(
-        """
-        SELECT day FROM prep UNION SELECT day FROM review
-        UNION SELECT day FROM checkin UNION SELECT day FROM help_note
-        UNION SELECT day FROM flow_entry
-        """)
-      return Set(days.compactMap { Day($0) })
+      Set(try db.texts("SELECT DISTINCT day FROM flow_entry").compactMap { Day($0) })
     }
   }
 
@@ -96,26 +91,15 @@ extension SQLiteConnection {
   func settings() throws -> Settings { Settings(stored: try storedSettings()) }
 
   func doneFlows(on day: Day) throws -> Set<Flow> {
-    Set(try Flow.allCases.filter { try isDone($0, on: day) })
-      .union(
-        try texts("SELECT flow FROM flow_entry WHERE day = ?", [SQLValue(day)]).compactMap {
-          Flow(rawValue: $0)
-        })
+    Set(
+      try texts("SELECT DISTINCT flow FROM flow_entry WHERE day = ?", [SQLValue(day)]).compactMap {
+        Flow(rawValue: $0)
+      })
   }
 
   func isDone(_ flow: Flow, on day: Day) throws -> Bool {
-    let table: String
-    switch flow {
-    case .prep: table = PrepEntry.tableName
-    case .review: table = ReviewEntry.tableName
-    case .checkin: table = CheckinEntry.tableName
-    case .needHelp: table = HelpNote.tableName
-    case .defined(let word):
-      return try integer(
-        "SELECT EXISTS (SELECT 1 FROM flow_entry WHERE flow = ? AND day = ?)",
-        [.text(word), SQLValue(day)]) == 1
-    }
-    return try integer(
-      "SELECT EXISTS (SELECT 1 FROM \(table) WHERE day = ?)", [SQLValue(day)]) == 1
+    try integer(
+      "SELECT EXISTS (SELECT 1 FROM flow_entry WHERE flow = ? AND day = ?)",
+      [SQLValue(flow), SQLValue(day)]) == 1
   }
 }

@@ -6,16 +6,15 @@ extension AppDatabase {
   public func exportDocument() throws(StoreError) -> ExportDocument {
     let choices = try planChoices()
     return try read { db in
+      let entries = try db.flowEntries("1")
       var document = ExportDocument(
         settings: Dictionary(
           uniqueKeysWithValues: try db.fetchAll(SettingRow.self).map { ($0.key, $0.value) }),
-        prep: try db.fetchAll(PrepEntry.self), review: try db.fetchAll(ReviewEntry.self),
-        checkin: try db.fetchAll(CheckinEntry.self), help: try db.fetchAll(HelpNote.self),
+        prep: entries.compactMap { PrepEntry($0) }, review: entries.compactMap { ReviewEntry($0) },
+        checkin: entries.compactMap { CheckinEntry($0) }, help: entries.compactMap(\.helpNote),
         achievements: try db.fetchAll(EarnedAchievement.self),
         schedule: try db.fetchAll(SlotSchedule.self), pauses: try db.fetchAll(Pause.self),
-        flows: try db.answeredEntries(
-          from: SupportedTime.days.lowerBound,
-          through: SupportedTime.days.upperBound))
+        flows: entries.compactMap(\.answeredEntry))
       document.plans = choices
       return document
     }
@@ -27,22 +26,22 @@ extension AppDatabase {
   public func entry<Entry: DayRecord>(_ type: Entry.Type, on day: Day) throws(StoreError)
     -> Entry?
   {
-    try read { db in try db.fetchOne(Entry.self, key: day.description) }
+    try dayEntry(on: day)
   }
 
   /// Stores `entry` as its day's, replacing what the day had.
   public func putEntry<Entry: DayRecord>(_ entry: Entry) throws(StoreError) {
-    try write { db in try db.save(entry) }
+    try write { db in try db.putFlowEntry(entry.flowEntry) }
   }
 
   /// Whether a help note with `id` is stored.
   public func hasHelpNote(id: String) throws(StoreError) -> Bool {
-    try read { db in try db.exists(HelpNote.self, key: id) }
+    try read { db in try db.flowEntry(.needHelp, key: id) != nil }
   }
 
   /// Stores a help note (its id is new here).
   public func insertHelpNote(_ note: HelpNote) throws(StoreError) {
-    try write { db in try db.insert(note) }
+    try write { db in try db.putFlowEntry(.help(note), replacing: false) }
   }
 
   /// Whether `key` was set here (`config set`), not left at its default.

@@ -34,6 +34,9 @@ struct Row {
 struct UnreadableValue: Error {
   let column: String
   let text: String?
+  /// What it holds, when more than a column's text says it ("'gremlins' as the challenge of
+  /// review 2026-11-19").
+  var what: String? = nil
 }
 
 /// A value stored as text in one column.
@@ -52,8 +55,6 @@ extension Day: TextColumn {
   var column: String { description }
 }
 
-extension Challenge: TextColumn {}
-extension HelpCategory: TextColumn {}
 extension Achievement: TextColumn {}
 extension Slot: TextColumn {}
 extension Flow: TextColumn {}
@@ -127,26 +128,6 @@ extension SQLiteConnection {
 
 // MARK: - The records
 
-extension PrepEntry: TableRecord {
-  public static let tableName = "prep"
-  public static let keyColumn = "day"
-}
-
-extension ReviewEntry: TableRecord {
-  public static let tableName = "review"
-  public static let keyColumn = "day"
-}
-
-extension CheckinEntry: TableRecord {
-  public static let tableName = "checkin"
-  public static let keyColumn = "day"
-}
-
-extension HelpNote: TableRecord {
-  public static let tableName = "help_note"
-  public static let keyColumn = "id"
-}
-
 extension EarnedAchievement: TableRecord {
   public static let tableName = "achievement"
   public static let keyColumn = "key"
@@ -209,26 +190,4 @@ struct SettingRow: TableRecord {
   static let keyColumn = "key"
   var key: String
   var value: String
-}
-
-/// A day entry as a row of its table (`prep`, `review`, `checkin`).
-public protocol DayRecord: DayEntry, TableRecord {
-  static var flow: Flow { get }
-  /// The entry as one of any flow's (for the change journal).
-  var flowEntry: FlowEntry { get }
-}
-
-extension PrepEntry: DayRecord {
-  public static let flow = Flow.prep
-  public var flowEntry: FlowEntry { .prep(self) }
-}
-
-extension ReviewEntry: DayRecord {
-  public static let flow = Flow.review
-  public var flowEntry: FlowEntry { .review(self) }
-}
-
-extension CheckinEntry: DayRecord {
-  public static let flow = Flow.checkin
-  public var flowEntry: FlowEntry { .checkin(self) }
 }

@@ -30,7 +30,8 @@ extension StoreError {
   /// Maps an SQLite failure to what the person can do about it.
   init(_ error: any Error, path: String) {
     if let unreadable = error as? UnreadableValue {
-      let what = unreadable.text.map { "'\($0)' in its \(unreadable.column) column" }
+      let what =
+        unreadable.what ?? unreadable.text.map { "'\($0)' in its \(unreadable.column) column" }
       self = .unreadable(
         "The database at \(path) holds \(what ?? "no \(unreadable.column)"), which this Nudge cannot read (a newer Nudge may have written it). Update Nudge; the file was left untouched."
       )

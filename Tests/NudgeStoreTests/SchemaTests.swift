@@ -92,41 +92,54 @@ import Testing
   @Test func savingAgainUpdatesTheRowInPlaceAndClearsWhatBecameNil() throws {
     let db = try AppDatabase.inMemory()
     let day = Day("2026-11-19")!
-    try db.write {
-      try $0.save(ReviewEntry(day: day, swap: "tea", savedAt: "2026-11-19T08:00:00Z"))
-    }
-    let rowid = try db.read { try $0.integer("SELECT rowid FROM review") }
-    try db.write {
-      try $0.save(ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z"))
-    }
-    // an upsert, not INSERT OR REPLACE: the same row, its columns set, a nil one cleared
-    #expect(try db.read { try $0.integer("SELECT rowid FROM review") } == rowid)
+    try db.putFlowEntry(
+      .review(ReviewEntry(day: day, swap: "tea", savedAt: "2026-11-19T08:00:00Z")))
+    let rowid = try db.read { try $0.integer("SELECT rowid FROM flow_entry") }
+    try db.putFlowEntry(
+      .review(ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z")))
+    // an upsert, not INSERT OR REPLACE: the same row, its answers set, a nil one gone
+    #expect(try db.read { try $0.integer("SELECT rowid FROM flow_entry") } == rowid)
     #expect(
       try db.review(on: day) == ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z")
     )
   }
 
-  @Test func eachRecordsColumnsAreItsPropertiesInSnakeCase() throws {
-    let entry = PrepEntry(day: Day("2026-11-19")!, stickyNotes: true, savedAt: "now")
+  @Test func aCoachEntryIsStoredAsAnswersByItsPlansQuestionIdsNotColumns() throws {
+    let db = try AppDatabase.inMemory()
+    let day = Day("2026-11-19")!
+    try db.putFlowEntry(.prep(PrepEntry(day: day, stickyNotes: true, savedAt: "now")))
+    try db.putFlowEntry(
+      .help(HelpNote(id: "n1", day: day, category: .stress, note: "tea", at: "then")))
+    let rows = try db.read {
+      try $0.rows("SELECT flow, key, day, answers, saved_at FROM flow_entry ORDER BY flow") {
+        row in (0..<5).map { i in row.text(at: Int32(i)) ?? "" }
+      }
+    }
     #expect(
-      try entry.columns().map(\.name) == [
-        "day", "sticky_notes", "produce", "water", "breakfast", "other", "saved_at",
+      rows == [
+        ["need-help", "n1", "2026-11-19", #"{"category":"stress","note":"tea"}"#, "then"],
+        [
+          "prep", "2026-11-19", "2026-11-19",
+          #"{"breakfast":"no","produce":"no","sticky-notes":"yes","water":"no"}"#, "now",
+        ],
       ])
-    #expect(try entry.columns().first { $0.name == "other" }?.value == .null)
   }
 
   @Test func anUnknownValueIsUnreadableNotACannotCreate() throws {
     // Given a Morning Focus whose challenge a newer Nudge might write
     let db = try AppDatabase.inMemory()
     let day = Day("2026-11-19")!
-    try db.write { try $0.save(ReviewEntry(day: day, savedAt: "2026-11-19T08:00:00Z")) }
-    try db.write { try $0.execute("UPDATE review SET challenge = 'gremlins'") }
+    try db.putFlowEntry(
+      .review(ReviewEntry(day: day, commitTo: "tea", savedAt: "2026-11-19T08:00:00Z")))
+    try db.write {
+      try $0.execute("UPDATE flow_entry SET answers = json_set(answers, '$.challenge', 'gremlins')")
+    }
     // When it is read, then the error is bad data that names the value and asks for an update
     #expect {
       _ = try db.review(on: day)
     } throws: { error in
       guard case .unreadable(let message) = error as? StoreError else { return false }
-      return message.contains("'gremlins' in its challenge column")
+      return message.contains("'gremlins' as the challenge of review 2026-11-19")
         && message.contains("Update Nudge") && !message.contains("\n")
     }
   }

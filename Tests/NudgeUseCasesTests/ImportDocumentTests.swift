@@ -118,7 +118,10 @@ import Testing
     let db = try AppDatabase.inMemory()
     try db.write {
       try $0.execute(
-        "CREATE TRIGGER fail BEFORE INSERT ON help_note BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        """
+        CREATE TRIGGER fail BEFORE INSERT ON flow_entry WHEN new.flow = 'need-help'
+        BEGIN SELECT RAISE(ABORT, 'boom'); END
+        """)
     }
     var document = ExportDocument(
       settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])

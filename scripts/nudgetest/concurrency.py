@@ -41,7 +41,7 @@ def case_concurrency(suite):
         fire = pool.submit(firings)
         bad = sum(pool.map(writer, range(4)))
         fired = fire.result()
-    notes = world.query("SELECT count(*) FROM help_note")[0][0]
+    notes = len(world.help_notes())
     claims = world.query("SELECT count(*) FROM reminder_claim")[0][0]
     case.check(bad == 0 and not errors, "; ".join(errors[:3]))
     case.check(notes == 4 * suite.writes, f"{notes} notes, expected {4 * suite.writes}")
@@ -61,7 +61,7 @@ def case_fresh_creators(suite):
                              now=iso(dt.date(2026, 1, 1) + dt.timedelta(days=k)))
                  for k in range(8)]
         results = [(p.wait(), p.stderr.read()) for p in procs]
-        preps = world.query("SELECT count(*) FROM prep")[0][0]
+        preps = len(world.days_of("prep"))
         fails = [f"exit {c}: {e.strip()}" for c, e in results if c != 0]
         case.check(not fails and preps == 8 and world.integrity() == "ok",
                    f"round {round_}: {fails[:2]} preps={preps}")
@@ -78,7 +78,7 @@ def case_reader_holds(suite):
     world.run("today", now="2026-11-20T08:00:00+01:00")
     reader = sqlite3.connect(world.db, isolation_level=None, timeout=30)
     reader.execute("BEGIN")
-    reader.execute("SELECT count(*) FROM prep").fetchall()
+    reader.execute("SELECT count(*) FROM flow_entry").fetchall()
     for k in range(20):
         r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                       now=iso(dt.date(2026, 2, 1) + dt.timedelta(days=k)))

@@ -123,10 +123,10 @@ def case_crash_random(suite):
         missing = 0
         if ok and os.path.exists(world.db):
             have = {
-                "prep": {r[0] for r in world.query("SELECT day FROM prep")},
-                "review": {r[0] for r in world.query("SELECT day FROM review")},
-                "checkin": {r[0] for r in world.query("SELECT day FROM checkin")},
-                "note": {r[0] for r in world.query("SELECT note FROM help_note")},
+                "prep": set(world.days_of("prep")),
+                "review": set(world.days_of("review")),
+                "checkin": set(world.days_of("checkin")),
+                "note": set(world.help_notes()),
             }
             missing = sum(len(acked[k] - have[k]) for k in acked)
             kind = {"prep-done": "prep"}.get(key[0], key[0])
@@ -219,10 +219,10 @@ def case_crash_each_write(suite):
             shutil.copytree(world.data, trial.data)
             kill_at_write(suite, trial, args, iso(day, "08:00:00"), call, n)
             verdict = trial.integrity()
-            preps = {r[0] for r in trial.query("SELECT day FROM prep")}
+            preps = set(trial.days_of("prep"))
             case.lose(3 - len(preps), f"earlier preps gone after a kill at {call} #{n}")
             again = trial.run(*args, now=iso(day, "08:00:00"))
-            reviews = trial.query("SELECT count(*) FROM review")[0][0]
+            reviews = len(trial.days_of("review"))
             case.check(verdict == "ok" and again.returncode == 0 and reviews == 1,
                        f"kill at {call} #{n}: integrity {verdict!r}, retry exit "
                        f"{again.returncode} {again.stderr.strip()}")
@@ -258,8 +258,8 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 8
-LATEST_TABLES = V1_TABLES | {"achievement", "slot_schedule", "reminder_claim", "reminder_log",
+LATEST = 9
+LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "reminder_log",
                              "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
                              "slot_trigger", "reward_state", "said_note", "flow_entry",
                              "plan_choice"}
@@ -288,7 +288,7 @@ def case_migration_kills(suite):
             intact = trial.integrity() == "ok"
             consistent = (version, tables) in ((1, V1_TABLES), (LATEST, LATEST_TABLES))
             seen[version] = seen.get(version, 0) + 1
-            preps = trial.query("SELECT count(*) FROM prep")[0][0]
+            preps = len(trial.days_of("prep"))
             case.lose(days - preps, f"preps after a kill at {call} #{n}")
             again = trial.run(*args, now=now)
             version2, tables2 = schema_state(trial)

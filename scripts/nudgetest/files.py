@@ -28,7 +28,7 @@ def case_bad_files(suite):
     newer = World(suite, "newer-src")
     shutil.copytree(good.data, newer.data)
     con = sqlite3.connect(newer.db)
-    con.execute("PRAGMA user_version = 9")
+    con.execute("PRAGMA user_version = 99")
     con.close()
     kinds = {
         "garbage": bytes(rng.getrandbits(8) for _ in range(8192)),
@@ -118,7 +118,7 @@ def case_read_only(suite):
         subprocess.run(["umount", fresh.data], capture_output=True)
     r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                   now="2026-01-10T21:30:00+01:00")
-    preps = world.query("SELECT count(*) FROM prep")[0][0]
+    preps = len(world.days_of("prep"))
     case.check(r.returncode == 0 and preps == 6, f"writable again: exit {r.returncode}, {preps}")
     case.lose(max(0, 6 - preps) if r.returncode == 0 else 0, "preps")
     return case
@@ -163,7 +163,7 @@ def case_disk_full(suite):
             case.note = f"a read on the full disk exits {r.returncode}"
             os.unlink(filler)
             case.check(world.integrity() == "ok", "integrity after a full disk")
-            preps = world.query("SELECT count(*) FROM prep")[0][0]
+            preps = len(world.days_of("prep"))
             case.lose(10 - preps, "preps saved before the disk filled up")
             r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                           now=iso(dt.date(2026, 1, 11)))

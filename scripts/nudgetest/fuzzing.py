@@ -40,7 +40,7 @@ def case_fuzz_config(suite):
             case.check(r.returncode == 64 and one_line_error(r),
                        f"{key}={value[:40]!r}: exit {r.returncode} {r.stderr.strip()[:100]!r}")
     case.check(world.integrity() == "ok", "integrity")
-    preps = world.query("SELECT count(*) FROM prep")[0][0]
+    preps = len(world.days_of("prep"))
     case.lose(1 - preps, "the prep saved before")
     case.note = f"{accepted} accepted, {suite.config_values - accepted} refused"
     return case
@@ -114,7 +114,7 @@ def case_fuzz_import(suite):
             case.check(r.returncode == 65 and one_line_error(r) and before == after,
                        f"doc {k}: exit {r.returncode} {r.stderr.strip()[:100]!r} "
                        f"unchanged={before == after}")
-    preps = world.query("SELECT count(*) FROM prep WHERE day >= '2026-01-01'")[0][0]
+    preps = len([d for d in world.days_of("prep") if d >= "2026-01-01"])
     case.lose(10 - preps, "preps saved before the imports")
     case.note = f"{accepted} imported, {suite.import_docs - accepted} refused unchanged"
     return case

@@ -338,7 +338,7 @@ def case_hostile_text(suite):
     exported = json.loads(world.run("export", now=NOW).stdout)
     notes = sorted(n["note"] for n in exported["help"])
     case.check(notes == sorted(texts), f"the export changed the text: {notes!r}")
-    stored = sorted(row[0] for row in world.query("SELECT note FROM help_note"))
+    stored = sorted(world.help_notes())
     case.check(stored == sorted(texts), f"the database changed the text: {stored!r}")
     # what a person types on the command line comes back escaped in the error too
     r = world.run("show", "\x1b[2J\x1b]0;title\x07", now=NOW)

@@ -101,6 +101,23 @@ class World:
         finally:
             con.close()
 
+    OLD_TABLES = {"prep": "prep", "review": "review", "checkin": "checkin", "need-help": "help_note"}
+
+    def days_of(self, flow):
+        """The days `flow` has an entry on (a list: a help note's day once per note), read
+        whichever schema the file is at: one table per coach flow before schema 9."""
+        old = self.OLD_TABLES.get(flow)
+        if old and self.query("SELECT 1 FROM sqlite_master WHERE name = ?", old):
+            return [r[0] for r in self.query(f"SELECT day FROM {old}")]
+        return [r[0] for r in self.query("SELECT day FROM flow_entry WHERE flow = ?", flow)]
+
+    def help_notes(self):
+        """The words of every stored help note."""
+        if self.query("SELECT 1 FROM sqlite_master WHERE name = 'help_note'"):
+            return [r[0] for r in self.query("SELECT note FROM help_note")]
+        return [r[0] for r in self.query(
+            "SELECT json_extract(answers, '$.note') FROM flow_entry WHERE flow = 'need-help'")]
+
     def integrity(self):
         if not os.path.exists(self.db):
             return "ok"

@@ -149,6 +149,18 @@ public struct HistoryFacts: Equatable, Sendable {
     self.followedDays = followedDays
   }
 
+  /// The facts of the days each flow has an entry on (help notes: days with one).
+  public init(daysByFlow: [Flow: Set<Day>], pausedDays: Set<Day> = []) {
+    self.init(
+      prepDays: daysByFlow[.prep] ?? [], reviewDays: daysByFlow[.review] ?? [],
+      checkinDays: daysByFlow[.checkin] ?? [], helpDays: daysByFlow[.needHelp] ?? [],
+      pausedDays: pausedDays)
+    for case (.defined(let word), let days) in daysByFlow {
+      definedDays.formUnion(days)
+      if let first = days.min() { definedFirsts[word] = first }
+    }
+  }
+
   public var doneDays: Set<Day> {
     prepDays.union(reviewDays).union(checkinDays).union(helpDays).union(definedDays)
   }

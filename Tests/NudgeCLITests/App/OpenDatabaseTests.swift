@@ -26,7 +26,7 @@ import Testing
     try nudge("prep", "--item", "water=yes", "--no-input")
     let path = nudge.databasePath
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-    bytes[63] = 9  // user_version (big-endian at offset 60) = 9
+    bytes[63] = 99  // user_version (big-endian at offset 60) = 99
     try bytes.write(to: URL(fileURLWithPath: path))
     let result = try nudge("history")
     #expect(result.status == 65)
