@@ -15,6 +15,8 @@ check "install: finishes (no user manager here)" test "$status" = 0
 check "install: the binary runs and says its name and version" bash -c "'$prefix/bin/nudge' --version | grep -qx 'nudge [0-9.]*'"
 check "install: a man page in share/man/man1" grep -q '^\.Dt NUDGE 1' "$prefix/share/man/man1/nudge.1"
 check "install: the man page documents the commands" grep -q 'need-help' "$prefix/share/man/man1/nudge.1"
+check "install: the man page lists the built-in plans' flows among the commands (from plans/)" \
+  bash -c "grep -q '^\.It Em sleep ' '$prefix/share/man/man1/nudge.1' && grep -q '^\.It Em challenge ' '$prefix/share/man/man1/nudge.1'"
 check "install: bash completion" grep -q "first-prep" "$prefix/share/bash-completion/completions/nudge"
 check "install: zsh completion" grep -q "#compdef nudge" "$prefix/share/zsh/site-functions/_nudge"
 check "install: fish completion" grep -q "^complete -c 'nudge'" "$prefix/share/fish/vendor_completions.d/nudge.fish"
@@ -62,6 +64,21 @@ bash_complete() {  # WORDS...: what bash offers for the last word
 check "bash: config set celebrations offers on and off" test "$(bash_complete nudge config set celebrations '')" = "off on "
 check "bash: config set snooze 1 offers the durations from 1" test "$(bash_complete nudge config set snooze 1)" = "10m 15m 1h "
 check "bash: import offers JSON files and folders" test "$(bash_complete nudge import '')" = "backup.json exports "
+# the flows plans add complete beside the commands: the sleep plan's, and one of a plan file
+# dropped in after the completions were installed (the script asks nudge each time)
+mkdir -p "$work/home/.config/nudge/plans"
+awk '/^```toml/{f=1;next} /^```/{if(f){exit}} f' README.md > "$work/home/.config/nudge/plans/walking.plan"
+flow_complete() {  # WORDS...: what bash offers, through the function nudge's script registers
+  (cd "$work/files" && HOME="$work/home" bash -c '. /usr/share/bash-completion/bash_completion
+    . "$1"; shift; f=$(complete -p nudge | sed -n "s/.* -F \([^ ]*\) .*/\1/p")
+    COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+    "$f" nudge "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$prefix/share/bash-completion/completions/nudge" "$@" | sort | tr '\n' ' ')
+}
+check "bash: a plan's flows complete beside the commands (sleep, and walk of a plan file)" \
+  bash -c 'for w in sleep challenge walk schedule; do grep -qw -- "$w" <<< "$1" || exit 1; done' _ "$(flow_complete nudge '')"
+check "bash: 'nudge wa' completes to walk" test "$(flow_complete nudge wa)" = "walk "
+check "bash: no flow word after a command" test "$(flow_complete nudge history sl)" = ""
 # zsh and fish complete only in an interactive shell: a real one in tmux, Tab typed twice
 tmux_init
 cleared() { tmux_screen && ! grep -q NUDGE-READY "$E2E_SCREEN"; }
@@ -90,6 +107,11 @@ for shell in zsh fish; do
     bash -c 'grep -q "celebrations o" <<< "$1" && grep -qE "^on +off" <<< "$1"' _ "$screen"
   screen=$(shell_tab "$shell" "$command" "$setup" "nudge import b" "nudge import backup.json")
   check "$shell: import completes the JSON file" grep -q "nudge import backup.json" <<< "$screen"
+  screen=$(shell_tab "$shell" "$command" "$setup" "nudge wal" "nudge walk")
+  check "$shell: a plan file's flow completes (nudge wal -> nudge walk)" grep -q "nudge walk" <<< "$screen"
+  screen=$(shell_tab "$shell" "$command" "$setup" "nudge s" "sleep")
+  check "$shell: the sleep plan's flow is offered beside the commands" \
+    bash -c 'grep -q "sleep" <<< "$1" && grep -q "schedule" <<< "$1"' _ "$screen"
 done
 
 [ "$failed" = 0 ] || tail -20 "$work/out"

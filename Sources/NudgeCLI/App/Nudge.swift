@@ -96,6 +96,9 @@ public enum NudgeMain {
   static func parse(
     _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> any ParsableCommand {
+    if let shell = Completions.requestedShell(arguments) {
+      throw CleanExit.message(Completions.script(for: shell))
+    }
     if let word = arguments.first,
       let defined = DefinedFlowCommand.definition(word, environment: environment)
     {

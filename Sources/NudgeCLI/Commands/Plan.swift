@@ -12,7 +12,8 @@ struct PlanCommand: ParsableCommand {
       of your own go in $XDG_CONFIG_HOME/nudge/plans/NAME.plan (~/.config/nudge/plans); \
       plans/FORMAT.md describes the format.
       """,
-    subcommands: [List.self, Show.self, On.self, Off.self, Check.self], defaultSubcommand: List.self
+    subcommands: [List.self, Show.self, On.self, Off.self, Check.self, Words.self],
+    defaultSubcommand: List.self
   )
 
   /// `nudge plan on NAME`: follow a plan: its flows run, count for the streak and show in
@@ -38,6 +39,24 @@ struct PlanCommand: ParsableCommand {
     var name: String
 
     func run(_ ctx: Context) throws { try PlanCommand.choose(name, on: false, ctx) }
+  }
+
+  /// `nudge plan words`: the words of the flows plans add to nudge's commands, one
+  /// `WORD<TAB>TITLE` a line, for the shell completions (which ask each time: a plan file can
+  /// add a flow). Hidden: a script's, not a person's.
+  struct Words: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "words", abstract: "The flow words plans add, for shell completion.",
+      shouldDisplay: false)
+
+    func run(_ ctx: Context) throws {
+      for entry in ctx.planCatalogue().entries {
+        for flow in entry.plan.flows where !Nudge.commandWords.contains(flow.word) {
+          // a title is one line of plain text (plan files hold no control character)
+          ctx.line("\(flow.word)\t\(VisibleText.escaped(flow.title))")
+        }
+      }
+    }
   }
 
   static func choose(_ name: String, on: Bool, _ ctx: Context) throws {

@@ -58,6 +58,29 @@ import Testing
       shown.stdout.contains("* pages            How many pages? [a number 0-1000000 (pages)]"))
   }
 
+  @Test func theCompletionsAskForThePlansFlowsWhichPlanWordsLists() throws {
+    let nudge = Nudge()
+    let folder = try folder(nudge)
+    try Self.reading.write(toFile: folder + "/reading.plan", atomically: true, encoding: .utf8)
+    try "format = 1\n[plan\n".write(
+      toFile: folder + "/broken.plan", atomically: true, encoding: .utf8)
+    // the flows plans add, not the coach's (commands already); a broken file says nothing
+    let words = try nudge.run(["plan", "words"])
+    #expect(words.status == 0 && words.stderr.isEmpty, "\(words.stderr)")
+    #expect(words.stdout == "sleep\tLast night\nchallenge\tTonight's challenge\nread\tReading\n")
+    // hidden from the help a person reads
+    #expect(!(try nudge.run(["plan", "--help"])).stdout.contains("words"))
+    for shell in ["bash", "zsh", "fish"] {
+      for arguments in [
+        ["--generate-completion-script", shell], ["--generate-completion-script=\(shell)"],
+      ] {
+        let script = try nudge.run(arguments).stdout
+        #expect(script.contains("command nudge plan words"), "\(shell)")
+        #expect(script.contains("first-prep"), "\(shell): argument-parser's script kept")
+      }
+    }
+  }
+
   @Test func checkSaysOkOrTheLineAndWhatIsAllowed() throws {
     let nudge = Nudge()
     let file = nudge.home + "/reading.plan"
