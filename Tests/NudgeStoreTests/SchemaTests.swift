@@ -31,6 +31,67 @@ import Testing
     }
   }
 
+  @Test func version8sFlowTablesBecomeOneTableOfAnswersReadBackTheSame() throws {
+    // Given a version-8 file with a day of each coach flow (an unanswered check-in question,
+    // a prep item left undone, an "other" challenge), two help notes and a sleep entry
+    let path = tempPath()
+    let old = try SQLiteConnection(path: path, create: true)
+    try AppDatabase.migrate(old, upTo: 8)
+    try old.execute(
+      """
+      INSERT INTO prep VALUES ('2026-11-18', 1, 0, 1, 1, NULL, '2026-11-18T21:30:00+01:00');
+      INSERT INTO prep VALUES ('2026-11-19', 0, 0, 0, 0, 'soup', '2026-11-19T21:30:00+01:00');
+      INSERT INTO review VALUES ('2026-11-19', 'energy', 'other', 'office cake', 'fruit',
+        'eat fruit', NULL, '2026-11-19T07:00:00+01:00');
+      INSERT INTO checkin VALUES ('2026-11-19', 0, NULL, 'late meeting', '2026-11-19T21:00:00+01:00');
+      INSERT INTO help_note VALUES ('n2', '2026-11-19', 'habit', NULL, NULL, '2026-11-19T16:00:00+01:00');
+      INSERT INTO help_note VALUES ('n1', '2026-11-19', 'stress', 'deadline', 'breathing 2:00',
+        '2026-11-19T15:00:00+01:00');
+      INSERT INTO flow_entry VALUES ('sleep', '2026-11-19', '{"bedtime":"23:10","rested":"4"}',
+        '2026-11-19T07:10:00+01:00');
+      """)
+    // When it is opened by today's Nudge
+    let db = try AppDatabase.open(path: path)
+    // Then every entry reads back as it was, from one table
+    let day = Day("2026-11-19")!
+    #expect(
+      try db.prep(on: Day("2026-11-18")!)
+        == PrepEntry(
+          day: Day("2026-11-18")!, stickyNotes: true, water: true, breakfast: true,
+          savedAt: "2026-11-18T21:30:00+01:00"))
+    #expect(
+      try db.prep(on: day)
+        == PrepEntry(day: day, other: "soup", savedAt: "2026-11-19T21:30:00+01:00"))
+    #expect(
+      try db.review(on: day)
+        == ReviewEntry(
+          day: day, why: "energy", challenge: .other, challengeOther: "office cake", swap: "fruit",
+          commitTo: "eat fruit", savedAt: "2026-11-19T07:00:00+01:00"))
+    #expect(
+      try db.checkin(on: day)
+        == CheckinEntry(
+          day: day, followed: false, blocker: "late meeting", savedAt: "2026-11-19T21:00:00+01:00"))
+    #expect(
+      try db.helpNotes(from: day, through: day) == [
+        HelpNote(
+          id: "n1", day: day, category: .stress, note: "deadline", coach: "breathing 2:00",
+          at: "2026-11-19T15:00:00+01:00"),
+        HelpNote(
+          id: "n2", day: day, category: .habit, note: nil, at: "2026-11-19T16:00:00+01:00"),
+      ])
+    #expect(
+      try db.answeredEntries(from: day, through: day) == [
+        AnsweredEntry(
+          flow: "sleep", day: day,
+          answers: FlowAnswers(values: ["bedtime": "23:10", "rested": "4"]),
+          savedAt: "2026-11-19T07:10:00+01:00")
+      ])
+    #expect(try db.doneFlowCount(on: day) == 6)
+    for table in ["prep", "review", "checkin", "help_note"] {
+      #expect(try !tableExists(db, table), "\(table) is gone")
+    }
+  }
+
   @Test func version5StateRowsMoveToTheirTablesAndReadBackTheSame() throws {
     // Given a version-5 file with snoozes, triggers, the reward draw's memory and a said note
     let last = StoredCelebration(

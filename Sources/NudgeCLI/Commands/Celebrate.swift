@@ -65,6 +65,15 @@ struct CelebrateCommand: ContextCommand {
     var earnedOn: Day? = nil
     if let achievement {
       let db = try ctx.openDatabase()
+      if case .firstOf(let word) = achievement, case let plans = try ctx.plans(db),
+        plans.flow(word) == nil
+      {
+        let firsts = plans.catalogue.entries.flatMap(\.plan.flows)
+          .filter { !Nudge.commandWords.contains($0.word) }.map { "first-" + $0.word }
+        throw CLIError(
+          "'\(achievement.rawValue)' is the first of no flow a plan defines; the plans' firsts are \(firsts.joined(separator: ", ")) (see 'nudge achievements').",
+          code: .usage)
+      }
       guard let day = try db.achievements()[achievement] else {
         ctx.line(
           "\(ctx.achievementTitle(achievement)) is not earned yet: \(achievement.requirement)")

@@ -27,4 +27,16 @@ import Testing
     #expect(r.stdout.contains("Celebrations are off"))
     #expect(r.stdout.contains("nudge config set celebrations on"))
   }
+
+  @Test func theFirstOfAFlowNoPlanDefinesIsAUsageErrorAndAPlansFirstIsLockedUntilDone() throws {
+    let nudge = InProcess()
+    let unknown = try nudge.run(["celebrate", "first-x"])
+    #expect(unknown.status == 64 && unknown.stdout.isEmpty)
+    #expect(
+      unknown.stderr
+        == "nudge: 'first-x' is the first of no flow a plan defines; the plans' firsts are first-sleep, first-challenge (see 'nudge achievements').\n"
+    )
+    let locked = try nudge.run(["celebrate", "first-sleep"])
+    #expect(locked.status == 1 && locked.stdout.contains("Do 'nudge sleep' once"))
+  }
 }
