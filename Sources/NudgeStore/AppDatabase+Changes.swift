@@ -79,7 +79,7 @@ extension AppDatabase {
   public func helpNotes(idStartingWith prefix: String) throws(StoreError) -> [HelpNote] {
     try read { db in
       try db.flowEntries(
-        "flow = ? AND substr(key, 1, ?) = ?",
+        "flow = ? AND key <> '' AND substr(key, 1, ?) = ?",
         [SQLValue(Flow.needHelp), SQLValue(prefix.count), .text(prefix)]
       ).compactMap(\.helpNote).sorted { $0.at < $1.at }
     }

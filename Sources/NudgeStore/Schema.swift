@@ -158,17 +158,19 @@ extension AppDatabase {
     """,
     // Version 9: every flow's entries in one table, the coach's too — its prep, review and
     // check-in columns and its help notes become answers by the ids coach.plan gives its
-    // questions (yes/no as "yes"/"no", a missing answer absent), keyed by day or by note id.
+    // questions (yes/no as "yes"/"no", a missing answer absent). A row is found by its day and
+    // flow, and a help note (several a day) by its id in `key` too ('' for the others); no
+    // rowid: the key is the table's order, so a row costs no second copy of it in an index.
     """
       CREATE TABLE entry (
-        flow TEXT NOT NULL, key TEXT NOT NULL, day TEXT NOT NULL,
+        day TEXT NOT NULL, flow TEXT NOT NULL, key TEXT NOT NULL DEFAULT '',
         answers TEXT NOT NULL, saved_at TEXT NOT NULL,
-        PRIMARY KEY (flow, key)
-      );
-      INSERT INTO entry (flow, key, day, answers, saved_at)
-        SELECT flow, day, day, answers, saved_at FROM flow_entry;
-      INSERT INTO entry (flow, key, day, answers, saved_at)
-        SELECT 'prep', day, day, json_patch('{}', json_object(
+        PRIMARY KEY (day, flow, key)
+      ) WITHOUT ROWID;
+      INSERT INTO entry (day, flow, answers, saved_at)
+        SELECT day, flow, answers, saved_at FROM flow_entry;
+      INSERT INTO entry (day, flow, answers, saved_at)
+        SELECT day, 'prep', json_patch('{}', json_object(
             'sticky-notes', CASE WHEN sticky_notes THEN 'yes' ELSE 'no' END,
             'produce', CASE WHEN produce THEN 'yes' ELSE 'no' END,
             'water', CASE WHEN water THEN 'yes' ELSE 'no' END,
@@ -176,20 +178,20 @@ extension AppDatabase {
             'other', other)),
           saved_at
         FROM prep;
-      INSERT INTO entry (flow, key, day, answers, saved_at)
-        SELECT 'review', day, day, json_patch('{}', json_object(
+      INSERT INTO entry (day, flow, answers, saved_at)
+        SELECT day, 'review', json_patch('{}', json_object(
             'why', why, 'challenge', challenge, 'challenge_other', challenge_other,
             'swap', swap, 'commit_to', commit_to, 'commit_from', commit_from)),
           saved_at
         FROM review;
-      INSERT INTO entry (flow, key, day, answers, saved_at)
-        SELECT 'checkin', day, day, json_patch('{}', json_object(
+      INSERT INTO entry (day, flow, answers, saved_at)
+        SELECT day, 'checkin', json_patch('{}', json_object(
             'followed', CASE followed WHEN 1 THEN 'yes' WHEN 0 THEN 'no' END,
             'feel', feel, 'blocker', blocker)),
           saved_at
         FROM checkin;
-      INSERT INTO entry (flow, key, day, answers, saved_at)
-        SELECT 'need-help', id, day, json_patch('{}', json_object(
+      INSERT INTO entry (day, flow, key, answers, saved_at)
+        SELECT day, 'need-help', id, json_patch('{}', json_object(
             'category', category, 'note', note, 'coach', coach)),
           at
         FROM help_note;
@@ -199,7 +201,7 @@ extension AppDatabase {
       DROP TABLE help_note;
       DROP TABLE flow_entry;
       ALTER TABLE entry RENAME TO flow_entry;
-      CREATE INDEX flow_entry_day ON flow_entry(day);
+      CREATE UNIQUE INDEX flow_entry_key ON flow_entry(flow, key) WHERE key <> '';
     """,
   ]
 }

@@ -150,19 +150,25 @@ import Testing
     #expect(try db.read { try $0.fetchAll(RewardState.self) }.isEmpty)
   }
 
-  @Test func savingAgainUpdatesTheRowInPlaceAndClearsWhatBecameNil() throws {
+  @Test func savingAgainUpdatesTheRowAndClearsWhatBecameNil() throws {
     let db = try AppDatabase.inMemory()
     let day = Day("2026-11-19")!
     try db.putFlowEntry(
       .review(ReviewEntry(day: day, swap: "tea", savedAt: "2026-11-19T08:00:00Z")))
-    let rowid = try db.read { try $0.integer("SELECT rowid FROM flow_entry") }
     try db.putFlowEntry(
       .review(ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z")))
-    // an upsert, not INSERT OR REPLACE: the same row, its answers set, a nil one gone
-    #expect(try db.read { try $0.integer("SELECT rowid FROM flow_entry") } == rowid)
+    // one row of the day, its answers replaced, a nil one gone
+    #expect(try db.read { try $0.integer("SELECT count(*) FROM flow_entry") } == 1)
     #expect(
       try db.review(on: day) == ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z")
     )
+    // a help note's id is one note's, whatever its day
+    let note = HelpNote(id: "n1", day: day, category: .stress, note: nil, at: "then")
+    try db.insertHelpNote(note)
+    var moved = note
+    moved.day = day.adding(days: 1)
+    #expect(throws: (any Error).self) { try db.insertHelpNote(moved) }
+    #expect(try db.helpNote(id: "n1") == note)
   }
 
   @Test func aCoachEntryIsStoredAsAnswersByItsPlansQuestionIdsNotColumns() throws {
@@ -172,15 +178,15 @@ import Testing
     try db.putFlowEntry(
       .help(HelpNote(id: "n1", day: day, category: .stress, note: "tea", at: "then")))
     let rows = try db.read {
-      try $0.rows("SELECT flow, key, day, answers, saved_at FROM flow_entry ORDER BY flow") {
+      try $0.rows("SELECT day, flow, key, answers, saved_at FROM flow_entry ORDER BY flow") {
         row in (0..<5).map { i in row.text(at: Int32(i)) ?? "" }
       }
     }
     #expect(
       rows == [
-        ["need-help", "n1", "2026-11-19", #"{"category":"stress","note":"tea"}"#, "then"],
+        ["2026-11-19", "need-help", "n1", #"{"category":"stress","note":"tea"}"#, "then"],
         [
-          "prep", "2026-11-19", "2026-11-19",
+          "2026-11-19", "prep", "",
           #"{"breakfast":"no","produce":"no","sticky-notes":"yes","water":"no"}"#, "now",
         ],
       ])

@@ -4,20 +4,31 @@
 public struct StoredEntry: Equatable, Sendable {
   /// The flow's stored name (`prep`, `need-help`, `sleep`).
   public var flow: String
-  /// What finds it among its flow's entries: its day, or a help note's id (several a day).
-  public var key: String
   public var day: Day
+  /// A help note's id (a flow kept several times a day); nil for an entry kept by its day.
+  public var id: String?
   public var answers: [String: String]
   /// When it was last saved (a help note: when it was taken), ISO 8601 with its offset.
   public var savedAt: String
 
-  public init(flow: String, key: String, day: Day, answers: [String: String], savedAt: String) {
+  public init(
+    flow: String, day: Day, id: String? = nil, answers: [String: String], savedAt: String
+  ) {
     self.flow = flow
-    self.key = key
     self.day = day
+    self.id = id
     self.answers = answers
     self.savedAt = savedAt
   }
+
+  /// What finds it among its flow's entries, as `FlowEntry.key` says it: its id, else its day.
+  public var key: String { id ?? day.description }
+}
+
+extension Flow {
+  /// Whether a day can have several entries of it, each found by its id (the help notes);
+  /// every other flow has at most one a day.
+  public var isKeptSeveralADay: Bool { self == .needHelp }
 }
 
 extension FlowEntry {
@@ -28,33 +39,31 @@ extension FlowEntry {
       var answers = Dictionary(
         uniqueKeysWithValues: PrepItem.allCases.map { ($0.rawValue, StoredAnswer.yesNo(e[$0])) })
       answers["other"] = e.other
-      return StoredEntry(
-        flow: flow.rawValue, key: key, day: e.day, answers: answers, savedAt: e.savedAt)
+      return StoredEntry(flow: flow.rawValue, day: e.day, answers: answers, savedAt: e.savedAt)
     case .review(let e):
       let answers: [String: String?] = [
         "why": e.why, "challenge": e.challenge?.rawValue, "challenge_other": e.challengeOther,
         "swap": e.swap, "commit_to": e.commitTo, "commit_from": e.commitFrom,
       ]
       return StoredEntry(
-        flow: flow.rawValue, key: key, day: e.day, answers: answers.compactMapValues { $0 },
+        flow: flow.rawValue, day: e.day, answers: answers.compactMapValues { $0 },
         savedAt: e.savedAt)
     case .checkin(let e):
       let answers: [String: String?] = [
         "followed": e.followed.map(StoredAnswer.yesNo), "feel": e.feel, "blocker": e.blocker,
       ]
       return StoredEntry(
-        flow: flow.rawValue, key: key, day: e.day, answers: answers.compactMapValues { $0 },
+        flow: flow.rawValue, day: e.day, answers: answers.compactMapValues { $0 },
         savedAt: e.savedAt)
     case .help(let n):
       let answers: [String: String?] = [
         "category": n.category.rawValue, "note": n.note, "coach": n.coach,
       ]
       return StoredEntry(
-        flow: flow.rawValue, key: key, day: n.day, answers: answers.compactMapValues { $0 },
+        flow: flow.rawValue, day: n.day, id: n.id, answers: answers.compactMapValues { $0 },
         savedAt: n.at)
     case .answered(let e):
-      return StoredEntry(
-        flow: e.flow, key: key, day: e.day, answers: e.answers.values, savedAt: e.savedAt)
+      return StoredEntry(flow: e.flow, day: e.day, answers: e.answers.values, savedAt: e.savedAt)
     }
   }
 
@@ -63,6 +72,11 @@ extension FlowEntry {
   public init(stored: StoredEntry) throws(InputError) {
     guard let flow = Flow(rawValue: stored.flow) else {
       throw InputError("an entry of '\(stored.flow)', which is not a flow name")
+    }
+    guard flow.isKeptSeveralADay == (stored.id != nil) else {
+      throw InputError(
+        "an entry of \(stored.flow) on \(stored.day) "
+          + (stored.id.map { "with an id, '\($0)'" } ?? "without the id it needs"))
     }
     let answers = StoredAnswer(entry: stored)
     switch flow {
@@ -84,17 +98,13 @@ extension FlowEntry {
           day: stored.day, followed: try answers.yesNo("followed"), feel: answers["feel"],
           blocker: answers["blocker"], savedAt: stored.savedAt))
     case .needHelp:
-      guard let category = try answers.choice("category", of: HelpCategory.self) else {
-        throw InputError("help note \(stored.key) without a category")
-      }
+      guard let id = stored.id, let category = try answers.choice("category", of: HelpCategory.self)
+      else { throw InputError("help note \(stored.key) without a category") }
       self = .help(
         HelpNote(
-          id: stored.key, day: stored.day, category: category, note: answers["note"],
+          id: id, day: stored.day, category: category, note: answers["note"],
           coach: answers["coach"], at: stored.savedAt))
     case .defined(let word):
-      guard stored.key == stored.day.description else {
-        throw InputError("an entry of \(word) kept by '\(stored.key)', not by its day")
-      }
       self = .answered(
         AnsweredEntry(
           flow: word, day: stored.day, answers: FlowAnswers(values: stored.answers),

@@ -48,16 +48,20 @@ import Testing
   }
 
   @Test(arguments: [
-    ("review", ["challenge": "gremlins"], "'gremlins' as the challenge of review 2026-11-19"),
-    ("prep", ["water": "maybe"], "'maybe' as the water of prep 2026-11-19"),
-    ("need-help", ["note": "x"], "help note 2026-11-19 without a category"),
-    ("no such flow!", [:], "an entry of 'no such flow!', which is not a flow name"),
+    ("review", nil, ["challenge": "gremlins"], "'gremlins' as the challenge of review 2026-11-19"),
+    ("prep", nil, ["water": "maybe"], "'maybe' as the water of prep 2026-11-19"),
+    ("need-help", "n1", ["note": "x"], "help note n1 without a category"),
+    (
+      "need-help", nil, ["category": "stress"],
+      "an entry of need-help on 2026-11-19 without the id it needs"
+    ),
+    ("sleep", "n1", [:], "an entry of sleep on 2026-11-19 with an id, 'n1'"),
+    ("no such flow!", nil, [:], "an entry of 'no such flow!', which is not a flow name"),
   ])
   func anAnswerThisNudgeCannotReadIsRefusedNamingIt(
-    flow: String, answers: [String: String], message: String
+    flow: String, id: String?, answers: [String: String], message: String
   ) {
-    let stored = StoredEntry(
-      flow: flow, key: "2026-11-19", day: Self.day, answers: answers, savedAt: "now")
+    let stored = StoredEntry(flow: flow, day: Self.day, id: id, answers: answers, savedAt: "now")
     #expect(throws: InputError(message)) { try FlowEntry(stored: stored) }
   }
 }
