@@ -38,7 +38,8 @@ extension SQLiteConnection {
   /// The entry of `flow` found by `key` (its day, or a help note's id), nil when there is none.
   func flowEntry(_ flow: Flow, key: String) throws -> FlowEntry? {
     if flow.isKeptSeveralADay {
-      return try flowEntries("flow = ? AND key = ?", [SQLValue(flow), .text(key)]).first
+      return try flowEntries("flow = ? AND key = ? AND key <> ''", [SQLValue(flow), .text(key)])
+        .first
     }
     guard let day = Day(key) else { return nil }
     return try flowEntries("day = ? AND flow = ? AND key = ''", [SQLValue(day), SQLValue(flow)])
@@ -61,11 +62,13 @@ extension SQLiteConnection {
       object += try Self.jsonString(key) + ":" + Self.jsonString(value)
     }
     object += "}"
+    // a day's entry is found by its day and flow; a help note by its id, whatever its day
+    let target = stored.id == nil ? "(day, flow, key)" : "(flow, key) WHERE key <> ''"
     let upsert =
       replacing
       ? """
-      ON CONFLICT (day, flow, key) DO UPDATE SET
-      answers = excluded.answers, saved_at = excluded.saved_at
+      ON CONFLICT \(target) DO UPDATE SET
+      day = excluded.day, answers = excluded.answers, saved_at = excluded.saved_at
       """ : ""
     try execute(
       "INSERT INTO flow_entry (day, flow, key, answers, saved_at) VALUES (?, ?, ?, ?, ?) " + upsert,
@@ -75,12 +78,18 @@ extension SQLiteConnection {
       ])
   }
 
-  /// Removes `entry` (the row of its day and flow, and id).
+  /// Removes `entry` (the row of its day and flow; a help note's by its id).
   func removeFlowEntry(_ entry: FlowEntry) throws {
     let stored = entry.stored
-    try execute(
-      "DELETE FROM flow_entry WHERE day = ? AND flow = ? AND key = ?",
-      [SQLValue(stored.day), .text(stored.flow), .text(stored.id ?? "")])
+    if let id = stored.id {
+      try execute(
+        "DELETE FROM flow_entry WHERE flow = ? AND key = ? AND key <> ''",
+        [.text(stored.flow), .text(id)])
+    } else {
+      try execute(
+        "DELETE FROM flow_entry WHERE day = ? AND flow = ? AND key = ''",
+        [SQLValue(stored.day), .text(stored.flow)])
+    }
   }
 
   private static func jsonString(_ text: String) throws -> String {

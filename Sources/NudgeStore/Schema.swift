@@ -186,7 +186,7 @@ extension AppDatabase {
         FROM review;
       INSERT INTO entry (day, flow, answers, saved_at)
         SELECT day, 'checkin', json_patch('{}', json_object(
-            'followed', CASE followed WHEN 1 THEN 'yes' WHEN 0 THEN 'no' END,
+            'followed', CASE WHEN followed IS NULL THEN NULL WHEN followed THEN 'yes' ELSE 'no' END,
             'feel', feel, 'blocker', blocker)),
           saved_at
         FROM checkin;

@@ -68,6 +68,12 @@ public struct ImportDocument: Sendable {
       try merge(document.checkin)
       for entry in document.flows {
         let name = "\(entry.flow) \(entry.day)"
+        // the coach's flows come in their own lists, held to their own merge rules
+        guard case .defined? = Flow(rawValue: entry.flow) else {
+          throw StoreError.unreadable(
+            "the file's flows hold an entry of '\(entry.flow)', which is no plan file's flow: nothing was imported."
+          )
+        }
         guard case .answered(let existing)? = try db.entry(.defined(entry.flow), on: entry.day)
         else {
           try db.putFlowEntry(.answered(entry))

@@ -169,6 +169,12 @@ import Testing
     moved.day = day.adding(days: 1)
     #expect(throws: (any Error).self) { try db.insertHelpNote(moved) }
     #expect(try db.helpNote(id: "n1") == note)
+    // saved again with another day, it is the same note moved; removed by its id
+    try db.putFlowEntry(.help(moved))
+    #expect(try db.helpNote(id: "n1") == moved)
+    #expect(try db.read { try $0.integer("SELECT count(*) FROM flow_entry") } == 2)
+    try db.removeFlowEntry(.help(note))
+    #expect(try db.helpNote(id: "n1") == nil)
   }
 
   @Test func aCoachEntryIsStoredAsAnswersByItsPlansQuestionIdsNotColumns() throws {

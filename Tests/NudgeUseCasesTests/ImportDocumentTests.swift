@@ -113,6 +113,22 @@ import Testing
     #expect(try target.review(on: day)?.swap == "water")
   }
 
+  @Test func anEntryOfACoachFlowAmongThePlanFlowsIsRefusedAndNothingImported() throws {
+    let db = try AppDatabase.inMemory()
+    let prep = PrepEntry(day: day, water: true, savedAt: "2026-11-19T21:00:00Z")
+    try db.putFlowEntry(.prep(prep))
+    var document = ExportDocument(
+      settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])
+    document.flows = [
+      AnsweredEntry(
+        flow: "prep", day: day, answers: FlowAnswers(values: ["water": "maybe"]),
+        savedAt: "2026-11-20T21:00:00Z")
+    ]
+    #expect(throws: StoreError.self) { try ImportDocument(db: db)(document) }
+    #expect(try db.prep(on: day) == prep)
+    #expect(try db.storedSettings().isEmpty)
+  }
+
   @Test func importIsAllOrNothing() throws {
     // Given a database whose help-note insert fails, as a full disk would midway
     let db = try AppDatabase.inMemory()

@@ -29,7 +29,7 @@ enum Completions {
             if [[ "${COMP_CWORD}" -eq 1 ]]; then
                 local flows
                 flows="$(command nudge plan words 2>/dev/null | cut -f1)"
-                COMPREPLY+=($(compgen -W "${flows}" -- "${COMP_WORDS[1]}"))
+                COMPREPLY+=($(compgen -W "${flows}" -- "$2"))
             fi
         }
         complete -o filenames -F _nudge_with_plan_flows nudge
@@ -40,7 +40,6 @@ enum Completions {
       let withFlows = """
                 # the flows plans add (nudge plan words), offered beside the commands
                 local -a plan_flows=(${(f)"$(command nudge plan words 2>/dev/null)"})
-                plan_flows=(${plan_flows//:/\\\\:})
                 plan_flows=(${plan_flows/$'\\t'/:})
                 _describe -V subcommand subcommands -- plan_flows && ret=0
 
