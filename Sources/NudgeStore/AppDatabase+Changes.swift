@@ -66,11 +66,7 @@ extension AppDatabase {
 
   /// The entry of `flow` on `day` (for need-help: the day's notes are several; nil).
   public func entry(_ flow: Flow, on day: Day) throws(StoreError) -> FlowEntry? {
-    try read { db in try Self.entry(db, flow, key: day.description) }
-  }
-
-  static func entry(_ db: SQLiteConnection, _ flow: Flow, key: String) throws -> FlowEntry? {
-    try db.flowEntry(flow, key: key)
+    try read { db in try db.flowEntry(flow, key: day.description) }
   }
 }
 

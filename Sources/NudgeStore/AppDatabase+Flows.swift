@@ -6,7 +6,7 @@ extension AppDatabase {
 
   /// The entry of `flow` found by `key` (a day, or a help note's id), nil when there is none.
   public func entry(_ flow: Flow, key: String) throws(StoreError) -> FlowEntry? {
-    try read { db in try Self.entry(db, flow, key: key) }
+    try read { db in try db.flowEntry(flow, key: key) }
   }
 
   /// Stores `entry` as its day's (a help note by its id), replacing what was there.

@@ -22,13 +22,6 @@ extension AppDatabase {
 
   // MARK: - What an import writes (ImportDocument decides)
 
-  /// The stored entry of `day` for `Entry`'s flow, nil when there is none.
-  public func entry<Entry: DayRecord>(_ type: Entry.Type, on day: Day) throws(StoreError)
-    -> Entry?
-  {
-    try dayEntry(on: day)
-  }
-
   /// Stores `entry` as its day's, replacing what the day had.
   public func putEntry<Entry: DayRecord>(_ entry: Entry) throws(StoreError) {
     try write { db in try db.putFlowEntry(entry.flowEntry) }

@@ -33,7 +33,7 @@ public struct FinishFlow: Sendable {
   ) throws(StoreError) -> Finished<Entry> {
     try db.inTransaction {
       let ledger = AchievementLedger(db: db)
-      let existing = try db.entry(Entry.self, on: day)
+      let existing = try db.dayEntry(on: day) as Entry?
       // an answer changed back (a swap no longer followed) can take an achievement away
       let heldBefore = existing == nil ? nil : try ledger.held()
       var entry = existing ?? .blank(day: day, savedAt: savedAt)

@@ -42,7 +42,7 @@ public struct ImportDocument: Sendable {
       var summary = Summary()
       func merge<Entry: DayRecord>(_ entries: [Entry]) throws {
         for entry in entries {
-          guard let existing = try db.entry(Entry.self, on: entry.day) else {
+          guard let existing = try db.dayEntry(on: entry.day) as Entry? else {
             try db.putEntry(entry)
             summary.added += 1
             continue
