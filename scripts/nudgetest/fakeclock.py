@@ -165,6 +165,11 @@ class NudgeClock:
             "NO_FAKE_STAT": "1",                   # a step leaves files' timestamps alone
         }
 
+    def set_to(self, epoch):
+        """Sets this clock to read `epoch` (whole seconds) now, waking nobody: for a process
+        started after it, whose whole life should be at a fixed time."""
+        self._write(int(round(epoch - time.time())))
+
     def step(self, seconds):
         """Moves this clock by `seconds` and wakes every sleeper that watches for clock steps,
         as `date -s` would, without moving the machine's clock."""

@@ -32,16 +32,28 @@ def case_no_network(suite):
         ["daemon", "--exit-after", "2"], ["install", "--dry-run"],
     ]
     families = set()
-    with desktop:
-        for args in commands:
-            trace = os.path.join(world.dir, "sockets.txt")
-            subprocess.run(["strace", "-f", "-qq", "-e", "trace=socket,connect", "-o", trace,
-                            suite.nudge, *args],
-                           env=world.environment("2026-01-01T21:30:00+01:00", None),
-                           stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
-            found = set(re.findall(r"socket\((AF_[A-Z0-9]+)", open(trace).read()))
-            families |= found
-            case.check(found <= {"AF_UNIX"}, f"{args[0]}: opened {sorted(found)}")
+    # The reminders the daemon starts read the wall clock (NUDGE_NOW is not passed on), and
+    # strace -f waits for them: under the real clock one would post a reminder and wait for
+    # its click whenever the suite runs just after 07:00 or 21:30 in Berlin. The daemon and
+    # its children run under a wall clock fixed at the same evening, whose prep, Morning
+    # Focus and check-in are done, so each firing ends at once.
+    now = "2026-01-01T21:35:00+01:00"
+    clock = NudgeClock(world.dir)
+    clock.set_to(dt.datetime.fromisoformat(now).timestamp())
+    try:
+        with desktop:
+            for args in commands:
+                trace = os.path.join(world.dir, "sockets.txt")
+                faked = clock.environment() if args[0] == "daemon" else {}
+                subprocess.run(["strace", "-f", "-qq", "-e", "trace=socket,connect", "-o", trace,
+                                suite.nudge, *args],
+                               env=world.environment(now, faked),
+                               stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+                found = set(re.findall(r"socket\((AF_[A-Z0-9]+)", open(trace).read()))
+                families |= found
+                case.check(found <= {"AF_UNIX"}, f"{args[0]}: opened {sorted(found)}")
+    finally:
+        clock.close()
     case.note = f"{len(commands)} commands, socket families seen: {sorted(families) or 'none'}"
     return case
 
