@@ -87,7 +87,7 @@ def case_reader_holds(suite):
     holder = sqlite3.connect(world.db, isolation_level=None, timeout=30)
     holder.execute("BEGIN IMMEDIATE")
     started = time.monotonic()
-    proc = world.start("checkin", "--followed", "yes", "--no-input", "--no-animation",
+    proc = world.start("checkin", "--feel", "fine", "--no-input", "--no-animation",
                        now="2026-02-01T13:00:00+01:00")
     time.sleep(3)
     holder.execute("COMMIT")

@@ -85,7 +85,7 @@ def case_crash_random(suite):
             key = ("review", day.isoformat())
         elif op == "checkin":
             killed, code = kill_at_random(
-                world, ["checkin", "--followed", "yes", "--no-input", "--no-animation"],
+                world, ["checkin", "--feel", "fine", "--no-input", "--no-animation"],
                 iso(day, "13:00:00"), 0.06, rng)
             key = ("checkin", day.isoformat())
         elif op == "note":

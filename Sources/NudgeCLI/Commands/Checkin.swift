@@ -22,13 +22,22 @@ struct CheckinCommand: ContextCommand {
     var followedAnswer = followed?.value
     var feelText = try flagText(feel, "--feel")
     var blockerText = try flagText(blocker, "--blocker")
+    // off a terminal, before the database is opened (or made): the example that works on any
+    // day, since `--followed` is taken only on a day with a swap
     let interactive = try ctx.isInteractive(
       noInput: options.noInput,
       hasAnswers: followedAnswer != nil || feelText != nil || blockerText != nil,
-      example: Self.example)
+      example: Self.exampleWithoutSwap)
     let db = try ctx.openDatabase()
     let flowDay = try ctx.flowDay(db, options)
     let existing = try db.checkin(on: flowDay.day)
+    let focus = try db.review(on: flowDay.day)
+    // the swap is asked about only when one was set that day, and can't be answered otherwise
+    let hasSwap = focus?.swap != nil || focus?.commitTo != nil
+    let example = hasSwap ? Self.example : Self.exampleWithoutSwap
+    if followedAnswer != nil && !hasSwap {
+      throw CLIError(Self.noSwapToFollow(flowDay, focus: focus != nil), code: .usage)
+    }
     if interactive {
       let style = ctx.style
       let kept = try DraftAnswers.start(ctx, db, .checkin, flowDay)
@@ -36,9 +45,6 @@ struct CheckinCommand: ContextCommand {
       ctx.line(
         style.bold("End-of-day check-in")
           + (flowDay.isPast ? style.dim("  (\(flowDay.activity))") : ""))
-      let focus = try db.review(on: flowDay.day)
-      // the swap is asked about only when one was set that day
-      let hasSwap = focus?.swap != nil || focus?.commitTo != nil
       if let commitment = focus?.shown.commitment(on: flowDay) {
         ctx.line("\(flowDay.morning): " + style.cyan(commitment))
       } else if let swap = focus?.shown.swap {
@@ -82,7 +88,8 @@ struct CheckinCommand: ContextCommand {
     try ctx.finish(
       db, flowDay, existing: existing, options: options, interactive: interactive,
       refusal:
-        "nothing to save: a check-in counts with an answer, e.g. \(flowDay.pasteable(Self.example)) (or --feel TEXT on a day without a swap)."
+        "nothing to save: a check-in counts with an answer, e.g. \(flowDay.pasteable(example))"
+        + (hasSwap ? " (or --feel TEXT alone)." : ".")
     ) { [followedAnswer, feelText, blockerText] (entry: inout CheckinEntry) in
       if let followedAnswer { entry.followed = followedAnswer }
       if interactive || feel != nil { entry.feel = feelText }
@@ -103,6 +110,19 @@ struct CheckinCommand: ContextCommand {
     }
   }
 
-  /// What Nudge prints as a working example.
+  /// Why `--followed` is refused on a day without a swap, and what to do instead.
+  static func noSwapToFollow(_ flowDay: FlowDay, focus: Bool) -> String {
+    let when = flowDay.isPast ? "on \(flowDay.day.long)" : "today"
+    let review = flowDay.isPast ? "nudge review --day \(flowDay.day)" : "nudge review"
+    let why =
+      focus ? "the Morning Focus \(when) set no swap" : "no Morning Focus \(when)"
+    return
+      "\(why), so there is no swap to follow: answer the other questions (--feel, --blocker), or do '\(review)' first."
+  }
+
+  /// What Nudge prints as a working example on a day with a swap.
   static let example = "nudge checkin --followed yes --feel proud --no-input"
+
+  /// The working example on a day without a swap (`--followed` is refused there).
+  static let exampleWithoutSwap = "nudge checkin --feel proud --no-input"
 }

@@ -29,11 +29,11 @@ import Testing
     let nudge = InProcess()
     for day in 1...7 {
       try nudge(
-        "checkin", "--followed", "yes", "--no-input",
+        "checkin", "--feel", "fine", "--no-input",
         now: String(format: "2026-11-%02dT21:00:00+01:00", day))
     }
     // the 8th is missed; the 9th is done
-    try nudge("checkin", "--followed", "yes", "--no-input", now: "2026-11-09T21:00:00+01:00")
+    try nudge("checkin", "--feel", "fine", "--no-input", now: "2026-11-09T21:00:00+01:00")
     let s = try streak(nudge, at: "2026-11-09T22:00:00+01:00")
     #expect(s["current"] as? Int == 8)
     #expect(s["frozen"] as? [String] == ["2026-11-08"])

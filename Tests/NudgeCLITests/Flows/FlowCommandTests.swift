@@ -72,6 +72,40 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: nudge.databasePath))
   }
 
+  @Test func followedIsRefusedOnADayWithoutASwapAndCountsNowhere() throws {
+    let nudge = InProcess()
+    let now = "2026-11-20T20:00:00+01:00"
+    let refused = try nudge.run(["checkin", "--followed", "yes", "--no-input"], now: now)
+    #expect(refused.status == 64)
+    #expect(
+      refused.stderr
+        == "nudge: no Morning Focus today, so there is no swap to follow: answer the other questions (--feel, --blocker), or do 'nudge review' first.\n"
+    )
+    // a past day names itself, and a Morning Focus made on another day is no swap for it
+    try nudge("review", "--commit-to", "walk", "--no-input", now: "2026-11-18T08:00:00+01:00")
+    let past = try nudge.run(
+      ["checkin", "--followed", "no", "--day", "yesterday", "--no-input"], now: now)
+    #expect(past.status == 64)
+    #expect(
+      past.stderr.contains(
+        "no Morning Focus on Thursday 19 November, so there is no swap to follow"),
+      "\(past.stderr)")
+    let offTerminal = try nudge.run(["checkin"], now: now)
+    #expect(
+      offTerminal.stderr.contains("nudge checkin --feel proud --no-input"), "\(offTerminal.stderr)")
+    #expect(past.stderr.contains("'nudge review --day 2026-11-19'"), "\(past.stderr)")
+    let history = try nudge.json("history", "--days", "2", now: now)
+    #expect(day(history, "2026-11-20")?["checkin"] is NSNull)
+    #expect(day(history, "2026-11-19")?["checkin"] is NSNull)
+    // the other answers are taken, and say nothing about a swap
+    let feel = try nudge.run(["checkin", "--feel", "tired", "--no-input"], now: now)
+    #expect(feel.status == 0, "\(feel.stderr)")
+    #expect(!feel.stdout.contains("swap"), "\(feel.stdout)")
+    #expect(!feel.stdout.contains("kept your word"), "\(feel.stdout)")
+    let week = try nudge("week", now: now)
+    #expect(!week.stdout.contains("Swaps: followed"), "\(week.stdout)")
+  }
+
   @Test func badFlagValuesAreUsageErrors() throws {
     let nudge = InProcess()
     let cases: [[String]] = [
@@ -190,6 +224,7 @@ import Testing
     let nudge = InProcess()
     let now = "2026-11-20T08:00:00+01:00"
     try nudge("review", "--commit-to", "walk", "--no-input", now: now)
+    try nudge("review", "--commit-to", "walk", "--day", "yesterday", "--no-input", now: now)
     let filled = try nudge(
       "checkin", "--followed", "yes", "--day", "yesterday", "--no-input", now: now)
     #expect(filled.status == 0)

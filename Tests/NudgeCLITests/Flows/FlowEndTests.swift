@@ -18,9 +18,12 @@ import Testing
     let morning = "2026-11-20T07:30:00+01:00"
     for example in [
       PrepCommand.example, ReviewCommand.example, ReviewCommand.commitExample,
-      CheckinCommand.example, NeedHelpCommand.example,
+      CheckinCommand.example, CheckinCommand.exampleWithoutSwap, NeedHelpCommand.example,
     ] {
       let nudge = InProcess()
+      if example == CheckinCommand.example {  // a swap to follow
+        try nudge.run(Array(try CommandLineWords.split(ReviewCommand.commitExample).dropFirst()))
+      }
       let words = try CommandLineWords.split(example)
       #expect(words.first == "nudge")
       let result = try nudge.run(Array(words.dropFirst()), now: morning)

@@ -171,7 +171,7 @@ import Testing
     let again = try nudge("notify", "evening", "--scheduled", now: "2026-11-20T21:30:09+01:00")
     #expect(again.stdout == "evening: duplicate (elapse 2026-11-20T21:30:00+01:00)\n")
     try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-21T20:00:00+01:00")
-    try nudge("checkin", "--followed", "yes", "--no-input", now: "2026-11-21T20:10:00+01:00")
+    try nudge("checkin", "--feel", "fine", "--no-input", now: "2026-11-21T20:10:00+01:00")
     let done = try nudge("notify", "evening", "--scheduled", now: "2026-11-21T21:30:05+01:00")
     #expect(done.stdout == "evening: skipped-done (elapse 2026-11-21T21:30:00+01:00)\n")
     #expect(notifier.posts.count == 1)

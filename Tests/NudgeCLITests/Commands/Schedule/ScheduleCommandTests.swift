@@ -163,7 +163,7 @@ import Testing
         == "undelivered 2026-11-24T21:30:00+01:00")
     let printed = try nudge("notify", "evening", now: "2026-11-24T21:31:00+01:00")
     #expect(printed.stdout.contains("Run: nudge checkin"), "\(printed.stdout)")
-    try nudge("checkin", "--followed", "yes", "--no-input", now: "2026-11-25T20:00:00+01:00")
+    try nudge("checkin", "--feel", "fine", "--no-input", now: "2026-11-25T20:00:00+01:00")
     try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-25T20:00:00+01:00")
     #expect(
       try fire(nudge, "evening", at: "2026-11-25T21:30:05+01:00")
@@ -221,7 +221,7 @@ import Testing
     #expect(moved.stdout.contains("weekly: Sun at 19:00 — Sun *-*-* 19:00:00"), "\(moved.stdout)")
     try nudge("schedule", "on", "weekly")
     // every flow done that day: the look back is still worth reading
-    for flow in [["prep", "--item", "water=yes"], ["checkin", "--followed", "yes"]] {
+    for flow in [["prep", "--item", "water=yes"], ["checkin", "--feel", "fine"]] {
       let saved = try nudge.run(flow + ["--no-input"], now: "2026-11-29T18:00:00+01:00")
       try #require(saved.status == 0, "\(saved.stderr)")
     }
