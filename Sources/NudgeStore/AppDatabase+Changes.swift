@@ -51,6 +51,10 @@ extension AppDatabase {
     after: FlowEntry?
   ) throws {
     guard let flow = (after ?? before)?.flow else { return }
+    // a new change ends what `redo` could re-apply, as in an editor (redo reaches only the
+    // changes made the same day)
+    try db.execute(
+      "DELETE FROM entry_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
     try db.execute(
       "INSERT INTO entry_change (made_on, at, kind, flow, before, after) VALUES (?, ?, ?, ?, ?, ?)",
       [

@@ -30,12 +30,23 @@ extension AppDatabase {
 
   /// The latest change made on `day` that is not undone yet, nil when none is left.
   public func latestUndoableChange(madeOn day: Day) throws(StoreError) -> EntryChange? {
+    try change(madeOn: day, where: "NOT undone ORDER BY id DESC")
+  }
+
+  /// The change `redo` re-applies: the one the latest undo of `day` took back (undo takes the
+  /// latest first, so the earliest undone one), nil when none is left (a new change forgets
+  /// what was undone before it).
+  public func latestRedoableChange(madeOn day: Day) throws(StoreError) -> EntryChange? {
+    try change(madeOn: day, where: "undone ORDER BY id ASC")
+  }
+
+  private func change(madeOn day: Day, where order: String) throws(StoreError) -> EntryChange? {
     try read { db in
       var found: EntryChange? = nil
       _ = try db.rows(
         """
         SELECT id, made_on, at, kind, flow, before, after FROM entry_change
-        WHERE made_on = ? AND NOT undone ORDER BY id DESC LIMIT 1
+        WHERE made_on = ? AND \(order) LIMIT 1
         """, [SQLValue(day)]
       ) { row in
         guard let kind = ChangeKind(rawValue: row.text(at: 3) ?? ""),
@@ -50,10 +61,13 @@ extension AppDatabase {
     }
   }
 
-  /// Marks `change` undone: `undo` never takes it back twice.
-  public func markUndone(_ change: EntryChange) throws(StoreError) {
+  /// Marks `change` undone (`undo` never takes it back twice, `redo` may re-apply it), or
+  /// done again (a redo: `undo` may take it back again).
+  public func markUndone(_ change: EntryChange, _ undone: Bool = true) throws(StoreError) {
     try write { db in
-      try db.execute("UPDATE entry_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
+      try db.execute(
+        "UPDATE entry_change SET undone = ? WHERE id = ?",
+        [.integer(undone ? 1 : 0), SQLValue(change.id)])
     }
   }
 

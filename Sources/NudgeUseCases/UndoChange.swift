@@ -9,11 +9,11 @@ public struct UndoChange: Sendable {
 
   public init(db: AppDatabase) { self.db = db }
 
-  /// What an undo did.
+  /// What an undo (or a redo) did.
   public enum Outcome: Sendable {
     case undone(ChangeTakenBack)
-    /// The entry is no longer as that change left it (an import wrote it since): nothing was
-    /// undone.
+    /// The entry is no longer as the undo (or redo) expects it (an import wrote it since):
+    /// nothing was changed.
     case changedSince(EntryChange)
   }
 
@@ -21,22 +21,54 @@ public struct UndoChange: Sendable {
   /// has no change left to undo.
   public func callAsFunction(madeOn day: Day) throws(StoreError) -> Outcome? {
     try db.inTransaction {
-      guard let change = try db.latestUndoableChange(madeOn: day), let touched = change.entry
-      else { return nil }
-      // only an entry still as the change left it is put back
-      guard try db.entry(change.flow, key: touched.key) == change.after else {
-        return .changedSince(change)
-      }
-      let ledger = AchievementLedger(db: db)
-      let heldBefore = try ledger.held()
-      if let before = change.before {
-        try db.putFlowEntry(before)
-      } else {
-        try db.removeFlowEntry(touched)
-      }
-      try db.markUndone(change)
-      let (new, lost) = try ledger.settle(heldBefore: heldBefore)
-      return .undone(ChangeTakenBack(change: change, newAchievements: new, lostAchievements: lost))
+      guard let change = try db.latestUndoableChange(madeOn: day) else { return nil }
+      return try JournalStep(db: db).move(
+        change, from: change.after, to: change.before, undone: true)
     }
+  }
+}
+
+/// Re-applies what the latest undo of today took back (`nudge redo`), until the next change:
+/// the entry gets the answers that change gave it again (or goes again, for a delete), the
+/// change can be undone again, and achievements follow the history.
+public struct RedoChange: Sendable {
+  public let db: AppDatabase
+
+  public init(db: AppDatabase) { self.db = db }
+
+  /// Re-applies the change the latest undo on `madeOn` took back; nil when there is none (no
+  /// undo that day, or a change made since).
+  public func callAsFunction(madeOn day: Day) throws(StoreError) -> UndoChange.Outcome? {
+    try db.inTransaction {
+      guard let change = try db.latestRedoableChange(madeOn: day) else { return nil }
+      return try JournalStep(db: db).move(
+        change, from: change.before, to: change.after, undone: false)
+    }
+  }
+}
+
+/// One step along the change journal, shared by undo and redo.
+private struct JournalStep {
+  let db: AppDatabase
+
+  /// Puts `change`'s entry from `expected` to `target` (nil: no entry) and marks the change
+  /// `undone` or not, inside the caller's transaction; only an entry still as `expected` moves.
+  func move(
+    _ change: EntryChange, from expected: FlowEntry?, to target: FlowEntry?, undone: Bool
+  ) throws(StoreError) -> UndoChange.Outcome? {
+    guard let touched = change.entry else { return nil }
+    guard try db.entry(change.flow, key: touched.key) == expected else {
+      return .changedSince(change)
+    }
+    let ledger = AchievementLedger(db: db)
+    let heldBefore = try ledger.held()
+    if let target {
+      try db.putFlowEntry(target)
+    } else {
+      try db.removeFlowEntry(touched)
+    }
+    try db.markUndone(change, undone)
+    let (new, lost) = try ledger.settle(heldBefore: heldBefore)
+    return .undone(ChangeTakenBack(change: change, newAchievements: new, lostAchievements: lost))
   }
 }

@@ -22,7 +22,7 @@ public struct Nudge: ParsableCommand {
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
       NeedHelpCommand.self, ShowCommand.self, HistoryCommand.self, EditCommand.self,
-      DeleteCommand.self, UndoCommand.self, PauseCommand.self, ResumeCommand.self,
+      DeleteCommand.self, UndoCommand.self, RedoCommand.self, PauseCommand.self, ResumeCommand.self,
       WeekCommand.self, StreakCommand.self, AchievementsCommand.self,
       CelebrateCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
       OpenCommand.self, DoctorCommand.self, InstallCommand.self, UninstallCommand.self,

@@ -259,7 +259,8 @@ struct UndoCommand: ContextCommand {
     commandName: "undo",
     abstract: "Take back the latest change made today (a save, an edit or a delete).",
     discussion:
-      "Run it again to take back the change before that; only today's changes can be undone.")
+      "Run it again to take back the change before that; only today's changes can be undone. 'nudge redo' re-applies what an undo took back."
+  )
 
   @Flag(help: "Print what was undone as JSON.")
   var json = false
@@ -267,44 +268,88 @@ struct UndoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
-    let outcome = try UndoChange(db: db)(madeOn: today)
-    guard case .undone(let undone) = outcome else {
-      if case .changedSince(let change) = outcome {
-        let what = change.entry.map(EntryText.describe) ?? "the entry"
-        throw CLIError(
-          "nothing undone: \(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'.",
-          code: .failure)
-      }
+    guard let outcome = try UndoChange(db: db)(madeOn: today) else {
       throw CLIError(
         "nothing to undo: no change made today is left to take back (undo reaches today's saves, edits and deletes).",
         code: .failure)
     }
+    try JournalStepReport(redo: false).say(ctx, db, outcome, today: today, json: json)
+  }
+}
+
+/// `nudge redo`: re-applies what the latest undo took back, until the next change.
+struct RedoCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "redo",
+    abstract: "Re-apply what the latest undo took back.",
+    discussion:
+      "Run it again after several undos to re-apply each in turn; a new save, edit or delete ends what can be redone, and only today's undos can be."
+  )
+
+  @Flag(help: "Print what was redone as JSON.")
+  var json = false
+
+  func run(_ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let today = ctx.today(try db.settings()).day
+    guard let outcome = try RedoChange(db: db)(madeOn: today) else {
+      throw CLIError(
+        "nothing to redo: no undo made today is left to re-apply (a save, edit or delete since an undo ends what can be redone).",
+        code: .failure)
+    }
+    try JournalStepReport(redo: true).say(ctx, db, outcome, today: today, json: json)
+  }
+}
+
+/// What undo and redo say: the same words and JSON, one direction each.
+struct JournalStepReport {
+  var redo: Bool
+
+  func say(
+    _ ctx: Context, _ db: AppDatabase, _ outcome: UndoChange.Outcome, today: Day, json: Bool
+  ) throws {
+    let verb = redo ? "redone" : "undone"
+    guard case .undone(let step) = outcome else {
+      if case .changedSince(let change) = outcome {
+        let what = change.entry.map(EntryText.describe) ?? "the entry"
+        throw CLIError(
+          "nothing \(verb): \(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'.",
+          code: .failure)
+      }
+      return
+    }
     let streak = try ctx.streak(db, today: today)
-    let change = undone.change
+    let change = step.change
+    // the entry as it is now, and the one this step took away
+    let (now, gone) = redo ? (change.after, change.before) : (change.before, change.after)
     if json {
       ctx.line(
         try jsonText(
           ChangeReport(
-            kind: change.kind.rawValue, entry: change.before,
-            newAchievements: undone.newAchievements,
-            lostAchievements: undone.lostAchievements, streak: streak, undone: true,
-            removed: change.before == nil ? change.after : nil)))
+            kind: change.kind.rawValue, entry: now,
+            newAchievements: step.newAchievements,
+            lostAchievements: step.lostAchievements, streak: streak, undone: !redo,
+            redone: redo, removed: now == nil ? gone : nil)))
       return
     }
     let what = change.entry.map(EntryText.describe) ?? "an entry"
     let done =
-      switch change.kind {
-      case .saved: "Undone: \(what) is gone again."
-      case .updated, .edited: "Undone: \(what) has its earlier answers back."
-      case .deleted: "Undone: \(what) is back."
+      switch (change.kind, redo) {
+      case (.saved, false): "Undone: \(what) is gone again."
+      case (.updated, false), (.edited, false): "Undone: \(what) has its earlier answers back."
+      case (.deleted, false): "Undone: \(what) is back."
+      case (.saved, true): "Redone: \(what) is back."
+      case (.updated, true), (.edited, true): "Redone: \(what) has its later answers back."
+      case (.deleted, true): "Redone: \(what) is deleted again."
       }
     ctx.line(ctx.style.green("✓") + " " + done)
     EntryText.sayEffects(
-      ctx, new: undone.newAchievements, lost: undone.lostAchievements, streak: streak)
+      ctx, new: step.newAchievements, lost: step.lostAchievements, streak: streak)
+    if !redo { ctx.line(ctx.style.dim("Undid one too many? 'nudge redo' re-applies it.")) }
   }
 }
 
-/// What `delete` and `undo --json` print.
+/// What `delete`, `undo --json` and `redo --json` print.
 struct ChangeReport: Encodable {
   var kind: String
   /// The entry as it is now stored (undo), or as it was (delete); null when it is gone.
@@ -313,7 +358,8 @@ struct ChangeReport: Encodable {
   var lostAchievements: [Achievement]
   var streak: Streak
   var undone = false
-  /// The entry an undone save took away.
+  var redone = false
+  /// The entry an undone save (or a redone delete) took away.
   @NullWhenAbsent var removed: FlowEntry?
 
   struct Streak: Encodable {
@@ -324,7 +370,7 @@ struct ChangeReport: Encodable {
   init(
     kind: String, entry: FlowEntry?, newAchievements: [Achievement],
     lostAchievements: [Achievement], streak: StreakSummary, undone: Bool = false,
-    removed: FlowEntry? = nil
+    redone: Bool = false, removed: FlowEntry? = nil
   ) {
     self.kind = kind
     self.entry = entry
@@ -332,6 +378,7 @@ struct ChangeReport: Encodable {
     self.lostAchievements = lostAchievements
     self.streak = Streak(current: streak.current, longest: streak.longest)
     self.undone = undone
+    self.redone = redone
     self.removed = removed
   }
 }

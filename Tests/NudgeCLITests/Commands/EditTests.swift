@@ -64,6 +64,66 @@ import Testing
     #expect(nothing.stderr.contains("nothing to undo"))
   }
 
+  @Test func redoReappliesWhatUndoTookBackUntilTheNextChange() throws {
+    let nudge = InProcess()
+    let now = "2026-11-20T09:00:00+01:00"
+    let review = ["--why", "energy", "--commit-to", "walk", "--no-input"]
+    try #require(try nudge.run(["review"] + review, now: now).status == 0)
+    try #require(
+      try nudge.run(["edit", "today", "review", "--commit-to", "swim", "--no-input"], now: now)
+        .status == 0)
+    let nothingYet = try nudge.run(["redo"], now: now)
+    #expect(nothingYet.status == 1)
+    #expect(nothingYet.stderr.hasPrefix("nudge: nothing to redo:"), "\(nothingYet.stderr)")
+    // two undos: the edit, then the save (the typed review is gone)
+    let undoEdit = try nudge.run(["undo"], now: now)
+    #expect(undoEdit.stdout.contains("'nudge redo' re-applies it"), "\(undoEdit.stdout)")
+    try nudge.run(["undo"], now: now)
+    #expect(try history(nudge, now)[0]["review"] is NSNull)
+    // redo brings them back in the order they were made, with the same words and JSON as undo
+    let redoSave = try nudge.run(["redo", "--json"], now: now)
+    #expect(redoSave.status == 0, "\(redoSave.stderr)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(redoSave.stdout.utf8)) as? [String: Any])
+    #expect(report["kind"] as? String == "saved")
+    #expect(report["redone"] as? Bool == true)
+    #expect(report["undone"] as? Bool == false)
+    #expect((report["entry"] as? [String: Any])?["commit_to"] as? String == "walk")
+    #expect(report["removed"] is NSNull)
+    #expect((report["new_achievements"] as? [Any])?.isEmpty == false, "\(report)")
+    let redoEdit = try nudge.run(["redo"], now: now)
+    #expect(redoEdit.stdout.contains("Redone: the Morning Focus of Friday 20 November"))
+    #expect(redoEdit.stdout.contains("has its later answers back"), "\(redoEdit.stdout)")
+    var focus = try #require(try history(nudge, now)[0]["review"] as? [String: Any])
+    #expect(focus["commit_to"] as? String == "swim")
+    #expect(focus["why"] as? String == "energy")
+    #expect(try nudge.run(["redo"], now: now).status == 1)
+    // a redone change can be undone again; then a new change ends what could be redone
+    try nudge.run(["undo"], now: now)
+    focus = try #require(try history(nudge, now)[0]["review"] as? [String: Any])
+    #expect(focus["commit_to"] as? String == "walk")
+    try #require(
+      try nudge.run(
+        ["prep", "--item", "water=yes", "--no-input"], now: "2026-11-20T21:00:00+01:00"
+      )
+      .status == 0)
+    let ended = try nudge.run(["redo"], now: "2026-11-20T21:05:00+01:00")
+    #expect(ended.status == 1)
+    #expect(ended.stderr.contains("nothing to redo"))
+    focus = try #require(try history(nudge, now)[0]["review"] as? [String: Any])
+    #expect(focus["commit_to"] as? String == "walk")
+    // a redone delete deletes again
+    try nudge.run(["delete", "today", "prep", "--yes"], now: "2026-11-20T21:10:00+01:00")
+    try nudge.run(["undo"], now: "2026-11-20T21:11:00+01:00")
+    let redoDelete = try nudge.run(["redo", "--json"], now: "2026-11-20T21:12:00+01:00")
+    let deleted = try #require(
+      try JSONSerialization.jsonObject(with: Data(redoDelete.stdout.utf8)) as? [String: Any])
+    #expect(deleted["kind"] as? String == "deleted")
+    #expect(deleted["entry"] is NSNull)
+    #expect((deleted["removed"] as? [String: Any])?["water"] as? Bool == true, "\(deleted)")
+    #expect(try history(nudge, now)[0]["prep"] is NSNull)
+  }
+
   @Test func editOpensTheStoredAnswersAndReachesAnyPastDayWithAnEntry() throws {
     let nudge = InProcess()
     let old = "2026-10-01T08:00:00+02:00"
