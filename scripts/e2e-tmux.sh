@@ -345,4 +345,22 @@ lines = lines[:lines.index('[exit 1]')]
 text = ' '.join(l.strip() for l in lines)
 sys.exit(0 if len(lines) > 1 and all(len(l) <= 44 for l in lines) and 'kept as a draft' in text and 'nudge review' in text and 'where you left off' in text else 1)"
 
+# a sick week after the fact (a home of its own): six done days, three ill, one more done day;
+# marking the three as days off, asked on the terminal, lets the streak wait over them
+sick=$work/sick-data
+for d in 01 02 03 04 05 06 10; do
+  XDG_DATA_HOME=$sick NUDGE_NOW=2026-12-${d}T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null
+done
+XDG_DATA_HOME=$sick start 2026-12-11T09:00:00+01:00 pause --from monday --until wednesday
+tmux_answer "Mark Mon 7 – Wed 9 Dec as days off? Your streak waits over them." ""
+tmux_wait_for "[exit 0]" || true
+check "sick days: asked, then marked" grep -q "Marked Mon 7 – Wed 9 Dec as days off (3 days)." "$E2E_SCREEN"
+check "sick days: the streak waited over them" grep -q "Streak: 7 days (longest 7)." "$E2E_SCREEN"
+check "sick days: the 7-day milestone it had missed" grep -q "New achievement: 7-day streak." "$E2E_SCREEN"
+check "sick days: stored as a pause of those days" bash -c "XDG_DATA_HOME='$sick' NUDGE_NOW=2026-12-11T09:00:00+01:00 '$NUDGE' export | grep -q '\"last_day\" : \"2026-12-09\"'"
+XDG_DATA_HOME=$sick start 2026-12-11T09:05:00+01:00 pause --from tuesday --for 1d
+tmux_answer "Mark Tue 8 Dec as days off?" "n"
+tmux_wait_for "[exit 0]" || true
+check "sick days: n marks nothing" grep -q "Nothing was marked." "$E2E_SCREEN"
+
 e2e_done

@@ -12,12 +12,35 @@ extension AppDatabase {
           "SELECT answers FROM draft WHERE flow = ? AND day = ?", [SQLValue(flow), SQLValue(day)]
         ).first
       else { return nil }
-      // an array of [key, answer] pairs: no key strategy of the JSON coder applies to them
-      let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(text.utf8))) ?? []
-      var answers: [String: String] = [:]
-      for pair in pairs where pair.count == 2 { answers[pair[0]] = pair[1] }
-      return FlowDraft(flow: flow, day: day, answers: answers)
+      return FlowDraft(flow: flow, day: day, answers: Self.draftAnswers(text))
     }
+  }
+
+  /// The unfinished runs kept for the days from `first` through `last`, newest day first (a
+  /// row whose flow or day this Nudge can't read is left out: it can't be resumed either).
+  public func drafts(from first: Day, through last: Day) throws(StoreError) -> [FlowDraft] {
+    try read { db in
+      var found: [FlowDraft] = []
+      _ = try db.rows(
+        "SELECT flow, day, answers FROM draft WHERE day BETWEEN ? AND ? ORDER BY day DESC, saved_at DESC",
+        [SQLValue(first), SQLValue(last)]
+      ) { row in
+        guard let flow = Flow(rawValue: row.text(at: 0) ?? ""), let day = Day(row.text(at: 1) ?? "")
+        else { return }
+        found.append(
+          FlowDraft(flow: flow, day: day, answers: Self.draftAnswers(row.text(at: 2) ?? "")))
+      }
+      return found
+    }
+  }
+
+  /// A draft's answers: an array of [key, answer] pairs (no key strategy of the JSON coder
+  /// applies to them); what can't be read is no answer.
+  static func draftAnswers(_ text: String) -> [String: String] {
+    let pairs = (try? JSONDecoder().decode([[String]].self, from: Data(text.utf8))) ?? []
+    var answers: [String: String] = [:]
+    for pair in pairs where pair.count == 2 { answers[pair[0]] = pair[1] }
+    return answers
   }
 
   /// Keeps `draft` (replacing the flow's earlier draft for that day), stamped `at`.
@@ -109,14 +132,20 @@ extension AppDatabase {
     try read { db in try db.streakDays() }
   }
 
-  /// Starts a pause today (replacing one that already covers today, or starts today).
-  public func startPause(_ pause: Pause) throws(StoreError) {
+  /// Marks `pause`'s days as days off. What other pauses said about those days is replaced:
+  /// their days before it stay; their days after it stay too when it ends before `today` (days
+  /// marked after the fact), and go when it reaches today (a pause started now decides how long
+  /// you are off from here on, so pausing again shortens or lengthens the current one).
+  public func startPause(_ pause: Pause, today: Day) throws(StoreError) {
     try write { db in
-      for old in try db.fetchAll(Pause.self) where old.contains(pause.firstDay) {
-        if old.firstDay == pause.firstDay {
-          try db.delete(Pause.self, key: old.firstDay.description)
-        } else {
+      for old in try db.fetchAll(Pause.self)
+      where old.firstDay <= pause.lastDay && old.lastDay >= pause.firstDay {
+        try db.delete(Pause.self, key: old.firstDay.description)
+        if old.firstDay < pause.firstDay {
           try db.save(Pause(firstDay: old.firstDay, lastDay: pause.firstDay.adding(days: -1)))
+        }
+        if old.lastDay > pause.lastDay && pause.lastDay < today {
+          try db.save(Pause(firstDay: pause.lastDay.adding(days: 1), lastDay: old.lastDay))
         }
       }
       try db.save(pause)

@@ -49,7 +49,8 @@ import Testing
     #expect(
       try fire(.snoozed(.morning), at: morning, in: utc, elapses: daily) == .nothingDue(.morning))
     try db.saveSnooze(Snooze(slot: .morning, due: morning.seconds, elapse: nil))
-    try db.startPause(Pause(firstDay: Day("2026-11-20")!, lastDay: Day("2026-11-21")!))
+    try db.startPause(
+      Pause(firstDay: Day("2026-11-20")!, lastDay: Day("2026-11-21")!), today: Day("2026-11-20")!)
     #expect(
       try fire(.snoozed(.morning), at: morning, in: utc, elapses: daily)
         == .logged(.morning, .skippedPaused, elapse: nil))

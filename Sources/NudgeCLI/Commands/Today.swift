@@ -115,12 +115,29 @@ struct TodayCommand: ContextCommand {
       }
     }
     // the flows of the other plans that are on, those of this part of the day
-    for flow in try ctx.plans(db).flowsOn where flow.isShown(in: phase) {
+    let plans = try ctx.plans(db)
+    for flow in plans.flowsOn where flow.isShown(in: phase) {
       let title = VisibleText.escaped(flow.title)
       ctx.line(
         now.flows[flow.word] != nil
           ? style.green("✓") + " \(title) done"
           : "→ \(title): " + style.cyan("nudge \(flow.word)"))
+    }
+    // a flow left unfinished in the last week (Ctrl-C, a closed window) is not forgotten
+    for draft in try db.drafts(from: today.adding(days: -FlowDay.backfillDays), through: today) {
+      let title =
+        if case .defined(let word) = draft.flow {
+          VisibleText.escaped(plans.flow(word)?.flow.title ?? word)
+        } else { draft.flow.title }
+      let day = FlowDay(day: draft.day, savedAt: "", today: today)
+      let count = draft.answers.count == 1 ? "1 answer" : "\(draft.answers.count) answers"
+      let resume =
+        "nudge \(draft.flow.rawValue)"
+        + (day.isPast
+          ? " --day \(draft.day == today.adding(days: -1) ? "yesterday" : draft.day.description)"
+          : "")
+      ctx.wrappedLine(
+        "✎ \(title) of \(day.name) left unfinished (\(count) kept): " + style.cyan(resume))
     }
     ctx.line(style.dim("A craving? 'nudge need-help' · the week: 'nudge history'"))
   }

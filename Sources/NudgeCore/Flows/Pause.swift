@@ -20,16 +20,31 @@ public struct Pause: Codable, Equatable, Sendable {
   /// The longest pause Nudge takes.
   public static let maxDays = 365
 
+  /// How many days back a pause can start: the days a flow can still be filled in.
+  public static let backDays = 7
+
   /// The last day of a pause that starts `today`: `--until DAY` (that day included: a date,
   /// today, tomorrow or a weekday, the next one from today) or `--for
   /// N d|w` (N days from today, today included); at most a year.
   public static func lastDay(until: String?, for length: String?, today: Day) throws(InputError)
     -> Day
   {
+    try days(from: nil, until: until, for: length, today: today).lastDay
+  }
+
+  /// The pause `--from DAY` (today when nil: yesterday, a weekday, the latest one, or a date, at
+  /// most `backDays` back) with `--until DAY` (a weekday: the first one on or after the first
+  /// day) or `--for N d|w` (N days from the first, that day included); at most a year.
+  public static func days(from: String?, until: String?, for length: String?, today: Day)
+    throws(InputError) -> Pause
+  {
+    let first = try firstDay(from, today: today)
     let last: Day
     switch (until, length) {
     case (let until?, nil):
-      guard let day = Day.named(until, today: today, toward: .future) else {
+      let word = until.lowercased().trimmingSpaces
+      let relative = ["today", "yesterday", "tomorrow"].contains(word) ? today : first
+      guard let day = Day.named(until, today: relative, toward: .future) else {
         throw InputError(
           "--until '\(until)' is not a day: use \(Day.wordsHint).\(Suggestion.hint(for: until, among: Day.dayWords))"
         )
@@ -42,19 +57,47 @@ public struct Pause: Codable, Equatable, Sendable {
       guard number.allSatisfy(\.isNumber), let n = Int(number), n >= 1, n <= 10 * maxDays else {
         throw InputError("--for '\(length)' is not a length: use days or weeks, e.g. 5d or 2w.")
       }
-      last = today.adding(days: (unit == "w" ? n * 7 : n) - 1)
+      last = first.adding(days: (unit == "w" ? n * 7 : n) - 1)
     case (nil, nil):
       throw InputError(
         "say how long: --until DAY (tomorrow, friday, YYYY-MM-DD) or --for 5d (or 2w).")
     default:
       throw InputError("give --until or --for, not both.")
     }
-    guard last >= today else {
-      throw InputError("--until \(last) is in the past; a pause starts today.")
+    guard last >= first else {
+      throw InputError(
+        first == today
+          ? "--until \(last) is in the past; a pause starts today (or, with --from, up to \(backDays) days back)."
+          : "--until \(last) is before --from \(first): the last day comes on or after the first.")
     }
-    guard last.ordinal - today.ordinal < maxDays else {
-      throw InputError("a pause lasts at most a year (until \(today.adding(days: maxDays - 1))).")
+    guard last.ordinal - first.ordinal < maxDays else {
+      throw InputError("a pause lasts at most a year (until \(first.adding(days: maxDays - 1))).")
     }
-    return last
+    return Pause(firstDay: first, lastDay: last)
   }
+
+  /// `--from`'s day: today, or a past day at most `backDays` back.
+  static func firstDay(_ from: String?, today: Day) throws(InputError) -> Day {
+    guard let from else { return today }
+    let earliest = today.adding(days: -backDays)
+    guard let day = Day.named(from, today: today, toward: .past) else {
+      throw InputError(
+        "--from '\(from)' is not a day: use today, yesterday, a weekday (the latest one) or YYYY-MM-DD.\(Suggestion.hint(for: from, among: Day.dayWords))"
+      )
+    }
+    guard day <= today else {
+      throw InputError(
+        "--from \(day) is ahead: a pause starts today, or up to \(backDays) days back (from \(earliest))."
+      )
+    }
+    guard day >= earliest else {
+      throw InputError(
+        "--from \(day) is more than \(backDays) days back: days off can be marked back to \(earliest)."
+      )
+    }
+    return day
+  }
+
+  /// The past days (before `today`) this pause marks.
+  public func pastDays(today: Day) -> [Day] { days(through: today.adding(days: -1)) }
 }
