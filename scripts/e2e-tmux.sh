@@ -363,4 +363,25 @@ tmux_answer "Mark Tue 8 Dec as days off?" "n"
 tmux_wait_for "[exit 0]" || true
 check "sick days: n marks nothing" grep -q "Nothing was marked." "$E2E_SCREEN"
 
+# a draft across days: Ctrl-C in a review, the next evening the today view names it and the
+# command it names resumes it
+drafts=$work/draft-data
+XDG_DATA_HOME=$drafts start 2026-12-14T07:10:00+01:00 review
+tmux_answer "My Why" "steady energy"
+tmux_wait_for "Choose 1-6" || true
+tm send-keys -t flow C-c
+tmux_wait_for "[exit 130]" || true
+XDG_DATA_HOME=$drafts start 2026-12-15T20:00:00+01:00 today
+tmux_wait_for "[exit 0]" || true
+check "draft: the next day's today view names yesterday's unfinished review" grep -q "Morning Focus of yesterday left unfinished (1 answer kept)" "$E2E_SCREEN"
+check "draft: with the command that resumes it" grep -q "nudge review --day yesterday" "$E2E_SCREEN"
+XDG_DATA_HOME=$drafts start 2026-12-15T20:01:00+01:00 review --day yesterday
+tmux_answer "Resume where you left off?" ""
+tmux_answer "Choose 1-6" 3
+tmux_answer "My swap" "tea"
+tmux_answer "I will" "drink tea"
+tmux_answer "instead of" "soda"
+tmux_wait_for "[exit 0]" || true
+check "draft: resumed with the kept answer" bash -c "XDG_DATA_HOME='$drafts' NUDGE_NOW=2026-12-15T20:02:00+01:00 '$NUDGE' show 2026-12-14 --json | grep -q 'steady energy'"
+
 e2e_done

@@ -60,7 +60,7 @@ struct NeedHelpCommand: ContextCommand {
         chosen = picked
       } else {
         let question = flowDay.isPast ? "What did it feel like?" : "What does this feel like?"
-        chosen = try kept.choice("category", question) {
+        chosen = try kept.choice("category", question, title: \.label) {
           try ask.choose(
             question, options: HelpCategory.allCases, key: \.rawValue, label: \.label)
         }

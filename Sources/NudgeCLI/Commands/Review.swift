@@ -131,7 +131,7 @@ struct ReviewCommand: ContextCommand {
     }
     if answers.challenge == nil {
       let question = flowDay.isPast ? "2/4 That day's challenge:" : "2/4 Today's challenge:"
-      answers.challenge = try kept.choice("challenge", question) {
+      answers.challenge = try kept.choice("challenge", question, title: \.label) {
         try ask.choose(
           question, options: Challenge.allCases, key: \.rawValue, label: \.label,
           current: existing?.challenge)
@@ -158,9 +158,13 @@ struct ReviewCommand: ContextCommand {
     if answers.commitTo == nil {
       // the answer that makes the focus count: asked until given, never skippable
       let question = flowDay.isPast ? "    On \(flowDay.day.long) I will" : "    Today I will"
+      // the defaults follow this run's answers: the earlier commitment only while the swap
+      // it was made for is still the swap
+      let sameSwap = existing != nil && answers.swap == existing?.swap
       answers.commitTo = try kept.text("commit_to", question) {
         try ask.text(
-          question, current: existing?.commitTo ?? answers.swap.map { "choose \($0)" },
+          question,
+          current: (sameSwap ? existing?.commitTo : nil) ?? answers.swap.map { "choose \($0)" },
           required: true)
       }
     }
@@ -168,8 +172,13 @@ struct ReviewCommand: ContextCommand {
       let challengeWords =
         answers.challenge == .other
         ? answers.challengeOther : answers.challenge?.label.lowercased()
+      let sameChallenge =
+        existing != nil && answers.challenge == existing?.challenge
+        && answers.challengeOther == existing?.challengeOther
       answers.commitFrom = try kept.text("commit_from", "    instead of") {
-        try ask.text("    instead of", current: existing?.commitFrom ?? challengeWords)
+        try ask.text(
+          "    instead of",
+          current: (sameChallenge ? existing?.commitFrom : nil) ?? challengeWords)
       }
     }
   }

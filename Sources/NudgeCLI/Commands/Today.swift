@@ -123,8 +123,10 @@ struct TodayCommand: ContextCommand {
           ? style.green("✓") + " \(title) done"
           : "→ \(title): " + style.cyan("nudge \(flow.word)"))
     }
-    // a flow left unfinished in the last week (Ctrl-C, a closed window) is not forgotten
-    for draft in try db.drafts(from: today.adding(days: -FlowDay.backfillDays), through: today) {
+    // a flow left unfinished in the last week (Ctrl-C, a closed window) and not saved since is
+    // not forgotten (a craving note is one of several: its draft is said whatever the day has)
+    for draft in try db.drafts(from: today.adding(days: -FlowDay.backfillDays), through: today)
+    where try draft.flow == .needHelp || !db.isDone(draft.flow, on: draft.day) {
       let title =
         if case .defined(let word) = draft.flow {
           VisibleText.escaped(plans.flow(word)?.flow.title ?? word)
@@ -136,8 +138,14 @@ struct TodayCommand: ContextCommand {
         + (day.isPast
           ? " --day \(draft.day == today.adding(days: -1) ? "yesterday" : draft.day.description)"
           : "")
-      ctx.wrappedLine(
-        "✎ \(title) of \(day.name) left unfinished (\(count) kept): " + style.cyan(resume))
+      // the command whole on one line, so it can be copied: after the words when it fits
+      let said = "✎ \(title) of \(day.name) left unfinished (\(count) kept):"
+      if TerminalText.columns(said) + 1 + resume.count <= ctx.columns {
+        ctx.line(said + " " + style.cyan(resume))
+      } else {
+        ctx.wrappedLine(said)
+        ctx.line("  " + style.cyan(resume))
+      }
     }
     ctx.line(style.dim("A craving? 'nudge need-help' · the week: 'nudge history'"))
   }

@@ -206,16 +206,26 @@ final class DraftAnswers {
     resumed.removeValue(forKey: key).flatMap { $0.isEmpty ? nil : $0 }
   }
 
-  /// The answer kept for `key` from an earlier run, shown as "label: answer"; nil to ask.
-  private func taken(_ key: String, _ label: String) -> String? {
+  /// The answer kept for `key` from an earlier run, shown as "label: answer" (`shown` turns a
+  /// stored key into its title); nil to ask.
+  private func taken(_ key: String, _ label: String, shown: (String) -> String = { $0 })
+    -> String?
+  {
     guard let value = resumed.removeValue(forKey: key) else { return nil }
-    ctx.line(ctx.style.dim("\(label.trimmingSpaces) " + (value.isEmpty ? "(skipped)" : value)))
+    ctx.line(
+      ctx.style.dim(
+        "\(label.trimmingSpaces) "
+          + (value.isEmpty ? "(skipped)" : VisibleText.escaped(shown(value)))))
     return value
   }
 
-  /// Free text: the resumed answer, or `ask`'s, kept.
-  func text(_ key: String, _ label: String, ask: () throws -> String?) throws -> String? {
-    if let value = taken(key, label) { return value.isEmpty ? nil : value }
+  /// Free text: the resumed answer, or `ask`'s, kept; `shown` says a resumed answer as the
+  /// person chose it (a choice's title for its key).
+  func text(
+    _ key: String, _ label: String, shown: (String) -> String = { $0 },
+    ask: () throws -> String?
+  ) throws -> String? {
+    if let value = taken(key, label, shown: shown) { return value.isEmpty ? nil : value }
     let value = try ask()
     try keep(key, value)
     return value
@@ -229,11 +239,16 @@ final class DraftAnswers {
     return value
   }
 
-  /// One of a set of choices: the resumed answer, or `ask`'s, kept.
-  func choice<T: RawRepresentable>(_ key: String, _ label: String, ask: () throws -> T) throws
-    -> T where T.RawValue == String
-  {
-    if let value = taken(key, label), let choice = T(rawValue: value) { return choice }
+  /// One of a set of choices: the resumed answer (said by its `title`, never its key), or
+  /// `ask`'s, kept.
+  func choice<T: RawRepresentable>(
+    _ key: String, _ label: String, title: (T) -> String, ask: () throws -> T
+  ) throws -> T where T.RawValue == String {
+    if let value = taken(key, label, shown: { T(rawValue: $0).map(title) ?? $0 }),
+      let choice = T(rawValue: value)
+    {
+      return choice
+    }
     let value = try ask()
     try keep(key, value.rawValue)
     return value

@@ -41,6 +41,62 @@ import Testing
     #expect(!again.stdout.contains("You started this earlier"))
   }
 
+  @Test func theTodayViewRemembersADraftOfTheLastWeekWithTheCommandThatResumesIt() throws {
+    let nudge = InProcess()
+    let stopped = try nudge.typing(
+      "energy\n3\n^C\n", "review", now: "2026-11-19T07:30:00+01:00")
+    #expect(stopped.status == 130)
+    try nudge.typing("y\n", "prep", now: "2026-11-20T21:30:00+01:00")
+    let evening = try nudge("today", now: "2026-11-20T22:00:00+01:00")
+    #expect(
+      evening.stdout.contains(
+        "✎ Morning Focus of yesterday left unfinished (2 answers kept):\n  nudge review --day yesterday\n"
+      ), "\(evening.stdout)")
+    #expect(
+      evening.stdout.contains(
+        "✎ Prep Tonight of today left unfinished (1 answer kept): nudge prep\n"),
+      "\(evening.stdout)")
+    // the command it names resumes it; once saved, the view says nothing more of it
+    let resumed = try nudge.typing(
+      "\nsparkling water\ndrink sparkling water\nsoda\n", "review", "--day", "yesterday",
+      now: "2026-11-20T22:01:00+01:00")
+    #expect(resumed.stdout.contains("You started this earlier (2 answers kept)."))
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    let after = try nudge("today", now: "2026-11-20T22:02:00+01:00")
+    #expect(!after.stdout.contains("Morning Focus of"), "\(after.stdout)")
+    // a week later it is past the backfill window, and no longer offered
+    let later = try nudge("today", now: "2026-11-28T22:00:00+01:00")
+    #expect(!later.stdout.contains("left unfinished"), "\(later.stdout)")
+  }
+
+  @Test func theCommitmentsDefaultsFollowTodaysAnswersAndAResumeSaysTitles() throws {
+    let nudge = InProcess()
+    try nudge(
+      "review", "--why", "energy", "--challenge", "sugary-drinks", "--swap", "sparkling water",
+      "--commit-to", "drink sparkling water", "--commit-from", "soda", "--no-input",
+      now: "2026-11-19T07:30:00+01:00")
+    let morning = "2026-11-20T07:30:00+01:00"
+    // a new challenge and swap: Ctrl-C at the commitment keeps three answers
+    let stopped = try nudge.typing("\n2\nherbal tea\n^C\n", "review", now: morning)
+    #expect(stopped.status == 130, "\(stopped.stderr)")
+    // the resume says the challenge by its title, and the commitment offers today's swap
+    let resumed = try nudge.typing("\n\n\n", "review", now: morning)
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(
+      resumed.stdout.contains("2/4 Today's challenge: Late-night snacking"), "\(resumed.stdout)")
+    #expect(!resumed.stdout.contains("late-night-snacking"), "\(resumed.stdout)")
+    #expect(resumed.stdout.contains("Today I will [choose herbal tea]"), "\(resumed.stdout)")
+    #expect(resumed.stdout.contains("instead of [late-night snacking]"), "\(resumed.stdout)")
+    #expect(!resumed.stdout.contains("[drink sparkling water]"), "\(resumed.stdout)")
+    let focus = try #require(try history(nudge, morning)[0]["review"] as? [String: Any])
+    #expect(focus["commit_to"] as? String == "choose herbal tea")
+    #expect(focus["commit_from"] as? String == "late-night snacking")
+    // kept the same swap and challenge: the earlier commitment is still offered
+    let same = try nudge.typing("\n\n\n\n\n", "review", now: "2026-11-21T07:30:00+01:00")
+    #expect(same.stdout.contains("Today I will [choose herbal tea]"), "\(same.stdout)")
+    #expect(same.stdout.contains("instead of [late-night snacking]"), "\(same.stdout)")
+  }
+
   @Test func ctrlDLeavesWithExit1AndKeepsTheDraftAndNoStartsAfresh() throws {
     let nudge = InProcess()
     let evening = "2026-11-20T21:30:00+01:00"
