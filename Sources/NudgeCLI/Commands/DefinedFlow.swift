@@ -236,11 +236,13 @@ struct DefinedFlowCommand: ContextCommand {
       let suggested = question.suggests.flatMap { $0 == .bedtime ? night.bedtime : night.wake }
       let current = existing?.answers[question.id] ?? suggested ?? question.offered
       let label = VisibleText.escaped(question.ask)
-      let answer = try kept.text(question.id, label, shown: { question.title(of: $0) }) {
-        try QuestionAsker(prompter: kept.prompter).ask(
-          question, current: current,
-          required: question.required || flow.counts == .anyOf([question.id]))
-      }
+      let answer = try kept.text(
+        question.id, label, shown: { question.title(of: $0) },
+        ask: {
+          try QuestionAsker(prompter: kept.prompter).ask(
+            question, current: current,
+            required: question.required || flow.counts == .anyOf([question.id]))
+        })
       if let answer {
         try? answers.set(question.id, to: answer, in: flow)
       }
