@@ -298,6 +298,7 @@ tmux_answer "On Tuesday 1 December I will" ""
 tmux_answer "instead of" ""
 tmux_wait_for "[exit 0]" || true
 check "edit: stored answers are the defaults" grep -q "\[energy for my kids\]" "$E2E_SCREEN"
+check "edit: a new swap makes the commitment's default follow it" grep -q "I will \[choose lemon water\]" "$E2E_SCREEN"
 check "edit: only the changed answer changed" month 2026-12-08T23:00:00+01:00 "h['2026-12-01']['review']['swap'] == 'lemon water' and h['2026-12-01']['review']['why'] == 'energy for my kids'"
 
 # two held freezes carry a streak over two missed days in a row (Duolingo's rule)
@@ -314,7 +315,7 @@ NUDGE_NOW=2026-12-01T16:00:00+01:00 "$NUDGE" need-help --category habit --no-inp
   --note "the afternoon slump again with a vending machine right outside the meeting room" > /dev/null
 start -x 60 2026-12-02T09:00:00+01:00 show yesterday
 tmux_wait_for "[exit 0]" || true
-check "show: the commitment in the person's words" grep -q "I will drink sparkling water instead of soda." "$E2E_SCREEN"
+check "show: the commitment in the person's words (the edit's new swap its default)" grep -q "I will choose lemon water instead of soda." "$E2E_SCREEN"
 check "show: a long note wraps under its text" grep -qE "^        .*meeting room" "$E2E_SCREEN"
 check "show: no line runs past 60 columns" python3 -c "import sys; sys.exit(0 if all(len(l.rstrip()) <= 60 for l in open('$E2E_SCREEN')) else 1)"
 
