@@ -385,4 +385,71 @@ tmux_answer "instead of" "soda"
 tmux_wait_for "[exit 0]" || true
 check "draft: resumed with the kept answer" bash -c "XDG_DATA_HOME='$drafts' NUDGE_NOW=2026-12-15T20:02:00+01:00 '$NUDGE' show 2026-12-14 --json | grep -q 'steady energy'"
 
+# ---- The streak's views: a paused day's mark, a year's heatmap, the entries as a spreadsheet ----
+export XDG_DATA_HOME="$work/views"
+# a first prep a year back, a week of preps, then three days off from Tuesday the 17th; the
+# 20th missed (the week's freeze covers it); "now" is Saturday the 21st
+NUDGE_NOW=2025-11-20T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null
+for d in 10 11 12 13 14 15 16; do
+  NUDGE_NOW=2026-11-${d}T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null
+done
+NUDGE_NOW=2026-11-17T09:00:00+01:00 "$NUDGE" pause --for 3d > /dev/null
+start -x 120 2026-11-21T09:00:00+01:00 streak --weeks 53
+tmux_wait_for "[exit 0]" || true
+check "streak: the ring marks the days off '-', not missed" grep -qF "This week:  █ █ - - - * ○  2/7" "$E2E_SCREEN"
+check "streak: the legend names the paused mark" grep -qF -- "· missed  - paused (day off)  ○ today, in progress" "$E2E_SCREEN"
+# each weekday's row: its 53 weeks' marks, from the week of Monday 17 November 2025 (the first
+# prep a Thursday) to this one, a column a week with a space between them at 120 columns
+check "streak --weeks 53: 53 columns, the days off marked in the heatmap" python3 -c "
+import sys
+rows = {l[3:6]: l[7:] for l in open('$E2E_SCREEN') if l[3:6] in ('Mon','Tue','Wed','Thu','Fri','Sat','Sun') and l[6:7] == ' '}
+marks = {d: [r[i] for i in range(0, len(r.rstrip()), 2)] for d, r in rows.items()}
+ok = len(rows) == 7 and len(marks['Thu']) == 53 and marks['Thu'][0] == '█' and all(c == ' ' for r in rows.values() for c in r[1:len(r.rstrip()):2])
+ok = ok and [marks[d][-1] for d in ('Tue', 'Wed', 'Thu', 'Fri', 'Sat')] == ['-', '-', '-', '*', '○']
+ok = ok and marks['Mon'][-1] == '█' and marks['Mon'][-2] == '·'
+sys.exit(0 if ok else 1)"
+check "streak --weeks 53: labelled from the first week's Monday" grep -qE "^ +17 Nov +15 Dec +12 Jan" "$E2E_SCREEN"
+NUDGE_NOW=2026-11-21T09:00:00+01:00 "$NUDGE" streak --json > "$work/streak.json"
+check "streak --json lists the days off" json_check "$work/streak.json" "j['paused_days'] == ['2026-11-17', '2026-11-18', '2026-11-19'] and j['frozen'] == ['2026-11-20']"
+start 2026-11-21T09:00:00+01:00 streak --weeks 54
+tmux_wait_for "[exit 64]" || true
+check "streak --weeks 54: one line saying what is allowed, exit 64" grep -qF "nudge: --weeks takes a whole number from 1 to 53 (default 12), not '54'." "$E2E_SCREEN"
+
+# a comma and quotes typed at a prompt, a formula's start typed at another
+start 2026-11-21T21:30:00+01:00 prep
+tmux_answer "Sticky notes up?" y
+tmux_answer "Produce prepped?" n
+tmux_answer "Water ready?" y
+tmux_answer "Breakfast/snack prepped?" y
+tmux_answer "Anything else?" 'oats, "overnight" ones'
+tmux_wait_for "[exit 0]" || true
+start 2026-11-21T15:00:00+01:00 need-help
+tmux_answer "Choose 1-4" 4
+tmux_answer "What's happening?" '=1+1 at the office'
+tmux_wait_for "[exit 0]" || true
+# Nudge takes a typed answer on one line; a note with a line break in it (an older Nudge's, or
+# one edited by hand) is put in the database directly
+python3 -c "
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+(answers,) = db.execute(\"SELECT answers FROM flow_entry WHERE flow = 'prep' AND day = '2026-11-16'\").fetchone()
+answers = json.loads(answers); answers['other'] = 'first line\nsecond line'
+db.execute(\"UPDATE flow_entry SET answers = ? WHERE flow = 'prep' AND day = '2026-11-16'\", (json.dumps(answers),))
+db.commit()" "$XDG_DATA_HOME/nudge/nudge.sqlite3"
+start 2026-11-21T22:00:00+01:00 export --csv -o "$work/entries.csv"
+tmux_wait_for "[exit 0]" || true
+check "export --csv -o: says where it wrote" grep -qF "Exported to $work/entries.csv." "$E2E_SCREEN"
+check "export --csv: read back by python's csv module, what was typed whole" python3 -c "
+import csv, sys
+raw = open('$work/entries.csv', 'rb').read()
+rows = list(csv.DictReader(open('$work/entries.csv', newline='', encoding='utf-8-sig')))
+by = {(r['day'], r['flow']): r for r in rows}
+ok = raw.startswith(b'\xef\xbb\xbfday,flow,saved_at,') and raw.count(b'\r\n') == len(rows) + 1
+ok = ok and len(rows) == 10 and by[('2026-11-21', 'prep')]['other'] == 'oats, \"overnight\" ones'
+ok = ok and by[('2026-11-21', 'prep')]['produce'] == 'no' and by[('2026-11-21', 'prep')]['water'] == 'yes'
+ok = ok and by[('2026-11-16', 'prep')]['other'] == 'first line\nsecond line'
+ok = ok and by[('2026-11-21', 'need-help')]['note'] == \"'=1+1 at the office\"
+ok = ok and by[('2026-11-21', 'need-help')]['category'] == 'other' and by[('2026-11-15', 'prep')]['other'] == ''
+sys.exit(0 if ok else 1)"
+
 e2e_done

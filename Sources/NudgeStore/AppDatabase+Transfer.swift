@@ -20,6 +20,11 @@ extension AppDatabase {
     }
   }
 
+  /// Every entry of every flow as the store keeps it, by day, then flow, then when saved.
+  public func storedEntries() throws(StoreError) -> [StoredEntry] {
+    try read { db in try db.flowEntries("1").map(\.stored) }
+  }
+
   // MARK: - What an import writes (ImportDocument decides)
 
   /// Stores `entry` as its day's, replacing what the day had.

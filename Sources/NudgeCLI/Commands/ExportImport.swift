@@ -5,10 +5,18 @@ import NudgeLinux
 import NudgeStore
 import NudgeUseCases
 
-/// `nudge export`: everything as one versioned JSON document.
+/// `nudge export`: everything as one versioned JSON document, or (`--csv`) the entries as a
+/// spreadsheet.
 struct ExportCommand: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "export", abstract: "Write everything Nudge stores as versioned JSON.")
+    commandName: "export",
+    abstract: "Write everything Nudge stores as versioned JSON, or the entries as CSV.")
+
+  @Flag(
+    help: ArgumentHelp(
+      "Write the entries as CSV for a spreadsheet instead: one row per entry (day, flow, saved_at, then a column per answer), UTF-8 with CRLF line ends; a cell that starts with = + - or @ gets a ' before it."
+    ))
+  var csv = false
 
   @Option(
     name: .shortAndLong,
@@ -19,7 +27,13 @@ struct ExportCommand: ContextCommand {
 
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
-    let data = try db.exportDocument().encoded()
+    let data =
+      csv
+      ? Data(
+        EntriesSpreadsheet.csv(
+          try db.storedEntries(), questionOrder: ctx.planCatalogue().questionOrder
+        ).utf8)
+      : try db.exportDocument().encoded()
     guard let output, output != "-" else {
       ctx.output.write(String(decoding: data, as: UTF8.self))
       return

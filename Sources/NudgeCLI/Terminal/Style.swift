@@ -18,4 +18,5 @@ public struct Style: Sendable {
   func green(_ t: String) -> String { wrap("32", t) }
   func yellow(_ t: String) -> String { wrap("33", t) }
   func cyan(_ t: String) -> String { wrap("36", t) }
+  func blue(_ t: String) -> String { wrap("34", t) }
 }

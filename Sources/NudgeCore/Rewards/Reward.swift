@@ -200,17 +200,25 @@ public struct RewardDraw: Sendable {
   public func animationSeed(_ number: UInt64) -> UInt64 { seed ^ number }
 }
 
-/// The 12-week heatmap of `nudge streak`: one column a week (Monday first), oldest first.
+/// The heatmap of `nudge streak` (12 weeks unless `--weeks` says otherwise) and its ring of
+/// the last 7 days: one column a week (Monday first), oldest first.
 public enum Heatmap {
   /// What one cell shows.
   public enum Cell: Equatable, Sendable {
     /// Before the first day anything was done: nothing to count yet.
     case beforeFirstUse
     case done, frozen, missed
+    /// A day off (`nudge pause`) with nothing done: the streak waited, nothing was missed.
+    case paused
     /// Today, not done yet: still in progress, never a miss.
     case inProgress
     case future
   }
+
+  /// The weeks `nudge streak` shows unless told otherwise.
+  public static let defaultWeeks = 12
+  /// How many weeks `--weeks` may ask for: one to a year's worth.
+  public static let allowedWeeks = 1...53
 
   /// The Monday that starts each of the last `count` calendar weeks (Monday to Sunday).
   public static func mondays(_ count: Int, today: Day) -> [Day] {
@@ -218,28 +226,44 @@ public enum Heatmap {
     return (0..<count).map { thisMonday.adding(days: -7 * (count - 1 - $0)) }
   }
 
+  /// The last `count` calendar weeks, seven cells each (Monday first), oldest week first.
+  /// `paused`: the days off; one with a flow done shows done.
   public static func weeks(
-    _ count: Int, today: Day, doneDays: Set<Day>, frozen: Set<Day>
+    _ count: Int, today: Day, doneDays: Set<Day>, frozen: Set<Day>, paused: Set<Day> = []
   ) -> [[Cell]] {
     let firstUse = doneDays.min()
     return mondays(count, today: today).map { monday in
-      (0..<7).map { d in cell(monday.adding(days: d), today, doneDays, frozen, firstUse) }
+      (0..<7).map { d in
+        cell(monday.adding(days: d), today, doneDays, frozen, paused, firstUse)
+      }
     }
   }
 
   /// The last 7 days ending today (what "this week" means in the ring and the today view).
-  public static func lastSevenDays(today: Day, doneDays: Set<Day>, frozen: Set<Day>) -> [Cell] {
+  public static func lastSevenDays(
+    today: Day, doneDays: Set<Day>, frozen: Set<Day>, paused: Set<Day> = []
+  ) -> [Cell] {
     let firstUse = doneDays.min()
     return (0..<7).reversed().map {
-      cell(today.adding(days: -$0), today, doneDays, frozen, firstUse)
+      cell(today.adding(days: -$0), today, doneDays, frozen, paused, firstUse)
     }
   }
 
-  static func cell(_ day: Day, _ today: Day, _ done: Set<Day>, _ frozen: Set<Day>, _ first: Day?)
-    -> Cell
-  {
+  /// The days off among those the ring and a heatmap of `weeks` weeks show up to today,
+  /// oldest first: what `streak --json` reports as `paused_days`.
+  public static func pausedDays(_ paused: Set<Day>, weeks: Int, today: Day) -> [Day] {
+    let first = min(mondays(weeks, today: today).first ?? today, today.adding(days: -6))
+    return paused.filter { first <= $0 && $0 <= today }.sorted()
+  }
+
+  static func cell(
+    _ day: Day, _ today: Day, _ done: Set<Day>, _ frozen: Set<Day>, _ paused: Set<Day>,
+    _ first: Day?
+  ) -> Cell {
     if day > today { return .future }
     if done.contains(day) { return .done }
+    // a day off is one whether or not anything was done before it
+    if paused.contains(day) { return .paused }
     if day == today { return .inProgress }
     guard let first, day > first else { return .beforeFirstUse }
     return frozen.contains(day) ? .frozen : .missed

@@ -105,4 +105,69 @@ import Testing
       untouched.first { $0["slot"] as? String == "morning" }?["expression"] as? String
         == "*-*-* 07:00:00")
   }
+
+  @Test func exportCSVWritesARowPerEntryInThePlansOrderQuotedAndGuarded() throws {
+    let nudge = Nudge()
+    try nudge(
+      "prep", "--item", "water=yes", "--item", "produce=no", "--other", "oats, \"soaked\"",
+      "--no-input", now: "2026-11-19T21:30:00+01:00")
+    try nudge(
+      "review", "--why", "=HYPERLINK(\"http://x\")", "--swap", "tea", "--commit-to=-drink tea",
+      "--no-input", now: "2026-11-20T07:30:00+01:00")
+    try nudge(
+      "need-help", "--category", "stress", "--note", "@work, again", "--no-input",
+      now: "2026-11-20T15:00:00+01:00")
+    try nudge("plan", "on", "sleep")
+    try nudge(
+      "sleep", "--answer", "bedtime=23:10", "--answer", "wake=07:00", "--answer", "rested=4",
+      "--answer", "note=café ☕", "--no-input", now: "2026-11-20T08:00:00+01:00")
+    let file = nudge.home + "/entries.csv"
+    let written = try nudge("export", "--csv", "-o", file)
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.isEmpty)
+    #expect(written.stderr == "Exported to \(file).\n")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+    #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])  // UTF-8, said so to a spreadsheet
+    let rows = String(decoding: bytes.dropFirst(3), as: UTF8.self).components(separatedBy: "\r\n")
+    #expect(
+      rows == [
+        "day,flow,saved_at,sticky-notes,produce,water,breakfast,other,why,challenge,swap,"
+          + "commit_to,category,note,bedtime,wake,rested",
+        "2026-11-19,prep,2026-11-19T21:30:00+01:00,no,no,yes,no,\"oats, \"\"soaked\"\"\",,,,,,,,,",
+        "2026-11-20,need-help,2026-11-20T15:00:00+01:00,,,,,,,,,,stress,\"'@work, again\",,,",
+        "2026-11-20,review,2026-11-20T07:30:00+01:00,,,,,,\"'=HYPERLINK(\"\"http://x\"\")\",,tea,"
+          + "'-drink tea,,,,,",
+        // the sleep plan's challenge shares the id, so the column, of the review's
+        "2026-11-20,sleep,2026-11-20T08:00:00+01:00,,,,,,,same-steps,,,,café ☕,23:10,07:00,4",
+        "",
+      ], "\(rows)")
+    let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    // stdout ('-' too) gets the same document; the JSON export is untouched by --csv
+    #expect(try nudge("export", "--csv").stdout.utf8.elementsEqual(bytes))
+    #expect(try nudge("export", "--csv", "-o", "-").stdout.utf8.elementsEqual(bytes))
+    #expect(try nudge("export").stdout.hasPrefix("{"))
+  }
+
+  @Test func exportCSVOfNothingIsTheHeaderAndAFailedWriteLeavesTheFileAlone() throws {
+    let nudge = Nudge()
+    #expect(try nudge("export", "--csv").stdout == "\u{FEFF}day,flow,saved_at\r\n")
+    // a file there already stays as it was when the export cannot be made
+    let file = nudge.home + "/kept.csv"
+    try "before\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let notADatabase = nudge.home + "/not-a-database"
+    try "plain text, not SQLite".write(toFile: notADatabase, atomically: true, encoding: .utf8)
+    let refused = try nudge("export", "--csv", "-o", file, env: ["NUDGE_DB": notADatabase])
+    #expect(refused.status == 65, "\(refused.stderr)")
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "before\n")
+    // a path that cannot be written: one line, 73, nothing made
+    let inside = nudge.home + "/kept.csv/entries.csv"
+    let unwritable = try nudge("export", "--csv", "-o", inside)
+    #expect(unwritable.status == 73)
+    #expect(unwritable.stderr.split(separator: "\n").count == 1)
+    #expect(unwritable.stderr.contains("Choose a writable path"))
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "before\n")
+    let names = try FileManager.default.contentsOfDirectory(atPath: nudge.home)
+    #expect(!names.contains { $0.contains(".tmp") || $0.hasPrefix(".kept") }, "\(names)")
+  }
 }

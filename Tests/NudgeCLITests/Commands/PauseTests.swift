@@ -111,4 +111,97 @@ import Testing
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("nudge pause --for 5d"))
   }
+
+  /// A week of preps from the 10th, then three days off from the 17th, one of them done.
+  func weekThenPause() throws -> InProcess {
+    let nudge = InProcess()
+    for day in 10...16 {
+      try #require(
+        try nudge.run(
+          ["prep", "--item", "water=yes", "--no-input"], now: "2026-11-\(day)T21:30:00+01:00"
+        )
+        .status == 0)
+    }
+    try #require(
+      try nudge.run(["pause", "--for", "3d"], now: "2026-11-17T09:00:00+01:00").status == 0)
+    try #require(
+      try nudge.run(["checkin", "--feel", "fine", "--no-input"], now: "2026-11-18T21:00:00+01:00")
+        .status == 0)
+    return nudge
+  }
+
+  @Test func pausedDaysAreMarkedInTheRingAndTheHeatmapAndListedInTheJSON() throws {
+    let nudge = try weekThenPause()
+    let now = "2026-11-21T09:00:00+01:00"  // a Saturday; the 20th missed and frozen
+    let shown = try nudge.run(["streak"], now: now)
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let lines = shown.stdout.split(separator: "\n").map(String.init)
+    // off a terminal: no colour, a character of its own (the 18th was done all the same)
+    #expect(lines.contains("   This week:  █ █ - █ - * ○  3/7"), "\(shown.stdout)")
+    #expect(lines.contains { $0.hasPrefix("   Tue ") && $0.hasSuffix("█ -") }, "\(shown.stdout)")
+    #expect(lines.contains { $0.hasPrefix("   Thu ") && $0.hasSuffix("█ -") }, "\(shown.stdout)")
+    #expect(shown.stdout.contains("· missed  - paused (day off)"))
+    #expect(!shown.stdout.contains("\u{1B}["))
+    let report = try #require(try nudge.json("streak", now: now) as? [String: Any])
+    #expect(report["paused_days"] as? [String] == ["2026-11-17", "2026-11-18", "2026-11-19"])
+    #expect(report["frozen"] as? [String] == ["2026-11-20"])
+    // the JSON's days are the range shown: a week's heatmap still holds the ring's 7 days
+    let oneWeek = try #require(
+      try nudge.json("streak", "--weeks", "1", now: "2026-11-23T09:00:00+01:00")
+        as? [String: Any])
+    #expect(oneWeek["paused_days"] as? [String] == ["2026-11-17", "2026-11-18", "2026-11-19"])
+    let later = try #require(
+      try nudge.json("streak", "--weeks", "1", now: "2026-11-26T09:00:00+01:00")
+        as? [String: Any])
+    #expect(later["paused_days"] as? [String] == [])
+    let twelve = try #require(
+      try nudge.json("streak", now: "2026-11-26T09:00:00+01:00") as? [String: Any])
+    #expect(twelve["paused_days"] as? [String] == ["2026-11-17", "2026-11-18", "2026-11-19"])
+  }
+
+  @Test func aYearsHeatmapDrawsFiftyThreeWeeksAndFitsTheTerminal() throws {
+    let nudge = try weekThenPause()
+    let now = "2026-11-21T09:00:00+01:00"
+    func rows(_ result: Nudge.Result) -> [String] {
+      result.stdout.split(separator: "\n").map(String.init).filter {
+        ["   Mon ", "   Tue ", "   Wed ", "   Thu ", "   Fri ", "   Sat ", "   Sun "].contains(
+          String($0.prefix(7)))
+      }
+    }
+    // wide enough: a space between the columns, 7 + 53 * 2 - 1 characters
+    let wide = try nudge.run(["streak", "--weeks", "53"], now: now, env: ["COLUMNS": "120"])
+    #expect(wide.status == 0, "\(wide.stderr)")
+    let wideRows = rows(wide)
+    #expect(wideRows.count == 7)
+    #expect(wideRows[0].count == 7 + 53 * 2 - 1, "\(wide.stdout)")  // Monday the 16th: done
+    #expect(wideRows[1].hasSuffix("█ -"))
+    #expect(wide.stdout.contains("17 Nov"))  // the first week's Monday, in 2025
+    #expect(wide.stdout.contains("- paused (day off)  ○ today, in progress"))
+    // 80 columns: the weeks side by side, 53 of them, and nothing past the edge
+    let narrow = try nudge.run(["streak", "--weeks", "53"], now: now, env: ["COLUMNS": "80"])
+    let narrowRows = rows(narrow)
+    #expect(narrowRows[0].count == 7 + 53)
+    #expect(narrowRows[1].hasSuffix("█-"))
+    // from the ring's day letters: the heatmap's labels, its days and the legend (the lines
+    // above are the streak's own)
+    let heatmap = narrow.stdout.split(separator: "\n").drop { !$0.hasPrefix("       ") }
+    #expect(heatmap.count == 1 + 1 + 7 + 2)
+    #expect(heatmap.allSatisfy { $0.count <= 80 }, "\(narrow.stdout)")
+    // the default is still 12
+    #expect(rows(try nudge.run(["streak"], now: now))[0].count == 7 + 12 * 2 - 1)
+  }
+
+  @Test func weeksOutOfRangeOrNotANumberIsOneLineSayingWhatIsAllowed() throws {
+    let nudge = InProcess()
+    for bad in ["0", "54", "-1", "twelve", "1.5", ""] {
+      let result = try nudge.run(["streak", "--weeks", bad])
+      #expect(result.status == 64, "\(bad): \(result.stderr)")
+      #expect(result.stderr.contains("--weeks takes a whole number from 1 to 53"), "\(bad)")
+      #expect(result.stderr.split(separator: "\n").count == 1)
+      #expect(result.stdout.isEmpty)
+    }
+    // refused before anything is opened: no database made
+    #expect(!FileManager.default.fileExists(atPath: nudge.databasePath))
+    #expect(try nudge.run(["streak", "--weeks", "53"]).status == 0)
+  }
 }

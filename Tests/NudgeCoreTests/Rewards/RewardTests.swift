@@ -117,4 +117,48 @@ import Testing
     let thisWeek = Heatmap.weeks(1, today: today, doneDays: done, frozen: frozen)[0]
     #expect(thisWeek == [.frozen, .done, .missed, .missed, .inProgress, .future, .future])
   }
+
+  @Test func pausedDaysHaveAMarkOfTheirOwnInTheRingAndTheHeatmap() {
+    let today = Day("2026-11-21")!  // a Saturday
+    let done: Set<Day> = [Day("2026-11-16")!, Day("2026-11-18")!]
+    // the 17th to the 19th off, the 18th done all the same; the 21st, today, off too
+    let paused: Set<Day> = [
+      Day("2026-11-17")!, Day("2026-11-18")!, Day("2026-11-19")!, Day("2026-11-21")!,
+      Day("2026-11-22")!,
+    ]
+    let frozen: Set<Day> = [Day("2026-11-20")!]
+    let ring = Heatmap.lastSevenDays(
+      today: today, doneDays: done, frozen: frozen, paused: paused)
+    #expect(ring == [.beforeFirstUse, .done, .paused, .done, .paused, .frozen, .paused])
+    let week = Heatmap.weeks(1, today: today, doneDays: done, frozen: frozen, paused: paused)[0]
+    // a day off still to come is blank like any day to come
+    #expect(week == [.done, .paused, .done, .paused, .frozen, .paused, .future])
+    // a day off before anything was ever done is a day off all the same
+    let early = Heatmap.weeks(
+      2, today: today, doneDays: done, frozen: [], paused: [Day("2026-11-10")!])[0]
+    #expect(early == [.beforeFirstUse, .paused] + Array(repeating: .beforeFirstUse, count: 5))
+  }
+
+  @Test func pausedDaysAreThoseOfTheRingAndTheHeatmapUpToToday() {
+    let today = Day("2026-11-18")!  // a Wednesday: this week's Monday is the 16th
+    let paused = Set(
+      Pause(firstDay: Day("2026-08-01")!, lastDay: Day("2026-08-31")!).days(through: today)
+        + Pause(firstDay: Day("2026-11-11")!, lastDay: Day("2026-11-25")!).days(through: today)
+    )
+    // one week: the ring reaches back to the 12th, before this week's Monday
+    #expect(
+      Heatmap.pausedDays(paused, weeks: 1, today: today).map(\.description) == [
+        "2026-11-12", "2026-11-13", "2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17",
+        "2026-11-18",
+      ])
+    // twelve weeks from Monday 31 August: August's pause is older but for its last day
+    let twelve = Heatmap.pausedDays(paused, weeks: 12, today: today)
+    #expect(twelve.first?.description == "2026-08-31")
+    #expect(twelve.count == 1 + 8)
+    #expect(twelve == twelve.sorted())
+    // a year's worth holds all of August
+    #expect(Heatmap.pausedDays(paused, weeks: 53, today: today).count == 31 + 8)
+    #expect(Heatmap.mondays(53, today: today).count == 53)
+    #expect(Heatmap.mondays(53, today: today).first?.description == "2025-11-17")
+  }
 }
