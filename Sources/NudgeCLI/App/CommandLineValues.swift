@@ -17,6 +17,24 @@ func yesNoValue(_ text: String) -> Bool? {
   }
 }
 
+/// The one-line refusal of a number given to `option` outside `range`: what it takes, and what
+/// was given ("--days must be from 1 to 3650 days, not -1."); `note` is added in brackets.
+func outOfRange<Number: Comparable & LosslessStringConvertible>(
+  _ option: String, _ value: Number, _ range: ClosedRange<Number>, unit: String = "",
+  note: String? = nil
+) -> ValidationError {
+  func spoken(_ n: Number) -> String {
+    // 5.0 is said 5, as it was typed
+    let text = String(n)
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+  }
+  let what = unit.isEmpty ? "" : " " + unit
+  let why = note.map { " (\($0))" } ?? ""
+  return ValidationError(
+    "\(option) must be from \(spoken(range.lowerBound)) to \(spoken(range.upperBound))\(what)\(why), not \(spoken(value))."
+  )
+}
+
 /// Cleans an optional flag value as free text, as a usage error when it is not.
 func flagText(_ value: String?, _ flag: String) throws -> String? {
   do { return try FreeText.clean(value, field: flag) } catch { throw CLIError.usage(error) }

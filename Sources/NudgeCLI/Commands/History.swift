@@ -6,7 +6,10 @@ struct HistoryCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "history", abstract: "The last 7 days as a timeline.")
 
-  @Option(help: ArgumentHelp("How many days back, today included (1-3650).", valueName: "n"))
+  // (unconditional: "--days -1" is a number to refuse, not a missing value and an option)
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("How many days back, today included (1-3650).", valueName: "n"))
   var days: Int = 7
 
   @Flag(help: "Print the days as JSON, oldest first.")
@@ -17,7 +20,7 @@ struct HistoryCommand: ContextCommand {
 
   func validate() throws {
     guard (1...3650).contains(days) else {
-      throw ValidationError("--days must be from 1 to 3650.")
+      throw outOfRange("--days", days, 1...3650, unit: "days")
     }
   }
 

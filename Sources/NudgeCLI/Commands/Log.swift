@@ -9,11 +9,19 @@ struct LogCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "log", abstract: "What happened to each reminder (shown, skipped, clicked...).")
 
-  @Option(help: ArgumentHelp("How many entries, newest last.", valueName: "n"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("How many entries, newest last (1-100000).", valueName: "n"))
   var limit: Int = 50
 
   @Flag(help: "Print the log as JSON.")
   var json = false
+
+  func validate() throws {
+    guard (1...100_000).contains(limit) else {
+      throw outOfRange("--limit", limit, 1...100_000, unit: "entries")
+    }
+  }
 
   struct Row: Encodable {
     var slot: Slot

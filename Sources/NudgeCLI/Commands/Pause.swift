@@ -12,13 +12,15 @@ struct PauseCommand: ContextCommand {
       """)
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The last day of the pause: tomorrow, a weekday (the next one) or YYYY-MM-DD.",
       valueName: "day"))
   var until: String?
 
+  // (unconditional: "--for -3d" is a length to refuse, not a missing value and an option)
   @Option(
-    name: .customLong("for"),
+    name: .customLong("for"), parsing: .unconditional,
     help: ArgumentHelp("How long, today included: days or weeks (5d, 2w).", valueName: "length"))
   var length: String?
 
