@@ -329,6 +329,16 @@ check "schedule: plain words are said back with systemd's form" grep -q "evening
 check "schedule: the table shows the plain time" grep -qE "^evening +on +weekdays 21:00" "$E2E_SCREEN"
 check "schedule: says plainly that nothing will fire them yet" grep -q "Reminders are not installed: nudge install" "$E2E_SCREEN"
 
+# a time that fires more than once a day ('*:*:*': every second) is asked about; Enter keeps
+start 2026-12-02T09:10:00+01:00 schedule set morning "'*:*:*'"
+tmux_answer "86400 times a day; keep it?" ""
+tmux_wait_for "[exit 0]" || true
+check "schedule: every second is asked about, as a time far outside the slot is" \
+  grep -qF "*-*-* *:*:* fires the morning reminder 86400 times a day; keep it? [y/N]" "$E2E_SCREEN"
+check "schedule: Enter keeps the time there was" grep -q "^Nothing changed." "$E2E_SCREEN"
+check "schedule: nothing saved after Enter" \
+  bash -c "NUDGE_NOW=2026-12-02T09:11:00+01:00 '$NUDGE' schedule --json | grep -qF '\"*-*-* 07:00:00\"'"
+
 # Ctrl-D in a narrow window: the message that says the answers are kept wraps to its width
 start -x 44 -y 30 2026-12-03T07:05:00+01:00 review
 tmux_answer "My Why" "steady energy"
