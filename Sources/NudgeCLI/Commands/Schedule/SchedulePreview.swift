@@ -49,6 +49,7 @@ extension ScheduleCommand {
         throw CLIError(
           "--tz '\(tz)' is not an installed time zone (see /usr/share/zoneinfo).", code: .usage)
       }
+      if tz == nil { ctx.noteUnknownTZ() }
       let local = ctx.zones.local(tz: tz ?? ctx.environment["TZ"])
       // every expression checked before anything is printed
       let specs = try expressions.map { try ctx.parseCalendar($0, local: local) }
