@@ -24,7 +24,8 @@ struct LogCommand: ContextCommand {
   }
 
   struct Row: Encodable {
-    var slot: Slot
+    /// The slot's name, or "demo" (`nudge notify demo`, whichever reminder it showed).
+    var slot: Reminder.LoggedSlot
     @NullWhenAbsent var elapse: String?
     var outcome: Reminder.Outcome
     var at: String
@@ -52,7 +53,7 @@ struct LogCommand: ContextCommand {
     }
     if entries.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
     // one line a reminder, in local time, its outcomes in order: "shown → clicked"
-    var lines: [(slot: Slot, elapse: Int?, time: Int, outcomes: [String])] = []
+    var lines: [(slot: Reminder.LoggedSlot, elapse: Int?, time: Int, outcomes: [String])] = []
     for entry in entries {
       // an outcome with a reason says it: "open-failed (konsole exited 1)"
       let outcome =

@@ -135,7 +135,8 @@ struct NotifyCommand: ContextCommand {
 extension NotifyCommand {
   /// What `nudge notify --json` prints.
   struct JSONReport: Encodable {
-    var slot: Slot
+    /// The slot's name, or "demo".
+    var slot: Reminder.LoggedSlot
     @NullWhenAbsent var elapse: String?
     var outcome: String
   }
