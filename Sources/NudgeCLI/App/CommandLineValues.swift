@@ -67,12 +67,9 @@ extension Day {
   }
 }
 
-/// "21:30" from a saved timestamp.
-func clockTime(_ iso: String) -> String {
-  let parts = Array(iso)
-  guard parts.count >= 16 else { return iso }
-  return String(parts[11..<16])
-}
+/// "21:30" from a saved timestamp; "02:30 (+02:00)" when `zone` shows that clock time twice
+/// that day (a fall-back night), so the two read apart.
+func clockTime(_ iso: String, in zone: ZoneRules) -> String { InstantFormat.clock(iso, in: zone) }
 
 /// An optional that is written as JSON `null` when absent, so every documented key is always
 /// present (synthesised `Encodable` would leave the key out).

@@ -236,7 +236,9 @@ struct EditHelpNote: ParsableArguments {
           code: .usage)
       }
       let ask = Prompter(ctx: ctx)
-      ctx.line(ctx.style.bold("Craving note of \(edited.day.long), \(clockTime(edited.at))"))
+      ctx.line(
+        ctx.style.bold(
+          "Craving note of \(edited.day.long), \(clockTime(edited.at, in: ctx.timeZone))"))
       edited.category = try ask.choose(
         "What did it feel like?", options: HelpCategory.allCases, key: \.rawValue,
         label: \.label, current: edited.category)
@@ -327,7 +329,7 @@ struct DeleteCommand: ContextCommand {
     guard let entry = try Self.entry(db, flow, key) else {
       throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
     }
-    let what = EntryText.describe(entry)
+    let what = EntryText.describe(entry, in: ctx.timeZone)
     if !yes {
       guard ctx.input.isTerminal else {
         throw CLIError(
@@ -381,7 +383,7 @@ struct UndoCommand: ContextCommand {
     let outcome = try UndoChange(db: db)(madeOn: today)
     guard case .undone(let undone) = outcome else {
       if case .changedSince(let change) = outcome {
-        let what = change.entry.map(EntryText.describe) ?? "the entry"
+        let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "the entry"
         throw CLIError(
           "nothing undone: \(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'.",
           code: .failure)
@@ -402,7 +404,7 @@ struct UndoCommand: ContextCommand {
             removed: change.before == nil ? change.after : nil)))
       return
     }
-    let what = change.entry.map(EntryText.describe) ?? "an entry"
+    let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "an entry"
     let done =
       switch change.kind {
       case .saved: "Undone: \(what) is gone again."
@@ -449,8 +451,9 @@ struct ChangeReport: Encodable {
 
 /// How an entry is named in messages.
 enum EntryText {
-  /// "the Morning Focus of Wednesday 18 November (Today I will …)".
-  static func describe(_ stored: FlowEntry) -> String {
+  /// "the Morning Focus of Wednesday 18 November (Today I will …)"; a craving note's time as
+  /// `zone` shows it.
+  static func describe(_ stored: FlowEntry, in zone: ZoneRules) -> String {
     let day = stored.day.long
     switch stored.shown {
     case .prep(let p):
@@ -466,7 +469,7 @@ enum EntryText {
         }
       return "the check-in of \(day)\(how)"
     case .help(let n):
-      return "the \(n.category.rawValue) craving note of \(day), \(clockTime(n.at))"
+      return "the \(n.category.rawValue) craving note of \(day), \(clockTime(n.at, in: zone))"
         + (n.note.map { " (\($0))" } ?? "")
     case .answered(let e):
       let some = e.answers.values.sorted { $0.key < $1.key }.prefix(3)

@@ -49,7 +49,7 @@ struct HistoryCommand: ContextCommand {
       let label = entry.date == today ? "Today" : entry.date.short
       let text = summary(
         entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
-        view: AnsweredView(plans: plans), stored: entry)
+        view: AnsweredView(plans: plans), stored: entry, zone: ctx.timeZone)
       // long days wrap under their text, never into the date column
       let lines = TerminalText.wrap(text, width: ctx.columns - 11)
       for (index, part) in lines.enumerated() {
@@ -71,7 +71,8 @@ struct HistoryCommand: ContextCommand {
   }
 
   private func summary(
-    _ entry: HistoryDay, frozen: Bool, today: Bool, view: AnsweredView, stored: HistoryDay
+    _ entry: HistoryDay, frozen: Bool, today: Bool, view: AnsweredView, stored: HistoryDay,
+    zone: ZoneRules
   ) -> String {
     if !entry.isDone && frozen { return "* frozen (a streak freeze kept the streak)" }
     if !entry.isDone && today { return "○ in progress" }
@@ -94,7 +95,7 @@ struct HistoryCommand: ContextCommand {
       parts.append("check-in" + how)
     }
     for note in entry.help {
-      parts.append("help \(clockTime(note.at)) \(note.category.rawValue)")
+      parts.append("help \(clockTime(note.at, in: zone)) \(note.category.rawValue)")
     }
     parts += view.ordered(stored.flows).map(view.part)
     return "✓ " + parts.joined(separator: " · ")
