@@ -294,7 +294,7 @@ start 2026-12-08T22:02:00+01:00 edit 2026-12-01 review
 tmux_answer "My Why" ""
 tmux_answer "Choose 1-6" ""
 tmux_answer "My swap" "lemon water"
-tmux_answer "On Tuesday 1 December I will" ""
+tmux_answer "That day I will" ""
 tmux_answer "instead of" ""
 tmux_wait_for "[exit 0]" || true
 check "edit: stored answers are the defaults" grep -q "\[energy for my kids\]" "$E2E_SCREEN"

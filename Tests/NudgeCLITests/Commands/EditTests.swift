@@ -13,10 +13,11 @@ import Testing
         == 0)
     let after = try nudge.run(["edit", "review", "yesterday", "--commit-to", "swim", "--no-input"])
     #expect(after.status == 0, "\(after.stderr)")
-    #expect(after.stdout.contains("Thursday 19 November I will swim"))
+    #expect(after.stdout.contains("Morning Focus edited for Thursday 19 November."))
+    #expect(after.stdout.contains("That day I will swim"))
     let before = try nudge.run(["edit", "yesterday", "review", "--commit-to", "run", "--no-input"])
     #expect(before.status == 0, "\(before.stderr)")
-    #expect(before.stdout.contains("Thursday 19 November I will run"))
+    #expect(before.stdout.contains("That day I will run"))
     // a weekday names the latest one: Thursday is yesterday
     let weekday = try nudge.run(["show", "thursday", "--json"])
     #expect(weekday.stdout.contains("\"commit_to\" : \"run\""))
