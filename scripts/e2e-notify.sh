@@ -51,7 +51,8 @@ wait %2
 "$NUDGE" log --json > "$CASE/log.json"
 '
 check "demo: dunst displays one notification" grep -q "displayed=1" "$work/demo/log"
-check "demo: logged as demo, then dismissed" test "$(outcomes "$work/demo/log.json")" = "demo dismissed"
+check "demo: logged shown, then dismissed" test "$(outcomes "$work/demo/log.json")" = "shown dismissed"
+check "demo: logged as the demo, not its slot" json_check "$work/demo/log.json" "[e['slot'] for e in j] == ['demo', 'demo']"
 cp "$work/demo/shot.png" "$artifacts/notification-demo.png" 2>/dev/null
 check "demo: screenshot taken" test -s "$artifacts/notification-demo.png"
 
@@ -265,7 +266,9 @@ echo "no server: exit $status after ${elapsed} ms"
 check "no server: exit 69" test "$status" = 69
 check "no server: returns within 3 s" test "$elapsed" -lt 3000
 check "no server: the reminder and its command are printed" grep -q "Run: nudge" "$work/noserver/out"
-check "no server: logged undelivered" bash -c "XDG_DATA_HOME=$work/noserver/data $NUDGE log --json | grep -q undelivered"
+XDG_DATA_HOME=$work/noserver/data "$NUDGE" log --json > "$work/noserver/log.json"
+check "no server: logged undelivered, as the demo (never as a morning or evening reminder)" \
+  json_check "$work/noserver/log.json" "[(e['slot'], e['outcome']) for e in j] == [('demo', 'undelivered')]"
 
 # 5b. A server that owns the name but never answers (dunst stopped with SIGSTOP).
 session frozen default '

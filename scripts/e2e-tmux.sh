@@ -274,6 +274,21 @@ tmux_wait_for "[exit 0]" || true
 check "a pasted text of two lines is one answer" month 2026-12-01T23:00:00+01:00 "h['2026-12-01']['prep']['other'] == 'oats soaking berries washed abc'"
 check "the paste did not spill into another question" bash -c "! grep -q 'Type y or n' '$E2E_SCREEN'"
 
+# a tab inside a bracketed paste is a space between the words, never dropped
+start 2026-12-02T21:30:00+01:00 prep
+tmux_answer "Sticky notes up?" y
+tmux_answer "Produce prepped?" y
+tmux_answer "Water ready?" y
+tmux_answer "Breakfast/snack prepped?" y
+tmux_wait_for "Anything else?"
+printf 'oats\tsoaking' > "$work/paste-tab"
+tm load-buffer -b tabbed "$work/paste-tab"
+tm paste-buffer -p -b tabbed -t flow
+tmux_wait_for "oats soaking" || true
+keys Enter
+tmux_wait_for "[exit 0]" || true
+check "a pasted tab is a space between the words" month 2026-12-02T23:00:00+01:00 "h['2026-12-02']['prep']['other'] == 'oats soaking'"
+
 # delete asks, undo brings back, both recompute the streak
 for d in 02 03 04 05 06 07 08; do
   NUDGE_NOW=2026-12-${d}T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null
@@ -294,7 +309,7 @@ start 2026-12-08T22:02:00+01:00 edit 2026-12-01 review
 tmux_answer "My Why" ""
 tmux_answer "Choose 1-6" ""
 tmux_answer "My swap" "lemon water"
-tmux_answer "On Tuesday 1 December I will" ""
+tmux_answer "That day I will" ""
 tmux_answer "instead of" ""
 tmux_wait_for "[exit 0]" || true
 check "edit: stored answers are the defaults" grep -q "\[energy for my kids\]" "$E2E_SCREEN"
@@ -330,6 +345,16 @@ check "schedule: plain words are said back with systemd's form" grep -q "evening
 check "schedule: the table shows the plain time" grep -qE "^evening +on +weekdays 21:00" "$E2E_SCREEN"
 check "schedule: says plainly that nothing will fire them yet" grep -q "Reminders are not installed: nudge install" "$E2E_SCREEN"
 
+# a time that fires more than once a day ('*:*:*': every second) is asked about; Enter keeps
+start 2026-12-02T09:10:00+01:00 schedule set morning "'*:*:*'"
+tmux_answer "86400 times a day; keep it?" ""
+tmux_wait_for "[exit 0]" || true
+check "schedule: every second is asked about, as a time far outside the slot is" \
+  grep -qF "*-*-* *:*:* fires the morning reminder 86400 times a day; keep it? [y/N]" "$E2E_SCREEN"
+check "schedule: Enter keeps the time there was" grep -q "^Nothing changed." "$E2E_SCREEN"
+check "schedule: nothing saved after Enter" \
+  bash -c "NUDGE_NOW=2026-12-02T09:11:00+01:00 '$NUDGE' schedule --json | grep -qF '\"*-*-* 07:00:00\"'"
+
 # Ctrl-D in a narrow window: the message that says the answers are kept wraps to its width
 start -x 44 -y 30 2026-12-03T07:05:00+01:00 review
 tmux_answer "My Why" "steady energy"
@@ -345,6 +370,28 @@ lines = lines[[i for i, l in enumerate(lines) if l.startswith('nudge: Left the f
 lines = lines[:lines.index('[exit 1]')]
 text = ' '.join(l.strip() for l in lines)
 sys.exit(0 if len(lines) > 1 and all(len(l) <= 44 for l in lines) and 'kept as a draft' in text and 'nudge review' in text and 'where you left off' in text else 1)"
+
+# edit in a narrow window: the day named once (in the heading), every line wrapped by Nudge
+# between words, never inside one ("late-ni" / "ght")
+NUDGE_NOW=2026-12-09T08:00:00+01:00 "$NUDGE" review --challenge late-night-snacking --swap "herbal tea" \
+  --commit-to "have a cup of herbal tea at nine" --commit-from "late-night snacking" --no-input > /dev/null
+NUDGE_NOW=2026-12-09T21:00:00+01:00 "$NUDGE" checkin --followed yes --feel calm --no-input > /dev/null
+start -x 40 -y 30 2026-12-11T09:00:00+01:00 edit 2026-12-09 checkin
+tmux_wait_for "[Y/n]" || true
+tmux_screen -J
+check "edit prompt: the day is named once" test "$(grep -o "December" "$E2E_SCREEN" | wc -l)" = 1
+check "edit prompt: the morning's commitment without the day again" grep -q "^That morning: I will have a" "$E2E_SCREEN"
+check "edit prompt: the question says 'that day'" grep -q "Did you follow your swap that day?" "$E2E_SCREEN"
+check "edit prompt: words wrap whole" grep -qw "late-night" "$E2E_SCREEN"
+check "edit prompt: no line past 40 columns (Nudge wrapped them, not the terminal)" python3 -c "
+import sys
+lines = [l.rstrip() for l in open('$E2E_SCREEN')]
+sys.exit(0 if any('late-night' in l for l in lines) and all(len(l) <= 40 for l in lines) else 1)"
+tmux_answer "[Y/n]" ""
+tmux_answer "How do you feel about it?" ""
+tmux_answer "Anything that made it hard?" ""
+tmux_wait_for "[exit 0]" || true
+check "edit prompt: Enter keeps each answer" month 2026-12-11T10:00:00+01:00 "h['2026-12-09']['checkin']['feel'] == 'calm' and h['2026-12-09']['checkin']['followed'] is True"
 
 # a sick week after the fact (a home of its own): six done days, three ill, one more done day;
 # marking the three as days off, asked on the terminal, lets the streak wait over them

@@ -104,7 +104,7 @@ extension AppDatabase {
       try db.flowEntries(
         "flow = ? AND key <> '' AND substr(key, 1, ?) = ?",
         [SQLValue(Flow.needHelp), SQLValue(prefix.count), .text(prefix)]
-      ).compactMap(\.helpNote).sorted { $0.at < $1.at }
+      ).compactMap(\.helpNote).sorted(by: HelpNote.savedBefore)
     }
   }
 

@@ -43,7 +43,7 @@ extension AppDatabase {
       try db.flowEntries(
         "flow = ? AND day >= ? AND day <= ?",
         [SQLValue(Flow.needHelp), SQLValue(first), SQLValue(last)]
-      ).compactMap(\.helpNote).sorted { $0.at < $1.at }
+      ).compactMap(\.helpNote).sorted(by: HelpNote.savedBefore)
     }
   }
 

@@ -60,6 +60,7 @@ extension Slot: TextColumn {}
 extension Flow: TextColumn {}
 extension ChangeKind: TextColumn {}
 extension Reminder.Outcome: TextColumn {}
+extension Reminder.LoggedSlot: TextColumn {}
 
 extension SQLValue {
   init(_ text: String?) { self = text.map { .text($0) } ?? .null }

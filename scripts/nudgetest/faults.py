@@ -185,7 +185,7 @@ def case_time_faults(suite):
     world.run("schedule", "set", "midday", "*-*-* " + local_clock_time(midday, "America/New_York"),
               "--yes")
     world.run("schedule", "on", "midday")
-    world.run("schedule", "set", "evening", "*:*:0/20")
+    world.run("schedule", "set", "evening", "*:*:0/20", "--yes")
     # only the daemon (and the reminders it starts, which inherit its environment) runs under
     # the faked clock; this suite and every other nudge command read the real one
     log_path = os.path.join(world.dir, "daemon.log")

@@ -17,6 +17,24 @@ func yesNoValue(_ text: String) -> Bool? {
   }
 }
 
+/// The one-line refusal of a number given to `option` outside `range`: what it takes, and what
+/// was given ("--days must be from 1 to 3650 days, not -1."); `note` is added in brackets.
+func outOfRange<Number: Comparable & LosslessStringConvertible>(
+  _ option: String, _ value: Number, _ range: ClosedRange<Number>, unit: String = "",
+  note: String? = nil
+) -> ValidationError {
+  func spoken(_ n: Number) -> String {
+    // 5.0 is said 5, as it was typed
+    let text = String(n)
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+  }
+  let what = unit.isEmpty ? "" : " " + unit
+  let why = note.map { " (\($0))" } ?? ""
+  return ValidationError(
+    "\(option) must be from \(spoken(range.lowerBound)) to \(spoken(range.upperBound))\(what)\(why), not \(spoken(value))."
+  )
+}
+
 /// Cleans an optional flag value as free text, as a usage error when it is not.
 func flagText(_ value: String?, _ flag: String) throws -> String? {
   do { return try FreeText.clean(value, field: flag) } catch { throw CLIError.usage(error) }
@@ -49,12 +67,9 @@ extension Day {
   }
 }
 
-/// "21:30" from a saved timestamp.
-func clockTime(_ iso: String) -> String {
-  let parts = Array(iso)
-  guard parts.count >= 16 else { return iso }
-  return String(parts[11..<16])
-}
+/// "21:30" from a saved timestamp; "02:30 (+02:00)" when `zone` shows that clock time twice
+/// that day (a fall-back night), so the two read apart.
+func clockTime(_ iso: String, in zone: ZoneRules) -> String { InstantFormat.clock(iso, in: zone) }
 
 /// An optional that is written as JSON `null` when absent, so every documented key is always
 /// present (synthesised `Encodable` would leave the key out).

@@ -115,6 +115,21 @@ public struct Context: Sendable {
   func wrappedLine(_ text: String, indent: Int = 0, style: (String) -> String = { $0 }) {
     for part in TerminalText.wrap(text, width: columns, indent: indent) { line(style(part)) }
   }
+
+  /// `parts` as one text wrapped at spaces to `width` (the terminal's), each part in its own
+  /// style: the lines, without their line ends.
+  func wrapped(_ parts: [(String, (String) -> String)], width: Int? = nil, indent: Int = 0)
+    -> [String]
+  {
+    TerminalText.wrap(parts: parts.map(\.0), width: width ?? columns, indent: indent).map { runs in
+      runs.map { run in run.part.map { parts[$0].1(run.text) } ?? run.text }.joined()
+    }
+  }
+
+  /// Writes `parts` as one text wrapped to the terminal's width, each part in its own style.
+  func wrappedLine(_ parts: [(String, (String) -> String)], indent: Int = 0) {
+    for text in wrapped(parts, indent: indent) { line(text) }
+  }
 }
 
 extension Context {

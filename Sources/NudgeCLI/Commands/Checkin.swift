@@ -42,19 +42,20 @@ struct CheckinCommand: ContextCommand {
       let style = ctx.style
       let kept = try DraftAnswers.start(ctx, db, .checkin, flowDay)
       let ask = kept.prompter
-      ctx.line(
-        style.bold("End-of-day check-in")
-          + (flowDay.isPast ? style.dim("  (\(flowDay.activity))") : ""))
-      if let commitment = focus?.shown.commitment(on: flowDay) {
-        ctx.line("\(flowDay.morning): " + style.cyan(commitment))
+      // a past day is named once, here; the rest says "that morning", "that day"
+      ctx.wrappedLine([
+        ("End-of-day check-in", style.bold),
+        (flowDay.isPast ? "  (\(flowDay.activity))" : "", style.dim),
+      ])
+      if let commitment = focus?.shown.commitment(on: flowDay, saying: "I will") {
+        ctx.wrappedLine([("\(flowDay.morning): ", { $0 }), (commitment, style.cyan)])
       } else if let swap = focus?.shown.swap {
-        ctx.line("\(flowDay.morning): your swap was " + style.cyan(swap))
+        ctx.wrappedLine([("\(flowDay.morning): your swap was ", { $0 }), (swap, style.cyan)])
       }
       if hasSwap {
         if followedAnswer == nil {
           let question =
-            flowDay.isPast
-            ? "Did you follow your swap on \(flowDay.day.long)?" : "Did you follow your swap?"
+            flowDay.isPast ? "Did you follow your swap that day?" : "Did you follow your swap?"
           followedAnswer = try kept.yesNo("followed", question) {
             try ask.yesNo(question, current: existing?.followed)
           }
@@ -66,11 +67,10 @@ struct CheckinCommand: ContextCommand {
           }
         }
       } else if feel == nil {
-        ctx.line(
-          style.dim(
-            "No Morning Focus \(flowDay.isPast ? "that day" : "today"), so there is no swap to check."
-          ))
-        let question = flowDay.isPast ? "How did \(flowDay.day.long) go?" : "How did today go?"
+        ctx.wrappedLine(
+          "No Morning Focus \(flowDay.isPast ? "that day" : "today"), so there is no swap to check.",
+          style: style.dim)
+        let question = flowDay.isPast ? "How did that day go?" : "How did today go?"
         feelText = try kept.text("feel", question) {
           try ask.text(question, current: existing?.feel, required: existing?.feel == nil)
         }

@@ -15,12 +15,14 @@ struct DaemonCommand: AsyncParsableCommand {
     abstract: "Run the reminder schedule in the foreground (containers, WSL, CI).",
     discussion: "Same rules and notifications as the systemd timers. Stops on SIGTERM or SIGINT.")
 
-  @Option(help: "Stop after this many seconds (for tests); default: run until stopped.")
+  @Option(
+    parsing: .unconditional,
+    help: "Stop after this many seconds (for tests); default: run until stopped.")
   var exitAfter: Double?
 
   func validate() throws {
     if let exitAfter, !(0...31_536_000).contains(exitAfter) {
-      throw ValidationError("--exit-after must be from 0 to 31536000 seconds (a year).")
+      throw outOfRange("--exit-after", exitAfter, 0...31_536_000, unit: "seconds", note: "a year")
     }
   }
 

@@ -103,6 +103,7 @@ struct DoctorCommand: ContextCommand {
         detail: handler ? "registered (\(desktop))" : "not registered",
         fix: "run 'nudge install'"))
     out.append(terminalCheck(ctx))
+    out.append(zoneCheck(ctx))
     do {
       let db = try ctx.openDatabase()
       let result = (try? db.integrityCheck()) ?? "could not run integrity_check"
@@ -157,6 +158,25 @@ struct DoctorCommand: ContextCommand {
         name: "terminal", ok: false, detail: shown + ", but it did not start: \(reason)",
         fix: "set one that runs in this session: nudge config set terminal \"xterm -e\"")
     }
+  }
+
+  /// The zone reminders and days are counted in: `TZ` naming no zone means UTC, silently
+  /// for systemd and the C library, so it is said here.
+  func zoneCheck(_ ctx: Context) -> Check {
+    let tz = ctx.environment["TZ"]
+    if let problem = ctx.zones.problem(tz: tz) {
+      let parts = problem.split(separator: "; ", maxSplits: 1).map(String.init)
+      return Check(
+        name: "time zone", ok: false, detail: parts[0],
+        fix: parts.last.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 })
+    }
+    let detail =
+      switch tz {
+      case nil: "the system's (/etc/localtime)"
+      case ""?: "UTC (TZ is empty)"
+      case let tz?: "\(VisibleText.escaped(tz)) (TZ)"
+      }
+    return Check(name: "time zone", ok: true, detail: detail, fix: nil)
   }
 
   func run(_ ctx: Context) throws {

@@ -27,6 +27,10 @@ struct EditCommand: ContextCommand {
     var rest = words
     let flowWords =
       ["prep", "review", "checkin", "help", "need-help"] + ctx.definedFlowWords.sorted()
+    // its words are captured whole, --help too: the help of what they name, never an edit
+    if let help = Self.help(for: words, flowWords: flowWords, environment: ctx.environment) {
+      throw CleanExit.message(help)
+    }
     var dayWord: String? = nil
     if let first = rest.first, !flowWords.contains(first), !first.hasPrefix("-") {
       dayWord = first
@@ -82,6 +86,77 @@ struct EditCommand: ContextCommand {
     }
   }
 
+  /// The help `--help` (or `-h`) among `words` asks for, nil when they ask for none: edit's
+  /// own, or that of editing the flow they name (its flags, without `--day`: the day is a
+  /// word of its own here).
+  static func help(for words: [String], flowWords: [String], environment: [String: String])
+    -> String?
+  {
+    let flags = words.prefix { $0 != "--" }
+    guard flags.contains("--help") || flags.contains("-h") else { return nil }
+    guard let flow = flags.first(where: { flowWords.contains($0) }) else {
+      return Nudge.helpMessage(for: EditCommand.self)
+    }
+    let flowHelp: String
+    switch flow {
+    case "help", "need-help": return EditHelpNote.help
+    case "prep": flowHelp = Nudge.helpMessage(for: PrepCommand.self)
+    case "review": flowHelp = Nudge.helpMessage(for: ReviewCommand.self)
+    case "checkin": flowHelp = Nudge.helpMessage(for: CheckinCommand.self)
+    default:
+      guard let defined = DefinedFlowCommand.definition(flow, environment: environment) else {
+        return Nudge.helpMessage(for: EditCommand.self)
+      }
+      flowHelp = DefinedFlowCommand.help(defined.flow, plan: defined.plan)
+    }
+    return editingHelp(flowHelp, flow: flow)
+  }
+
+  /// A flow's help made the help of editing it: edit's overview, `nudge edit [<day>] FLOW` for
+  /// its usage, the day as an argument, and its options but `--day`.
+  static func editingHelp(_ flowHelp: String, flow: String) -> String {
+    let title = Flow(rawValue: flow)?.title ?? flow
+    var lines = TerminalText.wrap(
+      "OVERVIEW: Change a day's saved \(title): the flow opens with what you saved as the "
+        + "defaults, and its flags change answers without asking. Streaks and achievements are "
+        + "recomputed; 'nudge undo' takes the edit back.", width: 80)
+    lines.append("")
+    var section = ""
+    var skippingDay = false
+    for line in flowHelp.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      if !line.hasPrefix(" "), let colon = line.firstIndex(of: ":") {
+        section = String(line[..<colon])
+      }
+      switch section {
+      case "OVERVIEW": continue
+      case "USAGE" where line.hasPrefix("USAGE: nudge \(flow)"):
+        lines.append(
+          "USAGE: nudge edit [<day>] \(flow)"
+            + line.dropFirst("USAGE: nudge \(flow)".count).replacing(" [--day <day>]", with: ""))
+        lines += ["", "ARGUMENTS:"]
+        // in argument-parser's columns: the name, then its help from the 27th
+        let dayHelp = TerminalText.wrap(
+          "today (the default), yesterday, a weekday (the latest one) or YYYY-MM-DD: any past "
+            + "day that has the entry; it may come after the flow too (nudge edit \(flow) "
+            + "yesterday).", width: 80 - 26)
+        for (index, part) in dayHelp.enumerated() {
+          lines.append((index == 0 ? "  <day>" : "").padded(to: 26) + part)
+        }
+        continue
+      default: break
+      }
+      // the --day option's lines: its own, and those its help wraps onto
+      if line.hasPrefix("  --day ") {
+        skippingDay = true
+        continue
+      }
+      if skippingDay && line.hasPrefix("      ") { continue }
+      skippingDay = false
+      lines.append(line)
+    }
+    return lines.joined(separator: "\n")
+  }
+
   private func edit<Command: FlowCommand>(_ command: Command, _ ctx: Context) throws {
     var command = command
     command.options.editing = true
@@ -99,13 +174,43 @@ extension ReviewCommand: FlowCommand {}
 extension CheckinCommand: FlowCommand {}
 extension DefinedFlowCommand: FlowCommand {}
 
-/// `nudge edit help ID [--category C] [--note TEXT]`.
+/// `nudge edit help ID [--category C] [--note TEXT] [--no-input]`.
 struct EditHelpNote: ParsableArguments {
-  @Argument var id: String
-  @Option var category: HelpCategory?
-  @Option var note: String?
+  @Argument(
+    help: ArgumentHelp(
+      "The note's id, or its first 4 characters or more ('nudge show DAY' prints them).",
+      valueName: "id"))
+  var id: String
+
+  @Option(
+    help: ArgumentHelp(
+      "What kind of craving it was.",
+      valueName: HelpCategory.allCases.map(\.rawValue).joined(separator: "|")))
+  var category: HelpCategory?
+
+  @Option(help: ArgumentHelp("The note's new text.", valueName: "text"))
+  var note: String?
+
+  @Flag(help: "Do not ask; change only what the flags say.")
+  var noInput = false
 
   init() {}
+
+  /// `nudge edit help --help`.
+  static var help: String {
+    let options = helpMessage().split(separator: "\n", omittingEmptySubsequences: false)
+      .drop { !$0.hasPrefix("ARGUMENTS:") }
+    let overview = TerminalText.wrap(
+      "OVERVIEW: Change a craving note: what kind it was, or its text. Streaks and achievements "
+        + "are recomputed; 'nudge undo' takes the edit back.", width: 80)
+    let categories = HelpCategory.allCases.map(\.rawValue).joined(separator: "|")
+    return
+      (overview + [
+        "",
+        "USAGE: nudge edit help <id> [--category <\(categories)>] [--note <text>] [--no-input]",
+        "",
+      ] + options.map(String.init)).joined(separator: "\n")
+  }
 
   init(words: [String]) throws {
     guard !words.isEmpty else {
@@ -119,13 +224,21 @@ struct EditHelpNote: ParsableArguments {
     var edited = try HelpNoteID.find(id, db)
     let noteText = try flagText(note, "--note")
     if category == nil && noteText == nil {
+      let example = "nudge edit help \(edited.id.prefix(8)) --note 'after lunch' --no-input"
+      guard !noInput else {
+        throw CLIError(
+          "nothing to change: with --no-input, say what changes with --category or --note, e.g. \(example)",
+          code: .usage)
+      }
       guard ctx.input.isTerminal else {
         throw CLIError(
-          "stdin is not a terminal, so Nudge will not ask; pass what changes, e.g. nudge edit help \(edited.id.prefix(8)) --note 'after lunch'",
+          "stdin is not a terminal, so Nudge will not ask; pass what changes, e.g. \(example)",
           code: .usage)
       }
       let ask = Prompter(ctx: ctx)
-      ctx.line(ctx.style.bold("Craving note of \(edited.day.long), \(clockTime(edited.at))"))
+      ctx.line(
+        ctx.style.bold(
+          "Craving note of \(edited.day.long), \(clockTime(edited.at, in: ctx.timeZone))"))
       edited.category = try ask.choose(
         "What did it feel like?", options: HelpCategory.allCases, key: \.rawValue,
         label: \.label, current: edited.category)
@@ -216,7 +329,7 @@ struct DeleteCommand: ContextCommand {
     guard let entry = try Self.entry(db, flow, key) else {
       throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
     }
-    let what = EntryText.describe(entry)
+    let what = EntryText.describe(entry, in: ctx.timeZone)
     if !yes {
       guard ctx.input.isTerminal else {
         throw CLIError(
@@ -311,7 +424,7 @@ struct JournalStepReport {
     let verb = redo ? "redone" : "undone"
     guard case .undone(let step) = outcome else {
       if case .changedSince(let change) = outcome {
-        let what = change.entry.map(EntryText.describe) ?? "the entry"
+        let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "the entry"
         throw CLIError(
           "nothing \(verb): \(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'.",
           code: .failure)
@@ -332,7 +445,7 @@ struct JournalStepReport {
             redone: redo, removed: now == nil ? gone : nil)))
       return
     }
-    let what = change.entry.map(EntryText.describe) ?? "an entry"
+    let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "an entry"
     let done =
       switch (change.kind, redo) {
       case (.saved, false): "Undone: \(what) is gone again."
@@ -385,8 +498,9 @@ struct ChangeReport: Encodable {
 
 /// How an entry is named in messages.
 enum EntryText {
-  /// "the Morning Focus of Wednesday 18 November (Today I will …)".
-  static func describe(_ stored: FlowEntry) -> String {
+  /// "the Morning Focus of Wednesday 18 November (Today I will …)"; a craving note's time as
+  /// `zone` shows it.
+  static func describe(_ stored: FlowEntry, in zone: ZoneRules) -> String {
     let day = stored.day.long
     switch stored.shown {
     case .prep(let p):
@@ -402,7 +516,7 @@ enum EntryText {
         }
       return "the check-in of \(day)\(how)"
     case .help(let n):
-      return "the \(n.category.rawValue) craving note of \(day), \(clockTime(n.at))"
+      return "the \(n.category.rawValue) craving note of \(day), \(clockTime(n.at, in: zone))"
         + (n.note.map { " (\($0))" } ?? "")
     case .answered(let e):
       let some = e.answers.values.sorted { $0.key < $1.key }.prefix(3)

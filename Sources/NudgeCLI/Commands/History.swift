@@ -6,7 +6,10 @@ struct HistoryCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "history", abstract: "The last 7 days as a timeline.")
 
-  @Option(help: ArgumentHelp("How many days back, today included (1-3650).", valueName: "n"))
+  // (unconditional: "--days -1" is a number to refuse, not a missing value and an option)
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("How many days back, today included (1-3650).", valueName: "n"))
   var days: Int = 7
 
   @Flag(help: "Print the days as JSON, oldest first.")
@@ -17,7 +20,7 @@ struct HistoryCommand: ContextCommand {
 
   func validate() throws {
     guard (1...3650).contains(days) else {
-      throw ValidationError("--days must be from 1 to 3650.")
+      throw outOfRange("--days", days, 1...3650, unit: "days")
     }
   }
 
@@ -46,7 +49,7 @@ struct HistoryCommand: ContextCommand {
       let label = entry.date == today ? "Today" : entry.date.short
       let text = summary(
         entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
-        view: AnsweredView(plans: plans), stored: entry)
+        view: AnsweredView(plans: plans), stored: entry, zone: ctx.timeZone)
       // long days wrap under their text, never into the date column
       let lines = TerminalText.wrap(text, width: ctx.columns - 11)
       for (index, part) in lines.enumerated() {
@@ -68,7 +71,8 @@ struct HistoryCommand: ContextCommand {
   }
 
   private func summary(
-    _ entry: HistoryDay, frozen: Bool, today: Bool, view: AnsweredView, stored: HistoryDay
+    _ entry: HistoryDay, frozen: Bool, today: Bool, view: AnsweredView, stored: HistoryDay,
+    zone: ZoneRules
   ) -> String {
     if !entry.isDone && frozen { return "* frozen (a streak freeze kept the streak)" }
     if !entry.isDone && today { return "○ in progress" }
@@ -91,7 +95,7 @@ struct HistoryCommand: ContextCommand {
       parts.append("check-in" + how)
     }
     for note in entry.help {
-      parts.append("help \(clockTime(note.at)) \(note.category.rawValue)")
+      parts.append("help \(clockTime(note.at, in: zone)) \(note.category.rawValue)")
     }
     parts += view.ordered(stored.flows).map(view.part)
     return "✓ " + parts.joined(separator: " · ")

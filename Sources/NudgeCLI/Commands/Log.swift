@@ -9,14 +9,23 @@ struct LogCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "log", abstract: "What happened to each reminder (shown, skipped, clicked...).")
 
-  @Option(help: ArgumentHelp("How many entries, newest last.", valueName: "n"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("How many entries, newest last (1-100000).", valueName: "n"))
   var limit: Int = 50
 
   @Flag(help: "Print the log as JSON.")
   var json = false
 
+  func validate() throws {
+    guard (1...100_000).contains(limit) else {
+      throw outOfRange("--limit", limit, 1...100_000, unit: "entries")
+    }
+  }
+
   struct Row: Encodable {
-    var slot: Slot
+    /// The slot's name, or "demo" (`nudge notify demo`, whichever reminder it showed).
+    var slot: Reminder.LoggedSlot
     @NullWhenAbsent var elapse: String?
     var outcome: Reminder.Outcome
     var at: String
@@ -44,7 +53,7 @@ struct LogCommand: ContextCommand {
     }
     if entries.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
     // one line a reminder, in local time, its outcomes in order: "shown → clicked"
-    var lines: [(slot: Slot, elapse: Int?, time: Int, outcomes: [String])] = []
+    var lines: [(slot: Reminder.LoggedSlot, elapse: Int?, time: Int, outcomes: [String])] = []
     for entry in entries {
       // an outcome with a reason says it: "open-failed (konsole exited 1)"
       let outcome =

@@ -22,6 +22,7 @@ struct NeedHelpCommand: ContextCommand {
   var note: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Seconds of guided breathing (stress); the timer can be skipped with Enter.",
       valueName: "seconds"))
@@ -31,7 +32,7 @@ struct NeedHelpCommand: ContextCommand {
 
   func validate() throws {
     guard (5...600).contains(breathingSeconds) else {
-      throw ValidationError("--breathing-seconds must be from 5 to 600.")
+      throw outOfRange("--breathing-seconds", breathingSeconds, 5...600, unit: "seconds")
     }
   }
 

@@ -49,18 +49,20 @@ struct NotifyCommand: ContextCommand {
   var snoozed = false
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Seconds to wait for a click (default: until the slot's staleness window ends; demo 600). 0 posts it without buttons, leaves it on the screen and returns at once.",
       valueName: "seconds"))
   var wait: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Seconds to wait for a notification server that is not there yet (default: 120 with --scheduled or --snoozed, else 0).",
       valueName: "seconds"))
   var serverWait: Double?
 
-  @Option(help: .hidden)
+  @Option(parsing: .unconditional, help: .hidden)
   var snoozeSeconds: Int?
 
   @Flag(help: "Print what happened as JSON.")
@@ -68,14 +70,14 @@ struct NotifyCommand: ContextCommand {
 
   func validate() throws {
     if let wait, !(0...Self.longestWait).contains(wait) {
-      throw ValidationError(
-        "--wait must be from 0 to \(Int(Self.longestWait)) seconds (0: post it and do not wait).")
+      throw outOfRange(
+        "--wait", wait, 0...Self.longestWait, unit: "seconds", note: "0: post it and do not wait")
     }
     if let snoozeSeconds, !(1...43200).contains(snoozeSeconds) {
-      throw ValidationError("--snooze-seconds must be from 1 to 43200 (12 hours).")
+      throw outOfRange("--snooze-seconds", snoozeSeconds, 1...43200, note: "12 hours")
     }
     if let serverWait, !(0...Self.longestWait).contains(serverWait) {
-      throw ValidationError("--server-wait must be from 0 to \(Int(Self.longestWait)) seconds.")
+      throw outOfRange("--server-wait", serverWait, 0...Self.longestWait, unit: "seconds")
     }
     if slot == .demo && (scheduled || snoozed) {
       throw ValidationError("'demo' posts now; it takes no --scheduled or --snoozed.")
@@ -133,7 +135,8 @@ struct NotifyCommand: ContextCommand {
 extension NotifyCommand {
   /// What `nudge notify --json` prints.
   struct JSONReport: Encodable {
-    var slot: Slot
+    /// The slot's name, or "demo".
+    var slot: Reminder.LoggedSlot
     @NullWhenAbsent var elapse: String?
     var outcome: String
   }

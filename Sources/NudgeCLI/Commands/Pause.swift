@@ -15,6 +15,7 @@ struct PauseCommand: ContextCommand {
       """)
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The first day off, when it is already past: yesterday, a weekday (the latest one) or YYYY-MM-DD, up to 7 days back.",
       valueName: "day"))
@@ -26,8 +27,9 @@ struct PauseCommand: ContextCommand {
       valueName: "day"))
   var until: String?
 
+  // (unconditional: "--for -3d" is a length to refuse, not a missing value and an option)
   @Option(
-    name: .customLong("for"),
+    name: .customLong("for"), parsing: .unconditional,
     help: ArgumentHelp("How long, today included: days or weeks (5d, 2w).", valueName: "length"))
   var length: String?
 

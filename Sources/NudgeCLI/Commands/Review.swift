@@ -82,7 +82,7 @@ struct ReviewCommand: ContextCommand {
         style.green("✓") + " Morning Focus \(verb)"
           + (flowDay.isPast ? " for \(flowDay.day.long)." : "."))
       if let commitment = saved.shown.commitment(on: flowDay) {
-        ctx.line("  " + style.bold(commitment))
+        ctx.wrappedLine("  " + commitment, indent: 4, style: style.bold)
       }
       if !flowDay.isPast {
         ctx.line(style.dim("Tonight: 'nudge checkin' to see how it went."))
@@ -104,9 +104,11 @@ struct ReviewCommand: ContextCommand {
     let style = ctx.style
     let ask = kept.prompter
     let evening = flowDay.isPast ? "The evening before" : "Last night"
-    ctx.line(
-      style.bold("Review your prep")
-        + (flowDay.isPast ? style.dim("  (\(flowDay.activity))") : ""))
+    // a past day is named once, here; the rest says "that day"
+    ctx.wrappedLine([
+      ("Review your prep", style.bold),
+      (flowDay.isPast ? "  (\(flowDay.activity))" : "", style.dim),
+    ])
     if let lastPrep {
       ctx.line("\(evening) you prepped \(lastPrep.doneCount)/\(PrepItem.allCases.count):")
       for item in PrepItem.allCases {
@@ -114,15 +116,15 @@ struct ReviewCommand: ContextCommand {
       }
       if let other = lastPrep.shown.other { ctx.line("  " + style.green("✓") + " \(other)") }
     } else {
-      ctx.line(
-        style.dim(
-          "No prep from \(evening.lowercased()). That's fine; \(flowDay.isPast ? "that day" : "today") still counts."
-        ))
+      ctx.wrappedLine(
+        "No prep from \(evening.lowercased()). That's fine; \(flowDay.isPast ? "that day" : "today") still counts.",
+        style: style.dim)
     }
     ctx.line()
-    ctx.line(
-      style.bold("Morning Focus")
-        + (existing == nil ? "" : style.dim("  (Enter keeps the answer in brackets)")))
+    ctx.wrappedLine([
+      ("Morning Focus", style.bold),
+      (existing == nil ? "" : "  (Enter keeps the answer in brackets)", style.dim),
+    ])
     if answers.why == nil {
       let question = "1/4 My Why: why does this matter to you?"
       answers.why = try kept.text("why", question) {
@@ -151,13 +153,16 @@ struct ReviewCommand: ContextCommand {
       }
     }
     // a first run's first brackets are here (the swap and the challenge offered back)
-    ctx.line(
-      "4/4 Commitment"
-        + (existing == nil && (answers.swap != nil || answers.challenge != nil)
-          ? style.dim("  (Enter keeps the answer in brackets)") : ""))
+    ctx.wrappedLine([
+      ("4/4 Commitment", { $0 }),
+      (
+        existing == nil && (answers.swap != nil || answers.challenge != nil)
+          ? "  (Enter keeps the answer in brackets)" : "", style.dim
+      ),
+    ])
     if answers.commitTo == nil {
       // the answer that makes the focus count: asked until given, never skippable
-      let question = flowDay.isPast ? "    On \(flowDay.day.long) I will" : "    Today I will"
+      let question = flowDay.isPast ? "    That day I will" : "    Today I will"
       // the defaults follow this run's answers: the earlier commitment only while the swap
       // it was made for is still the swap
       let sameSwap = existing != nil && answers.swap == existing?.swap
@@ -185,11 +190,11 @@ struct ReviewCommand: ContextCommand {
 }
 
 extension ReviewEntry {
-  /// The commitment as said on `flowDay`: "Today I will …" for today, "On Wednesday 18
-  /// November I will …" for a day filled in.
-  func commitment(on flowDay: FlowDay) -> String? {
+  /// The commitment as said on `flowDay`: "Today I will …" for today, "That day I will …" (or
+  /// `saying`) for a day filled in or edited, whose heading names it.
+  func commitment(on flowDay: FlowDay, saying past: String = "That day I will") -> String? {
     guard let text = commitment else { return nil }
     guard flowDay.isPast else { return text }
-    return "On \(flowDay.day.long) I will" + text.dropFirst("Today I will".count)
+    return past + text.dropFirst("Today I will".count)
   }
 }

@@ -105,7 +105,8 @@ struct DayView {
       for note in entry.help {
         let what = [note.coach, note.note].compactMap { $0 }.joined(separator: " · ")
         ctx.wrappedLine(
-          "  \(clockTime(note.at)) \(note.category.rawValue)" + (what.isEmpty ? "" : ": \(what)")
+          "  \(clockTime(note.at, in: ctx.timeZone)) \(note.category.rawValue)"
+            + (what.isEmpty ? "" : ": \(what)")
             + "  [id \(note.id.prefix(8))]", indent: 8)
       }
     }

@@ -158,7 +158,7 @@ struct TodayCommand: ContextCommand {
       entry.outcome == .missedDND
         && InstantFormat.parse(entry.at).map { settings.dayRule.day(of: $0, in: zone) } == today
     }
-    return Slot.allCases.filter { slot in missed.contains { $0.slot == slot } }
+    return Slot.allCases.filter { slot in missed.contains { $0.slot == .slot(slot) } }
   }
 
   private func streakLine(_ s: StreakSummary, _ style: Style, today: Day) -> String {

@@ -9,6 +9,7 @@ struct WeekCommand: ContextCommand {
     abstract: "Your week looked back on: days done, flows, swaps, cravings, commitments.")
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Weeks back: 0 is the last seven days, 1 the seven before them (0-52).", valueName: "weeks"))
   var ago: Int = 0
@@ -17,7 +18,7 @@ struct WeekCommand: ContextCommand {
   var json = false
 
   func validate() throws {
-    guard (0...52).contains(ago) else { throw ValidationError("--ago must be from 0 to 52.") }
+    guard (0...52).contains(ago) else { throw outOfRange("--ago", ago, 0...52, unit: "weeks") }
   }
 
   /// What `--json` prints.

@@ -61,8 +61,8 @@ struct FlowDay {
   /// What a flow on a past day is doing there: "editing" or "filling in".
   var activity: String { editing ? "editing \(day.long)" : "filling in \(day.long)" }
 
-  /// "This morning" / "That morning (Wednesday 18 November)".
-  var morning: String { isPast ? "That morning (\(day.long))" : "This morning" }
+  /// "This morning" / "That morning" (a past day's flow names its day once, in its heading).
+  var morning: String { isPast ? "That morning" : "This morning" }
 }
 
 extension Context {

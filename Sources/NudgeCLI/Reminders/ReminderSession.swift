@@ -23,7 +23,8 @@ extension Reminder {
 extension Reminder {
   /// What a reminder run did, for `notify` to print.
   struct RunReport: Equatable {
-    var slot: Slot
+    /// The slot's reminder it was, or the demo.
+    var slot: Reminder.LoggedSlot
     var elapse: Int?
     /// What it logged; nil when nothing was due (printed "nothing-due").
     var outcome: Reminder.Outcome?
@@ -55,9 +56,9 @@ extension Reminder {
         planSchedules: try ctx.allSchedules(db, plans: plans).filter(\.slot.isPlans))
       {
       case .nothingDue(let slot):
-        return Reminder.RunReport(slot: slot, elapse: nil, outcome: nil)
+        return Reminder.RunReport(slot: .slot(slot), elapse: nil, outcome: nil)
       case .logged(let slot, let outcome, let elapse):
-        return Reminder.RunReport(slot: slot, elapse: elapse, outcome: outcome)
+        return Reminder.RunReport(slot: .slot(slot), elapse: elapse, outcome: outcome)
       case .post(let post):
         return try OnScreen(session: self, post: post, plans: plans).run()
       }
@@ -81,7 +82,8 @@ private struct OnScreen: Sendable {
   func log(_ outcome: Reminder.Outcome, detail: String? = nil) throws {
     let at = InstantFormat.format(ctx.clock.now(), in: ctx.timeZone)
     try db.logReminder(
-      Reminder.LogEntry(slot: slot, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
+      Reminder.LogEntry(
+        slot: post.logged, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
   }
 
   /// The flows other plans give this slot not done yet today, and a plan slot's title.
@@ -94,7 +96,7 @@ private struct OnScreen: Sendable {
   }
 
   func report(_ outcome: Reminder.Outcome) -> Reminder.RunReport {
-    Reminder.RunReport(slot: slot, elapse: post.elapse, outcome: outcome)
+    Reminder.RunReport(slot: post.logged, elapse: post.elapse, outcome: outcome)
   }
 
   /// The reminder printed instead of shown: logged `undelivered`, printed on the terminal and
@@ -162,7 +164,7 @@ private struct OnScreen: Sendable {
       let left = leftOnScreen ? 0 : max(1, wait - ctx.clock.now().seconds(since: started))
       // logged once the server has it, and once more if Do Not Disturb lets it through later
       // (a failed log is not retried: the reminder is up)
-      let shown = post.shownOutcome
+      let shown = Reminder.Outcome.shown
       let outcome = ctx.notifier.post(
         leftOnScreen ? note.withoutButtons(command: "nudge \(offer.command)") : note,
         wait: DesktopNotification.Wait(
@@ -242,7 +244,9 @@ private struct OnScreen: Sendable {
   /// manager it also waits here and returns true when this process took the due snooze.
   func snooze() throws -> Bool {
     let seconds = snoozeSeconds
-    if try Reminder.Session.snooze(ctx, db, slot, elapse: post.elapse, seconds: seconds) {
+    if try Reminder.Session.snooze(
+      ctx, db, slot, elapse: post.elapse, seconds: seconds, loggedAs: post.logged)
+    {
       return false
     }
     ctx.pause(Double(seconds))
@@ -299,13 +303,17 @@ extension Reminder.Session {
   /// does not), logged, and handed to a transient systemd timer that runs
   /// `nudge notify SLOT --snoozed` when it is due. False when there is no user manager to take
   /// it: `nudge daemon`, which watches stored snoozes, or the caller brings it back.
-  static func snooze(_ ctx: Context, _ db: AppDatabase, _ slot: Slot, elapse: Int?, seconds: Int)
-    throws -> Bool
-  {
+  /// `loggedAs`: whose reminder the log says was snoozed (the demo's comes back as its slot's).
+  static func snooze(
+    _ ctx: Context, _ db: AppDatabase, _ slot: Slot, elapse: Int?, seconds: Int,
+    loggedAs: Reminder.LoggedSlot? = nil
+  ) throws -> Bool {
     let due = ctx.clock.now().seconds + seconds
     try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse))
     let at = InstantFormat.format(ctx.clock.now(), in: ctx.timeZone)
-    try db.logReminder(Reminder.LogEntry(slot: slot, elapse: elapse, outcome: .snoozed, at: at))
+    try db.logReminder(
+      Reminder.LogEntry(
+        slot: loggedAs ?? .slot(slot), elapse: elapse, outcome: .snoozed, at: at))
     var environment = ["NUDGE_DB": db.path]
     environment["TZ"] = ctx.environment["TZ"]
     let timer = TransientTimer(

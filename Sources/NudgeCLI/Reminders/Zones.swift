@@ -33,7 +33,12 @@ final class ZoneDirectory: Sendable {
   func exists(_ name: String) -> Bool { zone(named: name) != nil }
 
   /// The local zone for a `TZ` value (nil: unset).
-  func local(tz: String?) -> ZoneRules {
+  func local(tz: String?) -> ZoneRules { resolve(tz: tz) ?? .utc }
+
+  /// The zone a `TZ` value names: unset, the system's (/etc/localtime, else UTC); empty, UTC;
+  /// else a zone file (by name or `:/path`) or a POSIX TZ string. Nil when it names none of
+  /// them: the C library, and so systemd and Nudge, then keep time in UTC.
+  func resolve(tz: String?) -> ZoneRules? {
     guard var name = tz else {
       if let data = read("/etc/localtime"),
         let rules = ZoneRules(tzif: data, name: "localtime")
@@ -45,10 +50,7 @@ final class ZoneDirectory: Sendable {
     if name.isEmpty { return .utc }
     if name.hasPrefix(":") { name.removeFirst() }
     if name.hasPrefix("/") {
-      if let data = read(name), let rules = ZoneRules(tzif: data, name: name) {
-        return rules
-      }
-      return .utc
+      return read(name).flatMap { ZoneRules(tzif: $0, name: name) }
     }
     if let rules = zone(named: name) { return rules }
     // a DST zone without a rule borrows posixrules' transitions, as glibc does
@@ -56,7 +58,25 @@ final class ZoneDirectory: Sendable {
     {
       return rules
     }
-    return ZoneRules(posix: name) ?? .utc
+    return ZoneRules(posix: name)
+  }
+
+  /// What is wrong with a `TZ` value that names no zone, in one sentence with what to do; nil
+  /// when it names one (or is unset or empty).
+  func problem(tz: String?) -> String? {
+    guard let tz, resolve(tz: tz) == nil else { return nil }
+    return
+      "TZ '\(VisibleText.escaped(tz))' names no time zone file and is no POSIX TZ string, so times are UTC; set TZ to a zone such as Europe/Berlin (timedatectl list-timezones lists them), or unset it to use the system's."
+  }
+}
+
+extension Context {
+  /// Says on stderr, in one line, that `TZ` names no zone and times are UTC (nothing when it
+  /// names one).
+  func noteUnknownTZ() {
+    if let problem = zones.problem(tz: environment["TZ"]) {
+      output.writeError("nudge: note: \(problem)\n")
+    }
   }
 }
 

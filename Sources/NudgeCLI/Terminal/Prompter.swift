@@ -37,6 +37,16 @@ struct Prompter {
       ?? Self.stop(interrupted: interrupted, kept: 0, resume: nil)
   }
 
+  /// Writes a question and its dimmed hint wrapped at spaces to the terminal's width (never
+  /// inside a word), continuation lines under the question's own indent; the answer is typed
+  /// after the last line, a column kept for the cursor.
+  private func ask(_ question: String, hint: String) {
+    let indent = question.prefix { $0 == " " }.count
+    let lines = ctx.wrapped(
+      [(question, { $0 }), (hint, style.dim)], width: ctx.columns - 1, indent: indent)
+    ctx.output.write(lines.joined(separator: "\n") + " ")
+  }
+
   private func read() throws -> String {
     if ctx.input.wasInterrupted { throw stop() }
     guard let line = ctx.input.readLine() else {
@@ -51,9 +61,8 @@ struct Prompter {
   func text(_ question: String, current: String? = nil, required: Bool = false) throws -> String? {
     while true {
       let hint =
-        current.map { style.dim(" [\(VisibleText.escaped($0))]") }
-        ?? (required ? "" : style.dim(" (Enter to skip)"))
-      ctx.output.write("\(question)\(hint) ")
+        current.map { " [\(VisibleText.escaped($0))]" } ?? (required ? "" : " (Enter to skip)")
+      ask(question, hint: hint)
       let answer = try read().trimmingSpaces
       if answer.isEmpty, current != nil || !required { return current }
       if answer == "-" && !required { return nil }
@@ -93,7 +102,7 @@ struct Prompter {
       case nil: "[y/n\(all)]"
       }
     while true {
-      ctx.output.write("\(question) \(style.dim(hint)) ")
+      ask(question, hint: " " + hint)
       switch try read().trimmingSpaces.lowercased() {
       case "y", "yes": return true
       case "n", "no": return false
@@ -114,7 +123,7 @@ struct Prompter {
     _ question: String, options: [Option], key: (Option) -> String, label: (Option) -> String,
     current: Option? = nil
   ) throws -> Option {
-    ctx.line(question)
+    ctx.wrappedLine(question)
     for (index, option) in options.enumerated() {
       ctx.line("  \(style.bold("\(index + 1)")) \(label(option))")
     }

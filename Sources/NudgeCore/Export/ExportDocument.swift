@@ -43,7 +43,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     self.prep = prep.sorted { $0.day < $1.day }
     self.review = review.sorted { $0.day < $1.day }
     self.checkin = checkin.sorted { $0.day < $1.day }
-    self.help = help.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+    self.help = help.sorted(by: HelpNote.savedBefore)
     self.achievements = achievements.sorted { $0.key.rawValue < $1.key.rawValue }
   }
 

@@ -283,6 +283,16 @@ public struct HelpNote: Codable, Equatable, Sendable {
   }
 }
 
+extension HelpNote {
+  /// Whether `a` was saved before `b`: by the instant, not the text of their time stamps
+  /// (02:30+01:00 comes after 02:30+02:00 on a fall-back night); the same instant by id.
+  public static func savedBefore(_ a: HelpNote, _ b: HelpNote) -> Bool {
+    let (x, y) = (InstantFormat.parse(a.at), InstantFormat.parse(b.at))
+    if x != y, let x, let y { return x < y }
+    return (a.at, a.id) < (b.at, b.id)
+  }
+}
+
 /// Checks on free text typed by a person or passed as a flag.
 public enum FreeText {
   public static let maxLength = 1000

@@ -68,7 +68,7 @@ public enum Timeline {
     for e in prep where byDay[e.day] != nil { byDay[e.day]!.prep = e }
     for e in review where byDay[e.day] != nil { byDay[e.day]!.review = e }
     for e in checkin where byDay[e.day] != nil { byDay[e.day]!.checkin = e }
-    for n in help.sorted(by: { $0.at < $1.at }) where byDay[n.day] != nil {
+    for n in help.sorted(by: HelpNote.savedBefore) where byDay[n.day] != nil {
       byDay[n.day]!.help.append(n)
     }
     for e in answered where byDay[e.day] != nil { byDay[e.day]!.flows[e.flow] = e }

@@ -55,7 +55,9 @@ public struct Pause: Codable, Equatable, Sendable {
       let unit: Character = text.last == "w" ? "w" : "d"
       let number = text.last.map { $0 == "d" || $0 == "w" ? String(text.dropLast()) : text } ?? text
       guard number.allSatisfy(\.isNumber), let n = Int(number), n >= 1, n <= 10 * maxDays else {
-        throw InputError("--for '\(length)' is not a length: use days or weeks, e.g. 5d or 2w.")
+        throw InputError(
+          "--for '\(length)' is not a length: use a positive number of days or weeks, e.g. 5d or 2w."
+        )
       }
       last = first.adding(days: (unit == "w" ? n * 7 : n) - 1)
     case (nil, nil):

@@ -15,7 +15,8 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
   public var swapsFollowed: Int
   /// Cravings by category, most first.
   public var cravingsByCategory: [CategoryCount]
-  /// Cravings by part of the day (morning before 12:00, afternoon to 17:00, evening after).
+  /// Cravings by part of the day (night before 05:00, morning before 12:00, afternoon to 17:00,
+  /// evening after).
   public var cravingsByTime: [String: Int]
   /// When the most common kind of craving came: the part of the day most of them did, and
   /// whether all did.
@@ -67,7 +68,7 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
     if let top = cravingsByCategory.first {
       let times = notes.filter { $0.category == top.category }.map { Self.partOfDay($0.at) }
       // ties go to the earlier part of the day, so the same week always reads the same
-      let part = ["morning", "afternoon", "evening"].max { a, b in
+      let part = Self.partsOfDay.max { a, b in
         times.filter { $0 == a }.count < times.filter { $0 == b }.count
       }!
       topCravingTime = PartOfDay(part: part, all: times.allSatisfy { $0 == part })
@@ -81,11 +82,18 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
     previousCravings = before.reduce(0) { $0 + $1.help.count }
   }
 
-  /// "morning", "afternoon" or "evening" for a saved time stamp.
+  /// The parts of the day, earliest first.
+  static let partsOfDay = ["night", "morning", "afternoon", "evening"]
+
+  /// "night" (00:00-04:59), "morning", "afternoon" or "evening" for a saved time stamp, at
+  /// its clock time.
   static func partOfDay(_ iso: String) -> String {
     let hour = Int(String(Array(iso).dropFirst(11).prefix(2))) ?? 12
-    return hour < 12 ? "morning" : hour < 17 ? "afternoon" : "evening"
+    return hour < 5 ? "night" : hour < 12 ? "morning" : hour < 17 ? "afternoon" : "evening"
   }
+
+  /// "at night", "in the morning".
+  static func during(_ part: String) -> String { part == "night" ? "at night" : "in the \(part)" }
 
   /// The look back in a few short lines, no chart junk.
   public var lines: [String] {
@@ -117,11 +125,12 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
     if let top = cravingsByCategory.first {
       let name = top.category == .other ? "other / not sure" : top.category.rawValue
       let when =
-        topCravingTime.map { $0.all ? ", all in the \($0.part)" : ", most in the \($0.part)" }
+        topCravingTime.map { ($0.all ? ", all " : ", most ") + Self.during($0.part) }
         ?? ""
       if cravings == 1 {
         out.append(
-          "Cravings: one, \(name)" + (topCravingTime.map { ", in the \($0.part)" } ?? "") + ".")
+          "Cravings: one, \(name)" + (topCravingTime.map { ", " + Self.during($0.part) } ?? "")
+            + ".")
       } else {
         out.append(
           top.count == cravings

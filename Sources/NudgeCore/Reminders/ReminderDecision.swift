@@ -39,7 +39,7 @@ extension Reminder {
   /// and the streak its body shows.
   public struct Posting: Equatable, Sendable {
     public var slot: Slot
-    /// `nudge notify demo`: logged as `demo`, relevant for ten minutes.
+    /// `nudge notify demo`: logged under "demo", not its slot; relevant for ten minutes.
     public var isDemo: Bool
     /// The elapse it is for (nil when posted by hand).
     public var elapse: Int?
@@ -66,7 +66,7 @@ extension Reminder {
       isDemo ? 600 : Double(max(60, (elapse ?? now) + settings.stalenessSeconds(for: slot) - now))
     }
 
-    /// What is logged once the server has it: `demo` for the demo, else `shown`.
-    public var shownOutcome: Reminder.Outcome { isDemo ? .demo : .shown }
+    /// Whose reminder its log entries are: the demo's, or its slot's.
+    public var logged: Reminder.LoggedSlot { isDemo ? .demo : .slot(slot) }
   }
 }

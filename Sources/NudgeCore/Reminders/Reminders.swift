@@ -140,7 +140,9 @@ public struct SlotSchedule: Equatable, Sendable, Codable {
 extension Reminder {
   /// What a reminder firing did; every one is logged.
   public enum Outcome: String, Codable, Sendable, CaseIterable {
-    case shown, clicked, done, snoozed, dismissed, undelivered, demo
+    case shown, clicked, done, snoozed, dismissed, undelivered
+    /// A demo on the screen, as an older Nudge logged it (now: `shown`, under the slot "demo").
+    case demo
     /// The server has it but holds it back: Do Not Disturb (instead of `shown`, or `demo`).
     case held
     /// Its window ended while Do Not Disturb still held it back: replaced by a "missed" notice.
@@ -254,9 +256,35 @@ extension FiringRule.Verdict {
 }
 
 extension Reminder {
+  /// Whose reminder a log entry is about: a slot's, or the demo's (`nudge notify demo`),
+  /// logged as "demo" whatever part of the day's reminder it showed, so it never counts as
+  /// that slot's (an older Nudge logged the demo under its slot, with the outcome `demo`).
+  public enum LoggedSlot: Hashable, Sendable, Codable, RawRepresentable {
+    case slot(Slot)
+    case demo
+
+    public var rawValue: String {
+      switch self {
+      case .slot(let slot): slot.rawValue
+      case .demo: "demo"
+      }
+    }
+
+    /// "demo", or a slot's name ("demo" is never one).
+    public init?(rawValue: String) {
+      if rawValue == "demo" {
+        self = .demo
+      } else if let slot = Slot(rawValue: rawValue) {
+        self = .slot(slot)
+      } else {
+        return nil
+      }
+    }
+  }
+
   /// One line of the reminder log (`nudge log`).
   public struct LogEntry: Codable, Equatable, Sendable {
-    public var slot: Slot
+    public var slot: LoggedSlot
     /// The elapse (seconds since the epoch) the firing was for; nil for a demo.
     public var elapse: Int?
     public var outcome: Reminder.Outcome
@@ -265,13 +293,21 @@ extension Reminder {
     public var detail: String?
 
     public init(
-      slot: Slot, elapse: Int?, outcome: Reminder.Outcome, at: String, detail: String? = nil
+      slot: LoggedSlot, elapse: Int?, outcome: Reminder.Outcome, at: String,
+      detail: String? = nil
     ) {
       self.slot = slot
       self.elapse = elapse
       self.outcome = outcome
       self.at = at
       self.detail = detail
+    }
+
+    /// An entry of a slot's reminder.
+    public init(
+      slot: Slot, elapse: Int?, outcome: Reminder.Outcome, at: String, detail: String? = nil
+    ) {
+      self.init(slot: .slot(slot), elapse: elapse, outcome: outcome, at: at, detail: detail)
     }
   }
 }

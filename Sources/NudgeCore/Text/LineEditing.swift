@@ -1,6 +1,8 @@
 /// What a key press means to the line editor.
 public enum EditorKey: Equatable, Sendable {
   case character(Character)
+  /// Tab (typed, or inside a paste): a space in the line, so the words around it stay apart.
+  case tab
   case enter, endOfInput, interrupt, backspace, delete, left, right, home, end, up, down
   case killToStart, killToEnd, killWord, pasteStart, pasteEnd, ignored
 }
@@ -17,6 +19,7 @@ public enum KeyDecoder {
     guard let byte = readByte() else { return nil }
     switch byte {
     case 13, 10: return .enter
+    case 9: return .tab
     case 4: return .endOfInput
     case 3: return .interrupt
     case 127, 8: return .backspace
@@ -130,6 +133,7 @@ public struct LineBuffer: Sendable {
       if cursor < line.count { line.remove(at: cursor) }
     case .interrupt: return .interrupted
     case .character(let c): insert(c)
+    case .tab: insert(" ")
     case .backspace where cursor > 0:
       cursor -= 1
       line.remove(at: cursor)

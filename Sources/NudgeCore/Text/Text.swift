@@ -92,6 +92,53 @@ public enum TerminalText {
     if !empty || lines.isEmpty { lines.append(line) }
     return lines
   }
+
+  /// A run of one line of `wrap(parts:…)`: its text and the part it came from (nil: the
+  /// indent the wrapping added).
+  public struct Run: Equatable, Sendable {
+    public var text: String
+    public var part: Int?
+
+    public init(_ text: String, part: Int?) {
+      self.text = text
+      self.part = part
+    }
+  }
+
+  /// `parts`, one text, wrapped as `wrap` wraps it, each line as runs that say which part each
+  /// piece came from (so each can keep its own colour: the wrapping counts the plain text).
+  public static func wrap(parts: [String], width: Int, indent: Int = 0) -> [[Run]] {
+    var owner: [Int] = []
+    for (index, part) in parts.enumerated() { owner += Array(repeating: index, count: part.count) }
+    let plain = Array(parts.joined())
+    var at = 0
+    return wrap(parts.joined(), width: width, indent: indent).enumerated().map { index, line in
+      var runs: [Run] = []
+      var rest = Substring(line)
+      if index > 0 {
+        // a line after the first starts with the indent the wrapping added, where the spaces
+        // it broke at were
+        while at < plain.count, plain[at] == " " { at += 1 }
+        if indent > 0 { runs.append(Run(String(rest.prefix(indent)), part: nil)) }
+        rest = rest.dropFirst(indent)
+      }
+      for c in rest {
+        // the spaces a break (or a run of spaces) took out
+        while at < plain.count, plain[at] == " ", c != " " { at += 1 }
+        var part: Int? = nil
+        if at < plain.count, plain[at] == c {
+          part = owner[at]
+          at += 1
+        }
+        if let last = runs.last, last.part == part {
+          runs[runs.count - 1].text.append(c)
+        } else {
+          runs.append(Run(String(c), part: part))
+        }
+      }
+      return runs
+    }
+  }
 }
 
 /// "Did you mean …?" for a word Nudge does not know: the closest of the words it does.

@@ -86,6 +86,20 @@ public enum InstantFormat {
     return (Instant(seconds: seconds), offset)
   }
 
+  /// "02:30", the clock time a saved time stamp was written with; "02:30 (+02:00)", with its
+  /// offset, when `zone` (the zone it was saved in) shows that clock time twice that day (the
+  /// repeated hour of a fall-back night), so two times in that hour read apart.
+  public static func clock(_ text: String, in zone: ZoneRules) -> String {
+    let chars = Array(text)
+    guard chars.count >= 16, let (instant, offset) = parseWithOffset(text) else { return text }
+    let clock = String(chars[11..<16])
+    let t = instant.seconds
+    guard zone.localType(at: t).offset == offset, zone.repeatsWallTime(at: t) else { return clock }
+    let size = abs(offset)
+    return clock
+      + " (\(offset < 0 ? "-" : "+")\(zeroPadded(size / 3600, 2)):\(zeroPadded(size % 3600 / 60, 2)))"
+  }
+
   /// Formats as `2026-11-20T00:40:00+01:00` in the given zone.
   public static func format(_ instant: Instant, in zone: ZoneRules) -> String {
     var bytes: [UInt8] = []

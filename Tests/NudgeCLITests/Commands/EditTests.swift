@@ -13,10 +13,11 @@ import Testing
         == 0)
     let after = try nudge.run(["edit", "review", "yesterday", "--commit-to", "swim", "--no-input"])
     #expect(after.status == 0, "\(after.stderr)")
-    #expect(after.stdout.contains("Thursday 19 November I will swim"))
+    #expect(after.stdout.contains("Morning Focus edited for Thursday 19 November."))
+    #expect(after.stdout.contains("That day I will swim"))
     let before = try nudge.run(["edit", "yesterday", "review", "--commit-to", "run", "--no-input"])
     #expect(before.status == 0, "\(before.stderr)")
-    #expect(before.stdout.contains("Thursday 19 November I will run"))
+    #expect(before.stdout.contains("That day I will run"))
     // a weekday names the latest one: Thursday is yesterday
     let weekday = try nudge.run(["show", "thursday", "--json"])
     #expect(weekday.stdout.contains("\"commit_to\" : \"run\""))
@@ -156,5 +157,55 @@ import Testing
       ["edit", "2026-10-02", "prep", "--item", "water=yes", "--no-input"], now: now)
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("cannot get a new entry"))
+  }
+
+  @Test func eachFormOfEditPrintsItsOwnHelp() throws {
+    let nudge = InProcess()
+    let own = try nudge.run(["edit", "--help"])
+    #expect(own.status == 0, "\(own.stderr)")
+    #expect(own.stdout.contains("USAGE: nudge edit [<words> ...]"))
+    #expect(own.stdout.contains("nudge edit help ID"))
+    #expect(try nudge.run(["edit", "-h"]).stdout == own.stdout)
+    // a flow named: editing that flow, its flags without --day (the day is a word here)
+    let review = try nudge.run(["edit", "today", "review", "--help"])
+    #expect(review.status == 0, "\(review.stderr)")
+    #expect(review.stdout.hasPrefix("OVERVIEW: Change a day's saved Morning Focus"))
+    #expect(review.stdout.contains("USAGE: nudge edit [<day>] review [--why <text>]"))
+    #expect(review.stdout.contains("--commit-to <text>"))
+    #expect(!review.stdout.contains("--day"))
+    #expect(!review.stdout.contains("SUBCOMMANDS"), "not the root's help")
+    #expect(
+      review.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 || $0.hasPrefix("USAGE") })
+    #expect(
+      try nudge.run(["edit", "checkin", "yesterday", "-h"]).stdout.contains(
+        "USAGE: nudge edit [<day>] checkin [--followed <yes|no>]"))
+    for words in [["edit", "help", "--help"], ["edit", "help", "48f5", "--help"]] {
+      let note = try nudge.run(words)
+      #expect(note.status == 0, "\(note.stderr)")
+      #expect(note.stdout.contains("USAGE: nudge edit help <id> [--category"))
+      #expect(note.stdout.contains("--no-input"))
+    }
+    // after --, --help is a word like any other
+    #expect(try nudge.run(["edit", "review", "--", "--help"]).status != 0)
+  }
+
+  @Test func aCravingNoteIsEditedWithNoInputAsTheOtherFormsAre() throws {
+    let nudge = InProcess()
+    let saved = try nudge.run(
+      ["need-help", "--category", "stress", "--note", "meeting", "--no-input", "--json"])
+    try #require(saved.status == 0, "\(saved.stderr)")
+    let note = try JSONSerialization.jsonObject(with: Data(saved.stdout.utf8)) as? [String: Any]
+    let id = try #require(note?["id"] as? String)
+    let edited = try nudge.run([
+      "edit", "help", String(id.prefix(8)), "--note", "lunch", "--no-input",
+    ])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    #expect(edited.stdout.contains("edited: stress: lunch."))
+    // nothing to change, even on a terminal: said in one line, nothing asked or saved
+    let nothing = try nudge.run(
+      ["edit", "help", String(id.prefix(8)), "--no-input"], terminal: true)
+    #expect(nothing.status == 64)
+    #expect(nothing.stderr.contains("nothing to change: with --no-input, say what changes"))
+    #expect(nothing.stdout.isEmpty)
   }
 }

@@ -58,10 +58,12 @@ import Testing
       ).status == 0)
     let checkin = try nudge.typing("y\nproud\n\n", "checkin", "--day", "2026-11-18", now: now)
     #expect(checkin.status == 0, "\(checkin.stderr)")
-    #expect(
-      checkin.stdout.contains(
-        "That morning (Wednesday 18 November): On Wednesday 18 November I will walk"))
-    #expect(checkin.stdout.contains("Did you follow your swap on Wednesday 18 November?"))
+    // the day is named once, in the heading; the rest says "that morning", "that day"
+    #expect(checkin.stdout.contains("(filling in Wednesday 18 November)"))
+    #expect(checkin.stdout.contains("That morning: I will walk instead of the bus."))
+    #expect(checkin.stdout.contains("Did you follow your swap that day?"))
+    let asked = checkin.stdout.prefix { $0 != "✓" }
+    #expect(asked.components(separatedBy: "18 November").count == 2, "\(asked)")
     #expect(checkin.stdout.contains("You followed your swap that day."))
     #expect(!checkin.stdout.contains("Tomorrow is a fresh try"))
     #expect(!checkin.stdout.contains("This morning"))

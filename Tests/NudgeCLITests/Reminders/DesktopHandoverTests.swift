@@ -89,12 +89,16 @@ import Testing
     #expect(launcher.links == ["nudge://review"])
   }
 
-  @Test func theDemoHeldBackIsLoggedHeldNotDemo() throws {
+  @Test func theDemoHeldBackIsLoggedAsTheDemoNeverAsItsSlot() throws {
     let notifier = ScriptedNotifier([.heldBack(.withdrawn(.expired)), .answer(.left)])
     let nudge = nudge(notifier)
-    try nudge("notify", "demo", now: "2026-11-20T21:00:00+01:00")
+    let now = "2026-11-20T21:00:00+01:00"
+    try nudge("notify", "demo", now: now)
     #expect(try outcomes(nudge) == ["held", "missed-dnd"])
+    #expect(try log(nudge).map { $0["slot"] as? String } == ["demo", "demo"])
     #expect(notifier.titles.last == "Missed: Prep tonight (for tomorrow)")
+    // the today view says nothing of an evening reminder held back: it was the demo
+    #expect(!(try nudge("today", now: now).stdout.contains("held back")))
   }
 
   @Test func leftOnTheScreenUnderDoNotDisturbItIsLoggedAndReportedHeld() throws {

@@ -123,11 +123,11 @@ import Testing
     let notifier = ScriptedNotifier(.left)
     let (nudge, _) = nudge(notifier)
     let run = try nudge("notify", "demo", "--wait", "0", now: Self.evening)
-    #expect(run.stdout == "evening: demo\n")
+    #expect(run.stdout == "demo: shown\n")
     let posted = try #require(notifier.posts.first?.notification)
     #expect(posted.actions.isEmpty)
     #expect(posted.body.hasSuffix("Run: nudge prep"))
-    #expect(try outcomes(nudge) == ["demo"])
+    #expect(try outcomes(nudge) == ["shown"])
   }
 
   @Test func aServerThatGoesAwayOrRefusesLeavesThePrintedReminderAnd69() throws {

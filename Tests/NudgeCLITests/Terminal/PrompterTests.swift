@@ -6,6 +6,44 @@ import Testing
 
 /// The prompter: answers kept as drafts, offered again, Ctrl-D and Ctrl-C, the brackets explained.
 @Suite struct PrompterTests {
+  @Test func anEditsQuestionsNameTheDayOnceAndWrapBetweenWords() throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge.run(
+        [
+          "review", "--day", "2026-11-18", "--swap", "herbal tea", "--commit-to",
+          "have a cup of herbal tea at nine", "--commit-from", "late-night snacking", "--no-input",
+        ], now: "2026-11-20T09:00:00+01:00"
+      ).status == 0)
+    try #require(
+      try nudge.run(
+        ["checkin", "--day", "2026-11-18", "--followed", "yes", "--no-input"],
+        now: "2026-11-20T09:00:00+01:00"
+      ).status == 0)
+    for columns in [50, 36] {
+      let edit = try nudge.run(
+        ["edit", "2026-11-18", "checkin"], now: "2026-11-20T09:05:00+01:00",
+        stdin: "\n\n\n", env: ["COLUMNS": "\(columns)"], terminal: true)
+      #expect(edit.status == 0, "\(edit.stderr)")
+      // up to the first question's answer (what is typed is not echoed here)
+      let end = try #require(edit.stdout.range(of: "[Y/n] "), "\(edit.stdout)").upperBound
+      let asked = String(edit.stdout[..<end])
+      let words = asked.split(whereSeparator: \.isWhitespace)
+      let text = words.joined(separator: " ")
+      // the day once, in the heading
+      #expect(text.contains("(editing Wednesday 18 November)"), "\(asked)")
+      #expect(words.filter { $0.hasPrefix("November") }.count == 1, "\(asked)")
+      #expect(text.contains("That morning: I will have a cup of herbal tea"), "\(asked)")
+      #expect(text.hasSuffix("Did you follow your swap that day? [Y/n]"), "\(asked)")
+      // every line within the width, a column left for the cursor; every word whole
+      let lines = asked.split(separator: "\n")
+      #expect(lines.count > 3, "\(asked)")
+      #expect(lines.allSatisfy { TerminalText.columns($0) < columns }, "\(asked)")
+      #expect(words.contains("late-night"), "\(asked)")
+      #expect(words.contains("snacking."), "\(asked)")
+    }
+  }
+
   @Test func theBracketsAreExplainedOnlyWhereThereAreSome() throws {
     let nudge = InProcess()
     let first = try nudge.typing("y\nn\ny\ny\n\n", "prep", now: "2026-11-19T21:00:00+01:00")

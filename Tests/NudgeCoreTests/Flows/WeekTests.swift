@@ -47,6 +47,27 @@ import Testing
     #expect(text.contains("You committed: I will walk instead of the bus (3 days)."))
   }
 
+  @Test(arguments: [
+    ("00:10", "night"), ("03:00", "night"), ("04:59", "night"), ("05:00", "morning"),
+    ("11:59", "morning"), ("12:00", "afternoon"), ("16:59", "afternoon"), ("17:00", "evening"),
+    ("23:59", "evening"),
+  ])
+  func aCravingsTimeHasItsPartOfTheDay(time: String, part: String) {
+    let week = WeekSummary(days: [day(0, help: [(time, .habit)])], before: [])
+    #expect(week.cravingsByTime == [part: 1])
+    let said = part == "night" ? "at night" : "in the \(part)"
+    #expect(week.lines.contains("Cravings: one, habit, \(said)."), "\(week.lines)")
+  }
+
+  @Test func cravingsAt3amAreNightNotMorning() {
+    let week = WeekSummary(
+      days: [
+        day(0, help: [("03:00", .stress), ("02:10", .stress)]), day(1, help: [("09:00", .habit)]),
+      ],
+      before: [])
+    #expect(week.lines.contains("Cravings: 2 of 3 were stress, all at night."), "\(week.lines)")
+  }
+
   @Test func aFlowDoneWellAwayFromItsReminderSuggestsMovingIt() {
     let late = Array(repeating: 22 * 60 + 40, count: 5) + [21 * 60 + 30, 21 * 60 + 35]
     let move = SlotSuggestion.better(slotMinutes: 21 * 60 + 30, times: late)

@@ -52,4 +52,18 @@ import Testing
     #expect(KeyDecoder.next({ rest.popFirst() }) == .ignored)
     #expect(rest.isEmpty)
   }
+
+  @Test func aTabTypedOrPastedIsASpaceBetweenTheWords() {
+    #expect(KeyDecoder.next({ 9 }) == .tab)
+    var buffer = LineBuffer()
+    // a bracketed paste of "oats\tsoaking", then a typed tab and "berries"
+    let outcomes = type(Array("\u{1B}[200~oats\tsoaking\u{1B}[201~\tberries".utf8), into: &buffer)
+    #expect(!outcomes.contains(.unchanged))
+    #expect(buffer.text == "oats soaking berries")
+    #expect(buffer.apply(.enter, inputPending: false) == .done("oats soaking berries"))
+    // in the middle of a line too
+    _ = type(Array("ab\u{1B}[D\t".utf8), into: &buffer)
+    #expect(buffer.text == "a b")
+    #expect(buffer.cursor == 2)
+  }
 }

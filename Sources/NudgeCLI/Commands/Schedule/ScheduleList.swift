@@ -58,6 +58,8 @@ extension ScheduleCommand {
           next
         )
       }
+      // next times in UTC for a TZ that names no zone: said once, on stderr (JSON too)
+      if !noPrompt { ctx.noteUnknownTZ() }
       if json {
         ctx.line(try jsonText(rows.map(\.0)))
         return

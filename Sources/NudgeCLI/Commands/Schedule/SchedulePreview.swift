@@ -18,7 +18,7 @@ extension ScheduleCommand {
 
     func validate() throws {
       guard (1...100_000).contains(count) else {
-        throw ValidationError("--count must be from 1 to 100000.")
+        throw outOfRange("--count", count, 1...100_000, unit: "elapses")
       }
       guard !expressions.isEmpty else {
         throw ValidationError("give a calendar expression, e.g. 'Mon..Fri 07:00'.")
@@ -35,7 +35,8 @@ extension ScheduleCommand {
         "The local time zone to use (default: TZ, else /etc/localtime).", valueName: "zone"))
     var tz: String?
 
-    @Option(help: ArgumentHelp("How many elapses (1-100000).", valueName: "n"))
+    @Option(
+      parsing: .unconditional, help: ArgumentHelp("How many elapses (1-100000).", valueName: "n"))
     var count: Int = 5
 
     @Flag(help: "Print seconds since the epoch instead of ISO 8601.")
@@ -48,6 +49,7 @@ extension ScheduleCommand {
         throw CLIError(
           "--tz '\(tz)' is not an installed time zone (see /usr/share/zoneinfo).", code: .usage)
       }
+      if tz == nil { ctx.noteUnknownTZ() }
       let local = ctx.zones.local(tz: tz ?? ctx.environment["TZ"])
       // every expression checked before anything is printed
       let specs = try expressions.map { try ctx.parseCalendar($0, local: local) }

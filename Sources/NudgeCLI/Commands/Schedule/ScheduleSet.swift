@@ -18,7 +18,10 @@ extension ScheduleCommand {
     @Argument(help: "A time in plain words, or a systemd calendar expression.")
     var expression: String
 
-    @Flag(help: "Keep a time far outside the slot's part of the day without asking.")
+    @Flag(
+      help:
+        "Keep a time far outside the slot's part of the day, or one that fires more than once a day, without asking."
+    )
     var yes = false
 
     func run(_ ctx: Context) throws {
@@ -30,9 +33,27 @@ extension ScheduleCommand {
       let spec = try ctx.parseCalendar(words ?? expression, local: local, asTyped: expression)
       let normalized = spec.normalized
       let plain = PlainTime.describe(normalized)
+      // a reminder is once a day: one that fires more often (every second: '*:*:*') is asked
+      // about, whatever the words
+      let times = spec.timesADay
+      if times > 1, !yes {
+        guard ctx.input.isTerminal else {
+          throw CLIError(
+            "'\(expression)' (\(normalized)) fires the \(target.rawValue) reminder \(times) times a day; to keep it, add --yes: nudge schedule set \(target.rawValue) '\(expression)' --yes",
+            code: .usage)
+        }
+        guard
+          try Prompter(ctx: ctx).yesNo(
+            "\(normalized) fires the \(target.rawValue) reminder \(times) times a day; keep it?",
+            current: false)
+        else {
+          ctx.line("Nothing changed.")
+          return
+        }
+      }
       // a slip worth a question: plain words or a shorthand ("daily"), not an expression spelt
       // out with systemd's wildcards
-      if !expression.contains("*"), let hour = PlainTime.hour(of: normalized),
+      if times <= 1, !expression.contains("*"), let hour = PlainTime.hour(of: normalized),
         !target.usualHours.contains(hour), !yes
       {
         let at = plain ?? normalized

@@ -41,3 +41,31 @@ public struct CalendarSpec: Equatable, Sendable {
     public let message: String
   }
 }
+
+extension CalendarSpec {
+  /// How many times it elapses on a day it elapses at all (a DST change aside): the hours,
+  /// minutes and seconds it names, multiplied ("*:*:*" 86400, "07:00" 1, "07,19:00" 2).
+  public var timesADay: Int {
+    Self.valueCount(hour, 0...23) * Self.valueCount(minute, 0...59)
+      * Self.valueCount(microsecond, 0...(60 * Self.usecPerSec - 1))
+  }
+
+  /// How many values of `range` a component's chain names (nil, `*`: all of them); each item's
+  /// values are counted up to a million (a repetition of a microsecond names 60 million).
+  static func valueCount(_ chain: Chain, _ range: ClosedRange<Int>) -> Int {
+    guard let chain else { return range.count }
+    var named = Set<Int>()
+    for item in chain {
+      let last = item.stop >= 0 ? item.stop : item.step > 0 ? range.upperBound : item.start
+      var value = item.start
+      var taken = 0
+      while value <= min(last, range.upperBound) && taken < 1_000_000 {
+        if range.contains(value) { named.insert(value) }
+        guard item.step > 0 else { break }
+        value += item.step
+        taken += 1
+      }
+    }
+    return named.count
+  }
+}

@@ -180,3 +180,20 @@ public struct ZoneRules: Sendable, Equatable {
     return (standard, names[1] ?? standard)
   }
 }
+
+extension ZoneRules {
+  /// Whether the wall-clock time at `t` (seconds since the epoch) names another instant too:
+  /// the repeated hour of a fall-back night, where 02:30 comes once in summer time and once in
+  /// winter time.
+  public func repeatsWallTime(at t: Int) -> Bool {
+    let offset = localType(at: t).offset
+    let wall = t + offset
+    // the offsets in use around it (a change is hours away at most, and never twice a day)
+    let nearby = Set([t - 86400, t - 10800, t + 10800, t + 86400].map { localType(at: $0).offset })
+    for other in nearby where other != offset {
+      let u = wall - other
+      if u != t && localType(at: u).offset == other { return true }
+    }
+    return false
+  }
+}

@@ -145,7 +145,7 @@ import Testing
   @Test func theTableShowsLongExpressionsWholeAndSaysWhenNothingComes() throws {
     let nudge = Nudge()
     let long = "Mon..Fri *-*-* 07,12,18:00:00 Europe/Berlin"
-    try nudge("schedule", "set", "midday", long)
+    try nudge("schedule", "set", "midday", long, "--yes")
     try nudge("schedule", "set", "evening", "2025-01-01 12:00")
     let table = try nudge("schedule")
     #expect(table.stdout.contains(long))
@@ -331,7 +331,7 @@ import Testing
     var env = nudge.environment
     env.removeValue(forKey: "NUDGE_NOW")
     for args in [
-      ["schedule", "set", "midday", "*:*:0/5"], ["schedule", "on", "midday"],
+      ["schedule", "set", "midday", "*:*:0/5", "--yes"], ["schedule", "on", "midday"],
       ["schedule", "off", "morning"], ["schedule", "off", "evening"],
     ] {
       #expect(try nudge.run(args, env: ["NUDGE_NOW": ""]).status == 0)

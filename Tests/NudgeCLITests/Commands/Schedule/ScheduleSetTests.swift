@@ -20,4 +20,40 @@ import Testing
       #expect(refused.stderr.split(separator: "\n").count == 1)
     }
   }
+
+  @Test func aTimeThatFiresMoreThanOnceADayIsAskedAboutOrNeedsYes() throws {
+    let nudge = InProcess()
+    for expression in ["*:*:*", "hourly", "07,19:00"] {
+      let refused = try nudge.run(["schedule", "set", "morning", expression])
+      #expect(refused.status == 64, "\(expression): \(refused.stderr)")
+      #expect(refused.stderr.contains("times a day; to keep it, add --yes"), "\(refused.stderr)")
+      #expect(refused.stderr.split(separator: "\n").count == 1)
+    }
+    let everySecond = try nudge.run(["schedule", "set", "evening", "*:*:*"])
+    #expect(
+      everySecond.stderr.contains(
+        "'*:*:*' (*-*-* *:*:*) fires the evening reminder 86400 times a day"))
+    // nothing was saved
+    let rows = try #require(try nudge.json("schedule") as? [[String: Any]])
+    #expect(
+      rows.map { $0["expression"] as? String } == [
+        "*-*-* 07:00:00", "*-*-* 12:30:00", "*-*-* 21:30:00", "Sun *-*-* 18:00:00",
+      ])
+    // on a terminal it asks: Enter (no) keeps the old time, y takes the new one
+    let kept = try nudge.typing("\n", "schedule", "set", "morning", "*:*:*")
+    #expect(kept.status == 0, "\(kept.stderr)")
+    #expect(
+      kept.stdout.contains("*-*-* *:*:* fires the morning reminder 86400 times a day; keep it?"))
+    #expect(kept.stdout.contains("Nothing changed."))
+    let taken = try nudge.typing("y\n", "schedule", "set", "midday", "12:00,30")
+    #expect(taken.status == 0, "\(taken.stderr)")
+    #expect(taken.stdout.contains("fires the midday reminder 2 times a day"))
+    #expect(
+      try nudge.run(["schedule", "set", "evening", "*:*:*", "--yes"]).status == 0)
+    let after = try #require(try nudge.json("schedule") as? [[String: Any]])
+    #expect(
+      after.map { $0["expression"] as? String } == [
+        "*-*-* 07:00:00", "*-*-* 12:00,30:00", "*-*-* *:*:*", "Sun *-*-* 18:00:00",
+      ])
+  }
 }

@@ -28,6 +28,17 @@ enum TestZones {
 }
 
 @Suite struct CalendarSpecTests {
+  @Test(arguments: [
+    ("07:00", 1), ("Mon..Fri 07:30", 1), ("daily", 1), ("*-*-* 07,19:00", 2), ("hourly", 24),
+    ("*:0/15", 96), ("*:*:*", 86400), ("*:*:0/20", 4320), ("08..10:00", 3),
+    ("*-*-* 07:00:00.5", 1), ("*:00:0/0.5", 2880),
+  ])
+  func countsTheTimesADayItElapses(expression: String, times: Int) throws {
+    let spec = try CalendarSpec.parse(
+      expression, localZone: TestZones.local("UTC"), zoneExists: TestZones.exists)
+    #expect(spec.timesADay == times, "\(spec.normalized)")
+  }
+
   @Test(arguments: systemdNormalizeCases)
   func normalizesLikeSystemd(input: String, expected: String) throws {
     let local = TestZones.local("UTC")  // fixed, whatever the machine's zone
