@@ -22,6 +22,7 @@ struct PauseCommand: ContextCommand {
   var from: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The last day of the pause: tomorrow, a weekday (the next one) or YYYY-MM-DD.",
       valueName: "day"))
