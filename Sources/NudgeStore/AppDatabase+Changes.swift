@@ -133,9 +133,10 @@ extension AppDatabase {
   }
 
   /// Marks `pause`'s days as days off. What other pauses said about those days is replaced:
-  /// their days before it stay; their days after it stay too when it ends before `today` (days
-  /// marked after the fact), and go when it reaches today (a pause started now decides how long
-  /// you are off from here on, so pausing again shortens or lengthens the current one).
+  /// their days before it stay; their days after it stay too when it starts before `today`
+  /// (days marked after the fact never shorten a pause), and go when it starts today (a pause
+  /// started now decides how long you are off from here on, so pausing again shortens or
+  /// lengthens the current one).
   public func startPause(_ pause: Pause, today: Day) throws(StoreError) {
     try write { db in
       for old in try db.fetchAll(Pause.self)
@@ -144,11 +145,23 @@ extension AppDatabase {
         if old.firstDay < pause.firstDay {
           try db.save(Pause(firstDay: old.firstDay, lastDay: pause.firstDay.adding(days: -1)))
         }
-        if old.lastDay > pause.lastDay && pause.lastDay < today {
+        if old.lastDay > pause.lastDay && pause.firstDay < today {
           try db.save(Pause(firstDay: pause.lastDay.adding(days: 1), lastDay: old.lastDay))
         }
       }
       try db.save(pause)
+      // days off in a row are one pause (the today view, `paused_until` and `resume` read the
+      // one covering today)
+      var merged: Pause? = nil
+      for next in try db.fetchAll(Pause.self, "ORDER BY first_day") {
+        guard let run = merged, next.firstDay <= run.lastDay.adding(days: 1) else {
+          merged = next
+          continue
+        }
+        try db.delete(Pause.self, key: next.firstDay.description)
+        merged = Pause(firstDay: run.firstDay, lastDay: max(run.lastDay, next.lastDay))
+        try db.save(merged!)
+      }
     }
   }
 

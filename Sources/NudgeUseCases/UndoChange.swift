@@ -51,13 +51,24 @@ public struct RedoChange: Sendable {
 private struct JournalStep {
   let db: AppDatabase
 
+  /// Whether two entries hold the same answers, whenever each was saved (a run that changed
+  /// nothing stamps a new time and journals nothing: it is no change to undo or redo over).
+  static func sameAnswers(_ a: FlowEntry?, _ b: FlowEntry?) -> Bool {
+    func unstamped(_ entry: FlowEntry?) -> StoredEntry? {
+      guard var stored = entry?.stored else { return nil }
+      stored.savedAt = ""
+      return stored
+    }
+    return unstamped(a) == unstamped(b)
+  }
+
   /// Puts `change`'s entry from `expected` to `target` (nil: no entry) and marks the change
   /// `undone` or not, inside the caller's transaction; only an entry still as `expected` moves.
   func move(
     _ change: EntryChange, from expected: FlowEntry?, to target: FlowEntry?, undone: Bool
   ) throws(StoreError) -> UndoChange.Outcome? {
     guard let touched = change.entry else { return nil }
-    guard try db.entry(change.flow, key: touched.key) == expected else {
+    guard Self.sameAnswers(try db.entry(change.flow, key: touched.key), expected) else {
       return .changedSince(change)
     }
     let ledger = AchievementLedger(db: db)

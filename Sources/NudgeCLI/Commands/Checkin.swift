@@ -113,11 +113,17 @@ struct CheckinCommand: ContextCommand {
   /// Why `--followed` is refused on a day without a swap, and what to do instead.
   static func noSwapToFollow(_ flowDay: FlowDay, focus: Bool) -> String {
     let when = flowDay.isPast ? "on \(flowDay.day.long)" : "today"
-    let review = flowDay.isPast ? "nudge review --day \(flowDay.day)" : "nudge review"
+    // a day past the backfill window takes a Morning Focus only through an edit of one it has
+    let late = flowDay.day < flowDay.today.adding(days: -FlowDay.backfillDays)
+    let review =
+      late
+      ? (focus ? "nudge edit \(flowDay.day) review" : nil)
+      : flowDay.isPast ? "nudge review --day \(flowDay.day)" : "nudge review"
     let why =
       focus ? "the Morning Focus \(when) set no swap" : "no Morning Focus \(when)"
     return
-      "\(why), so there is no swap to follow: answer the other questions (--feel, --blocker), or do '\(review)' first."
+      "\(why), so there is no swap to follow: answer the other questions (--feel, --blocker)"
+      + (review.map { ", or do '\($0)' first." } ?? ".")
   }
 
   /// What Nudge prints as a working example on a day with a swap.

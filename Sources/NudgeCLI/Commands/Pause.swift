@@ -54,9 +54,9 @@ struct PauseCommand: ContextCommand {
       let range = Self.range(past.first!, past.last!)
       let command =
         "nudge pause --from \(pause.firstDay) --until \(pause.lastDay == today.adding(days: -1) ? "yesterday" : pause.lastDay.description) --yes"
-      guard ctx.input.isTerminal else {
+      guard ctx.input.isTerminal, !json else {
         throw CLIError(
-          "stdin is not a terminal, so Nudge will not ask whether to mark \(range) (already past) as days off; to mark them: \(command)",
+          "\(json ? "--json prints the pause alone" : "stdin is not a terminal"), so Nudge will not ask whether to mark \(range) (already past) as days off; to mark them: \(command)",
           code: .usage)
       }
       let question = "Mark \(range) as days off? Your streak waits over them."

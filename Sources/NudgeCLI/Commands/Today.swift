@@ -124,20 +124,17 @@ struct TodayCommand: ContextCommand {
           : "→ \(title): " + style.cyan("nudge \(flow.word)"))
     }
     // a flow left unfinished in the last week (Ctrl-C, a closed window) and not saved since is
-    // not forgotten (a craving note is one of several: its draft is said whatever the day has)
+    // not forgotten (a craving note is one of several: its draft is said whatever the day has);
+    // a plan's flow only while its plan is on, so the command it names runs
     for draft in try db.drafts(from: today.adding(days: -FlowDay.backfillDays), through: today)
-    where try draft.flow == .needHelp || !db.isDone(draft.flow, on: draft.day) {
+    where !draft.answers.isEmpty {
+      if case .defined = draft.flow, plans.definitionOn(draft.flow) == nil { continue }
+      if try draft.flow != .needHelp && db.isDone(draft.flow, on: draft.day) { continue }
       let title =
-        if case .defined(let word) = draft.flow {
-          VisibleText.escaped(plans.flow(word)?.flow.title ?? word)
-        } else { draft.flow.title }
+        if case .defined(let word) = draft.flow { plans.title(of: word) } else { draft.flow.title }
       let day = FlowDay(day: draft.day, savedAt: "", today: today)
       let count = draft.answers.count == 1 ? "1 answer" : "\(draft.answers.count) answers"
-      let resume =
-        "nudge \(draft.flow.rawValue)"
-        + (day.isPast
-          ? " --day \(draft.day == today.adding(days: -1) ? "yesterday" : draft.day.description)"
-          : "")
+      let resume = day.resumeCommand(draft.flow)
       // the command whole on one line, so it can be copied: after the words when it fits
       let said = "✎ \(title) of \(day.name) left unfinished (\(count) kept):"
       if TerminalText.columns(said) + 1 + resume.count <= ctx.columns {

@@ -58,6 +58,15 @@ struct FlowDay {
     return example.replacing(" --no-input", with: " --day \(day) --no-input")
   }
 
+  /// The command that runs `flow` again for this day (and so resumes its draft): `nudge
+  /// edit DAY FLOW` for an edit, `--day` for a past day (`--day yesterday` for yesterday).
+  func resumeCommand(_ flow: Flow) -> String {
+    let command = "nudge \(flow.rawValue)"
+    if editing { return "nudge edit \(day) \(flow.rawValue)" }
+    guard isPast else { return command }
+    return command + " --day " + (day == today.adding(days: -1) ? "yesterday" : day.description)
+  }
+
   /// What a flow on a past day is doing there: "editing" or "filling in".
   var activity: String { editing ? "editing \(day.long)" : "filling in \(day.long)" }
 

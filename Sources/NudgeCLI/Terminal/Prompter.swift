@@ -169,11 +169,7 @@ final class DraftAnswers {
     throws -> DraftAnswers
   {
     ctx.input.catchInterrupts()
-    let command = flow == .needHelp ? "need-help" : flow.rawValue
-    let resume =
-      flowDay.editing
-      ? "nudge edit \(flowDay.day) \(command)"
-      : "nudge \(command)" + (flowDay.isPast ? " --day \(flowDay.day)" : "")
+    let resume = flowDay.resumeCommand(flow)
     let fresh = FlowDraft(flow: flow, day: flowDay.day)
     guard let kept = try db.draft(flow, on: flowDay.day), !kept.answers.isEmpty else {
       return DraftAnswers(ctx: ctx, db: db, draft: fresh, resumed: [:], resume: resume)

@@ -46,7 +46,7 @@ public struct Pause: Codable, Equatable, Sendable {
       let relative = ["today", "yesterday", "tomorrow"].contains(word) ? today : first
       guard let day = Day.named(until, today: relative, toward: .future) else {
         throw InputError(
-          "--until '\(until)' is not a day: use \(Day.wordsHint).\(Suggestion.hint(for: until, among: Day.dayWords))"
+          "--until '\(VisibleText.escaped(until))' is not a day: use \(Day.wordsHint).\(Suggestion.hint(for: VisibleText.escaped(until), among: Day.dayWords))"
         )
       }
       last = day
@@ -56,7 +56,7 @@ public struct Pause: Codable, Equatable, Sendable {
       let number = text.last.map { $0 == "d" || $0 == "w" ? String(text.dropLast()) : text } ?? text
       guard number.allSatisfy(\.isNumber), let n = Int(number), n >= 1, n <= 10 * maxDays else {
         throw InputError(
-          "--for '\(length)' is not a length: use a positive number of days or weeks, e.g. 5d or 2w."
+          "--for '\(VisibleText.escaped(length))' is not a length: use a positive number of days or weeks, e.g. 5d or 2w."
         )
       }
       last = first.adding(days: (unit == "w" ? n * 7 : n) - 1)
@@ -84,7 +84,7 @@ public struct Pause: Codable, Equatable, Sendable {
     let earliest = today.adding(days: -backDays)
     guard let day = Day.named(from, today: today, toward: .past) else {
       throw InputError(
-        "--from '\(from)' is not a day: use today, yesterday, a weekday (the latest one) or YYYY-MM-DD.\(Suggestion.hint(for: from, among: Day.dayWords))"
+        "--from '\(VisibleText.escaped(from))' is not a day: use today, yesterday, a weekday (the latest one) or YYYY-MM-DD.\(Suggestion.hint(for: VisibleText.escaped(from), among: Day.dayWords))"
       )
     }
     guard day <= today else {

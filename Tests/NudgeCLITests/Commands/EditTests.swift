@@ -76,8 +76,13 @@ import Testing
     let nothingYet = try nudge.run(["redo"], now: now)
     #expect(nothingYet.status == 1)
     #expect(nothingYet.stderr.hasPrefix("nudge: nothing to redo:"), "\(nothingYet.stderr)")
-    // two undos: the edit, then the save (the typed review is gone)
+    // two undos: the edit, then the save (the typed review is gone); a run between them that
+    // changes nothing (the same answers, a new time) is no change to undo or redo over
     let undoEdit = try nudge.run(["undo"], now: now)
+    try #require(
+      try nudge.run(
+        ["review", "--commit-to", "walk", "--no-input"], now: "2026-11-20T09:30:00+01:00"
+      ).status == 0)
     #expect(undoEdit.stdout.contains("'nudge redo' re-applies it"), "\(undoEdit.stdout)")
     try nudge.run(["undo"], now: now)
     #expect(try history(nudge, now)[0]["review"] is NSNull)

@@ -61,8 +61,22 @@ import Testing
     let pauses = try #require(
       (try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [String: Any])?["pauses"]
         as? [[String: Any]])
+    // days off in a row are one pause
     #expect(
-      pauses.map { $0["first_day"] as? String ?? "" } == ["2026-12-07", "2026-12-10"], "\(pauses)")
+      pauses.map { "\($0["first_day"] ?? "")..\($0["last_day"] ?? "")" }
+        == ["2026-12-07..2026-12-12"], "\(pauses)")
+    // days marked after the fact never shorten a pause already planned ahead
+    try #require(
+      try nudge.run(["pause", "--until", "2026-12-20"], now: "2026-12-12T09:00:00+01:00").status
+        == 0)
+    try #require(
+      try nudge.run(
+        ["pause", "--from", "2026-12-08", "--until", "2026-12-12", "--yes"],
+        now: "2026-12-12T09:00:00+01:00"
+      ).status == 0)
+    let planned = try #require(
+      try nudge.json("streak", now: "2026-12-12T09:10:00+01:00") as? [String: Any])
+    #expect(planned["paused_until"] as? String == "2026-12-20", "\(planned)")
     // bad days: each a one-line usage error, nothing stored
     for args in [
       ["--from", "2026-12-01", "--for", "2d"], ["--from", "tomorrow", "--for", "2d"],
