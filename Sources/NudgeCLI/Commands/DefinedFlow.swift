@@ -237,7 +237,7 @@ struct DefinedFlowCommand: ContextCommand {
       let current = existing?.answers[question.id] ?? suggested ?? question.offered
       let label = VisibleText.escaped(question.ask)
       let answer = try kept.text(
-        question.id, label, shown: { question.title(of: $0) },
+        question.id, label, shown: question.kind.shown,
         ask: {
           try QuestionAsker(prompter: kept.prompter).ask(
             question, current: current,
@@ -303,23 +303,6 @@ struct ChallengeOffer {
         + VisibleText.escaped(pick.reason))
     ctx.wrappedLine(
       "  " + VisibleText.escaped(pick.challenge.about), indent: 2, style: ctx.style.dim)
-  }
-}
-
-extension Question {
-  /// A stored answer as the person chose it: a choice's label for its id (several joined by
-  /// commas), any other answer as it is.
-  func title(of answer: String) -> String {
-    switch kind {
-    case .oneOf(let options):
-      return options.first { $0.id == answer }?.label ?? answer
-    case .severalOf(let options):
-      return answer.split(separator: ",").map { id in
-        options.first { $0.id == String(id) }?.label ?? String(id)
-      }.joined(separator: ", ")
-    default:
-      return answer
-    }
   }
 }
 

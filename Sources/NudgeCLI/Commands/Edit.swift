@@ -331,13 +331,13 @@ struct DeleteCommand: ContextCommand {
     }
     let what = EntryText.describe(entry, in: ctx.timeZone)
     if !yes {
-      guard ctx.input.isTerminal else {
-        throw CLIError(
-          "stdin is not a terminal, so Nudge will not ask; add --yes to delete \(what).",
-          code: .usage)
-      }
-      ctx.line("This deletes \(what).")
-      guard try Prompter(ctx: ctx).yesNo("Delete it?", current: false) else {
+      if ctx.input.isTerminal { ctx.line("This deletes \(what).") }
+      guard
+        try ctx.confirm(
+          "Delete it?", current: false,
+          offTerminal:
+            "stdin is not a terminal, so Nudge will not ask; add --yes to delete \(what).")
+      else {
         ctx.line("Nothing was deleted.")
         return
       }

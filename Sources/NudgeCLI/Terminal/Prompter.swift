@@ -272,3 +272,13 @@ extension Context {
       code: .usage)
   }
 }
+
+extension Context {
+  /// A yes/no asked before a change that needs one (`--yes` skips it, the caller decides):
+  /// asked on a terminal (Enter takes `current`); off one, `offTerminal` is the one-line
+  /// refusal, exit 64.
+  func confirm(_ question: String, current: Bool, offTerminal: String) throws -> Bool {
+    guard input.isTerminal else { throw CLIError(offTerminal, code: .usage) }
+    return try Prompter(ctx: self).yesNo(question, current: current)
+  }
+}

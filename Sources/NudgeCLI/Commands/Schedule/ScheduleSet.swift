@@ -37,15 +37,13 @@ extension ScheduleCommand {
       // about, whatever the words
       let times = spec.timesADay
       if times > 1, !yes {
-        guard ctx.input.isTerminal else {
-          throw CLIError(
-            "'\(expression)' (\(normalized)) fires the \(target.rawValue) reminder \(times) times a day; to keep it, add --yes: nudge schedule set \(target.rawValue) '\(expression)' --yes",
-            code: .usage)
-        }
         guard
-          try Prompter(ctx: ctx).yesNo(
+          try ctx.confirm(
             "\(normalized) fires the \(target.rawValue) reminder \(times) times a day; keep it?",
-            current: false)
+            current: false,
+            offTerminal:
+              "'\(expression)' (\(normalized)) fires the \(target.rawValue) reminder \(times) times a day; to keep it, add --yes: nudge schedule set \(target.rawValue) '\(expression)' --yes"
+          )
         else {
           ctx.line("Nothing changed.")
           return
@@ -57,15 +55,13 @@ extension ScheduleCommand {
         !target.usualHours.contains(hour), !yes
       {
         let at = plain ?? normalized
-        guard ctx.input.isTerminal else {
-          throw CLIError(
-            "\(at) is far outside the \(target.rawValue) reminder's part of the day (\(zeroPadded(target.usualHours.lowerBound, 2)):00-\(zeroPadded(target.usualHours.upperBound, 2)):59); to keep it: nudge schedule set \(target.rawValue) '\(expression)' --yes",
-            code: .usage)
-        }
         guard
-          try Prompter(ctx: ctx).yesNo(
+          try ctx.confirm(
             "\(target.partOfDay.prefix(1).uppercased() + target.partOfDay.dropFirst()) reminder at \(at)?",
-            current: false)
+            current: false,
+            offTerminal:
+              "\(at) is far outside the \(target.rawValue) reminder's part of the day (\(zeroPadded(target.usualHours.lowerBound, 2)):00-\(zeroPadded(target.usualHours.upperBound, 2)):59); to keep it: nudge schedule set \(target.rawValue) '\(expression)' --yes"
+          )
         else {
           ctx.line("Nothing changed.")
           return
