@@ -16,26 +16,28 @@ import Testing
     return path
   }
 
-  /// Writes an executable file (close-on-exec: a child another test starts meanwhile must not
-  /// hold it open for writing, or running it fails with ETXTBSY).
-  /// Launches a script this test just wrote. A program another suite forks at that moment
-  /// can hold the script's write descriptor until its exec (close-on-exec leaves a window), so
-  /// exec may say "Text file busy": that one failure of the parallel test runner is retried.
+  /// Launches a terminal program this test wrote.
   func launch(_ argv: [String], _ environment: [String: String]) -> TerminalStart {
-    var result = platform.launchTerminal(argv, environment: environment)
-    for _ in 0..<5 {
-      guard case .failed(let reason) = result, reason.contains("Text file busy") else { break }
-      result = platform.launchTerminal(argv, environment: environment)
-    }
-    return result
+    platform.launchTerminal(argv, environment: environment)
   }
 
+  /// Writes an executable file. Its text goes to a plain file first; `cp`, a process of its
+  /// own, makes the program from it. A file this many-threaded test process opened for writing
+  /// can be held open by a child another test forks at that moment, and exec then fails with
+  /// ETXTBSY ("Text file busy"); cp's descriptor is never inherited by anyone.
   func executable(_ path: String, _ text: String) throws {
+    let source = path + ".text"
+    try text.write(toFile: source, atomically: false, encoding: .utf8)
+    try copyProgram(source, to: path)
+    unlink(source)
+  }
+
+  /// Copies the program at `source` to `path` (mode 755) with `cp` (see `executable`).
+  func copyProgram(_ source: String, to path: String) throws {
     unlink(path)
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-    try #require(fd >= 0)
-    #expect(StandardStreams.write(text, to: fd))
-    close(fd)
+    try #require(
+      try platform.run(["/bin/cp", source, path], environment: [:]) == 0
+        && chmod(path, 0o755) == 0)
   }
 
   /// An environment whose user manager "runs" (its socket path exists) and whose PATH is `bin`
@@ -154,10 +156,9 @@ import Testing
     #expect(!platform.startInScope(scope, environment: environment))
     #expect(!FileManager.default.fileExists(atPath: bin + "/systemd-run"))
     // a binary (its /proc exe stays systemd-run until it ends) that fails, then one that succeeds
-    try FileManager.default.copyItem(atPath: "/bin/false", toPath: bin + "/systemd-run")
+    try copyProgram("/bin/false", to: bin + "/systemd-run")
     #expect(!platform.startInScope(scope, environment: environment))
-    try FileManager.default.removeItem(atPath: bin + "/systemd-run")
-    try FileManager.default.copyItem(atPath: "/bin/true", toPath: bin + "/systemd-run")
+    try copyProgram("/bin/true", to: bin + "/systemd-run")
     #expect(platform.startInScope(scope, environment: environment))
   }
 
