@@ -138,7 +138,7 @@ extension Context {
 
   /// The context of a real run: the process's clock (or `NUDGE_NOW`), `TZ`, stdin and stdout.
   public static func live() throws -> Context {
-    let env = ProcessInfo.processInfo.environment
+    let env = LinuxPlatform.environment()
     let now = try fixedNow(env) ?? checkedClock(Self.systemClock())
     let seed = try fixedSeed(env) ?? UInt64.random(in: 0...UInt64.max)
     let platform = LinuxPlatform()

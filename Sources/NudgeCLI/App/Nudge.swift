@@ -82,7 +82,7 @@ public enum NudgeMain {
   private static func fail(_ error: any Error, arguments: [String]) -> Never {
     // on a terminal the line is wrapped to its width (piped, it stays one line for scripts)
     let width = StandardStreams.terminalColumns(of: STDERR_FILENO).map { columns in
-      ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? columns
+      LinuxPlatform.environment()["COLUMNS"].flatMap { Int($0) } ?? columns
     }
     let failure = report(error, arguments: arguments, width: width)
     StandardStreams.write(failure.stderr, to: STDERR_FILENO)
@@ -94,8 +94,11 @@ public enum NudgeMain {
   /// parsed as options (`nudge open --help=x` is a link to refuse).
   /// `environment`: where the person's plan files are (a flow they define is a command too).
   static func parse(
-    _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    _ arguments: [String], environment: [String: String] = LinuxPlatform.environment()
   ) throws -> any ParsableCommand {
+    // the today view, the command run most, needs no parsing: the parser's first use (the
+    // reflection of the command tree and of its completion options) is a third of a start
+    if arguments.isEmpty { return TodayCommand() }
     if let shell = Completions.requestedShell(arguments) {
       throw CleanExit.message(Completions.script(for: shell))
     }
