@@ -20,9 +20,12 @@ public protocol Platform: ProcessSpawner {
   func hasUserManager(environment: [String: String]) -> Bool
   /// Runs `systemctl --user ARGUMENTS` and waits; its exit status.
   func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32
-  /// Another process of this user runs `nudge daemon` (the reminders' scheduler where no
-  /// systemd user instance runs).
-  func daemonRuns() -> Bool
+  /// A `nudge daemon` (the reminders' scheduler where no systemd user instance runs) reminds
+  /// for the database at `databasePath`: it holds that database's daemon lock.
+  func daemonRuns(databasePath: String) -> Bool
+  /// Takes the daemon lock of the database at `databasePath` for the rest of this process's
+  /// life; false when another daemon holds it (or the lock file can't be opened).
+  func holdDaemonLock(databasePath: String) -> Bool
   /// The user manager's environment (`systemctl --user show-environment`), empty without one.
   func userManagerEnvironment(environment: [String: String]) -> [String: String]
   /// Hands `timer` to the user manager; true when the transient timer was created.
@@ -228,26 +231,30 @@ public struct LinuxPlatform: Platform {
     try run(["/usr/bin/env", "systemctl", "--user"] + arguments, environment: environment)
   }
 
-  public func daemonRuns() -> Bool {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
-      return false
-    }
-    let me = getpid()
-    let uid = getuid()
-    for entry in entries {
-      guard let pid = Int32(entry), pid != me else { continue }
-      var info = stat()
-      guard stat("/proc/\(entry)", &info) == 0, info.st_uid == uid,
-        let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
-      else { continue }
-      // argv: a program called nudge whose first word is the daemon command
-      let argv = data.split(separator: 0, omittingEmptySubsequences: false).map {
-        String(decoding: $0, as: UTF8.self)
-      }
-      if argv.count >= 2, argv[0].split(separator: "/").last == "nudge", argv[1] == "daemon" {
-        return true
-      }
-    }
+  /// The daemon lock of the database at `databasePath`: a file beside it that a running
+  /// daemon holds an exclusive `flock` on (released by the kernel when the daemon ends, however
+  /// it ends). One open and one lock probe, where scanning /proc took a read of every process.
+  public static func daemonLockPath(databasePath: String) -> String {
+    databasePath + "-daemon"
+  }
+
+  public func daemonRuns(databasePath: String) -> Bool {
+    let fd = open(
+      Self.daemonLockPath(databasePath: databasePath),
+      O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+  }
+
+  public func holdDaemonLock(databasePath: String) -> Bool {
+    let fd = open(
+      Self.daemonLockPath(databasePath: databasePath), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+      0o600)
+    guard fd >= 0 else { return false }
+    // kept open (never closed) while the process lives: the lock is the descriptor's
+    if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+    close(fd)
     return false
   }
 

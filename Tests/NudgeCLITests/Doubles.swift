@@ -205,7 +205,8 @@ final class TestPlatform: HeadlessPlatform {
 
   func reapFinished() {}
   func hasUserManager(environment: [String: String]) -> Bool { userManager }
-  func daemonRuns() -> Bool { daemon }
+  func daemonRuns(databasePath: String) -> Bool { daemon }
+  func holdDaemonLock(databasePath: String) -> Bool { true }
 
   func systemctl(_ arguments: [String], environment: [String: String]) throws -> Int32 {
     try record(["systemctl", "--user"] + arguments)

@@ -162,6 +162,40 @@ import Testing
     #expect(platform.startInScope(scope, environment: environment))
   }
 
+  @Test func aDaemonIsSeenByTheLockItHoldsBesideItsDatabase() throws {
+    let root = try directory()
+    let database = root + "/nudge.sqlite3"
+    // no lock file: no daemon (and looking creates nothing)
+    #expect(!platform.daemonRuns(databasePath: database))
+    #expect(!FileManager.default.fileExists(atPath: database + "-daemon"))
+    // another process holds it (flock(1) on its descriptor, as the daemon does): seen; a
+    // second daemon refused
+    let holder = try Spawn.start(
+      [
+        "/bin/sh", "-c", "exec 9>\"$0\" && /usr/bin/flock --exclusive 9 && exec /bin/sleep 30",
+        database + "-daemon",
+      ], environment: [:])
+    defer {
+      kill(holder, SIGKILL)
+      _ = Spawn.exitStatusIfFinished(holder)
+    }
+    var seen = false
+    for _ in 0..<200 where !seen {
+      seen = platform.daemonRuns(databasePath: database)
+      if !seen { usleep(10_000) }
+    }
+    #expect(seen)
+    #expect(!platform.holdDaemonLock(databasePath: database))
+    // a daemon of another database is not this one's
+    #expect(!platform.daemonRuns(databasePath: root + "/other.sqlite3"))
+    // it ended: the kernel let go of its lock; this process takes it, then sees it held
+    kill(holder, SIGKILL)
+    for _ in 0..<200 where platform.daemonRuns(databasePath: database) { usleep(10_000) }
+    #expect(!platform.daemonRuns(databasePath: database))
+    #expect(platform.holdDaemonLock(databasePath: database))
+    #expect(platform.daemonRuns(databasePath: database))
+  }
+
   @Test func terminalsAreFoundFromTERMINALThenByNameEachProgramOnce() throws {
     let bin = try directory()
     #expect(platform.terminalCommands(running: ["nudge"], environment: ["PATH": bin]) == [])

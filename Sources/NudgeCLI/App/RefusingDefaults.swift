@@ -54,7 +54,8 @@ extension HeadlessPlatform {
   var interruptPending: Bool { false }
   func writesToJournal(environment: [String: String]) -> Bool { false }
   func sleepEvents(since: Int, until: Int) -> [(at: Int, event: LastNight.Event)] { [] }
-  func daemonRuns() -> Bool { false }
+  func daemonRuns(databasePath: String) -> Bool { false }
+  func holdDaemonLock(databasePath: String) -> Bool { false }
   func sendToJournal(_ message: String, priority: Journal.Priority, fields: [String: String]) {}
   func now() -> Instant { LinuxPlatform.wallClock() }
   func sleep(seconds: Double) {}

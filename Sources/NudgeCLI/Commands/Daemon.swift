@@ -63,6 +63,14 @@ struct ReminderScheduler: Service {
       logger.error("\(error.message)")
       throw CLIError(error)
     }
+    // the today view and `schedule` see a daemon reminding for this database by its lock
+    if !ctx.platform.holdDaemonLock(
+      databasePath: DatabaseLocation.path(environment: ctx.environment))
+    {
+      logger.warning(
+        "another nudge daemon reminds for this database too: each reminder may come twice; stop one of them"
+      )
+    }
     ctx.serviceManager.notify("READY=1\nSTATUS=Waiting for the next reminder")
     logger.info("nudge daemon started")
     let started = ContinuousClock.now

@@ -33,7 +33,9 @@ enum RemindersState: Equatable {
       let inactive = enabled.filter { !active([$0]) }
       return inactive.isEmpty ? .running : .stopped(inactive)
     }
-    if ctx.platform.daemonRuns() { return .running }
+    if ctx.platform.daemonRuns(databasePath: DatabaseLocation.path(environment: ctx.environment)) {
+      return .running
+    }
     return units.isInstalled ? .noManager : .notInstalled
   }
 
