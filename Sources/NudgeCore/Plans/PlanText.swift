@@ -43,9 +43,14 @@ public enum PlanText {
   public static func tables(_ text: String) throws(PlanFileError) -> [Table] {
     var tables = [Table(name: "", line: 1)]
     var number = 0
-    // "\r\n" is one Character: a file written on Windows splits into its lines too
-    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-    for line in lines {
+    // split on the "\n" scalar (no grapheme breaking of the whole text: the built-in plans are
+    // read at every start); a "\r" before it goes too, so a file written on Windows splits into
+    // its lines as well, and any other "\r" stays to be refused as a control character
+    let pieces = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+    for (index, piece) in pieces.enumerated() {
+      let line =
+        index < pieces.count - 1 && piece.last == "\r"
+        ? Substring(piece.dropLast()) : Substring(piece)
       number += 1
       if let bad = line.unicodeScalars.first(where: { $0 != "\t" && VisibleText.isHostile($0) }) {
         throw PlanFileError(line: number, refusal(bad))

@@ -79,6 +79,12 @@ import Testing
     #expect(try PlanFile.read(crlf) == PlanFile.read(Self.valid))
     let broken = crlf.replacing("kind = \"number\"", with: "kind = \"slider\"")
     #expect { try PlanFile.read(broken) } throws: { ($0 as? PlanFileError)?.line == 18 }
+    // a carriage return that ends no line is a control character, wherever it is
+    for stray in [Self.valid + "\r", Self.valid.replacing("ask = ", with: "ask =\r ")] {
+      #expect { try PlanFile.read(stray) } throws: {
+        ($0 as? PlanFileError)?.message.contains("U+000D") == true
+      }
+    }
   }
 
   @Test func aSmallPlanReads() throws {
