@@ -49,7 +49,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
   ],
   targets: [
     // Pure rules: days, flows, history, config, export format. No I/O.
@@ -82,7 +81,6 @@ let package = Package(
         "NudgeCore", "NudgeStore", "NudgeUseCases", "NudgeLinux",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
     .executableTarget(name: "nudge", dependencies: ["NudgeCLI"]),
@@ -94,9 +92,6 @@ let package = Package(
       name: "NudgeLinuxTests", dependencies: ["NudgeLinux", "NudgeCore"]),
     .testTarget(
       name: "NudgeCLITests",
-      dependencies: [
-        "NudgeCLI", "NudgeCore", "nudge",
-        .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
-      ]),
+      dependencies: ["NudgeCLI", "NudgeCore", "nudge"]),
   ]
 )

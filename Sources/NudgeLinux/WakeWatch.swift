@@ -1,10 +1,12 @@
 internal import CDesktop
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Sleeps like systemd's timer loop does: until a deadline, or at once when the wall clock is
 /// set (a `timerfd` with `TFD_TIMER_CANCEL_ON_SET`) or the local time-zone file is replaced
-/// (inotify on its directory), or when `stop()` is called.
+/// (inotify on its directory), or when `stop()` is called or a stop signal arrives. Once
+/// stopped, every later `wait` returns `.stopped` at once.
 public final class WakeWatch: Sendable {
   /// Why `wait` returned.
   public enum Reason: Equatable, Sendable { case deadline, clockSet, zoneChanged, stopped }
@@ -20,7 +22,12 @@ public final class WakeWatch: Sendable {
     clockFD = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
     inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
     var fds: [Int32] = [-1, -1]
+    // non-blocking: a signal handler's write never blocks, however many signals come
     _ = pipe(&fds)
+    for fd in fds where fd >= 0 {
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
     stopPipe = fds
     var names: Set<String> = []
     for path in zonePaths {
@@ -104,4 +111,23 @@ public final class WakeWatch: Sendable {
     var byte: UInt8 = 1
     _ = write(stopPipe[1], &byte, 1)
   }
+
+  /// From now on each of `signals` stops this watch (its handler only writes a byte to the stop
+  /// pipe) instead of ending the process. For one watch a process: the last one asked gets them.
+  public func stopOnSignals(_ signals: [Int32]) {
+    WakeWatch.signalledPipe.store(stopPipe[1], ordering: .relaxed)
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in
+      let saved = errno
+      var byte: UInt8 = 1
+      _ = write(WakeWatch.signalledPipe.load(ordering: .relaxed), &byte, 1)
+      errno = saved
+    }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0  // no SA_RESTART: a blocked poll returns at once
+    for signal in signals { sigaction(signal, &action, nil) }
+  }
+
+  /// The stop pipe's write end the signal handler writes to.
+  private static let signalledPipe = Atomic<Int32>(-1)
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import FoundationEssentials
 import Glibc
 import NudgeCore
@@ -47,36 +46,18 @@ extension ContextCommand {
 }
 
 /// The process entry point: parses, runs, and turns failures into one line and an exit code.
-/// Only the daemon is async: every other command runs on the main thread without starting
-/// the concurrency runtime and its threads (start-up is most of a short command's time).
+/// Every command, the daemon too, runs on the main thread without starting the concurrency
+/// runtime and its threads (start-up is most of a short command's time; the daemon's idle
+/// process would be woken every second by libdispatch's worker-pool monitor).
 public enum NudgeMain {
   public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     do {
       var command = try parse(arguments)
-      if let asyncCommand = command as? any AsyncParsableCommand {
-        runAsync(asyncCommand, arguments: arguments)
-      }
       try command.run()
       exit(0)
     } catch {
       fail(error, arguments: arguments)
     }
-  }
-
-  /// Runs an async command on the concurrency runtime; the main thread serves the main queue.
-  private static func runAsync(_ command: sending any AsyncParsableCommand, arguments: [String])
-    -> Never
-  {
-    Task {
-      do {
-        var running = command
-        try await running.run()
-        exit(0)
-      } catch {
-        fail(error, arguments: arguments)
-      }
-    }
-    dispatchMain()
   }
 
   private static func fail(_ error: any Error, arguments: [String]) -> Never {

@@ -1,15 +1,16 @@
 import ArgumentParser
-import Dispatch
 import FoundationEssentials
+import Glibc
 import Logging
 import NudgeCore
 import NudgeLinux
 import NudgeStore
-import ServiceLifecycle
 import Synchronization
 
-/// `nudge daemon`: the reminder scheduler for machines without a systemd user instance.
-struct DaemonCommand: AsyncParsableCommand {
+/// `nudge daemon`: the reminder scheduler for machines without a systemd user instance. It runs
+/// on the main thread alone, with no concurrency runtime or Dispatch queue: their worker pool
+/// brings libdispatch's pool monitor, a timer that wakes the process every second for good.
+struct DaemonCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "daemon",
     abstract: "Run the reminder schedule in the foreground (containers, WSL, CI).",
@@ -26,16 +27,13 @@ struct DaemonCommand: AsyncParsableCommand {
     }
   }
 
-  func run() async throws {
-    let ctx = try Context.live()
+  func run(_ ctx: Context) throws {
     let logger = Self.makeLogger(ctx)
-    let service = ReminderScheduler(ctx: ctx, logger: logger, exitAfter: exitAfter)
-    let group = ServiceGroup(
-      configuration: .init(
-        services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
-        gracefulShutdownSignals: [.sigterm, .sigint],
-        logger: logger))
-    try await group.run()
+    let watch = ctx.platform.wakeWatch(
+      zonePaths: ReminderScheduler.zoneFiles(tz: ctx.environment["TZ"]))
+    // SIGTERM and SIGINT end the wait at once; the loop then stops as it would between passes
+    watch.stopOnSignals([SIGTERM, SIGINT])
+    try ReminderScheduler(ctx: ctx, logger: logger, exitAfter: exitAfter).run(watch)
   }
 
   static func makeLogger(_ ctx: Context) -> Logger {
@@ -49,15 +47,17 @@ struct DaemonCommand: AsyncParsableCommand {
 }
 
 /// Sleeps until the next elapse of any enabled slot (at once when the clock is set or the zone
-/// file is replaced, and at least once a minute, so suspend is noticed too) and fires each slot by the same rules as
-/// `nudge notify SLOT --scheduled`.
-struct ReminderScheduler: Service {
+/// file is replaced, and at least once a minute, so suspend is noticed too) and fires each slot
+/// by the same rules as `nudge notify SLOT --scheduled`, until its wake watch is stopped.
+struct ReminderScheduler: Sendable {
   let ctx: Context
   let logger: Logger
   let exitAfter: Double?
   let spawned = SpawnedFirings()
 
-  func run() async throws {
+  /// Runs the schedule until `watch` is stopped (a stop signal, `WakeWatch.stop()`) or
+  /// `exitAfter` seconds have passed.
+  func run(_ watch: WakeWatch) throws {
     let db: AppDatabase
     do { db = try ctx.openDatabase() } catch {
       logger.error("\(error.message)")
@@ -74,9 +74,8 @@ struct ReminderScheduler: Service {
     ctx.serviceManager.notify("READY=1\nSTATUS=Waiting for the next reminder")
     logger.info("nudge daemon started")
     let started = ContinuousClock.now
-    let watch = ctx.platform.wakeWatch(zonePaths: Self.zoneFiles(tz: ctx.environment["TZ"]))
     let watchdog = ctx.serviceManager.watchdogInterval
-    while !Task.isCancelled && !Task.isShuttingDownGracefully {
+    while true {
       if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }
       let now = ctx.clock.now()
       let local = ctx.zones.local(tz: ctx.environment["TZ"])
@@ -105,18 +104,8 @@ struct ReminderScheduler: Service {
       if let exitAfter {
         delay = min(delay, max(0.01, exitAfter - (ContinuousClock.now - started).seconds))
       }
-      let pause = delay
-      let reason = await withTaskCancellationHandler {
-        await withGracefulShutdownHandler {
-          await withCheckedContinuation { done in
-            DispatchQueue.global().async { done.resume(returning: watch.wait(seconds: pause)) }
-          }
-        } onGracefulShutdown: {
-          watch.stop()
-        }
-      } onCancel: {
-        watch.stop()
-      }
+      let reason = watch.wait(seconds: delay)
+      if reason == .stopped { break }
       if reason == .clockSet || reason == .zoneChanged {
         logger.info(
           "the \(reason == .clockSet ? "clock was set" : "time zone changed"): rechecking")

@@ -242,3 +242,29 @@ extension DesktopNotification {
     case server(name: String, capabilities: [String])
   }
 }
+
+/// What a notification server answered about Do Not Disturb; nil where it gave no answer (a
+/// server without that property refuses the question).
+public struct DoNotDisturbAnswers: Equatable, Sendable {
+  /// The `Inhibited` property (KDE Plasma; the Desktop Notifications 1.3 draft).
+  public var inhibited: Bool?
+  /// dunst's `paused` property (`org.dunstproject.cmd0`).
+  public var paused: Bool?
+  /// The server's name (`GetServerInformation`).
+  public var serverName: String?
+
+  public init(inhibited: Bool? = nil, paused: Bool? = nil, serverName: String? = nil) {
+    self.inhibited = inhibited
+    self.paused = paused
+    self.serverName = serverName
+  }
+
+  /// Held or shown: `Inhibited` when the server has it, else dunst's `paused`; GNOME Shell
+  /// says it by its "Notification banners" switch (read only for it); any other server shows.
+  public func visibility(gnomeShowsBanners: () -> Bool) -> Visibility {
+    if let inhibited { return inhibited ? .held : .shown }
+    if let paused { return paused ? .held : .shown }
+    if serverName == "gnome-shell" { return gnomeShowsBanners() ? .shown : .held }
+    return .shown
+  }
+}

@@ -37,12 +37,9 @@ public final class LibnotifyNotifier: Notifier {
   {
     if let missing = Self.libraryMissing { return .undelivered(missing.message) }
     if wait.seconds <= 0 {
-      let outcome = leave(notification)
-      if outcome == .left {
-        // nobody waits for Do Not Disturb to end: it is held or shown, as it is now (no
-        // capabilities call for it: the server is asked directly)
-        wait.onVisibility(isHeldByDoNotDisturb(nil) ? .held : .shown)
-      }
+      // nobody waits for Do Not Disturb to end: it is held or shown, as the post found it
+      let (outcome, visibility) = leave(notification)
+      if outcome == .left { wait.onVisibility(visibility) }
       return outcome
     }
     let started = ContinuousClock.now
@@ -64,7 +61,7 @@ public final class LibnotifyNotifier: Notifier {
       guard let note = shown.note else { return .undelivered(shown.error) }
       defer { nd_g_object_unref(UnsafeMutableRawPointer(note)) }
       // Do Not Disturb: the server has it but shows nothing until it is switched off
-      var held = isHeldByDoNotDisturb(server)
+      var held = shown.visibility == .held
       if !reposted { wait.onVisibility(held ? .held : .shown) }
       // a reminder may wait for hours: what start-up touched goes back first
       if remaining() > 5 { IdleMemory.release() }
@@ -110,25 +107,30 @@ public final class LibnotifyNotifier: Notifier {
   }
 
   /// Shows a notification without buttons and leaves it for the server to expire: no probe (a
-  /// missing server fails the Notify call itself), no main loop, nothing waits.
-  func leave(_ notification: DesktopNotification) -> DesktopNotification.Outcome {
+  /// missing server fails the Notify call itself), no main loop, nothing waits. Whether Do Not
+  /// Disturb holds it is asked with the post (no capabilities call for it: the server is asked
+  /// for `Inhibited` directly).
+  func leave(_ notification: DesktopNotification) -> (DesktopNotification.Outcome, Visibility) {
     // never let GLib start a session bus of its own (it would outlive this command)
-    guard hasSessionBus else { return .undelivered(ProbeError.noSessionBus().message) }
+    guard hasSessionBus else {
+      return (.undelivered(ProbeError.noSessionBus().message), .shown)
+    }
     var plain = notification
     plain.actions = []
     // a body link needs to know whether the server makes it clickable: the last probe says
     let known = lastServer.withLock { $0?.info }
     let server = notification.link == nil ? nil : known ?? (try? probe().get())
     let shown = show(plain, WaitState(), server: server)
-    guard let note = shown.note else { return .undelivered(shown.error) }
+    guard let note = shown.note else { return (.undelivered(shown.error), .shown) }
     nd_g_object_unref(UnsafeMutableRawPointer(note))
-    return .left
+    return (.left, shown.visibility)
   }
 
   /// Creates and shows the notification through a fresh libnotify connection (libnotify caches
-  /// the server's unique name, which a restarted server no longer has).
+  /// the server's unique name, which a restarted server no longer has), with whether Do Not
+  /// Disturb holds it, asked with the Notify call (`DoNotDisturbAsk`).
   func show(_ notification: DesktopNotification, _ watch: WaitState, server: ServerInfo?) -> (
-    note: UnsafeMutablePointer<NotifyNotification>?, error: String
+    note: UnsafeMutablePointer<NotifyNotification>?, error: String, visibility: Visibility
   ) {
     if nd_notify_is_initted() != 0 { nd_notify_uninit() }
     nd_notify_init("nudge")
@@ -138,7 +140,7 @@ public final class LibnotifyNotifier: Notifier {
         VisibleText.escaped(notification.title),
         VisibleText.escapedLines(notification.body(hyperlinks: hyperlinks)), notification.icon)
     else {
-      return (nil, "libnotify could not create the notification")
+      return (nil, "libnotify could not create the notification", .shown)
     }
     nd_notify_notification_set_app_name(note, "nudge")
     // for the desktop's rules (dunst, mako, swaync match the category); never above normal,
@@ -175,12 +177,17 @@ public final class LibnotifyNotifier: Notifier {
       UnsafeMutableRawPointer(note), "closed", unsafeBitCast(closed, to: GCallback.self), userData,
       nil, GConnectFlags(rawValue: 0))
     var error: UnsafeMutablePointer<GError>? = nil
-    guard bounded({ nd_notify_notification_show(note, &error) }) != 0 else {
+    var ask: DoNotDisturbAsk?
+    let posted = bounded {
+      ask = DoNotDisturbAsk.send(server)  // before Notify: answered before it is drawn
+      return nd_notify_notification_show(note, &error)
+    }
+    guard posted != 0 else {
       let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
       nd_g_clear_error(&error)
       nd_g_object_unref(UnsafeMutableRawPointer(note))
-      return (nil, "the notification server refused it: \(message)")
+      return (nil, "the notification server refused it: \(message)", .shown)
     }
-    return (note, "")
+    return (note, "", bounded { ask?.visibility() } ?? .shown)
   }
 }

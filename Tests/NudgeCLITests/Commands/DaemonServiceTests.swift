@@ -4,27 +4,29 @@ import Logging
 import NudgeCore
 import NudgeLinux
 import NudgeStore
-import ServiceLifecycleTestKit
 import Synchronization
 import Testing
 
 @testable import NudgeCLI
 
-/// The daemon as a service: it fires what is due and stops when the group shuts down.
+/// The daemon's scheduler: it fires what is due and stops when its wake watch is stopped (what
+/// SIGTERM and SIGINT do in `nudge daemon`).
 @Suite struct DaemonServiceTests {
-  /// Runs the daemon's service until its first firing is started, then shuts it down.
+  /// Runs the scheduler on a thread of its own (as the daemon runs it on its main thread) until
+  /// its first firing is started, then stops its watch and waits for it to return.
   static func runUntilItFires(_ ctx: Context, _ platform: TestPlatform) async throws {
     let scheduler = ReminderScheduler(ctx: ctx, logger: Logger(label: "test"), exitAfter: nil)
-    try await testGracefulShutdown { trigger in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await scheduler.run() }
-        // the first pass fires at once: its first program started is the event waited for
-        var starts = platform.startEvents.stream.makeAsyncIterator()
-        _ = await starts.next()
-        trigger.triggerGracefulShutdown()
-        try await group.waitForAll()
-      }
-    }
+    let watch = WakeWatch(zonePaths: [])
+    let finished = AsyncStream<Result<Void, any Error>>.makeStream()
+    Thread {
+      finished.continuation.yield(Result { try scheduler.run(watch) })
+      finished.continuation.finish()
+    }.start()
+    // the first pass fires at once: its first program started is the event waited for
+    var starts = platform.startEvents.stream.makeAsyncIterator()
+    _ = await starts.next()
+    watch.stop()
+    for await result in finished.stream { try result.get() }
   }
 
   @Test(.timeLimit(.minutes(1))) func theDaemonFiresADueSlotAndStopsOnAGracefulShutdown()

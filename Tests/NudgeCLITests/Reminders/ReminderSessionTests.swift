@@ -4,7 +4,6 @@ import Logging
 import NudgeCore
 import NudgeLinux
 import NudgeStore
-import ServiceLifecycleTestKit
 import Synchronization
 import Testing
 
