@@ -140,8 +140,7 @@ extension AppDatabase {
   /// stored. Moves the checkpoint up once it lags a week behind `StreakCheckpoint.lagDays`
   /// (a write of its own, skipped on a read-only file), so what is read stays a few weeks
   /// whatever the years behind it.
-  public func streakDays(today: Day, showing shown: Day? = nil) throws(StoreError) -> StreakDays
-  {
+  public func streakDays(today: Day, showing shown: Day? = nil) throws(StoreError) -> StreakDays {
     let first = min(shown ?? today, today.adding(days: -6))
     let bound = today.adding(days: -StreakCheckpoint.lagDays)
     func due(_ days: StreakDays, stored: StreakCheckpoint?) -> StreakCheckpoint? {

@@ -60,7 +60,8 @@ struct TodayCommand: ContextCommand {
       }
     }
     // nothing will fire the reminders: said plainly (a first day said it in its welcome)
-    if reminders != .notInstalled || streakDays.firstDone != nil, let sentence = reminders.sentence {
+    if reminders != .notInstalled || streakDays.firstDone != nil, let sentence = reminders.sentence
+    {
       ctx.wrappedLine(sentence, style: style.yellow)
     }
     // a reminder Do Not Disturb held back until its window ended: said here, once it is not done
