@@ -119,3 +119,18 @@ import Testing
     }
   }
 }
+
+/// A database Nudge creates has 1 KiB pages (each table and index takes at least one), and one
+/// made before keeps its own.
+@Suite struct PageSizeTests {
+  @Test func aNewDatabaseHasSmallPagesAndAnOlderOneKeepsItsOwn() throws {
+    let dir = NSTemporaryDirectory() + "nudge-pages-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let created = try AppDatabase.open(path: dir + "/new.sqlite3")
+    #expect(try created.read { try $0.integer("PRAGMA page_size") } == 1024)
+    let old = try SQLiteConnection(path: dir + "/old.sqlite3", create: true)
+    try AppDatabase.migrate(old, upTo: 9)
+    let upgraded = try AppDatabase.open(path: dir + "/old.sqlite3")
+    #expect(try upgraded.read { try $0.integer("PRAGMA page_size") } == 4096)
+  }
+}

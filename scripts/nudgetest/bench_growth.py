@@ -77,12 +77,13 @@ def _at(day, clock):
     return f"{day.isoformat()}T{clock}:00{offset}"
 
 
-def year_of_use(nudge, env, db, days=365, last=LAST_DAY, notify=True):
+def year_of_use(nudge, env, db, days=365, last=LAST_DAY, reminders=False):
     """A year of real use through the real flows, as a person runs them off a terminal: each
     evening's prep, each morning's Morning Focus, each night's check-in (with some days
     skipped, some answers changed later in the day, and an undo now and then), a craving note
-    a few times a week, and each day's scheduled reminders (`nudge notify SLOT --scheduled`,
-    as the timers run it; with no desktop they are printed and logged undelivered)."""
+    every third day, and a scheduled reminder on two days (`nudge notify SLOT --scheduled`, as
+    the timers run it; with no desktop it is printed and logged undelivered). `reminders`:
+    both timers' reminders every day instead (a log line and a claim each)."""
     first = last - dt.timedelta(days=days - 1)
     challenges = ["skipping-meals", "late-night-snacking", "sugary-drinks", "on-the-go",
                   "emotional-eating"]
@@ -96,7 +97,7 @@ def year_of_use(nudge, env, db, days=365, last=LAST_DAY, notify=True):
     for i in range(days):
         day = first + dt.timedelta(days=i)
         skipped = i % 29 == 17  # a day now and then with nothing done
-        if notify:
+        if reminders or i in (100, 250):
             run(day, "07:00", "notify", "morning", "--scheduled")
         if not skipped:
             c = i % len(challenges)
@@ -109,7 +110,7 @@ def year_of_use(nudge, env, db, days=365, last=LAST_DAY, notify=True):
         if i % 3 == 0:
             run(day, "15:00", "need-help", "--category", ["stress", "habit", "physical"][i % 9 // 3],
                 "--note", "long meeting, wanted cake", "--no-input")
-        if notify:
+        if reminders or i in (100, 250):
             run(day, "21:30", "notify", "evening", "--scheduled")
         if not skipped:
             run(day, "21:35", "prep", "--item", "sticky-notes=yes", "--item", "produce=yes",
