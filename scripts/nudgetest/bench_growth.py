@@ -15,6 +15,7 @@ it measures with its own copies of both (hyperfine must be installed).
 import datetime as dt
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -155,6 +156,20 @@ def measure(nudge, env, runs, hyperfine, report):
             report(f"{what}: 10 years vs 1 year of history",
                    f"{t10 * 1000:.1f} ms vs {t1 * 1000:.1f} ms = {t10 / t1:.3f}x "
                    f"(load {loads[0]:.2f})", "<= 1.05x", t10 / t1 <= 1.05)
+        # the same pairs in instructions (callgrind), which the machine's load cannot blur
+        if shutil.which("valgrind"):
+            for what, args in (("today view", []), ("streak", ["streak"])):
+                counts = []
+                for db in (ten, one):
+                    e = _env(env, db, now)
+                    subprocess.run([nudge, *args], env=e, capture_output=True)
+                    p = subprocess.run(["valgrind", "--tool=callgrind",
+                                        "--callgrind-out-file=/dev/null", nudge, *args],
+                                       env=e, capture_output=True, text=True)
+                    counts.append(int(re.search(r"Collected : (\d+)", p.stderr).group(1)))
+                report(f"{what}: instructions on 10 years vs 1 year (callgrind)",
+                       f"{counts[0]:,} vs {counts[1]:,} = {counts[0] / counts[1]:.4f}x",
+                       "<= 1.05x", counts[0] / counts[1] <= 1.05)
         year = os.path.join(work, "year-of-use.sqlite3")
         year_of_use(nudge, env, year)
         # what a person's file holds once nudge has closed it: the WAL checkpointed into it
