@@ -280,9 +280,9 @@ extension SQLiteConnection {
     let done = try texts("SELECT DISTINCT day FROM flow_entry WHERE day >= ?", [SQLValue(from)])
       .compactMap { Day($0) }.filter { $0 >= from }
     var paused: [Day] = []
-    for pause in try fetchAll(Pause.self) where pause.lastDay >= from {
-      let start = max(pause.firstDay, from)
-      paused += (start.ordinal...pause.lastDay.ordinal).map(Day.init(ordinal:))
+    for pause in try fetchAll(Pause.self) where max(pause.firstDay, from) <= pause.lastDay {
+      paused += (max(pause.firstDay, from).ordinal...pause.lastDay.ordinal).map(
+        Day.init(ordinal:))
     }
     return StreakDays(done: Set(done), paused: Set(paused), checkpoint: checkpoint)
   }

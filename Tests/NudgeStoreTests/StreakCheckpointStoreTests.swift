@@ -120,6 +120,26 @@ import Testing
   }
 }
 
+extension StreakCheckpointStoreTests {
+  @Test func aPauseEndingBeforeItStartsInTheFileIsNoDayOffAsBefore() throws {
+    let db = try AppDatabase.open(path: tempPath())
+    var day = first
+    for _ in 0..<30 {
+      try db.putEntry(PrepEntry.self, day: day, savedAt: "\(day)T21:00:00Z")
+      day = day.adding(days: 1)
+    }
+    _ = try db.streakDays(today: day)
+    #expect(try stored(db) != nil)
+    try db.write { conn in
+      try conn.execute(
+        "INSERT INTO pause (first_day, last_day) VALUES (?, ?)",
+        [SQLValue(day.adding(days: -2)), SQLValue(day.adding(days: -4))])
+    }
+    #expect(
+      try db.streakDays(today: day).summary(today: day) == (try fullWalk(db, today: day)))
+  }
+}
+
 /// A database Nudge creates has 1 KiB pages (each table and index takes at least one), and one
 /// made before keeps its own.
 @Suite struct PageSizeTests {
