@@ -74,6 +74,8 @@ extension AppDatabase {
     after: FlowEntry?
   ) throws {
     guard let flow = (after ?? before)?.flow else { return }
+    // undo and redo reach only the changes made today: those of the days before go
+    try db.execute("DELETE FROM entry_change WHERE made_on < ?", [SQLValue(madeOn)])
     // a new change ends what `redo` could re-apply, as in an editor (redo reaches only the
     // changes made the same day)
     try db.execute(
@@ -127,9 +129,51 @@ extension AppDatabase {
     try read { db in try db.fetchAll(Pause.self, "ORDER BY first_day") }
   }
 
-  /// What streaks are decided from: the days a flow was done and the days off.
+  /// What streaks are decided from: the days a flow was done and the days off, every one.
   public func streakDays() throws(StoreError) -> (done: Set<Day>, paused: Set<Day>) {
     try read { db in try db.streakDays() }
+  }
+
+  /// What the streak of `today` is decided from, read as far back as it takes: the stored
+  /// checkpoint (`StreakCheckpoint`) and the done and paused days after it — and those from
+  /// `shown` (the last 7 days at least) — or every day when no checkpoint before `today` is
+  /// stored. Moves the checkpoint up once it lags a week behind `StreakCheckpoint.lagDays`
+  /// (a write of its own, skipped on a read-only file), so what is read stays a few weeks
+  /// whatever the years behind it.
+  public func streakDays(today: Day, showing shown: Day? = nil) throws(StoreError) -> StreakDays {
+    let first = min(shown ?? today, today.adding(days: -6))
+    let bound = today.adding(days: -StreakCheckpoint.lagDays)
+    func due(_ days: StreakDays, stored: StreakCheckpoint?) -> StreakCheckpoint? {
+      guard
+        let next = StreakRule.checkpoint(
+          doneDays: days.done, paused: days.paused, through: bound, after: days.checkpoint),
+        next != stored
+      else { return nil }
+      // one on or after `today` (a week looked back at) is left for the days after it
+      guard let stored else { return next }
+      return stored.through < today
+        && next.through.ordinal - stored.through.ordinal >= StreakCheckpoint.moveDays
+        ? next : nil
+    }
+    let (days, moving) = try read { db in
+      let stored = try db.streakCheckpoint()
+      let days = try db.streakDays(after: stored, today: today, showing: first)
+      return (days, due(days, stored: stored) != nil)
+    }
+    guard moving, !isReadOnly else { return days }
+    // again in one write, so what is stored is walked from the days as they are now
+    return try write { db in
+      let stored = try db.streakCheckpoint()
+      let days = try db.streakDays(after: stored, today: today, showing: first)
+      if let next = due(days, stored: stored) { try db.saveStreakCheckpoint(next) }
+      return days
+    }
+  }
+
+  /// The stored checkpoint of the streak's walk, nil when none is stored (or it was walked by
+  /// other rules, or cannot be read).
+  public func streakCheckpoint() throws(StoreError) -> StreakCheckpoint? {
+    try read { db in try db.streakCheckpoint() }
   }
 
   /// Marks `pause`'s days as days off. What other pauses said about those days is replaced:
@@ -203,6 +247,46 @@ extension AppDatabase {
 }
 
 extension SQLiteConnection {
+  /// The stored checkpoint of the streak's walk (nil: none, another rules version, unreadable).
+  func streakCheckpoint() throws -> StreakCheckpoint? {
+    guard let text = try texts("SELECT state FROM streak_checkpoint WHERE id = 1").first,
+      let checkpoint = try? JSONDecoder().decode(StreakCheckpoint.self, from: Data(text.utf8)),
+      checkpoint.rules == StreakCheckpoint.currentRules
+    else { return nil }
+    return checkpoint
+  }
+
+  func saveStreakCheckpoint(_ checkpoint: StreakCheckpoint) throws {
+    let state = String(decoding: try JSONEncoder().encode(checkpoint), as: UTF8.self)
+    try execute(
+      """
+      INSERT INTO streak_checkpoint (id, through, state) VALUES (1, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET through = excluded.through, state = excluded.state
+      """, [SQLValue(checkpoint.through), .text(state)])
+  }
+
+  /// The done and paused days after `stored` and from `first` on, with it; every day, and no
+  /// checkpoint, when there is none before `today`.
+  func streakDays(after stored: StreakCheckpoint?, today: Day, showing first: Day) throws
+    -> StreakDays
+  {
+    guard let checkpoint = stored, checkpoint.through < today else {
+      let (done, paused) = try streakDays()
+      return StreakDays(done: done, paused: paused)
+    }
+    let from = min(first, checkpoint.through)
+    // the days are kept as YYYY-MM-DD, so text order is day order from year 0 to 9999 (a day
+    // after that would be in the future: nothing a streak counts)
+    let done = try texts("SELECT DISTINCT day FROM flow_entry WHERE day >= ?", [SQLValue(from)])
+      .compactMap { Day($0) }.filter { $0 >= from }
+    var paused: [Day] = []
+    for pause in try fetchAll(Pause.self) where max(pause.firstDay, from) <= pause.lastDay {
+      paused += (max(pause.firstDay, from).ordinal...pause.lastDay.ordinal).map(
+        Day.init(ordinal:))
+    }
+    return StreakDays(done: Set(done), paused: Set(paused), checkpoint: checkpoint)
+  }
+
   /// What streaks are decided from: the days a flow was done and the days off.
   func streakDays() throws -> (done: Set<Day>, paused: Set<Day>) {
     let done = try texts("SELECT DISTINCT day FROM flow_entry").compactMap { Day($0) }

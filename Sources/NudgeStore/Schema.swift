@@ -203,5 +203,42 @@ extension AppDatabase {
       ALTER TABLE entry RENAME TO flow_entry;
       CREATE UNIQUE INDEX flow_entry_key ON flow_entry(flow, key) WHERE key <> '';
     """,
+    // Version 10: where the streak's walk stood at the end of a done day a week or more back
+    // (`StreakCheckpoint`, as JSON), so a read walks only the days since; any change to a done
+    // or paused day on or before it throws it away (the triggers), whatever writes it. The undo
+    // journal keeps only its latest day (undo and redo reach only today's changes; each journaled
+    // write now drops the days before its own).
+    """
+      CREATE TABLE streak_checkpoint (
+        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1), through TEXT NOT NULL, state TEXT NOT NULL
+      );
+      CREATE TRIGGER streak_checkpoint_entry_added AFTER INSERT ON flow_entry
+        WHEN NEW.day <= (SELECT through FROM streak_checkpoint)
+        BEGIN DELETE FROM streak_checkpoint; END;
+      CREATE TRIGGER streak_checkpoint_entry_removed AFTER DELETE ON flow_entry
+        WHEN OLD.day <= (SELECT through FROM streak_checkpoint)
+        BEGIN DELETE FROM streak_checkpoint; END;
+      CREATE TRIGGER streak_checkpoint_entry_moved AFTER UPDATE OF day ON flow_entry
+        WHEN OLD.day IS NOT NEW.day AND (
+          OLD.day <= (SELECT through FROM streak_checkpoint)
+          OR NEW.day <= (SELECT through FROM streak_checkpoint))
+        BEGIN DELETE FROM streak_checkpoint; END;
+      CREATE TRIGGER streak_checkpoint_pause_added AFTER INSERT ON pause
+        WHEN NEW.first_day <= (SELECT through FROM streak_checkpoint)
+        BEGIN DELETE FROM streak_checkpoint; END;
+      CREATE TRIGGER streak_checkpoint_pause_removed AFTER DELETE ON pause
+        WHEN OLD.first_day <= (SELECT through FROM streak_checkpoint)
+        BEGIN DELETE FROM streak_checkpoint; END;
+      CREATE TRIGGER streak_checkpoint_pause_changed AFTER UPDATE ON pause
+        WHEN (OLD.first_day IS NOT NEW.first_day AND (
+            OLD.first_day <= (SELECT through FROM streak_checkpoint)
+            OR NEW.first_day <= (SELECT through FROM streak_checkpoint)))
+          OR (OLD.last_day IS NOT NEW.last_day
+            AND min(OLD.first_day, NEW.first_day) <= (SELECT through FROM streak_checkpoint)
+            AND (OLD.last_day <= (SELECT through FROM streak_checkpoint)
+              OR NEW.last_day <= (SELECT through FROM streak_checkpoint)))
+        BEGIN DELETE FROM streak_checkpoint; END;
+      DELETE FROM entry_change WHERE made_on < (SELECT max(made_on) FROM entry_change);
+    """,
   ]
 }

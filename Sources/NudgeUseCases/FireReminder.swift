@@ -30,8 +30,7 @@ public struct FireReminder: Sendable {
       let slot = request.slot ?? Slot.demo(phase: phase, done: doneToday)
       let offer = slot.offer(done: doneToday, also: also(slot))
       func post(_ elapse: Int?) throws -> Reminder.Decision {
-        let (done, paused) = try db.streakDays()
-        let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused).current
+        let streak = try db.streakDays(today: today).summary(today: today).current
         return .post(
           Reminder.Posting(
             slot: slot, isDemo: request == .demo, elapse: elapse, offer: offer, streak: streak,

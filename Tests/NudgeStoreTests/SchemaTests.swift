@@ -216,4 +216,41 @@ import Testing
         && message.contains("Update Nudge") && !message.contains("\n")
     }
   }
+
+  @Test func version10KeepsTheJournalsLatestDayAndStoresTheStreaksCheckpoint() throws {
+    // Given a version-9 file: a week of days done, the journal of three days of changes
+    let path = tempPath()
+    let old = try SQLiteConnection(path: path, create: true)
+    try AppDatabase.migrate(old, upTo: 9)
+    for d in 1...7 {
+      try old.execute(
+        "INSERT INTO flow_entry (day, flow, answers, saved_at) VALUES (?, 'prep', '{}', 'x')",
+        [.text("2026-11-0\(d)")])
+    }
+    for (day, kind) in [
+      ("2026-11-05", "saved"), ("2026-11-06", "saved"), ("2026-11-07", "saved"),
+      ("2026-11-07", "edited"),
+    ] {
+      try old.execute(
+        "INSERT INTO entry_change (made_on, at, kind, flow) VALUES (?, 'x', ?, 'prep')",
+        [.text(day), .text(kind)])
+    }
+    // When it is opened by today's Nudge
+    let db = try AppDatabase.open(path: path)
+    // Then only the changes of the journal's latest day are kept
+    let kept = try db.read { conn in
+      try conn.texts("SELECT made_on || ' ' || kind FROM entry_change ORDER BY id")
+    }
+    #expect(kept == ["2026-11-07 saved", "2026-11-07 edited"])
+    #expect(try db.latestUndoableChange(madeOn: Day("2026-11-07")!)?.kind == .edited)
+    // and the streak's checkpoint is stored on a read, and thrown away by an older day's write
+    let today = Day("2026-11-20")!
+    let read = try db.streakDays(today: today)
+    #expect(read.summary(today: today).longest == 7)
+    #expect(try db.streakCheckpoint()?.through == Day("2026-11-07"))
+    try db.putFlowEntry(
+      .help(HelpNote(id: "n", day: Day("2026-10-30")!, category: .other, note: nil, at: "x")))
+    #expect(try db.streakCheckpoint() == nil)
+    #expect(try db.streakDays(today: today).summary(today: today).longest == 7)
+  }
 }

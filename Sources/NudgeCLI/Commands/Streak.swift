@@ -53,8 +53,11 @@ struct StreakCommand: ContextCommand {
     let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
-    let (done, paused) = try db.streakDays()
-    let s = StreakRule.evaluate(doneDays: done, today: today, paused: paused)
+    // the days the ring and the heatmap show, and those the streak's walk has not stored yet
+    let shown = Heatmap.mondays(weekCount, today: today).first ?? today
+    let read = try db.streakDays(today: today, showing: shown)
+    let (done, paused) = (read.done, read.paused)
+    let s = read.summary(today: today)
     if json {
       ctx.line(
         try jsonText(
@@ -82,7 +85,8 @@ struct StreakCommand: ContextCommand {
     // "this week" is the last 7 days, here and in the today view; the heatmap shows calendar
     // weeks, Monday to Sunday, under the date each starts
     let frozen = Set(s.frozen)
-    let ring = Heatmap.lastSevenDays(today: today, doneDays: done, frozen: frozen, paused: paused)
+    let ring = Heatmap.lastSevenDays(
+      today: today, doneDays: done, frozen: frozen, paused: paused, firstUse: read.firstDone)
     let letters = (0..<7).reversed().map { String(today.adding(days: -$0).weekdayName.prefix(1)) }
     ctx.line(
       "   This week:  " + ring.map { mark($0, style) }.joined(separator: " ") + "  \(s.weekDone)/7")
@@ -104,7 +108,9 @@ struct StreakCommand: ContextCommand {
       labels += String(repeating: " ", count: max(0, at - labels.count)) + monday.dayMonth
     }
     ctx.line("       " + style.dim(labels))
-    let grid = Heatmap.weeks(count, today: today, doneDays: done, frozen: frozen, paused: paused)
+    let grid = Heatmap.weeks(
+      count, today: today, doneDays: done, frozen: frozen, paused: paused,
+      firstUse: read.firstDone)
     let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     for (d, name) in names.enumerated() {
       ctx.line(

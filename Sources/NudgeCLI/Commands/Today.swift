@@ -14,9 +14,9 @@ struct TodayCommand: ContextCommand {
     let local = LocalTime(ctx.clock.started, in: ctx.timeZone)
     let phase = DayPhase.of(local, rolloverHour: settings.rolloverHour)
     let days = try db.history(from: today.adding(days: -1), through: today).map(\.shown)
-    let (done, paused) = try db.streakDays()
+    let streakDays = try db.streakDays(today: today)
     let (yesterday, now) = (days[0], days[1])
-    let streak = StreakRule.evaluate(doneDays: done, today: today, paused: paused)
+    let streak = streakDays.summary(today: today)
     let style = ctx.style
     let greeting =
       local.hour >= 18 || local.hour < settings.rolloverHour
@@ -30,7 +30,7 @@ struct TodayCommand: ContextCommand {
     }
     let schedules = try db.schedules()
     let reminders = RemindersState.current(ctx, schedules, checkTimers: false)
-    if done.isEmpty {
+    if streakDays.firstDone == nil {
       // a first day explains itself: the loop, and how reminders get installed
       ctx.wrappedLine("Welcome to Nudge: a daily loop of three 30-second steps.")
       ctx.line("  evening  " + style.cyan("nudge prep") + "     get tomorrow ready")
@@ -48,8 +48,7 @@ struct TodayCommand: ContextCommand {
     } else {
       ctx.line(streakLine(streak, style, today: today))
       if pause == nil,
-        let rescue = StreakRescue.days(
-          doneDays: done, frozen: Set(streak.frozen), today: today, paused: paused)
+        let rescue = StreakRescue.days(streakDays, frozen: Set(streak.frozen), today: today)
       {
         let commands = rescue.days.map {
           $0 == today.adding(days: -1) ? "--day yesterday" : "--day \($0)"
@@ -61,7 +60,8 @@ struct TodayCommand: ContextCommand {
       }
     }
     // nothing will fire the reminders: said plainly (a first day said it in its welcome)
-    if reminders != .notInstalled || !done.isEmpty, let sentence = reminders.sentence {
+    if reminders != .notInstalled || streakDays.firstDone != nil, let sentence = reminders.sentence
+    {
       ctx.wrappedLine(sentence, style: style.yellow)
     }
     // a reminder Do Not Disturb held back until its window ended: said here, once it is not done

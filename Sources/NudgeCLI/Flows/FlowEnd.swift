@@ -150,8 +150,7 @@ extension Context {
 
   /// The streak as of `today`, days off (`nudge pause`) included.
   func streak(_ db: AppDatabase, today: Day) throws -> StreakSummary {
-    let (done, paused) = try db.streakDays()
-    return StreakRule.evaluate(doneDays: done, today: today, paused: paused)
+    try db.streakDays(today: today).summary(today: today)
   }
 
   /// What every finished flow says after its summary: which day a save before the rollover

@@ -228,10 +228,12 @@ public enum Heatmap {
 
   /// The last `count` calendar weeks, seven cells each (Monday first), oldest week first.
   /// `paused`: the days off; one with a flow done shows done.
+  /// `firstUse`: the first done day (when `doneDays` holds only the recent ones).
   public static func weeks(
-    _ count: Int, today: Day, doneDays: Set<Day>, frozen: Set<Day>, paused: Set<Day> = []
+    _ count: Int, today: Day, doneDays: Set<Day>, frozen: Set<Day>, paused: Set<Day> = [],
+    firstUse: Day?? = nil
   ) -> [[Cell]] {
-    let firstUse = doneDays.min()
+    let firstUse = firstUse ?? doneDays.min()
     return mondays(count, today: today).map { monday in
       (0..<7).map { d in
         cell(monday.adding(days: d), today, doneDays, frozen, paused, firstUse)
@@ -241,9 +243,9 @@ public enum Heatmap {
 
   /// The last 7 days ending today (what "this week" means in the ring and the today view).
   public static func lastSevenDays(
-    today: Day, doneDays: Set<Day>, frozen: Set<Day>, paused: Set<Day> = []
+    today: Day, doneDays: Set<Day>, frozen: Set<Day>, paused: Set<Day> = [], firstUse: Day?? = nil
   ) -> [Cell] {
-    let firstUse = doneDays.min()
+    let firstUse = firstUse ?? doneDays.min()
     return (0..<7).reversed().map {
       cell(today.adding(days: -$0), today, doneDays, frozen, paused, firstUse)
     }

@@ -32,16 +32,44 @@ public enum StreakRule {
   /// length. More missed days in a row than freezes held break it and leave the freezes held.
   /// `paused`: days off (`nudge pause`): a paused day not done neither extends nor breaks the
   /// streak and uses no freeze; one done counts as any done day.
-  public static func evaluate(doneDays: Set<Day>, today: Day, paused: Set<Day> = [])
-    -> StreakSummary
-  {
+  /// `after`: where the walk stood at the end of an earlier done day (before `today`): the walk
+  /// goes on from the day after it, and the sets need hold only the days after it (and the
+  /// last 7 days, for the week's count).
+  public static func evaluate(
+    doneDays: Set<Day>, today: Day, paused: Set<Day> = [], after checkpoint: StreakCheckpoint? = nil
+  ) -> StreakSummary {
     let grid = DayGrid([doneDays, paused], through: today.ordinal)
     let last = today.ordinal
     let weekDone = (0..<7).filter { grid.contains(last - $0, 1) }.count
-    let walk = Walk(grid, mask: 1, paused: 2, through: last)
+    let start = checkpoint.flatMap { $0.through < today ? $0 : nil }
+    let walk = Walk(grid, mask: 1, paused: 2, through: last, from: start)
     return StreakSummary(
       current: walk.run, longest: walk.longest, todayDone: grid.contains(last, 1),
       frozen: walk.frozen, freezesHeld: walk.freezes, weekDone: weekDone)
+  }
+
+  /// Where the walk stands at the end of the latest done day on or before `bound` (going on
+  /// from `previous` when given: the sets need hold only the days after it); `previous` when no
+  /// done day came since or it stands on or after `bound`, nil when there is no done day.
+  public static func checkpoint(
+    doneDays: Set<Day>, paused: Set<Day> = [], through bound: Day,
+    after previous: StreakCheckpoint? = nil
+  ) -> StreakCheckpoint? {
+    if let previous, previous.through >= bound { return previous }
+    let from = previous
+    let grid = DayGrid([doneDays, paused])
+    // the days before `floor` are walked already (or hold nothing done)
+    let floor = from?.through.ordinal ?? ((grid.first(1) ?? Int.max) - 1)
+    var latest = bound.ordinal
+    while latest > floor && !grid.contains(latest, 1) { latest -= 1 }
+    guard latest > floor,
+      let firstDone = from?.firstDone ?? grid.first(1).map(Day.init(ordinal:))
+    else { return from }
+    let walk = Walk(grid, mask: 1, paused: 2, through: latest, from: from)
+    return StreakCheckpoint(
+      through: Day(ordinal: latest), firstDone: firstDone,
+      run: walk.run, longest: walk.longest, freezes: walk.freezes,
+      sinceFreeze: walk.sinceFreeze, frozen: walk.frozen)
   }
 
   /// One pass over the days from the first done day through `last` (ordinals), where a day is
@@ -50,15 +78,24 @@ public enum StreakRule {
     var run = 0
     var longest = 0
     var freezes = 0
+    var sinceFreeze = 0
     var frozen: [Day] = []
 
+    /// `from`: the walk so far, through a done day before `last`; it goes on from the day
+    /// after.
     init(
       _ grid: DayGrid, mask: UInt8, paused: UInt8 = 0, through last: Int,
-      onDone: (Int, Int) -> Void = { _, _ in }
+      from checkpoint: StreakCheckpoint? = nil, onDone: (Int, Int) -> Void = { _, _ in }
     ) {
-      guard let first = grid.first(mask), first <= last else { return }
-      var sinceFreeze = 0
-      var ordinal = first
+      var ordinal: Int
+      if let checkpoint {
+        (run, longest, freezes) = (checkpoint.run, checkpoint.longest, checkpoint.freezes)
+        (sinceFreeze, frozen) = (checkpoint.sinceFreeze, checkpoint.frozen)
+        ordinal = checkpoint.through.ordinal + 1
+      } else {
+        guard let first = grid.first(mask), first <= last else { return }
+        ordinal = first
+      }
       while ordinal <= last {
         if !grid.contains(ordinal, mask) && grid.contains(ordinal, paused) {
           ordinal += 1  // a day off: the streak waits
@@ -94,6 +131,68 @@ public enum StreakRule {
         ordinal += 1
       }
     }
+  }
+}
+
+/// Where a streak's walk over the done days stood at the end of one done day: all it carries
+/// to the days after (so they can be walked without reading the days before), stored by the
+/// app and thrown away whenever a day on or before it changes.
+public struct StreakCheckpoint: Codable, Equatable, Sendable {
+  /// The version of the rules it was walked by: a stored one of other rules is walked again.
+  public static let currentRules = 1
+  /// How many days behind today the store keeps it: past the days a flow can still be filled
+  /// in (7), so a save never throws it away.
+  public static let lagDays = 8
+  /// How far it falls behind that before the store moves it up (a week: one small write).
+  public static let moveDays = 7
+
+  public var rules = StreakCheckpoint.currentRules
+  /// The done day the walk stood at the end of.
+  public var through: Day
+  /// The first done day of all (where the heatmap's "before first use" ends).
+  public var firstDone: Day
+  public var run: Int
+  public var longest: Int
+  public var freezes: Int
+  /// Done days counted toward the next freeze.
+  public var sinceFreeze: Int
+  /// Every day a freeze covered so far, oldest first.
+  public var frozen: [Day]
+
+  public init(
+    through: Day, firstDone: Day, run: Int, longest: Int, freezes: Int, sinceFreeze: Int,
+    frozen: [Day]
+  ) {
+    self.through = through
+    self.firstDone = firstDone
+    self.run = run
+    self.longest = longest
+    self.freezes = freezes
+    self.sinceFreeze = sinceFreeze
+    self.frozen = frozen
+  }
+}
+
+/// The days a streak is decided from, as the store read them: every done and paused day after
+/// `checkpoint` (every one when there is none) and at least those of the days shown.
+public struct StreakDays: Equatable, Sendable {
+  public var done: Set<Day>
+  public var paused: Set<Day>
+  /// Where the walk stood before the days read (nil: the days read are all of them).
+  public var checkpoint: StreakCheckpoint?
+
+  public init(done: Set<Day>, paused: Set<Day>, checkpoint: StreakCheckpoint? = nil) {
+    self.done = done
+    self.paused = paused
+    self.checkpoint = checkpoint
+  }
+
+  /// The first day anything was done, nil before the first.
+  public var firstDone: Day? { checkpoint?.firstDone ?? done.min() }
+
+  /// The streak as of `today`.
+  public func summary(today: Day) -> StreakSummary {
+    StreakRule.evaluate(doneDays: done, today: today, paused: paused, after: checkpoint)
   }
 }
 
@@ -165,21 +264,34 @@ public struct StreakRescue: Equatable, Sendable {
   /// The missed days between the last done day and today, when all of them can still be filled
   /// in (at most `backfill` days back) and doing so restores a streak longer than those days
   /// alone; nil when there is nothing to save.
+  /// `after`: where the walk stood before the days in the sets (`StreakRule.evaluate`).
   public static func days(
-    doneDays: Set<Day>, frozen: Set<Day>, today: Day, paused: Set<Day> = [], backfill: Int = 7
+    doneDays: Set<Day>, frozen: Set<Day>, today: Day, paused: Set<Day> = [], backfill: Int = 7,
+    after checkpoint: StreakCheckpoint? = nil
   ) -> StreakRescue? {
-    guard let last = doneDays.filter({ $0 < today }).max() else { return nil }
+    let start = checkpoint.flatMap { $0.through < today ? $0 : nil }
+    guard let last = (doneDays.filter({ $0 < today }) + [start?.through].compactMap { $0 }).max()
+    else { return nil }
     let missed = (last.ordinal + 1..<today.ordinal).map(Day.init(ordinal:))
       .filter { !frozen.contains($0) && !paused.contains($0) }
     guard !missed.isEmpty, missed.allSatisfy({ $0 >= today.adding(days: -backfill) }) else {
       return nil
     }
-    let now = StreakRule.evaluate(doneDays: doneDays, today: today, paused: paused)
+    let now = StreakRule.evaluate(doneDays: doneDays, today: today, paused: paused, after: start)
     let filled = StreakRule.evaluate(
-      doneDays: doneDays.union(missed), today: today, paused: paused)
+      doneDays: doneDays.union(missed), today: today, paused: paused, after: start)
     let todayPart = now.todayDone ? 1 : 0
     // worth saying for a streak of two days or more
     guard filled.current >= now.current + missed.count + 2 else { return nil }
     return StreakRescue(days: missed, brokenLength: filled.current - missed.count - todayPart)
+  }
+
+  /// The same, from the days as the store read them.
+  public static func days(_ days: StreakDays, frozen: Set<Day>, today: Day, backfill: Int = 7)
+    -> StreakRescue?
+  {
+    Self.days(
+      doneDays: days.done, frozen: frozen, today: today, paused: days.paused, backfill: backfill,
+      after: days.checkpoint)
   }
 }
