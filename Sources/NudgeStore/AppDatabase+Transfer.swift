@@ -27,6 +27,19 @@ extension AppDatabase {
 
   // MARK: - What an import writes (ImportDocument decides)
 
+  /// Every entry of every flow, by day, then flow, then when saved: what an import compares
+  /// its document with, in one read.
+  public func allEntries() throws(StoreError) -> [FlowEntry] {
+    try read { db in try db.flowEntries("1") }
+  }
+
+  /// Stores `entries` (an import's), each replacing what its day had (a help note: its id);
+  /// `replacing: false` fails when one is there. One statement for all, run once each.
+  public func putEntries(_ entries: [FlowEntry], replacing: Bool = true) throws(StoreError) {
+    if entries.isEmpty { return }
+    try write { db in try db.putFlowEntries(entries, replacing: replacing) }
+  }
+
   /// Stores `entry` as its day's, replacing what the day had.
   public func putEntry<Entry: DayRecord>(_ entry: Entry) throws(StoreError) {
     try write { db in try db.putFlowEntry(entry.flowEntry) }

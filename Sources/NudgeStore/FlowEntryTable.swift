@@ -19,7 +19,11 @@ extension SQLiteConnection {
       let key = row.text(at: 2) ?? ""
       guard let day = row.text(at: 0).flatMap({ Day($0) }), let text = row.text(at: 3),
         let savedAt = row.text(at: 4),
-        let answers = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+        // the object `putFlowEntry` writes, read byte by byte; any other spelling through
+        // JSONDecoder
+        let answers =
+          FlatJSON.stringObject(text)
+          ?? (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)))
       else {
         throw UnreadableValue(
           column: "flow_entry", text: row.text(at: 3),
@@ -54,28 +58,35 @@ extension SQLiteConnection {
   /// Stores `entry`, replacing the one of its day and flow (a help note: with its id);
   /// `replacing: false` fails with SQLITE_CONSTRAINT instead.
   func putFlowEntry(_ entry: FlowEntry, replacing: Bool = true) throws {
-    let stored = entry.stored
-    let sorted = stored.answers.sorted { $0.key < $1.key }
-    var object = "{"
-    for (index, (key, value)) in sorted.enumerated() {
-      if index > 0 { object += "," }
-      object += try Self.jsonString(key) + ":" + Self.jsonString(value)
+    try putFlowEntries([entry], replacing: replacing)
+  }
+
+  /// Stores each of `entries` as `putFlowEntry` does, through one prepared statement per kind
+  /// (a day's entry, a help note).
+  func putFlowEntries(_ entries: [FlowEntry], replacing: Bool = true) throws {
+    var byDay: [[SQLValue]] = []
+    var byID: [[SQLValue]] = []
+    for entry in entries {
+      let stored = entry.stored
+      let row: [SQLValue] = [
+        SQLValue(stored.day), .text(stored.flow), .text(stored.id ?? ""),
+        .text(FlatJSON.object(stored.answers)), .text(stored.savedAt),
+      ]
+      if stored.id == nil { byDay.append(row) } else { byID.append(row) }
     }
-    object += "}"
     // a day's entry is found by its day and flow; a help note by its id, whatever its day
-    let target = stored.id == nil ? "(day, flow, key)" : "(flow, key) WHERE key <> ''"
-    let upsert =
-      replacing
-      ? """
-      ON CONFLICT \(target) DO UPDATE SET
-      day = excluded.day, answers = excluded.answers, saved_at = excluded.saved_at
-      """ : ""
-    try execute(
-      "INSERT INTO flow_entry (day, flow, key, answers, saved_at) VALUES (?, ?, ?, ?, ?) " + upsert,
-      [
-        SQLValue(stored.day), .text(stored.flow), .text(stored.id ?? ""), .text(object),
-        .text(stored.savedAt),
-      ])
+    for (target, rows) in [("(day, flow, key)", byDay), ("(flow, key) WHERE key <> ''", byID)]
+    where !rows.isEmpty {
+      let upsert =
+        replacing
+        ? """
+        ON CONFLICT \(target) DO UPDATE SET
+        day = excluded.day, answers = excluded.answers, saved_at = excluded.saved_at
+        """ : ""
+      try execute(
+        "INSERT INTO flow_entry (day, flow, key, answers, saved_at) VALUES (?, ?, ?, ?, ?) "
+          + upsert, each: rows)
+    }
   }
 
   /// Removes `entry` (the row of its day and flow; a help note's by its id).
@@ -90,9 +101,5 @@ extension SQLiteConnection {
         "DELETE FROM flow_entry WHERE day = ? AND flow = ? AND key = ''",
         [SQLValue(stored.day), .text(stored.flow)])
     }
-  }
-
-  private static func jsonString(_ text: String) throws -> String {
-    String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
   }
 }

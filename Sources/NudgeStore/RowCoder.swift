@@ -6,16 +6,43 @@ import NudgeCore
 // declares the column once; the schema (Schema.swift) is the only other place that names it.
 
 /// The column a property is kept in: its coding key in snake_case, as NudgeJSON names it.
+///
+/// Called for every column of every row read or written, so it looks at bytes, not characters:
+/// a key without an uppercase letter (most are: `day`, `slot`, `note`) is its own name, and an
+/// ASCII camelCase key is rewritten byte by byte; only a key outside ASCII (no record has one)
+/// takes the Unicode path.
 func columnName(_ key: any CodingKey) -> String {
-  var name = ""
-  for character in key.stringValue {
-    if character.isUppercase {
-      name += "_" + character.lowercased()
+  let name = key.stringValue
+  var hasUpper = false
+  for byte in name.utf8 {
+    if byte >= 0x80 { return unicodeColumnName(name) }
+    if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasUpper = true }
+  }
+  guard hasUpper else { return name }
+  var bytes: [UInt8] = []
+  bytes.reserveCapacity(name.utf8.count + 4)
+  for byte in name.utf8 {
+    if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+      bytes.append(UInt8(ascii: "_"))
+      bytes.append(byte + 0x20)
     } else {
-      name.append(character)
+      bytes.append(byte)
     }
   }
-  return name
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// `columnName` one character at a time, for a key outside ASCII.
+func unicodeColumnName(_ name: String) -> String {
+  var out = ""
+  for character in name {
+    if character.isUppercase {
+      out += "_" + character.lowercased()
+    } else {
+      out.append(character)
+    }
+  }
+  return out
 }
 
 extension SQLValue {

@@ -90,6 +90,19 @@ final class SQLiteConnection: @unchecked Sendable {
     }
   }
 
+  /// Runs one statement once for each list of arguments, prepared once.
+  func execute(_ sql: String, each argumentLists: [[SQLValue]]) throws {
+    try withStatement(sql, []) { statement in
+      for arguments in argumentLists {
+        for (index, value) in arguments.enumerated() {
+          try statement.bind(value, at: Int32(index + 1))
+        }
+        while try statement.step() {}
+        sqlite3_reset(statement.pointer)
+      }
+    }
+  }
+
   /// Every row of a query, each made by `row` while the statement is on it.
   func rows<T>(_ sql: String, _ arguments: [SQLValue] = [], _ row: (Statement) throws -> T)
     throws -> [T]

@@ -40,21 +40,27 @@ public struct ImportDocument: Sendable {
   public func callAsFunction(_ document: ExportDocument) throws(StoreError) -> Summary {
     try db.inTransaction {
       var summary = Summary()
-      func merge<Entry: DayRecord>(_ entries: [Entry]) throws {
+      // every entry here, read once: the document's are compared with them in memory and
+      // only what changes is written (the same document imported again writes nothing)
+      var here: [EntryKey: FlowEntry] = [:]
+      for entry in try db.allEntries() { here[EntryKey(entry.flow, entry.key)] = entry }
+      var puts: [FlowEntry] = []
+      var notes: [FlowEntry] = []
+      func merge<Entry: DayRecord>(_ entries: [Entry]) {
         for entry in entries {
-          guard let existing = try db.dayEntry(on: entry.day) as Entry? else {
-            try db.putEntry(entry)
+          guard
+            let existing = here[EntryKey(Entry.flow, entry.day.description)].flatMap(Entry.init)
+          else {
+            puts.append(entry.flowEntry)
             summary.added += 1
             continue
           }
-          let incoming = InstantFormat.parse(entry.savedAt) ?? .distantPast
-          let local = InstantFormat.parse(existing.savedAt) ?? .distantPast
-          if existing != entry && incoming > local {
+          if existing != entry && Self.isNewer(entry.savedAt, than: existing.savedAt) {
             if entry.answered < existing.answered {
               summary.keptFuller.append("\(Entry.flow.rawValue) \(entry.day)")
               summary.unchanged += 1
             } else {
-              try db.putEntry(entry)
+              puts.append(entry.flowEntry)
               summary.updated += 1
               summary.replaced.append("\(Entry.flow.rawValue) \(entry.day)")
             }
@@ -63,9 +69,9 @@ public struct ImportDocument: Sendable {
           }
         }
       }
-      try merge(document.prep)
-      try merge(document.review)
-      try merge(document.checkin)
+      merge(document.prep)
+      merge(document.review)
+      merge(document.checkin)
       for entry in document.flows {
         let name = "\(entry.flow) \(entry.day)"
         // the coach's flows come in their own lists, held to their own merge rules
@@ -74,20 +80,20 @@ public struct ImportDocument: Sendable {
             "the file's flows hold an entry of '\(entry.flow)', which is no plan file's flow: nothing was imported."
           )
         }
-        guard case .answered(let existing)? = try db.entry(.defined(entry.flow), on: entry.day)
+        guard
+          case .answered(let existing)? = here[
+            EntryKey(.defined(entry.flow), entry.day.description)]
         else {
-          try db.putFlowEntry(.answered(entry))
+          puts.append(.answered(entry))
           summary.added += 1
           continue
         }
-        let incoming = InstantFormat.parse(entry.savedAt) ?? .distantPast
-        let local = InstantFormat.parse(existing.savedAt) ?? .distantPast
-        if existing != entry && incoming > local {
+        if existing != entry && Self.isNewer(entry.savedAt, than: existing.savedAt) {
           if entry.answers.answered < existing.answers.answered {
             summary.keptFuller.append(name)
             summary.unchanged += 1
           } else {
-            try db.putFlowEntry(.answered(entry))
+            puts.append(.answered(entry))
             summary.updated += 1
             summary.replaced.append(name)
           }
@@ -96,13 +102,15 @@ public struct ImportDocument: Sendable {
         }
       }
       for note in document.help {
-        if try db.hasHelpNote(id: note.id) {
+        if here[EntryKey(.needHelp, note.id)] != nil {
           summary.unchanged += 1
         } else {
-          try db.insertHelpNote(note)
+          notes.append(.help(note))
           summary.added += 1
         }
       }
+      try db.putEntries(puts)
+      try db.putEntries(notes, replacing: false)
       for (key, value) in document.settings.sorted(by: { $0.key < $1.key }) {
         guard let setting = SettingKey(rawValue: key) else { continue }
         if ExportDocument.machineSettings.contains(setting) {
@@ -141,5 +149,24 @@ public struct ImportDocument: Sendable {
         .recompute()
       return summary
     }
+  }
+}
+
+extension ImportDocument {
+  /// Whether a save at `incoming` came after one at `local` (a time that does not parse as
+  /// the earliest).
+  fileprivate static func isNewer(_ incoming: String, than local: String) -> Bool {
+    (InstantFormat.parse(incoming) ?? .distantPast) > (InstantFormat.parse(local) ?? .distantPast)
+  }
+}
+
+/// An entry's place in the store: its flow and its key (its day, a help note's id).
+private struct EntryKey: Hashable {
+  let flow: Flow
+  let key: String
+
+  init(_ flow: Flow, _ key: String) {
+    self.flow = flow
+    self.key = key
   }
 }

@@ -186,3 +186,47 @@ import Testing
     #expect(try db.achievements()[.firstPrep] == start)
   }
 }
+
+/// Importing what is already there compares it in memory and writes nothing.
+@Suite struct ReimportTests {
+  let day = Day("2026-11-20")!
+
+  func document() -> ExportDocument {
+    let at = "2026-11-20T21:00:00+01:00"
+    return ExportDocument(
+      settings: ["snooze": "5m"],
+      prep: (0..<30).map { PrepEntry(day: day.adding(days: -$0), water: true, savedAt: at) },
+      review: [ReviewEntry(day: day, why: "a/b \"c\"", commitTo: "tea", savedAt: at)],
+      checkin: [CheckinEntry(day: day, followed: true, savedAt: at)],
+      help: [HelpNote(id: "n1", day: day, category: .stress, note: "walked", at: at)],
+      pauses: [Pause(firstDay: day.adding(days: 40), lastDay: day.adding(days: 41))])
+  }
+
+  @Test func theSameDocumentAgainWritesNothing() throws {
+    let dir = NSTemporaryDirectory() + "nudge-reimport-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/nudge.sqlite3"
+    let db = try AppDatabase.open(path: path)
+    let first = try ImportDocument(db: db)(document())
+    #expect(first.added == 33)
+    // another connection sees `data_version` change only when someone commits a change
+    let watcher = try SQLiteConnection(path: path)
+    let version = try watcher.integer("PRAGMA data_version")
+    let exported = try db.exportDocument()
+
+    let again = try ImportDocument(db: db)(document())
+    #expect(again == ImportDocument.Summary(unchanged: 33))
+    #expect(try watcher.integer("PRAGMA data_version") == version)
+    #expect(try db.exportDocument() == exported)
+
+    // a newer save of one day is the one write
+    var newer = document()
+    newer.checkin[0] = CheckinEntry(
+      day: day, followed: true, feel: "good", savedAt: "2026-11-20T22:00:00+01:00")
+    let changed = try ImportDocument(db: db)(newer)
+    #expect(changed.updated == 1 && changed.unchanged == 32)
+    #expect(try watcher.integer("PRAGMA data_version") != version)
+    #expect(try db.checkin(on: day)?.feel == "good")
+  }
+}

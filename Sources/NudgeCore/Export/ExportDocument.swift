@@ -63,11 +63,58 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     plans = try c.decodeIfPresent([String: Bool].self, forKey: .plans) ?? [:]
   }
 
-  /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline.
+  /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline —
+  /// byte for byte what `NudgeJSON.encode` writes (a test holds it to that). The coach's
+  /// entries, thousands after a few years, are written here field by field; through
+  /// JSONEncoder they cost several times everything else an export does. The other lists
+  /// are short and go through `NudgeJSON`.
   public func encoded() throws -> Data {
-    var data = try NudgeJSON.encode(self)
-    data.append(0x0A)
-    return data
+    var out = ExportWriter()
+    out.raw("{\n")
+    try out.member("achievements", achievements)
+    out.entries("checkin", checkin) { w, e in
+      w.field("blocker", e.blocker)
+      w.field("day", e.day.description)
+      w.field("feel", e.feel)
+      w.field("followed", e.followed)
+      w.field("saved_at", e.savedAt)
+    }
+    try out.member("flows", flows)
+    try out.member("format", format)
+    out.entries("help", help) { w, n in
+      w.field("at", n.at)
+      w.field("category", n.category.rawValue)
+      w.field("coach", n.coach)
+      w.field("day", n.day.description)
+      w.field("id", n.id)
+      w.field("note", n.note)
+    }
+    try out.member("pauses", pauses)
+    try out.member("plans", plans)
+    out.entries("prep", prep) { w, e in
+      w.field("breakfast", e.breakfast)
+      w.field("day", e.day.description)
+      w.field("other", e.other)
+      w.field("produce", e.produce)
+      w.field("saved_at", e.savedAt)
+      w.field("sticky_notes", e.stickyNotes)
+      w.field("water", e.water)
+    }
+    out.entries("review", review) { w, e in
+      w.field("challenge", e.challenge?.rawValue)
+      w.field("challenge_other", e.challengeOther)
+      w.field("commit_from", e.commitFrom)
+      w.field("commit_to", e.commitTo)
+      w.field("day", e.day.description)
+      w.field("saved_at", e.savedAt)
+      w.field("swap", e.swap)
+      w.field("why", e.why)
+    }
+    try out.member("schedule", schedule)
+    try out.member("settings", settings)
+    try out.member("version", version, last: true)
+    out.raw("}\n")
+    return Data(out.bytes)
   }
 
   private struct Header: Decodable {
@@ -95,34 +142,54 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     try checkNesting(data)
     // an object or an array, as JSONSerialization wants one at the top
     let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-    guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-      (try? JSONDecoder().decode(AnyJSON.self, from: data)) != nil
-    else {
-      throw InputError("it is not valid JSON; pass a file written by 'nudge export'.")
+    guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+      throw InputError(notJSON)
     }
-    guard let header = try? NudgeJSON.decode(Header.self, from: data), header.format == formatName
-    else {
-      throw InputError(
-        "it is not a Nudge export (expected \"format\": \"\(formatName)\" at the top level).")
-    }
-    guard let version = header.version, version >= 1 else {
-      throw InputError("\"version\" is missing or not a positive whole number.")
-    }
-    guard version <= currentVersion else {
-      throw InputError(
-        "it was written by a newer Nudge (export version \(version)); this Nudge reads version \(currentVersion). Update Nudge, then import again."
-      )
-    }
-    let document: ExportDocument
+    // one parse: the decoder reads the whole text before `Checked` looks at it, so whatever
+    // it throws is the text not being JSON; `Checked` itself never throws
+    let checked: Checked
     do {
-      document = try NudgeJSON.decode(ExportDocument.self, from: data)
-    } catch let error as DecodingError {
-      throw InputError(describe(error))
+      checked = try NudgeJSON.decode(Checked.self, from: data)
     } catch {
-      throw InputError("it could not be read: \(error).")
+      throw InputError(notJSON)
     }
+    let document = try checked.result.get()
     try document.validate()
     return document
+  }
+
+  private static let notJSON = "it is not valid JSON; pass a file written by 'nudge export'."
+
+  /// A document read in one pass: its header first (the format, then a version this Nudge
+  /// reads), then the rest; what is wrong is kept as the result, never thrown.
+  private struct Checked: Decodable {
+    let result: Result<ExportDocument, InputError>
+
+    init(from decoder: any Decoder) {
+      result = Result { () throws(InputError) in
+        guard let header = try? Header(from: decoder), header.format == formatName else {
+          throw InputError(
+            "it is not a Nudge export (expected \"format\": \"\(formatName)\" at the top level).")
+        }
+        guard let version = header.version, version >= 1 else {
+          throw InputError("\"version\" is missing or not a positive whole number.")
+        }
+        guard version <= currentVersion else {
+          throw InputError(
+            "it was written by a newer Nudge (export version \(version)); this Nudge reads version \(currentVersion). Update Nudge, then import again."
+          )
+        }
+        do {
+          return try ExportDocument(from: decoder)
+        } catch let error as DecodingError {
+          throw InputError(describe(error))
+        } catch {
+          // what the decoder reads only when a value is taken (a string's escapes) is the
+          // text not being JSON, as the parse would have said
+          throw InputError(notJSON)
+        }
+      }
+    }
   }
 
   /// Refuses objects and arrays nested deeper than `maxDepth`, and more than `maxValues`
@@ -429,26 +496,65 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   }
 }
 
-/// Any JSON value: decoding it checks that a text is JSON at all, before its shape is read.
-private struct AnyJSON: Decodable {
-  init(from decoder: any Decoder) throws {
-    if var list = try? decoder.unkeyedContainer() {
-      while !list.isAtEnd { _ = try list.decode(AnyJSON.self) }
-    } else if let object = try? decoder.container(keyedBy: AnyKey.self) {
-      for key in object.allKeys { _ = try object.decode(AnyJSON.self, forKey: key) }
-    } else {
-      let value = try decoder.singleValueContainer()
-      if value.decodeNil() { return }
-      if (try? value.decode(Bool.self)) != nil { return }
-      if (try? value.decode(Double.self)) != nil { return }
-      _ = try value.decode(String.self)
+/// The top-level object of `ExportDocument.encoded()`, as JSONEncoder lays it out with
+/// `.prettyPrinted` (two spaces a level, `"key" : value`, an empty list as `[`, an empty line,
+/// `]`).
+private struct ExportWriter {
+  var bytes: [UInt8] = []
+  /// Whether the object being written has no field yet.
+  private var firstField = true
+
+  init() { bytes.reserveCapacity(1 << 20) }
+
+  mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+  /// `"key" : value` one level in, the value as `NudgeJSON` writes it.
+  mutating func member<T: Encodable>(_ key: String, _ value: T, last: Bool = false) throws {
+    raw("  \"\(key)\" : ")
+    // a nested value's lines one level further in, its empty line (an empty list's) left
+    // empty (a JSON string holds no line break)
+    var lineStart = false
+    for byte in try NudgeJSON.encode(value) {
+      if lineStart && byte != 0x0A { raw("  ") }
+      bytes.append(byte)
+      lineStart = byte == 0x0A
     }
+    raw(last ? "\n" : ",\n")
   }
 
-  private struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+  /// `"key" : [ … ]`, each item an object whose fields `fields` writes in key order.
+  mutating func entries<T>(_ key: String, _ items: [T], _ fields: (inout Self, T) -> Void) {
+    raw("  \"\(key)\" : [\n")
+    if items.isEmpty { raw("\n") }
+    for (index, item) in items.enumerated() {
+      raw(index == 0 ? "    {\n" : ",\n    {\n")
+      firstField = true
+      fields(&self, item)
+      raw("\n    }")
+      if index == items.count - 1 { raw("\n") }
+    }
+    raw("  ],\n")
+  }
+
+  private mutating func name(_ key: StaticString) {
+    if !firstField { raw(",\n") }
+    firstField = false
+    raw("      \"")
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    raw("\" : ")
+  }
+
+  /// A text field; none when nil (as `encodeIfPresent` leaves it out).
+  mutating func field(_ key: StaticString, _ value: String?) {
+    guard let value else { return }
+    name(key)
+    FlatJSON.appendString(value, to: &bytes, escapingSlashes: false)
+  }
+
+  mutating func field(_ key: StaticString, _ value: Bool?) {
+    guard let value else { return }
+    name(key)
+    raw(value ? "true" : "false")
   }
 }

@@ -60,19 +60,20 @@ public enum Timeline {
   ) -> [HistoryDay] {
     guard count > 0 else { return [] }
     let first = last.adding(days: -(count - 1))
-    var byDay: [Day: HistoryDay] = [:]
-    for offset in 0..<count {
-      let day = first.adding(days: offset)
-      byDay[day] = HistoryDay(date: day)
+    var days = (0..<count).map { HistoryDay(date: first.adding(days: $0)) }
+    /// Where `day` is in `days`, nil outside them.
+    func index(_ day: Day) -> Int? {
+      let offset = day.ordinal - first.ordinal
+      return offset >= 0 && offset < count ? offset : nil
     }
-    for e in prep where byDay[e.day] != nil { byDay[e.day]!.prep = e }
-    for e in review where byDay[e.day] != nil { byDay[e.day]!.review = e }
-    for e in checkin where byDay[e.day] != nil { byDay[e.day]!.checkin = e }
-    for n in help.sorted(by: HelpNote.savedBefore) where byDay[n.day] != nil {
-      byDay[n.day]!.help.append(n)
+    for e in prep { if let i = index(e.day) { days[i].prep = e } }
+    for e in review { if let i = index(e.day) { days[i].review = e } }
+    for e in checkin { if let i = index(e.day) { days[i].checkin = e } }
+    for n in help.sorted(by: HelpNote.savedBefore) {
+      if let i = index(n.day) { days[i].help.append(n) }
     }
-    for e in answered where byDay[e.day] != nil { byDay[e.day]!.flows[e.flow] = e }
-    return (0..<count).map { byDay[first.adding(days: $0)]! }
+    for e in answered { if let i = index(e.day) { days[i].flows[e.flow] = e } }
+    return days
   }
 }
 

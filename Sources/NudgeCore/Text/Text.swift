@@ -29,6 +29,7 @@ public enum TerminalText {
   /// The columns a character takes on a terminal: 2 for wide (East Asian) characters and
   /// emoji, 1 otherwise.
   public static func columns(_ c: Character) -> Int {
+    if c.isASCII { return 1 }
     guard let first = c.unicodeScalars.first else { return 0 }
     if first.properties.isEmojiPresentation
       || c.unicodeScalars.count > 1
@@ -46,7 +47,9 @@ public enum TerminalText {
 
   /// The columns `text` takes (no escape sequences in it).
   public static func columns<S: StringProtocol>(_ text: S) -> Int {
-    text.reduce(0) { $0 + columns($1) }
+    // printable ASCII, most words: a column a byte
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return text.reduce(0) { $0 + columns($1) }
   }
 
   /// `text` broken into lines of at most `width` columns at spaces (a word longer than a line

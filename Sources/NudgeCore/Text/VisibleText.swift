@@ -8,6 +8,10 @@ public enum VisibleText {
   /// characters too when they stand at either end; a typed `\u{` shows as `\\u{`. Plain text
   /// comes back unchanged.
   public static func escaped(_ text: String) -> String {
+    // printable ASCII without a backslash, most text: nothing to escape
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) {
+      return text
+    }
     guard
       text.unicodeScalars.contains(where: { isHostile($0) || isZeroWidth($0) })
         || text.contains("\\u{")

@@ -1,0 +1,93 @@
+"""Issue 39's row figures: `history --days 3650`, `export` and `import` on 10 years of history,
+the binary under test against an older one (the start commit's) in the same hyperfine runs.
+
+    from nudgetest.bench_rows import measure
+    measure(new_nudge, old_nudge, env, runs, hyperfine, report)
+
+`hyperfine(commands, runs, env, prepare=None, names=None)` returns each command's median in
+seconds (scripts/bench's); `report(figure, value_text, target_text, ok)` records one figure.
+"""
+
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+# a fixed clock and zone, so the 10 years end on a known day whatever the date is
+NOW = "2026-11-20T12:00:00+01:00"
+LAST_DAY = dt.date(2026, 11, 20)
+
+
+def history_export(years, last):
+    """An export document with `years` years of daily prep, review and check-in (a note every
+    third day): scripts/bench's document."""
+    prep, review, checkin, help_ = [], [], [], []
+    for i in range(years * 365):
+        day = (last - dt.timedelta(days=i)).isoformat()
+        at = f"{day}T20:30:00+00:00"
+        prep.append({"day": day, "sticky_notes": True, "produce": True, "water": True,
+                     "breakfast": False, "saved_at": at})
+        review.append({"day": day, "why": "energy", "swap": "tea instead of soda",
+                       "commit_to": "drink tea", "saved_at": at})
+        checkin.append({"day": day, "followed": i % 2 == 0, "saved_at": at})
+        if i % 3 == 0:
+            help_.append({"id": f"note-{i}", "day": day, "category": "stress", "note": "walked",
+                          "at": at})
+    return {"format": "nudge-export", "version": 1, "settings": {}, "prep": prep,
+            "review": review, "checkin": checkin, "help": help_}
+
+
+def _ms(seconds):
+    return f"{seconds * 1000:.1f} ms"
+
+
+def _output(nudge, args, env):
+    return subprocess.run([nudge, *args], env=env, check=True, capture_output=True).stdout
+
+
+def measure(new_nudge, old_nudge, env, runs, hyperfine, report):
+    """Builds the 10-year database, then times each command with both binaries in one
+    interleaved hyperfine call and reports the goals: history and export at most 0.25x the old
+    binary's (their output byte for byte the same), import of the 10 years at most 150 ms
+    into an empty database and at most 50 ms again into one that holds it."""
+    work = tempfile.mkdtemp(prefix="nudge-bench-rows-")
+    try:
+        doc = os.path.join(work, "ten-years.json")
+        with open(doc, "w") as f:
+            json.dump(history_export(10, LAST_DAY), f)
+        db = os.path.join(work, "ten-years.sqlite3")
+        renv = dict(env, NUDGE_DB=db, NUDGE_NOW=NOW, TZ="Europe/Berlin")
+        _output(new_nudge, ["import", doc], renv)
+        names = ["new", "old"]
+
+        for args, figure in [(["history", "--days", "3650"], "history --days 3650"),
+                             (["export"], "export")]:
+            same = _output(new_nudge, args, renv) == _output(old_nudge, args, renv)
+            command = " ".join(args)
+            new, old = hyperfine([f"{new_nudge} {command}", f"{old_nudge} {command}"], runs,
+                                 renv, names=names)
+            report(f"{figure} on 10 years vs the start commit's binary"
+                   + ("" if same else " (OUTPUT DIFFERS)"),
+                   f"{_ms(new)} vs {_ms(old)} = {new / old:.2f}x", "<= 0.25x, same output",
+                   same and new / old <= 0.25)
+
+        # into an empty database each run (the file and its WAL removed before each)
+        fresh = os.path.join(work, "fresh.sqlite3")
+        fenv = dict(renv, NUDGE_DB=fresh)
+        prepare = f"rm -f {fresh} {fresh}-wal {fresh}-shm"
+        new, old = hyperfine([f"{new_nudge} import {doc}", f"{old_nudge} import {doc}"], runs,
+                             fenv, prepare=prepare, names=names)
+        report("import of 10 years into an empty database",
+               f"{_ms(new)} (the start commit's {_ms(old)} = {new / old:.2f}x)", "<= 150 ms",
+               new <= 0.150)
+
+        # the same file again, into the database that holds it: nothing to write
+        new, old = hyperfine([f"{new_nudge} import {doc}", f"{old_nudge} import {doc}"], runs,
+                             renv, names=names)
+        report("import of the same 10 years again",
+               f"{_ms(new)} (the start commit's {_ms(old)} = {new / old:.2f}x)", "<= 50 ms",
+               new <= 0.050)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
