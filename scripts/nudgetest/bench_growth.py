@@ -24,28 +24,12 @@ import tempfile
 
 # the last day of the histories and of the year of use: fixed, so the figures never depend on
 # the real date (NUDGE_NOW fixes "now" for every command run here)
-LAST_DAY = dt.date(2026, 11, 20)
+# run alone too (python3 scripts/nudgetest/bench_growth.py): scripts/ on the path
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from nudgetest.history import LAST_DAY, history_export  # noqa: E402
 ZONE = "Europe/Berlin"
 
 
-def history_export(years, last):
-    """An export document with `years` years of daily prep, review and check-in (and a help
-    note every third day), the last on `last` (scripts/bench's, copied: that file is not a
-    module)."""
-    prep, review, checkin, help_ = [], [], [], []
-    for i in range(years * 365):
-        day = (last - dt.timedelta(days=i)).isoformat()
-        at = f"{day}T20:30:00+00:00"
-        prep.append({"day": day, "sticky_notes": True, "produce": True, "water": True,
-                     "breakfast": False, "saved_at": at})
-        review.append({"day": day, "why": "energy", "swap": "tea instead of soda",
-                       "commit_to": "drink tea", "saved_at": at})
-        checkin.append({"day": day, "followed": i % 2 == 0, "saved_at": at})
-        if i % 3 == 0:
-            help_.append({"id": f"note-{i}", "day": day, "category": "stress", "note": "walked",
-                          "at": at})
-    return {"format": "nudge-export", "version": 1, "settings": {}, "prep": prep,
-            "review": review, "checkin": checkin, "help": help_}
 
 
 def _env(env, db, now=None):

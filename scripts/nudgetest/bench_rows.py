@@ -17,26 +17,9 @@ import tempfile
 
 # a fixed clock and zone, so the 10 years end on a known day whatever the date is
 NOW = "2026-11-20T12:00:00+01:00"
-LAST_DAY = dt.date(2026, 11, 20)
+from nudgetest.history import LAST_DAY, history_export  # noqa: E402
 
 
-def history_export(years, last):
-    """An export document with `years` years of daily prep, review and check-in (a note every
-    third day): scripts/bench's document."""
-    prep, review, checkin, help_ = [], [], [], []
-    for i in range(years * 365):
-        day = (last - dt.timedelta(days=i)).isoformat()
-        at = f"{day}T20:30:00+00:00"
-        prep.append({"day": day, "sticky_notes": True, "produce": True, "water": True,
-                     "breakfast": False, "saved_at": at})
-        review.append({"day": day, "why": "energy", "swap": "tea instead of soda",
-                       "commit_to": "drink tea", "saved_at": at})
-        checkin.append({"day": day, "followed": i % 2 == 0, "saved_at": at})
-        if i % 3 == 0:
-            help_.append({"id": f"note-{i}", "day": day, "category": "stress", "note": "walked",
-                          "at": at})
-    return {"format": "nudge-export", "version": 1, "settings": {}, "prep": prep,
-            "review": review, "checkin": checkin, "help": help_}
 
 
 def _ms(seconds):
