@@ -240,5 +240,26 @@ extension AppDatabase {
         BEGIN DELETE FROM streak_checkpoint; END;
       DELETE FROM entry_change WHERE made_on < (SELECT max(made_on) FROM entry_change);
     """,
+    // Version 11: the person's own habits (`nudge habit`), what was recorded of each day (done,
+    // with an amount for a measurable one, or skipped), and their own undo journal. A removed
+    // habit stays, marked, while its removal can be undone (today), and goes with its journal.
+    """
+      CREATE TABLE habit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL, question TEXT NOT NULL, every TEXT NOT NULL, at TEXT,
+        target INTEGER, unit TEXT, since TEXT NOT NULL,
+        archived BOOLEAN NOT NULL DEFAULT 0, removed BOOLEAN NOT NULL DEFAULT 0
+      );
+      CREATE TABLE habit_check (
+        habit INTEGER NOT NULL, day TEXT NOT NULL, done BOOLEAN NOT NULL, value INTEGER,
+        saved_at TEXT NOT NULL,
+        PRIMARY KEY (habit, day)
+      ) WITHOUT ROWID;
+      CREATE TABLE habit_change (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        made_on TEXT NOT NULL, at TEXT NOT NULL, kind TEXT NOT NULL, habit INTEGER NOT NULL,
+        before TEXT, after TEXT, undone BOOLEAN NOT NULL DEFAULT 0
+      );
+    """,
   ]
 }

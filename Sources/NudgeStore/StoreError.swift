@@ -16,11 +16,14 @@ public enum StoreError: Error, Equatable, Sendable {
   /// The file was deleted or replaced while it was open: nothing was written (exit 75, try
   /// again).
   case fileReplaced(String)
+  /// A write the data as it stands refuses (a habit's name another one has; a habit removed
+  /// meanwhile): nothing was written (exit 64).
+  case refused(String)
 
   public var message: String {
     switch self {
     case .notNudgeDatabase(let m), .newerSchema(let m), .cannotCreate(let m), .busy(let m),
-      .unreadable(let m), .fileReplaced(let m):
+      .unreadable(let m), .fileReplaced(let m), .refused(let m):
       m
     }
   }

@@ -42,6 +42,7 @@ public struct CLIError: Error, Equatable {
       self.init(m, code: .badData)
     case .cannotCreate(let m): self.init(m, code: .cannotCreate)
     case .busy(let m), .fileReplaced(let m): self.init(m, code: .busy)
+    case .refused(let m): self.init(m, code: .usage)
     }
   }
 

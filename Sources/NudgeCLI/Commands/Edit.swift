@@ -381,6 +381,12 @@ struct UndoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
+    // a habit's change (done, skip, edit, remove) when it is the later of the two journals'
+    if let change = try db.latestUndoableHabitChange(madeOn: today),
+      try db.latestUndoableChange(madeOn: today).map({ $0.at <= change.at }) ?? true
+    {
+      return try HabitUndo.say(ctx, db, change, json: json)
+    }
     guard let outcome = try UndoChange(db: db)(madeOn: today) else {
       throw CLIError(
         "nothing to undo: no change made today is left to take back (undo reaches today's saves, edits and deletes).",

@@ -195,17 +195,21 @@ struct UserUnits {
     for schedule in schedules where UnitFiles.dropIn(schedule) == nil {
       remove(UnitFiles.dropInPath(schedule.slot))
     }
-    // the timers of plans no longer there (their file removed): stopped and removed
-    let gone = planTimers().filter { slot in !schedules.contains { $0.slot == slot } }
-    if !gone.isEmpty {
-      try systemctl(["disable", "--now"] + gone.map(UnitFiles.timerName))
-      for slot in gone {
-        remove(UnitFiles.timerName(slot))
-        remove(UnitFiles.windowDropInPath(slot))
-        remove(UnitFiles.windowDropInPath(slot).replacing("/window.conf", with: ""))
-      }
-    }
+    try removeGoneTimers(schedules)
     try activate(schedules)
+  }
+
+  /// Stops and removes the timers of plan slots and habits no longer there (a plan file
+  /// removed, a habit removed, archived or without a time now).
+  func removeGoneTimers(_ schedules: [SlotSchedule]) throws {
+    let gone = planTimers().filter { slot in !schedules.contains { $0.slot == slot } }
+    guard !gone.isEmpty else { return }
+    try systemctl(["disable", "--now"] + gone.map(UnitFiles.timerName))
+    for slot in gone {
+      remove(UnitFiles.timerName(slot))
+      remove(UnitFiles.windowDropInPath(slot))
+      remove(UnitFiles.windowDropInPath(slot).replacing("/window.conf", with: ""))
+    }
   }
 
   /// The plans' own slots whose timer is in the unit directory.
@@ -263,6 +267,7 @@ struct UserUnits {
         remove(UnitFiles.dropInPath(schedule.slot))
       }
     }
+    try removeGoneTimers(schedules)
     try activate(schedules)
     if !hasUserManager, try db.firstTime("no-user-manager") { noUserManagerNote() }
   }

@@ -1,0 +1,511 @@
+import ArgumentParser
+import NudgeCore
+import NudgeStore
+
+/// `nudge habit`: the person's own habits — add one, mark a day done or skipped, list, show,
+/// edit, archive and remove them.
+struct HabitCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "habit", abstract: "Your own habits: add, done, skip, list, show, edit, remove.",
+    discussion: """
+      A habit is a name, how often you want it (--every: daily, weekdays, Mon,Wed,Fri, 3/week, \
+      2/month, 'every 3 days') and, if you like, a reminder time (--at: 9pm, 'weekdays 7:30' or \
+      a systemd calendar expression) whose notification offers Done, Snooze and Skip. \
+      --target and --unit make it measurable (20 pages). A habit is named by its name, any \
+      case, or a unique start of it. 'nudge undo' takes back a done, a skip, an edit or a \
+      remove made today.
+      """,
+    subcommands: [
+      Add.self, Done.self, Skip.self, List.self, Show.self, Edit.self, Archive.self,
+      Unarchive.self, Remove.self, Names.self,
+    ],
+    defaultSubcommand: List.self)
+
+  /// The words a habit can't be named: `habit`'s own subcommands and nudge's commands.
+  static var reservedNames: Set<String> {
+    Set(configuration.subcommands.map { $0._commandName }).union(Nudge.commandWords)
+  }
+
+  /// `nudge habit add NAME`.
+  struct Add: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "add", abstract: "Add a habit of your own.")
+
+    @Argument(help: "Its name (one line, at most \(Habit.maxNameLength) characters).")
+    var name: String
+
+    @Option(
+      help: ArgumentHelp(
+        "When its reminder comes: 9pm, 'weekdays 7:30' or a calendar expression.",
+        valueName: "time"))
+    var at: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "How often: daily (the default), weekdays, Mon,Wed,Fri, 3/week, 2/month, 'every 3 days'.",
+        valueName: "spec"))
+    var every = "daily"
+
+    @Option(help: ArgumentHelp("The amount a day that meets it (measurable).", valueName: "n"))
+    var target: Int?
+
+    @Option(help: ArgumentHelp("The target's unit: pages, minutes, glasses.", valueName: "unit"))
+    var unit: String?
+
+    @Option(help: ArgumentHelp("What its reminder asks.", valueName: "text"))
+    var question: String?
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings())
+      var habit = try HabitInput.checked(
+        Habit(name: name, since: today.day), name: name, every: every, at: at, target: target,
+        unit: unit, question: question, ctx)
+      habit = try db.addHabit(habit, madeOn: today.day, at: today.savedAt)
+      try HabitReminders.update(ctx, db)
+      ctx.line(
+        ctx.style.green("✓") + " Added \(HabitText.name(habit)): "
+          + HabitText.describe(habit, style: ctx.style))
+      ctx.line(
+        ctx.style.dim(
+          "Mark a day: nudge habit done \(HabitText.argument(habit))"
+            + (habit.isMeasurable ? " --value N" : "")))
+    }
+  }
+
+  /// `nudge habit done NAME [--day DAY] [--value N]`.
+  struct Done: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "done", abstract: "Mark a habit done today (or on --day).")
+
+    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    var name: String
+
+    @Option(
+      help: ArgumentHelp(
+        "The day: yesterday, a weekday (the latest one) or YYYY-MM-DD.", valueName: "day"))
+    var day: String?
+
+    @Option(help: ArgumentHelp("The amount, for a measurable habit.", valueName: "n"))
+    var value: Int?
+
+    @Flag(help: "Print the habit as JSON afterwards (no celebration).")
+    var json = false
+
+    @Flag(help: "No animation in the celebration.")
+    var noAnimation = false
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let settings = try db.settings()
+      let today = ctx.today(settings)
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      let day = try HabitInput.day(self.day, for: habit, today: today.day)
+      var amount = value
+      if let amount, !habit.isMeasurable {
+        throw CLIError(
+          "\(HabitText.name(habit)) is a yes/no habit: it takes no --value (given \(amount)); run: nudge habit done \(HabitText.argument(habit))",
+          code: .usage)
+      }
+      if habit.isMeasurable && amount == nil {
+        amount = try HabitInput.askValue(habit, ctx)
+      }
+      if let amount, !(0...Habit.maxAmount).contains(amount) {
+        throw CLIError(
+          "--value takes a whole number from 0 to \(Habit.maxAmount), not \(amount)", code: .usage)
+      }
+      let check = HabitCheck(day: day, done: true, value: amount, savedAt: today.savedAt)
+      let before = try db.putHabitCheck(
+        check, habit: habit.id, madeOn: today.day, at: today.savedAt)
+      let report = try HabitReport.of(habit, db, today: today.day)
+      if json {
+        ctx.line(try jsonText(report))
+        return
+      }
+      let what = amount.map { " (\($0) \(habit.unit.map(VisibleText.escaped) ?? ""))" } ?? ""
+      ctx.line(
+        ctx.style.green("✓")
+          + " \(HabitText.name(habit)) done \(FlowDay.describe(day, today: today.day))\(what). "
+          + HabitText.streakLine(report))
+      if check.meets(habit) == false, let target = habit.target {
+        ctx.line(ctx.style.dim("The day counts once it reaches \(target)."))
+      }
+      // a celebration of random size, for a day done now (not one filled in, nor one again)
+      if day == today.day && before?.meets(habit) != true && check.meets(habit) {
+        try HabitCelebration.play(ctx, db, noAnimation: noAnimation)
+      }
+    }
+  }
+
+  /// `nudge habit skip NAME [--day DAY]`.
+  struct Skip: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "skip",
+      abstract: "Skip a habit today (or on --day): a skipped day never breaks its streak.")
+
+    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    var name: String
+
+    @Option(
+      help: ArgumentHelp(
+        "The day: yesterday, a weekday (the latest one) or YYYY-MM-DD.", valueName: "day"))
+    var day: String?
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings())
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      let day = try HabitInput.day(self.day, for: habit, today: today.day)
+      try db.putHabitCheck(
+        HabitCheck(day: day, done: false, savedAt: today.savedAt), habit: habit.id,
+        madeOn: today.day, at: today.savedAt)
+      ctx.line(
+        "Skipped \(HabitText.name(habit)) \(FlowDay.describe(day, today: today.day)); its streak waits. "
+          + ctx.style.dim("(nudge undo takes it back)"))
+    }
+  }
+
+  /// `nudge habit list [--json] [--all]`.
+  struct List: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List your habits: today, streak, strength.")
+
+    @Flag(help: "Print the habits as JSON.")
+    var json = false
+
+    @Flag(help: "Archived habits too.")
+    var all = false
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings()).day
+      let habits = try db.habits(includingArchived: all)
+      let reports = try HabitReport.all(habits, db, today: today)
+      if json {
+        ctx.line(try jsonText(reports))
+        return
+      }
+      guard !habits.isEmpty else {
+        ctx.line("No habits yet. Add one: nudge habit add \"Stretch\" --at 9pm")
+        return
+      }
+      let style = ctx.style
+      let width = min(24, habits.map { VisibleText.escaped($0.name).count }.max() ?? 0)
+      for (habit, report) in zip(habits, reports) {
+        let state =
+          report.today == .done
+          ? style.green("✓") : report.today == .skipped ? style.blue("-") : style.dim("○")
+        ctx.line(
+          "\(state) \(style.bold(VisibleText.escaped(habit.name).padded(to: width)))  "
+            + "\(HabitText.streakLine(report))  "
+            + style.dim(
+              "strength \(report.strength)%  \(habit.every.description)"
+                + (habit.at.map { " at \(VisibleText.escaped($0))" } ?? "")
+                + (habit.archived ? "  (archived)" : "")))
+      }
+    }
+  }
+
+  /// `nudge habit show NAME`.
+  struct Show: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "One habit: its heatmap, streaks, strength, last weeks.")
+
+    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    var name: String
+
+    @Flag(help: "Print the habit as JSON.")
+    var json = false
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings()).day
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      let report = try HabitReport.of(habit, db, today: today)
+      if json {
+        ctx.line(try jsonText(report))
+        return
+      }
+      let style = ctx.style
+      ctx.line(style.bold(VisibleText.escaped(habit.name)) + (habit.archived ? " (archived)" : ""))
+      ctx.line("  " + HabitText.describe(habit, style: style))
+      ctx.line("  " + HabitText.streakLine(report) + ", best \(report.bestStreak)")
+      ctx.line("  Strength: \(report.strength)%")
+      ctx.line()
+      try HabitHeatmap.draw(ctx, habit, db, today: today, weeks: Heatmap.defaultWeeks)
+    }
+  }
+
+  /// `nudge habit edit NAME …`.
+  struct Edit: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "edit", abstract: "Change a habit's name, time, frequency, target or question.")
+
+    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    var name: String
+
+    @Option(help: ArgumentHelp("A new name.", valueName: "name"))
+    var rename: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "A new reminder time ('off': no reminder).", valueName: "time"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("How often (as add takes it).", valueName: "spec"))
+    var every: String?
+
+    @Option(help: ArgumentHelp("A new target (measurable).", valueName: "n"))
+    var target: Int?
+
+    @Option(help: ArgumentHelp("A new unit.", valueName: "unit"))
+    var unit: String?
+
+    @Option(help: ArgumentHelp("What its reminder asks.", valueName: "text"))
+    var question: String?
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings())
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      guard
+        rename != nil || at != nil || every != nil || target != nil || unit != nil
+          || question != nil
+      else {
+        throw CLIError(
+          "nothing to change: give --rename, --at, --every, --target, --unit or --question",
+          code: .usage)
+      }
+      let edited = try HabitInput.checked(
+        habit, name: rename ?? habit.name, every: every ?? habit.every.description,
+        at: at == "off" ? nil : (at ?? habit.at), target: target ?? habit.target,
+        unit: unit ?? habit.unit, question: question ?? habit.question, ctx,
+        renaming: rename != nil)
+      guard edited != habit else {
+        ctx.line("\(HabitText.name(habit)) is so already; nothing changed.")
+        return
+      }
+      try db.updateHabit(edited, madeOn: today.day, at: today.savedAt)
+      try HabitReminders.update(ctx, db)
+      ctx.line(
+        ctx.style.green("✓") + " \(HabitText.name(edited)): "
+          + HabitText.describe(edited, style: ctx.style))
+    }
+  }
+
+  /// `nudge habit archive NAME`.
+  struct Archive: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "archive",
+      abstract: "Set a habit aside: no reminder, not listed; its days are kept.")
+
+    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    var name: String
+
+    func run(_ ctx: Context) throws { try HabitInput.archive(name, true, ctx) }
+  }
+
+  /// `nudge habit unarchive NAME`.
+  struct Unarchive: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "unarchive", abstract: "Bring an archived habit back.")
+
+    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    var name: String
+
+    func run(_ ctx: Context) throws { try HabitInput.archive(name, false, ctx) }
+  }
+
+  /// `nudge habit remove NAME [--yes]`.
+  struct Remove: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "remove",
+      abstract: "Remove a habit and its days ('nudge undo' today brings it back).")
+
+    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    var name: String
+
+    @Flag(help: "Remove without asking (off a terminal, it is needed).")
+    var yes = false
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings())
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      let days = try db.habitChecks(habit.id).count
+      if !yes {
+        guard ctx.input.isTerminal else {
+          throw CLIError(
+            "stdin is not a terminal, so Nudge will not ask whether to remove \(HabitText.name(habit)) and its \(days) recorded day\(days == 1 ? "" : "s"); to remove it: nudge habit remove \(HabitText.argument(habit)) --yes",
+            code: .usage)
+        }
+        ctx.output.write(
+          "Remove \(HabitText.name(habit)) and its \(days) recorded day\(days == 1 ? "" : "s")? [y/N] "
+        )
+        guard let answer = ctx.input.readLine(), yesNoValue(answer.trimmingSpaces) == true else {
+          ctx.line("Kept.")
+          return
+        }
+      }
+      try db.removeHabit(habit, madeOn: today.day, at: today.savedAt)
+      try HabitReminders.update(ctx, db)
+      ctx.line(
+        "Removed \(HabitText.name(habit)) and its \(days) recorded day\(days == 1 ? "" : "s"). "
+          + ctx.style.dim("(nudge undo brings it back, today)"))
+    }
+  }
+
+  /// `nudge habit names`: one name a line, for the shell completions. Hidden.
+  struct Names: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "names", abstract: "The habits' names, for shell completion.",
+      shouldDisplay: false)
+
+    func run(_ ctx: Context) throws {
+      for habit in try ctx.openDatabase().habits(includingArchived: true) {
+        ctx.line(VisibleText.escaped(habit.name))
+      }
+    }
+  }
+}
+
+/// Reading and checking what a person typed about a habit.
+enum HabitInput {
+  /// The habit `name` names: exactly (any case), else by a unique start; an error lists them.
+  static func find(_ name: String, in habits: [Habit], _ ctx: Context) throws -> Habit {
+    let wanted = name.trimmingSpaces.lowercased()
+    if let exact = habits.first(where: { $0.name.lowercased() == wanted }) { return exact }
+    let starting = habits.filter { !wanted.isEmpty && $0.name.lowercased().hasPrefix(wanted) }
+    if starting.count == 1 { return starting[0] }
+    let names = habits.map { VisibleText.escaped($0.name) }
+    if starting.count > 1 {
+      throw CLIError(
+        "'\(VisibleText.escaped(name))' names several habits (\(starting.map { VisibleText.escaped($0.name) }.joined(separator: ", "))); type more of the name",
+        code: .usage)
+    }
+    throw CLIError(
+      habits.isEmpty
+        ? "there is no habit named '\(VisibleText.escaped(name))': you have none yet; add one: nudge habit add NAME"
+        : "there is no habit named '\(VisibleText.escaped(name))' (\(names.joined(separator: ", "))).\(Suggestion.hint(for: name, among: names)) See 'nudge habit list --all'.",
+      code: .usage)
+  }
+
+  /// The day `word` names for a check of `habit` (today when nil): not in the future, not
+  /// before the habit began.
+  static func day(_ word: String?, for habit: Habit, today: Day) throws -> Day {
+    guard let word else { return today }
+    guard let day = Day.named(word, today: today, toward: .past) else {
+      throw CLIError(
+        "--day takes \(Day.wordsHint), not '\(VisibleText.escaped(word))'", code: .usage)
+    }
+    guard day <= today else {
+      throw CLIError(
+        "\(day) is in the future: a habit can be marked for today or a day before", code: .usage)
+    }
+    guard day >= habit.since else {
+      throw CLIError(
+        "\(day) is before \(HabitText.name(habit)) began (\(habit.since)); mark a day from \(habit.since) to today",
+        code: .usage)
+    }
+    return day
+  }
+
+  /// `base` with what was given, each checked; an error (exit 64) says what is allowed.
+  static func checked(
+    _ base: Habit, name: String, every: String, at: String?, target: Int?, unit: String?,
+    question: String?, _ ctx: Context, renaming: Bool = true
+  ) throws -> Habit {
+    var habit = base
+    do throws(InputError) {
+      if renaming { habit.name = try Habit.checkedName(name, reserved: HabitCommand.reservedNames) }
+      habit.every = try HabitFrequency.parse(every)
+      habit.target = try target.map(Habit.checkedTarget)
+      habit.unit = try unit.map(Habit.checkedUnit)
+      habit.question = try question.map(Habit.checkedQuestion) ?? Habit.defaultQuestion(habit.name)
+    } catch {
+      throw CLIError.usage(error)
+    }
+    if habit.unit != nil && habit.target == nil {
+      throw CLIError(
+        "--unit needs --target: a measurable habit has a target a day (--target 20 --unit pages)",
+        code: .usage)
+    }
+    if let at {
+      if let problem = ctx.planTimeProblem(at) { throw CLIError(problem, code: .usage) }
+      habit.at = at.trimmingSpaces
+    } else {
+      habit.at = nil
+    }
+    return habit
+  }
+
+  /// Asks a measurable habit's amount on a terminal; off one, an error says to give --value.
+  static func askValue(_ habit: Habit, _ ctx: Context) throws -> Int {
+    let unit = habit.unit.map(VisibleText.escaped) ?? "of it"
+    guard ctx.input.isTerminal else {
+      throw CLIError(
+        "\(HabitText.name(habit)) is measured (\(habit.target ?? 0) \(unit) a day): give the amount, e.g. nudge habit done \(HabitText.argument(habit)) --value \(habit.target ?? 1)",
+        code: .usage)
+    }
+    while true {
+      ctx.output.write(
+        "How many \(unit)? " + ctx.style.dim("(target \(habit.target ?? 0)) "))
+      guard let line = ctx.input.readLine() else { throw CLIError.interruptedQuietly }
+      if let n = Int(line.trimmingSpaces), (0...Habit.maxAmount).contains(n) { return n }
+      ctx.line(ctx.style.yellow("A whole number from 0 to \(Habit.maxAmount), please."))
+    }
+  }
+
+  static func archive(_ name: String, _ archived: Bool, _ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let today = ctx.today(try db.settings())
+    var habit = try find(name, in: try db.habits(includingArchived: true), ctx)
+    guard habit.archived != archived else {
+      ctx.line("\(HabitText.name(habit)) is \(archived ? "archived" : "not archived") already.")
+      return
+    }
+    habit.archived = archived
+    try db.updateHabit(habit, madeOn: today.day, at: today.savedAt)
+    try HabitReminders.update(ctx, db)
+    ctx.line(
+      archived
+        ? "Archived \(HabitText.name(habit)): no reminder, not listed; its days are kept (nudge habit unarchive brings it back)."
+        : "\(HabitText.name(habit)) is back.")
+  }
+}
+
+/// How a habit is written for a person.
+enum HabitText {
+  /// Its name, escaped, in quotes.
+  static func name(_ habit: Habit) -> String { "'\(VisibleText.escaped(habit.name))'" }
+
+  /// Its name as a shell argument: quoted when it has spaces or quotes.
+  static func argument(_ habit: Habit) -> String {
+    let name = VisibleText.escaped(habit.name)
+    if name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) { return name }
+    return "'" + name.replacing("'", with: "'\\''") + "'"
+  }
+
+  /// "daily at 9pm, 20 pages a day".
+  static func describe(_ habit: Habit, style: Style) -> String {
+    var text = habit.every.description
+    if let at = habit.at { text += ", reminder \(VisibleText.escaped(at))" }
+    if let target = habit.target {
+      text += ", \(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"
+    }
+    return text
+  }
+
+  /// "streak 4 days".
+  static func streakLine(_ report: HabitReport) -> String {
+    let unit = report.streak == 1 ? String(report.streakUnit.dropLast()) : report.streakUnit
+    return "streak \(report.streak) \(unit)"
+  }
+}
+
+extension FlowDay {
+  /// "today", "yesterday", or the day.
+  static func describe(_ day: Day, today: Day) -> String {
+    day == today ? "today" : day == today.adding(days: -1) ? "yesterday" : "on \(day.long)"
+  }
+}

@@ -1,0 +1,164 @@
+import NudgeCore
+import NudgeStore
+
+/// A habit as `habit list --json` and `habit show --json` print it (README, "Your own habits").
+struct HabitReport: Encodable {
+  /// What today holds for it.
+  enum TodayState: String, Encodable {
+    case done, skipped
+    /// Wanted today (or this period), not done yet.
+    case due
+    /// Nothing wanted today: a day off its weekdays, or its period met already.
+    case notDue = "not-due"
+  }
+
+  var name: String
+  var every: String
+  @NullWhenAbsent var at: String?
+  @NullWhenAbsent var target: Int?
+  @NullWhenAbsent var unit: String?
+  var doneToday: Bool
+  @NullWhenAbsent var valueToday: Int?
+  var today: TodayState
+  var streak: Int
+  var bestStreak: Int
+  var streakUnit: String
+  var strength: Int
+  var archived: Bool
+
+  init(_ habit: Habit, _ progress: HabitProgress, today day: Day) {
+    name = habit.name
+    every = habit.every.description
+    at = habit.at
+    target = habit.target
+    unit = habit.unit
+    doneToday = progress.today?.done ?? false
+    valueToday = progress.today?.value
+    today =
+      progress.today.map { $0.done ? .done : .skipped }
+      ?? (habit.every.isDue(on: day) && !progress.isPeriodMet ? .due : .notDue)
+    streak = progress.streak
+    bestStreak = progress.best
+    streakUnit = habit.every.streakUnit
+    strength = progress.strength
+    archived = habit.archived
+  }
+
+  /// Where `habit` stands on `today`.
+  static func of(_ habit: Habit, _ db: AppDatabase, today: Day) throws -> HabitReport {
+    HabitReport(
+      habit, try progress(habit, db, today: today, paused: try pausedDays(db, through: today)),
+      today: today)
+  }
+
+  /// Each of `habits`, in order.
+  static func all(_ habits: [Habit], _ db: AppDatabase, today: Day) throws -> [HabitReport] {
+    let paused = try pausedDays(db, through: today)
+    return try habits.map {
+      HabitReport($0, try progress($0, db, today: today, paused: paused), today: today)
+    }
+  }
+
+  static func progress(_ habit: Habit, _ db: AppDatabase, today: Day, paused: Set<Day>) throws
+    -> HabitProgress
+  {
+    HabitProgress(habit, checks: try db.habitChecks(habit.id), paused: paused, today: today)
+  }
+
+  /// The days off (`nudge pause`) up to `today`.
+  static func pausedDays(_ db: AppDatabase, through today: Day) throws -> Set<Day> {
+    Set(try db.pauses().flatMap { $0.days(through: today) })
+  }
+}
+
+/// Writing a habit change through to its reminder's timer, when the reminders are installed.
+enum HabitReminders {
+  static func update(_ ctx: Context, _ db: AppDatabase) throws {
+    try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
+  }
+}
+
+/// A celebration of random size for a habit done now, from the terminal.
+enum HabitCelebration {
+  static func play(_ ctx: Context, _ db: AppDatabase, noAnimation: Bool) throws {
+    guard ctx.output.isTerminal || ctx.environment["NUDGE_CELEBRATE"] == "1" else { return }
+    let drawn = try db.celebrationsDrawn()
+    let reward = ctx.reward
+    guard
+      let celebration = reward.celebration(
+        number: drawn.count, newAchievements: [], updated: false,
+        celebrationsOn: try db.settings().celebrationsOn, recentMessages: drawn.recentMessages)
+    else { return }
+    try db.rememberCelebration(
+      StoredCelebration(number: drawn.count, celebration: celebration),
+      keepingRecent: RewardPicker.freshness)
+    try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+      celebration, seed: reward.animationSeed(drawn.count))
+  }
+}
+
+/// One habit's last weeks, a column a week as `nudge streak` draws the day's streak: done,
+/// skipped or paused, missed (a day it was wanted), today in progress.
+enum HabitHeatmap {
+  static func draw(_ ctx: Context, _ habit: Habit, _ db: AppDatabase, today: Day, weeks: Int)
+    throws
+  {
+    let checks = HabitProgress.marks(try db.habitChecks(habit.id), of: habit)
+    let paused = try HabitReport.pausedDays(db, through: today)
+    let met = Set(checks.values.filter { $0.meets(habit) }.map(\.day))
+    let excused = Set(checks.values.filter { !$0.done }.map(\.day)).union(paused)
+    // a day off its weekdays, or of a period habit with nothing done, is no miss
+    let dayByDay: Bool = {
+      switch habit.every {
+      case .daily, .weekdays: true
+      default: false
+      }
+    }()
+    let style = ctx.style
+    let mondays = Heatmap.mondays(weeks, today: today)
+    var labels = ""
+    for (w, monday) in mondays.enumerated() where w % 4 == 0 {
+      labels += String(repeating: " ", count: max(0, w * 2 - labels.count)) + monday.dayMonth
+    }
+    ctx.line("       " + style.dim(labels))
+    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    for (d, name) in names.enumerated() {
+      let cells = mondays.map { monday -> String in
+        let day = monday.adding(days: d)
+        if day > today || day < habit.since { return " " }
+        if met.contains(day) { return style.green("█") }
+        if excused.contains(day) { return style.blue("-") }
+        if day == today { return style.yellow("○") }
+        return dayByDay && habit.every.isDue(on: day) ? style.dim("·") : " "
+      }
+      ctx.line("   \(style.dim(name)) " + cells.joined(separator: " "))
+    }
+    ctx.line("       " + style.dim("█ done  - skipped or paused  · missed  ○ today, to do"))
+  }
+}
+
+/// `nudge undo` of a habit's change: takes it back and says what it was.
+enum HabitUndo {
+  struct Report: Encodable {
+    var undone: String
+    var habit: String
+  }
+
+  static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, json: Bool) throws {
+    let name = try db.undoHabitChange(change)
+    try HabitReminders.update(ctx, db)
+    if json {
+      ctx.line(try jsonText(Report(undone: "habit-" + change.kind.rawValue, habit: name)))
+      return
+    }
+    let what =
+      switch change.kind {
+      case .added: "the habit's adding (it is removed)"
+      case .done: "a done"
+      case .skipped: "a skip"
+      case .edited: "an edit"
+      case .removed: "its removal (it is back, with its days)"
+      }
+    ctx.line("Undone: \(what) of '\(VisibleText.escaped(name))'.")
+  }
+}

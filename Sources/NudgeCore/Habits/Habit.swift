@@ -1,0 +1,147 @@
+/// A habit of the person's own (`nudge habit add`): a name, the question its reminder asks,
+/// how often it is wanted, an optional reminder time, and for a measurable habit a target a
+/// day and its unit.
+public struct Habit: Equatable, Sendable {
+  /// The store's id: what its reminder's slot (`habit.hID`) and link are made from; a rename
+  /// keeps it.
+  public var id: Int
+  /// As the person typed it; unique among habits, case-insensitively.
+  public var name: String
+  /// What its reminder asks ("Did you stretch today?").
+  public var question: String
+  public var every: HabitFrequency
+  /// When its reminder comes, in the words `schedule set` takes or a calendar expression.
+  public var at: String?
+  /// The amount a day that meets it (a measurable habit); nil for a yes/no habit.
+  public var target: Int?
+  /// The target's unit (pages, minutes); nil for a yes/no habit.
+  public var unit: String?
+  /// The first day it counts from (the day it was added, or its earliest imported check).
+  public var since: Day
+  public var archived: Bool
+
+  public init(
+    id: Int = 0, name: String, question: String? = nil, every: HabitFrequency = .daily,
+    at: String? = nil, target: Int? = nil, unit: String? = nil, since: Day, archived: Bool = false
+  ) {
+    self.id = id
+    self.name = name
+    self.question = question ?? Habit.defaultQuestion(name)
+    self.every = every
+    self.at = at
+    self.target = target
+    self.unit = unit
+    self.since = since
+    self.archived = archived
+  }
+
+  /// Whether a done needs an amount (`--value`).
+  public var isMeasurable: Bool { target != nil }
+
+  /// Its reminder's slot, `habit.hID`.
+  public var slot: Slot { .plan("habit.h\(id)") }
+
+  /// The id in a slot `habit.hID`, nil for any other slot.
+  public static func id(ofSlot slot: Slot) -> Int? {
+    let name = slot.rawValue
+    guard name.hasPrefix("habit.h"), let id = Int(name.dropFirst(7)), id > 0 else { return nil }
+    return id
+  }
+
+  /// The question asked when none is given.
+  public static func defaultQuestion(_ name: String) -> String { "\(name) today?" }
+
+  /// The longest name and question.
+  public static let maxNameLength = 60
+  public static let maxQuestionLength = 200
+  public static let maxUnitLength = 24
+
+  /// `text` as a habit's name, trimmed, or an error that says what a name can be. `reserved`:
+  /// words that would read as a command (`habit done list` is ambiguous).
+  public static func checkedName(_ text: String, reserved: Set<String>) throws(InputError)
+    -> String
+  {
+    let name = text.trimmingSpaces
+    guard !name.isEmpty else {
+      throw InputError("a habit needs a name: one line of 1 to \(maxNameLength) characters")
+    }
+    guard name.count <= maxNameLength else {
+      throw InputError(
+        "that name has \(name.count) characters; a habit's name has at most \(maxNameLength)")
+    }
+    guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else {
+      throw InputError("a habit's name is one line of plain text (no tabs or control characters)")
+    }
+    guard !name.hasPrefix("-") else {
+      throw InputError("a habit's name can't start with '-' (it would read as an option)")
+    }
+    guard !reserved.contains(name.lowercased()) else {
+      throw InputError(
+        "'\(name)' is one of nudge's command words; give the habit another name (e.g. '\(name) habit')"
+      )
+    }
+    return name
+  }
+
+  /// `text` as a question (trimmed, one line), or an error.
+  public static func checkedQuestion(_ text: String) throws(InputError) -> String {
+    let question = text.trimmingSpaces
+    guard !question.isEmpty, question.count <= maxQuestionLength,
+      !question.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else {
+      throw InputError(
+        "a question is one line of 1 to \(maxQuestionLength) characters of plain text")
+    }
+    return question
+  }
+
+  /// `text` as a unit (pages, minutes), or an error.
+  public static func checkedUnit(_ text: String) throws(InputError) -> String {
+    let unit = text.trimmingSpaces
+    guard !unit.isEmpty, unit.count <= maxUnitLength,
+      !unit.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else {
+      throw InputError(
+        "a unit is a word or two of 1 to \(maxUnitLength) characters (pages, minutes)")
+    }
+    return unit
+  }
+
+  /// The largest target and value.
+  public static let maxAmount = 1_000_000
+
+  /// `n` as a target, or an error.
+  public static func checkedTarget(_ n: Int) throws(InputError) -> Int {
+    guard (1...maxAmount).contains(n) else {
+      throw InputError("a target is a whole number from 1 to \(maxAmount)")
+    }
+    return n
+  }
+}
+
+/// What was recorded of a habit on one day: done (with its amount, for a measurable habit) or
+/// skipped (a skipped day never breaks its streak).
+public struct HabitCheck: Equatable, Sendable, Codable {
+  public var day: Day
+  /// nil: skipped.
+  public var done: Bool
+  /// A measurable habit's amount that day.
+  public var value: Int?
+  /// When it was recorded, ISO 8601 with its offset.
+  public var savedAt: String
+
+  public init(day: Day, done: Bool, value: Int? = nil, savedAt: String) {
+    self.day = day
+    self.done = done
+    self.value = value
+    self.savedAt = savedAt
+  }
+
+  /// Whether it meets the habit's day: done, and for a measurable habit at least the target.
+  public func meets(_ habit: Habit) -> Bool {
+    guard done else { return false }
+    guard let target = habit.target else { return true }
+    return (value ?? 0) >= target
+  }
+}

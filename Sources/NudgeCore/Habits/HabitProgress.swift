@@ -1,0 +1,128 @@
+/// Where a habit stands on a day: its streak, its best streak, whether today is done, and how
+/// each period went — decided from its checks and the paused days alone.
+///
+/// A period (a day, a week, a month or a run of N days, as its frequency says) is *met* when
+/// it was done as often as the frequency wants (a measurable habit's day counts once its amount
+/// reaches the target). A day skipped or paused stands in for one of the times a period wants,
+/// so it never breaks a streak, and it adds nothing to one either. The period running today
+/// breaks nothing until it ends; a period that began before the habit did is forgiven.
+public struct HabitProgress: Equatable, Sendable {
+  /// How a period went.
+  public enum Outcome: Equatable, Sendable {
+    case met
+    /// Not met, but skips, pauses, its start before the habit's, or its not being over yet
+    /// excuse it: the streak goes on through it without counting it.
+    case excused
+    case missed
+  }
+
+  /// The current streak, in `HabitFrequency.streakUnit`.
+  public var streak: Int
+  public var best: Int
+  /// Today's check, if any.
+  public var today: HabitCheck?
+  /// How many times the running period was done, and how many it wants.
+  public var periodDone: Int
+  public var periodWants: Int
+  /// Loop Habit Tracker's habit strength, 0 to 100 (`HabitStrength`): one miss after a long
+  /// run dents it, and does not zero it.
+  public var strength: Int
+
+  /// Whether the running period (today, for a day-by-day habit) needs nothing more.
+  public var isPeriodMet: Bool { periodDone >= periodWants }
+
+  /// The days done (meeting it) and skipped, by day, for views.
+  public static func marks(_ checks: [HabitCheck], of habit: Habit) -> [Day: HabitCheck] {
+    Dictionary(checks.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
+  }
+
+  /// Where `habit` stands on `today` from its `checks` (any order) and the `paused` days.
+  public init(_ habit: Habit, checks: [HabitCheck], paused: Set<Day>, today: Day) {
+    let byDay = Self.marks(checks, of: habit)
+    let every = habit.every
+    let wants = every.timesPerPeriod
+    var run = 0
+    var best = 0
+    var first = every.periodStart(
+      of: min(habit.since, checks.map(\.day).min() ?? habit.since), start: habit.since)
+    let current = every.periodStart(of: today, start: habit.since)
+    var tally = (done: 0, excused: 0)
+    // oldest period first, so the best run is seen whole
+    while first <= current {
+      let last = every.periodEnd(from: first)
+      tally = Self.tally(habit, byDay, paused: paused, from: first, through: min(last, today))
+      // a day not due (a Mon,Wed,Fri habit's Tuesday) is neither, unless it was done
+      if every.isDue(on: first) || tally.done > 0 {
+        switch Self.outcome(
+          tally, wants: wants, running: first == current, early: first < habit.since)
+        {
+        case .met: run += 1
+        case .excused: break
+        case .missed: run = 0
+        }
+        best = max(best, run)
+      }
+      first = last.adding(days: 1)
+    }
+    self.streak = run
+    self.best = best
+    self.today = byDay[today]
+    self.periodDone = tally.done
+    self.periodWants = max(0, wants - tally.excused)
+    self.strength = Self.strength(habit, byDay, paused: paused, today: today)
+  }
+
+  /// The strength on `today`, scored as Loop scores it: each day from the first recorded one,
+  /// a skipped or paused day holding the score where it is.
+  static func strength(_ habit: Habit, _ byDay: [Day: HabitCheck], paused: Set<Day>, today: Day)
+    -> Int
+  {
+    let first = min(habit.since, byDay.keys.min() ?? habit.since)
+    guard first <= today else { return 0 }
+    var days: [HabitStrength.DayMark?] = []
+    days.reserveCapacity(today.ordinal - first.ordinal + 1)
+    for ordinal in first.ordinal...today.ordinal {
+      let day = Day(ordinal: ordinal)
+      if let check = byDay[day] {
+        days.append(
+          !check.done
+            ? .skipped : habit.isMeasurable ? .done(Double(check.value ?? 0)) : .done(1))
+      } else {
+        days.append(paused.contains(day) ? .skipped : nil)
+      }
+    }
+    let (numerator, denominator) = habit.every.loopRatio
+    let score = HabitStrength.score(
+      days: days, numerator: numerator, denominator: denominator,
+      target: habit.target.map { Double($0 * numerator) })
+    return Int((score * 100).rounded())
+  }
+
+  /// How a period went: met when done as often as it wants; excused when skips and pauses make
+  /// up the rest, or it is still running, or it began before the habit did.
+  static func outcome(_ tally: (done: Int, excused: Int), wants: Int, running: Bool, early: Bool)
+    -> Outcome
+  {
+    if tally.done >= wants { return .met }
+    return tally.done + tally.excused >= wants || running || early ? .excused : .missed
+  }
+
+  /// How many days of a period met the habit, and how many were skipped or paused.
+  static func tally(
+    _ habit: Habit, _ byDay: [Day: HabitCheck], paused: Set<Day>, from first: Day,
+    through last: Day
+  ) -> (done: Int, excused: Int) {
+    var done = 0
+    var excused = 0
+    var day = first
+    while day <= last {
+      if let check = byDay[day], check.meets(habit) {
+        done += 1
+      } else if byDay[day].map({ !$0.done }) ?? false || paused.contains(day) {
+        excused += 1
+      }
+      day = day.adding(days: 1)
+    }
+    return (done, excused)
+  }
+}

@@ -1,0 +1,320 @@
+import FoundationEssentials
+import NudgeCore
+
+/// A change to a habit that `undo` can take back: a done or a skip (the day's check before and
+/// after), an edit (the habit before and after), an add or a remove.
+public struct HabitChange: Equatable, Sendable {
+  public enum Kind: String, Sendable {
+    case added, done, skipped, edited, removed
+  }
+  public var id: Int
+  public var kind: Kind
+  public var habit: Int
+  /// When it was made, ISO 8601 with its offset.
+  public var at: String
+  /// What it replaced and what it wrote, as JSON (a check, or a habit); nil for none.
+  public var before: String?
+  public var after: String?
+}
+
+/// A habit as the journal keeps it, and as `habit` rows hold it.
+struct HabitRow: Codable, Equatable {
+  var id: Int
+  var name: String
+  var question: String
+  var every: String
+  var at: String?
+  var target: Int?
+  var unit: String?
+  var since: Day
+  var archived: Bool
+
+  init(_ habit: Habit) {
+    id = habit.id
+    name = habit.name
+    question = habit.question
+    every = habit.every.description
+    at = habit.at
+    target = habit.target
+    unit = habit.unit
+    since = habit.since
+    archived = habit.archived
+  }
+
+  var habit: Habit? {
+    guard let every = try? HabitFrequency.parse(every) else { return nil }
+    return Habit(
+      id: id, name: name, question: question, every: every, at: at, target: target, unit: unit,
+      since: since, archived: archived)
+  }
+
+  var json: String { String(decoding: try! NudgeJSON.encode(self), as: UTF8.self) }
+
+  static func from(json: String?) -> HabitRow? {
+    json.flatMap { try? NudgeJSON.decode(HabitRow.self, from: Data($0.utf8)) }
+  }
+}
+
+extension HabitCheck {
+  var json: String { String(decoding: try! NudgeJSON.encode(self), as: UTF8.self) }
+
+  static func from(json: String?) -> HabitCheck? {
+    json.flatMap { try? NudgeJSON.decode(HabitCheck.self, from: Data($0.utf8)) }
+  }
+}
+
+extension AppDatabase {
+  // MARK: - Habits
+
+  /// Every habit not removed, archived ones too when asked, in the order they were added.
+  public func habits(includingArchived: Bool = true) throws(StoreError) -> [Habit] {
+    try read { db in try db.habits(includingArchived: includingArchived) }
+  }
+
+  /// Adds `habit` (its id is given by the store) and journals it; a name another habit has
+  /// (case-insensitively) is refused.
+  public func addHabit(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) -> Habit {
+    try write { db in
+      try db.refuseTakenName(habit.name, except: nil)
+      let row = HabitRow(habit)
+      try db.execute(
+        """
+        INSERT INTO habit (name, question, every, at, target, unit, since, archived)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
+          SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
+        ])
+      var added = habit
+      added.id = try db.integer("SELECT last_insert_rowid()") ?? 0
+      try db.journalHabit(
+        .added, habit: added.id, madeOn: madeOn, at: at, before: nil, after: HabitRow(added).json)
+      return added
+    }
+  }
+
+  /// Replaces a habit's definition (a rename, a new time, archived or not), journaled.
+  public func updateHabit(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) {
+    try write { db in
+      guard let before = try db.habits(includingArchived: true).first(where: { $0.id == habit.id })
+      else { throw StoreError.refused("that habit was removed meanwhile; see 'nudge habit list'") }
+      try db.refuseTakenName(habit.name, except: habit.id)
+      try db.putHabitRow(HabitRow(habit))
+      try db.journalHabit(
+        .edited, habit: habit.id, madeOn: madeOn, at: at, before: HabitRow(before).json,
+        after: HabitRow(habit).json)
+    }
+  }
+
+  /// Removes a habit and what was recorded of it (kept, hidden, while today's undo can bring
+  /// it back).
+  public func removeHabit(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) {
+    try write { db in
+      try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(habit.id)])
+      try db.journalHabit(
+        .removed, habit: habit.id, madeOn: madeOn, at: at, before: HabitRow(habit).json,
+        after: nil)
+    }
+  }
+
+  /// What was recorded of habit `id`, oldest day first (from `first` on, when given).
+  public func habitChecks(_ id: Int, from first: Day? = nil) throws(StoreError) -> [HabitCheck] {
+    try read { db in try db.habitChecks(id, from: first) }
+  }
+
+  /// What was recorded of every habit from `first` through `last`, by habit id.
+  public func habitChecks(from first: Day, through last: Day) throws(StoreError) -> [Int:
+    [HabitCheck]]
+  {
+    try read { db in
+      var found: [Int: [HabitCheck]] = [:]
+      _ = try db.rows(
+        """
+        SELECT habit, day, done, value, saved_at FROM habit_check
+        WHERE day >= ? AND day <= ? AND habit IN (SELECT id FROM habit WHERE NOT removed)
+        ORDER BY habit, day
+        """, [SQLValue(first), SQLValue(last)]
+      ) { row in
+        if let check = try SQLiteConnection.habitCheck(row, from: 1) {
+          found[row.integer(at: 0) ?? 0, default: []].append(check)
+        }
+      }
+      return found
+    }
+  }
+
+  /// Records `check` of habit `id` (replacing that day's), journaled; returns what it
+  /// replaced.
+  @discardableResult
+  public func putHabitCheck(_ check: HabitCheck, habit id: Int, madeOn: Day, at: String)
+    throws(StoreError) -> HabitCheck?
+  {
+    try write { db in
+      let before = try db.habitChecks(id, from: check.day).first { $0.day == check.day }
+      try db.putHabitCheck(check, habit: id)
+      try db.journalHabit(
+        check.done ? .done : .skipped, habit: id, madeOn: madeOn, at: at, before: before?.json,
+        after: check.json)
+      return before
+    }
+  }
+
+  /// Records many checks of habit `id` at once (an import), unjournaled.
+  public func putHabitChecks(_ checks: [HabitCheck], habit id: Int) throws(StoreError) {
+    try write { db in
+      for check in checks { try db.putHabitCheck(check, habit: id) }
+    }
+  }
+
+  /// The latest habit change made on `day` not undone yet.
+  public func latestUndoableHabitChange(madeOn day: Day) throws(StoreError) -> HabitChange? {
+    try read { db in
+      try db.rows(
+        """
+        SELECT id, kind, habit, at, before, after FROM habit_change
+        WHERE made_on = ? AND NOT undone ORDER BY id DESC LIMIT 1
+        """, [SQLValue(day)]
+      ) { row -> HabitChange? in
+        guard let kind = HabitChange.Kind(rawValue: row.text(at: 1) ?? "") else { return nil }
+        return HabitChange(
+          id: row.integer(at: 0) ?? 0, kind: kind, habit: row.integer(at: 2) ?? 0,
+          at: row.text(at: 3) ?? "", before: row.text(at: 4), after: row.text(at: 5))
+      }.first ?? nil
+    }
+  }
+
+  /// Takes back `change`: the check or the habit returns to what it was before (an added habit
+  /// is removed, a removed one comes back), and the change is marked undone. Returns the
+  /// habit's name.
+  public func undoHabitChange(_ change: HabitChange) throws(StoreError) -> String {
+    try write { db in
+      switch change.kind {
+      case .done, .skipped:
+        guard let after = HabitCheck.from(json: change.after) else { break }
+        if let before = HabitCheck.from(json: change.before) {
+          try db.putHabitCheck(before, habit: change.habit)
+        } else {
+          try db.execute(
+            "DELETE FROM habit_check WHERE habit = ? AND day = ?",
+            [SQLValue(change.habit), SQLValue(after.day)])
+        }
+      case .edited:
+        if let before = HabitRow.from(json: change.before) {
+          try db.refuseTakenName(before.name, except: before.id)
+          try db.putHabitRow(before)
+        }
+      case .added:
+        try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(change.habit)])
+      case .removed:
+        if let before = HabitRow.from(json: change.before) {
+          try db.refuseTakenName(before.name, except: before.id)
+        }
+        try db.execute("UPDATE habit SET removed = 0 WHERE id = ?", [SQLValue(change.habit)])
+      }
+      try db.execute("UPDATE habit_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
+      return try db.texts("SELECT name FROM habit WHERE id = ?", [SQLValue(change.habit)]).first
+        ?? "a habit"
+    }
+  }
+}
+
+extension SQLiteConnection {
+  func habits(includingArchived: Bool) throws -> [Habit] {
+    try rows(
+      """
+      SELECT id, name, question, every, at, target, unit, since, archived FROM habit
+      WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY id
+      """
+    ) { row -> Habit in
+      guard let every = try? HabitFrequency.parse(row.text(at: 3) ?? ""),
+        let since = Day(row.text(at: 7) ?? "")
+      else {
+        throw UnreadableValue(
+          column: "habit", text: row.text(at: 3), what: "a habit it cannot read")
+      }
+      return Habit(
+        id: row.integer(at: 0) ?? 0, name: row.text(at: 1) ?? "", question: row.text(at: 2),
+        every: every, at: row.text(at: 4), target: row.integer(at: 5), unit: row.text(at: 6),
+        since: since, archived: (row.integer(at: 8) ?? 0) != 0)
+    }
+  }
+
+  /// Refuses `name` when a habit other than `except` has it, whatever the letters' case.
+  func refuseTakenName(_ name: String, except: Int?) throws {
+    let taken = try habits(includingArchived: true).first {
+      $0.id != except && $0.name.lowercased() == name.lowercased()
+    }
+    if let taken {
+      throw StoreError.refused(
+        "a habit named '\(VisibleText.escaped(taken.name))' is there already; give this one another name"
+      )
+    }
+  }
+
+  func putHabitRow(_ row: HabitRow) throws {
+    try execute(
+      """
+      UPDATE habit SET name = ?, question = ?, every = ?, at = ?, target = ?, unit = ?,
+        since = ?, archived = ?, removed = 0
+      WHERE id = ?
+      """,
+      [
+        .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
+        SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
+        SQLValue(row.id),
+      ])
+  }
+
+  func habitChecks(_ id: Int, from first: Day?) throws -> [HabitCheck] {
+    try rows(
+      "SELECT day, done, value, saved_at FROM habit_check WHERE habit = ? AND day >= ? ORDER BY day",
+      [SQLValue(id), .text(first?.description ?? "")]
+    ) { row in try Self.habitCheck(row, from: 0) }.compactMap { $0 }
+  }
+
+  /// A check from the columns day, done, value, saved_at starting at `column`.
+  static func habitCheck(_ row: Statement, from column: Int32) throws -> HabitCheck? {
+    guard let day = Day(row.text(at: column) ?? "") else {
+      throw UnreadableValue(
+        column: "habit_check", text: row.text(at: column), what: "a day it cannot read")
+    }
+    return HabitCheck(
+      day: day, done: (row.integer(at: column + 1) ?? 0) != 0, value: row.integer(at: column + 2),
+      savedAt: row.text(at: column + 3) ?? "")
+  }
+
+  func putHabitCheck(_ check: HabitCheck, habit id: Int) throws {
+    try execute(
+      """
+      INSERT INTO habit_check (habit, day, done, value, saved_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (habit, day) DO UPDATE SET
+        done = excluded.done, value = excluded.value, saved_at = excluded.saved_at
+      """,
+      [
+        SQLValue(id), SQLValue(check.day), SQLValue(check.done), SQLValue(check.value),
+        .text(check.savedAt),
+      ])
+  }
+
+  /// Writes a habit change to its journal; as the entries' journal, it keeps only the latest
+  /// day's changes, and a new change ends what could be redone. A habit removed on a day whose
+  /// changes go is gone for good, with its checks.
+  func journalHabit(
+    _ kind: HabitChange.Kind, habit: Int, madeOn: Day, at: String, before: String?,
+    after: String?
+  ) throws {
+    try execute("DELETE FROM habit_change WHERE made_on < ?", [SQLValue(madeOn)])
+    try execute(
+      "DELETE FROM habit_check WHERE habit IN (SELECT id FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change))"
+    )
+    try execute(
+      "DELETE FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change)")
+    try execute(
+      "INSERT INTO habit_change (made_on, at, kind, habit, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+      [
+        SQLValue(madeOn), .text(at), .text(kind.rawValue), SQLValue(habit), SQLValue(before),
+        SQLValue(after),
+      ])
+  }
+}
