@@ -123,6 +123,19 @@ struct TodayCommand: ContextCommand {
           ? style.green("✓") + " \(title) done"
           : "→ \(title): " + style.cyan("nudge \(flow.word)"))
     }
+    // the person's own habits wanted today (or still this week or month): done, skipped, to do
+    let habits = try db.habits(includingArchived: false)
+    for (habit, report) in zip(habits, try HabitReport.all(habits, db, today: today)) {
+      let name = VisibleText.escaped(habit.name)
+      switch report.today {
+      case .done:
+        ctx.line(style.green("✓") + " \(name) done · " + HabitText.streakLine(report))
+      case .skipped: ctx.line(style.blue("-") + " \(name) skipped today")
+      case .due:
+        ctx.line("→ \(name): " + style.cyan("nudge habit done \(HabitText.argument(habit))"))
+      case .notDue: continue
+      }
+    }
     // a flow left unfinished in the last week (Ctrl-C, a closed window) and not saved since is
     // not forgotten (a craving note is one of several: its draft is said whatever the day has);
     // a plan's flow only while its plan is on, so the command it names runs

@@ -1,0 +1,142 @@
+import Foundation
+import NudgeCore
+import Testing
+
+@testable import NudgeCLI
+
+/// `nudge habit`: a habit of one's own added, marked done or skipped, listed with its streak
+/// and strength, edited, removed — each undone — and every bad input refused with nothing saved.
+@Suite struct HabitTests {
+  @Test func aHabitDoneDayByDayShowsItsStreakAndStrengthInTheList() throws {
+    let nudge = InProcess()
+    #expect(try nudge("habit", "add", "Stretch", "--at", "9pm").status == 0)
+    for day in 16...20 {
+      let done = try nudge("habit", "done", "stretch", now: "2026-11-\(day)T21:00:00+01:00")
+      #expect(done.status == 0, "\(done.stderr)")
+    }
+    let list = try #require(
+      try nudge.json("habit", "list", now: "2026-11-20T22:00:00+01:00") as? [[String: Any]])
+    let stretch = try #require(list.first)
+    #expect(stretch["name"] as? String == "Stretch")
+    #expect(stretch["every"] as? String == "daily")
+    #expect(stretch["at"] as? String == "9pm")
+    #expect(stretch["target"] is NSNull)
+    #expect(stretch["unit"] is NSNull)
+    #expect(stretch["done_today"] as? Bool == true)
+    #expect(stretch["value_today"] is NSNull)
+    #expect(stretch["streak"] as? Int == 5)
+    #expect(stretch["best_streak"] as? Int == 5)
+    #expect(stretch["streak_unit"] as? String == "days")
+    let strength = try #require(stretch["strength"] as? Int)
+    #expect(strength > 0 && strength < 100)
+    // the today view lists it, done
+    let today = try nudge("today", now: "2026-11-20T22:00:00+01:00")
+    #expect(today.stdout.contains("✓ Stretch done · streak 5 days"), "\(today.stdout)")
+  }
+
+  @Test func aMeasurableHabitTakesAValueAndAYesNoOneRefusesIt() throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge("habit", "add", "Read", "--target", "20", "--unit", "pages").status == 0)
+    try #require(try nudge("habit", "add", "Floss").status == 0)
+    let noValue = try nudge("habit", "done", "read")
+    #expect(noValue.status == 64)
+    #expect(noValue.stderr.contains("give the amount, e.g. nudge habit done Read --value 20"))
+    let asked = try nudge.typing("abc\n25\n", "habit", "done", "read")
+    #expect(asked.status == 0, "\(asked.stderr)")
+    #expect(asked.stdout.contains("How many pages?"))
+    #expect(asked.stdout.contains("A whole number from 0 to 1000000, please."))
+    let valued = try nudge("habit", "done", "floss", "--value", "3")
+    #expect(valued.status == 64)
+    #expect(valued.stderr.contains("'Floss' is a yes/no habit: it takes no --value"))
+    let list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(list.first?["value_today"] as? Int == 25)
+    #expect(list.last?["done_today"] as? Bool == false)
+  }
+
+  @Test func badInputIsOneLineExit64AndNothingSaved() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch").status == 0)
+    let refusals: [([String], String)] = [
+      (["habit", "add", ""], "a habit needs a name"),
+      (["habit", "add", String(repeating: "x", count: 61)], "at most 60"),
+      (["habit", "add", "list"], "one of nudge's command words"),
+      (["habit", "add", "stretch"], "a habit named 'Stretch' is there already"),
+      (["habit", "add", "Run", "--target", "0"], "a target is a whole number from 1"),
+      (["habit", "add", "Run", "--every", "8/week"], "'8/week' can't be met"),
+      (["habit", "add", "Run", "--at", "25:99"], "is not a time Nudge reads"),
+      (["habit", "add", "Run", "--unit", "km"], "--unit needs --target"),
+      (["habit", "done", "Stretch", "--day", "2026-11-21"], "is in the future"),
+      (["habit", "done", "Stretch", "--day", "2026-11-01"], "before 'Stretch' began"),
+      (["habit", "done", "Nope"], "there is no habit named 'Nope'"),
+      (["habit", "remove", "Stretch"], "--yes"),
+    ]
+    for (arguments, words) in refusals {
+      let result = try nudge.run(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
+      #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+    let list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(list.map { $0["name"] as? String } == ["Stretch"])
+    #expect(list.first?["done_today"] as? Bool == false)
+  }
+
+  @Test func aNameIsFoundByAnyCaseOrAUniqueStartAndShownEscaped() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch").status == 0)
+    try #require(try nudge("habit", "add", "Strength training").status == 0)
+    // a control character in a name is refused (it would be shown escaped anyway)
+    let evil = try nudge("habit", "add", "Evil\u{1B}[31m")
+    #expect(evil.status == 64)
+    #expect(evil.stderr.contains("one line of plain text"))
+    let ambiguous = try nudge("habit", "done", "str")
+    #expect(ambiguous.status == 64)
+    #expect(ambiguous.stderr.contains("names several habits (Stretch, Strength training)"))
+    #expect(try nudge("habit", "done", "STRETCH").status == 0)
+    #expect(try nudge("habit", "done", "stre").status == 64)
+    #expect(try nudge("habit", "done", "streng").status == 0)
+  }
+
+  @Test func undoTakesBackADoneASkipAnEditAndARemove() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch", "--at", "9pm").status == 0)
+    try #require(try nudge("habit", "done", "stretch").status == 0)
+    try #require(
+      try nudge("habit", "edit", "stretch", "--rename", "Yoga", "--at", "off").status == 0)
+    try #require(try nudge("habit", "remove", "yoga", "--yes").status == 0)
+    #expect((try nudge.json("habit", "list") as? [Any])?.isEmpty == true)
+    #expect(try nudge("undo").stdout.contains("its removal"))
+    var list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(list.first?["name"] as? String == "Yoga")
+    #expect(try nudge("undo").stdout.contains("an edit of"))
+    list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(list.first?["name"] as? String == "Stretch")
+    #expect(list.first?["at"] as? String == "9pm")
+    #expect(try nudge("undo").stdout.contains("a done of 'Stretch'"))
+    list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(list.first?["done_today"] as? Bool == false)
+    try #require(try nudge("habit", "skip", "stretch").status == 0)
+    #expect(
+      (try nudge.json("habit", "list") as? [[String: Any]])?.first?["today"] as? String == "skipped"
+    )
+    #expect(try nudge("undo").stdout.contains("a skip of 'Stretch'"))
+    #expect(
+      (try nudge.json("habit", "list") as? [[String: Any]])?.first?["today"] as? String == "due")
+  }
+
+  @Test func aSkippedDayKeepsTheStreakAndShowsInTheTodayView() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Run", now: "2026-11-16T08:00:00+01:00").status == 0)
+    for (day, verb) in [(16, "done"), (17, "done"), (18, "skip"), (19, "done")] {
+      try #require(
+        try nudge("habit", verb, "run", now: "2026-11-\(day)T20:00:00+01:00").status == 0)
+    }
+    let list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(list.first?["streak"] as? Int == 3)
+    #expect(list.first?["today"] as? String == "due")
+    #expect(try nudge("today").stdout.contains("→ Run: nudge habit done Run"))
+    try #require(try nudge("habit", "skip", "run").status == 0)
+    #expect(try nudge("today").stdout.contains("- Run skipped today"))
+  }
+}

@@ -1,0 +1,130 @@
+import NudgeCore
+import Testing
+
+/// A habit's frequency as `--every` reads it, and its streak, best streak and strength from its
+/// checks: skips and pauses never break a streak, a period running today breaks nothing.
+@Suite struct HabitProgressTests {
+  let since = Day("2026-11-02")!  // a Monday
+
+  func checks(_ days: [Int], skipped: [Int] = [], value: Int? = nil) -> [HabitCheck] {
+    days.map { HabitCheck(day: since.adding(days: $0), done: true, value: value, savedAt: "t") }
+      + skipped.map { HabitCheck(day: since.adding(days: $0), done: false, savedAt: "t") }
+  }
+
+  @Test func everyReadsItsWordsAndWritesThemBack() throws {
+    let cases: [(String, HabitFrequency, String)] = [
+      ("daily", .daily, "daily"), ("Weekdays", .weekdays([1, 2, 3, 4, 5]), "weekdays"),
+      ("mon,wed, fri", .weekdays([1, 3, 5]), "Mon,Wed,Fri"), ("3/week", .timesPerWeek(3), "3/week"),
+      ("2/month", .timesPerMonth(2), "2/month"), ("every 3 days", .everyDays(3), "every 3 days"),
+      ("every 1 day", .daily, "daily"), ("weekly", .timesPerWeek(1), "1/week"),
+    ]
+    for (text, frequency, words) in cases {
+      #expect(try HabitFrequency.parse(text) == frequency, "\(text)")
+      #expect(frequency.description == words)
+      #expect(try HabitFrequency.parse(words) == frequency)
+    }
+    for bad in [
+      "8/week", "0/week", "29/month", "every 0 days", "sometimes", "", "3/year", "Mon,Funday",
+    ] {
+      #expect(throws: InputError.self, "\(bad)") { try HabitFrequency.parse(bad) }
+    }
+    #expect(
+      throws: InputError(
+        "'8/week' can't be met: a week has room for 1 to 7 times; write \(HabitFrequency.allowed)")
+    ) {
+      try HabitFrequency.parse("8/week")
+    }
+  }
+
+  @Test func aDailyStreakCountsDaysInARowAndASkipNeverBreaksIt() {
+    let habit = Habit(id: 1, name: "Stretch", since: since)
+    // done days 0…4, skipped 5, done 6 and 7; today is day 8, not done yet
+    let progress = HabitProgress(
+      habit, checks: checks([0, 1, 2, 3, 4, 6, 7], skipped: [5]), paused: [],
+      today: since.adding(days: 8))
+    #expect(progress.streak == 7)
+    #expect(progress.best == 7)
+    #expect(progress.today == nil)
+    #expect(!progress.isPeriodMet)
+    // a missed day (day 9 passes with nothing) breaks it; the best stays
+    let later = HabitProgress(
+      habit, checks: checks([0, 1, 2, 3, 4, 6, 7, 10], skipped: [5]), paused: [],
+      today: since.adding(days: 10))
+    #expect(later.streak == 1)
+    #expect(later.best == 7)
+    #expect(later.isPeriodMet)
+  }
+
+  @Test func pausedDaysWaitAndDaysOffItsWeekdaysAreNoMiss() {
+    let daily = Habit(id: 1, name: "Stretch", since: since)
+    let paused = Set([2, 3].map { since.adding(days: $0) })
+    let kept = HabitProgress(
+      daily, checks: checks([0, 1, 4]), paused: paused, today: since.adding(days: 4))
+    #expect(kept.streak == 3)
+    // Mon, Wed, Fri: the Tuesdays and Thursdays in between are not due
+    let mwf = Habit(id: 2, name: "Gym", every: .weekdays([1, 3, 5]), since: since)
+    let gym = HabitProgress(
+      mwf, checks: checks([0, 2, 4, 7]), paused: [], today: since.adding(days: 8))
+    #expect(gym.streak == 4)
+    let missedWednesday = HabitProgress(
+      mwf, checks: checks([0, 4, 7]), paused: [], today: since.adding(days: 8))
+    #expect(missedWednesday.streak == 2)
+  }
+
+  @Test func aWeeklyHabitCountsWeeksMetAndTheRunningWeekBreaksNothing() {
+    let habit = Habit(id: 1, name: "Run", every: .timesPerWeek(3), since: since)
+    // week 1: three runs; week 2: two runs and a skip (excused, not counted); week 3: three;
+    // week 4 (running): one so far
+    let progress = HabitProgress(
+      habit, checks: checks([0, 2, 4, 7, 9, 14, 15, 16, 21], skipped: [11]), paused: [],
+      today: since.adding(days: 23))
+    #expect(progress.streak == 2)
+    #expect(progress.periodDone == 1)
+    #expect(progress.periodWants == 3)
+    // week 2 short with no skip: a miss
+    let missed = HabitProgress(
+      habit, checks: checks([0, 2, 4, 7, 9, 14, 15, 16, 21]), paused: [],
+      today: since.adding(days: 23))
+    #expect(missed.streak == 1)
+    #expect(missed.best == 1)
+  }
+
+  @Test func aMeasurableDayCountsOnceItReachesTheTarget() {
+    let habit = Habit(id: 1, name: "Read", target: 20, unit: "pages", since: since)
+    let short = HabitProgress(
+      habit, checks: checks([0, 1], value: 10), paused: [], today: since.adding(days: 1))
+    #expect(short.streak == 0)
+    #expect(!short.isPeriodMet)
+    let met = HabitProgress(
+      habit, checks: checks([0, 1], value: 20), paused: [], today: since.adding(days: 1))
+    #expect(met.streak == 2)
+    #expect(met.isPeriodMet)
+  }
+
+  @Test func strengthGrowsWithARunAndOneMissDentsItWithoutZeroingIt() {
+    let habit = Habit(id: 1, name: "Stretch", since: since)
+    let run = HabitProgress(
+      habit, checks: checks(Array(0..<120)), paused: [], today: since.adding(days: 119))
+    #expect(run.strength >= 95)
+    let missed = HabitProgress(
+      habit, checks: checks(Array(0..<120)), paused: [], today: since.adding(days: 120))
+    #expect(missed.strength < run.strength)
+    #expect(missed.strength >= 90)
+    let never = HabitProgress(habit, checks: [], paused: [], today: since.adding(days: 30))
+    #expect(never.strength == 0)
+  }
+
+  @Test func aNameIsOneLineNotACommandWord() throws {
+    #expect(try Habit.checkedName("  Read  ", reserved: ["list"]) == "Read")
+    #expect(throws: InputError.self) { try Habit.checkedName("", reserved: []) }
+    #expect(throws: InputError.self) {
+      try Habit.checkedName(String(repeating: "a", count: 61), reserved: [])
+    }
+    #expect(throws: InputError.self) { try Habit.checkedName("a\nb", reserved: []) }
+    #expect(throws: InputError.self) { try Habit.checkedName("List", reserved: ["list"]) }
+    #expect(throws: InputError.self) { try Habit.checkedName("--yes", reserved: []) }
+    #expect(throws: InputError.self) { try Habit.checkedTarget(0) }
+    #expect(Habit.id(ofSlot: Habit(id: 12, name: "x", since: since).slot) == 12)
+    #expect(Habit.id(ofSlot: .evening) == nil)
+  }
+}
