@@ -62,7 +62,6 @@ struct HabitCommand: ParsableCommand {
         Habit(name: name, since: today.day), name: name, every: every, at: at, target: target,
         unit: unit, question: question, ctx)
       habit = try db.addHabit(habit, madeOn: today.day, at: today.savedAt)
-      try HabitReminders.update(ctx, db)
       ctx.line(
         ctx.style.green("✓") + " Added \(HabitText.name(habit)): "
           + HabitText.describe(habit, style: ctx.style))
@@ -70,6 +69,7 @@ struct HabitCommand: ParsableCommand {
         ctx.style.dim(
           "Mark a day: nudge habit done \(HabitText.argument(habit))"
             + (habit.isMeasurable ? " --value N" : "")))
+      if habit.at != nil { ctx.line(ctx.style.dim(HabitText.reminderNotYet)) }
     }
   }
 
@@ -286,10 +286,10 @@ struct HabitCommand: ParsableCommand {
         return
       }
       try db.updateHabit(edited, madeOn: today.day, at: today.savedAt)
-      try HabitReminders.update(ctx, db)
       ctx.line(
         ctx.style.green("✓") + " \(HabitText.name(edited)): "
           + HabitText.describe(edited, style: ctx.style))
+      if at != nil && edited.at != nil { ctx.line(ctx.style.dim(HabitText.reminderNotYet)) }
     }
   }
 
@@ -348,7 +348,6 @@ struct HabitCommand: ParsableCommand {
         }
       }
       try db.removeHabit(habit, madeOn: today.day, at: today.savedAt)
-      try HabitReminders.update(ctx, db)
       ctx.line(
         "Removed \(HabitText.name(habit)) and its \(days) recorded day\(days == 1 ? "" : "s"). "
           + ctx.style.dim("(nudge undo brings it back, today)"))
@@ -466,7 +465,6 @@ enum HabitInput {
     }
     habit.archived = archived
     try db.updateHabit(habit, madeOn: today.day, at: today.savedAt)
-    try HabitReminders.update(ctx, db)
     ctx.line(
       archived
         ? "Archived \(HabitText.name(habit)): no reminder, not listed; its days are kept (nudge habit unarchive brings it back)."
@@ -486,10 +484,14 @@ enum HabitText {
     return "'" + name.replacing("'", with: "'\\''") + "'"
   }
 
+  /// Said where a habit's time is set: its notification is not sent by this version.
+  static let reminderNotYet =
+    "Its reminder time is kept; this version of Nudge does not send habit reminders yet."
+
   /// "daily at 9pm, 20 pages a day".
   static func describe(_ habit: Habit, style: Style) -> String {
     var text = habit.every.description
-    if let at = habit.at { text += ", reminder \(VisibleText.escaped(at))" }
+    if let at = habit.at { text += ", at \(VisibleText.escaped(at))" }
     if let target = habit.target {
       text += ", \(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"
     }

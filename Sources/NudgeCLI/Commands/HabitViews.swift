@@ -71,13 +71,6 @@ struct HabitReport: Encodable {
   }
 }
 
-/// Writing a habit change through to its reminder's timer, when the reminders are installed.
-enum HabitReminders {
-  static func update(_ ctx: Context, _ db: AppDatabase) throws {
-    try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
-  }
-}
-
 /// A celebration of random size for a habit done now, from the terminal.
 enum HabitCelebration {
   static func play(_ ctx: Context, _ db: AppDatabase, noAnimation: Bool) throws {
@@ -146,7 +139,6 @@ enum HabitUndo {
 
   static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, json: Bool) throws {
     let name = try db.undoHabitChange(change)
-    try HabitReminders.update(ctx, db)
     if json {
       ctx.line(try jsonText(Report(undone: "habit-" + change.kind.rawValue, habit: name)))
       return

@@ -1,4 +1,5 @@
 import Foundation
+import NudgeStore
 import Testing
 
 /// A person's database of the release before plans (schema 7, Tests/Fixtures/schema7, made by
@@ -55,7 +56,7 @@ import Testing
     #expect(try nudge.run(["streak"], now: Self.now).status == 0)
     // user_version, big-endian at offset 60 of the header
     let header = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(64)
-    #expect(header.suffix(4).reduce(0) { $0 << 8 | Int($1) } == 10)
+    #expect(header.suffix(4).reduce(0) { $0 << 8 | Int($1) } == AppDatabase.schemaVersion)
     // the review left with Ctrl-C on the 20th is offered back (Ctrl-D there leaves it kept)
     let resumed = try InProcess().run(
       ["review"], now: Self.now, stdin: "", env: ["NUDGE_DB": path], terminal: true)
