@@ -78,7 +78,9 @@ struct HabitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "done", abstract: "Mark a habit done today (or on --day).")
 
-    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
     var name: String
 
     @Option(
@@ -143,7 +145,9 @@ struct HabitCommand: ParsableCommand {
       commandName: "skip",
       abstract: "Skip a habit today (or on --day): a skipped day never breaks its streak.")
 
-    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
     var name: String
 
     @Option(
@@ -211,7 +215,9 @@ struct HabitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "show", abstract: "One habit: its heatmap, streaks, strength, last weeks.")
 
-    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
     var name: String
 
     @Flag(help: "Print the habit as JSON.")
@@ -241,7 +247,9 @@ struct HabitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "edit", abstract: "Change a habit's name, time, frequency, target or question.")
 
-    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
     var name: String
 
     @Option(help: ArgumentHelp("A new name.", valueName: "name"))
@@ -299,7 +307,9 @@ struct HabitCommand: ParsableCommand {
       commandName: "archive",
       abstract: "Set a habit aside: no reminder, not listed; its days are kept.")
 
-    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
     var name: String
 
     func run(_ ctx: Context) throws { try HabitInput.archive(name, true, ctx) }
@@ -310,7 +320,9 @@ struct HabitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "unarchive", abstract: "Bring an archived habit back.")
 
-    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
     var name: String
 
     func run(_ ctx: Context) throws { try HabitInput.archive(name, false, ctx) }
@@ -322,7 +334,9 @@ struct HabitCommand: ParsableCommand {
       commandName: "remove",
       abstract: "Remove a habit and its days ('nudge undo' today brings it back).")
 
-    @Argument(help: "The habit: its name, any case, or a unique start of it.")
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
     var name: String
 
     @Flag(help: "Remove without asking (off a terminal, it is needed).")
