@@ -204,6 +204,10 @@ final class SQLiteConnection: @unchecked Sendable {
       isNull(at: index) ? nil : Int(sqlite3_column_int64(pointer, index))
     }
 
+    func double(at index: Int32) -> Double? {
+      isNull(at: index) ? nil : sqlite3_column_double(pointer, index)
+    }
+
     func text(at index: Int32) -> String? {
       guard let bytes = sqlite3_column_text(pointer, index) else { return nil }
       return String(cString: bytes)

@@ -101,4 +101,83 @@ import Testing
       }
     }
   }
+
+  /// `days` days ending today (oldest first) with `marks` at these offsets (0 = today), as
+  /// Loop's tests write them.
+  func ago(_ days: Int, _ marks: [Int: Mark]) -> [Mark?] {
+    (0..<days).map { marks[days - 1 - $0] }
+  }
+
+  // The expected values of Loop's own unit tests, uhabits-core/src/jvmTest/java/org/isoron/
+  // uhabits/core/models/ScoreListTest.kt (iSoron/uhabits 5aa8744e), to its 1e-6.
+  @Test func matchesLoopsOwnTestsForYesNoHabits() {
+    let loop = 1e-6
+    let twenty = Dictionary(uniqueKeysWithValues: (0..<20).map { ($0, Mark.done(1)) })
+    // test_getValue: checked the last 20 days; 13 days in, exactly half
+    #expect(close(daily(ago(20, twenty)), 0.655747, within: loop))
+    #expect(close(daily(ago(13, twenty)), 0.5, within: loop))
+    // test_getValueWithSkip
+    let skipped = twenty.merging([5: .skipped, 10: .skipped, 11: .skipped]) { $1 }
+    #expect(close(daily(ago(20, skipped)), 0.596033, within: loop))
+    // test_getValueWithSkip2
+    #expect(close(daily(ago(6, [5: .done(1), 4: .skipped])), 0.041949, within: loop))
+    // test_recompute: two days checked, daily then every other day
+    #expect(close(daily([.done(1), .done(1)]), 0.101149, within: loop))
+    #expect(
+      close(
+        HabitStrength.score(days: [.done(1), .done(1)], numerator: 1, denominator: 2, target: nil),
+        0.054816, within: loop))
+    // test_imperfectNonDaily: twice a week for 100 weeks is 2/3 of 3 a week, 1/2 of 4
+    let twice = Dictionary(
+      uniqueKeysWithValues: (0..<100).flatMap { [(7 * $0, Mark.done(1)), (7 * $0 + 1, .done(1))] })
+    for (numerator, expected) in [(3, 2.0 / 3), (4, 0.5)] {
+      let score = HabitStrength.score(
+        days: ago(700, twice), numerator: numerator, denominator: 7, target: nil)
+      #expect(close(score, expected, within: loop))
+    }
+    // test_irregularNonDaily: weekly, on alternating ends of the week
+    let irregular = Dictionary(
+      uniqueKeysWithValues: (0..<100).flatMap {
+        [(14 * $0, Mark.done(1)), (14 * $0 + 13, .done(1))]
+      })
+    let weekly = HabitStrength.score(
+      days: ago(1400, irregular), numerator: 1, denominator: 7, target: nil)
+    #expect(close(weekly, 1, within: 1e-3))
+  }
+
+  // Loop's numerical fixtures have the target 2 (stored values 2000 = 2.0)
+  @Test func matchesLoopsOwnTestsForMeasurableHabits() {
+    let loop = 1e-6
+    func atLeast(_ days: [Mark?], denominator: Int = 1) -> Double {
+      HabitStrength.score(days: days, numerator: 1, denominator: denominator, target: 2)
+    }
+    func atMost(_ days: [Mark?], denominator: Int = 1) -> Double {
+      HabitStrength.score(
+        days: days, numerator: 1, denominator: denominator, target: 2, atMost: true)
+    }
+    func all(_ count: Int, _ value: Double) -> [Mark?] {
+      [Mark?](repeating: .done(value), count: count)
+    }
+    // NumericalAtLeastScoreListTest
+    #expect(close(atLeast(all(20, 2)), 0.655747, within: loop))
+    #expect(close(atLeast(all(2, 2)), 0.101149, within: loop))
+    #expect(close(atLeast(all(2, 2), denominator: 2), 0.072631, within: loop))
+    #expect(close(atLeast(all(500, 1)), 0.5, within: loop))
+    #expect(close(atLeast(all(500, 0.5)), 0.25, within: loop))
+    #expect(close(atLeast([.done(10000)]), 0.051922, within: loop))
+    // NumericalAtLeastScoreListWithSkipTest
+    let withSkips = ago(20, Dictionary(uniqueKeysWithValues: (0..<20).map { ($0, Mark.done(2)) }))
+      .enumerated().map { [4, 19 - 10].contains($0.offset) ? Mark.skipped : $0.element }
+    #expect(close(atLeast(withSkips), 0.617008, within: loop))
+    // NumericalAtMostScoreListTest
+    #expect(close(atMost([.done(1)] + all(20, 5)), 0.344253, within: loop))
+    #expect(close(atMost([nil]), 1, within: loop))
+    #expect(close(atMost(all(2, 5)), 0.898850, within: loop))
+    #expect(close(atMost(all(2, 5), denominator: 2), 0.927369, within: loop))
+    #expect(close(atMost(all(500, 3)), 0.5, within: loop))
+    #expect(close(atMost(all(500, 3.5)), 0.25, within: loop))
+    #expect(close(atMost([.done(10000), nil]), 0.950773, within: loop))
+    #expect(close(atMost([.done(0), .done(5)]), 0.948077, within: loop))
+    #expect(close(atMost([.done(1), .done(5)]), 0.948077, within: loop))
+  }
 }

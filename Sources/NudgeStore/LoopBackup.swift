@@ -1,0 +1,428 @@
+// Loop Habit Tracker's "full backup" (Settings → Export full backup) is a byte copy of its
+// SQLite database (uhabits-android/src/main/java/org/isoron/uhabits/utils/DatabaseUtils.kt,
+// saveDatabaseCopy). What Nudge relies on, checked in github.com/iSoron/uhabits at 5aa8744e
+// (2025-08-13; core paths under uhabits-core/src/jvmMain/, models in
+// java/org/isoron/uhabits/core/models/):
+//
+// - Schema: `PRAGMA user_version` is the schema version, 25 today (core/Constants.kt,
+//   DATABASE_VERSION). A new database is made at version 8 and brought up by
+//   resources/migrations/09.sql … 25.sql (uhabits-android/.../HabitsDatabaseOpener.kt,
+//   core/database/MigrationHelper.kt); Loop refuses versions below 8, and its own importer
+//   refuses files newer than it (core/io/LoopDBImporter.kt, canHandle: both tables `Habits`
+//   and `Repetitions` present, version ≤ 25) and migrates older ones. Columns by version:
+//   09 Habits(id, archived, color, description, freq_den, freq_num, highlight, name,
+//   position, reminder_hour, reminder_min), Repetitions(id, habit, timestamp); 11
+//   reminder_days (default 127); 16 Habits.type (default 0), Repetitions.value (default 2);
+//   18 target_type, target_value (real), unit; 22 Repetitions rebuilt NOT NULL with a unique
+//   (habit, timestamp) index, orphans and NULLs deleted; 23 question (the old description
+//   moves there; description becomes the notes); 24 uuid; 25 Repetitions.notes. Read by
+//   models/sqlite/records/HabitRecord.kt and EntryRecord.kt (`@Table(name = "Repetitions")`).
+// - Repetitions.timestamp: milliseconds since 1970 of the day's midnight in UTC, the day
+//   being the person's local date (models/Timestamp.kt truncates to a multiple of 86400000;
+//   utils/DateUtils.kt getStartOfToday adds the zone's offset first). So day = timestamp
+//   ÷ 86400000 days after 1970-01-01, independent of any zone.
+// - Repetitions.value (models/Entry.kt): 2 YES_MANUAL (the person checked it), 1 YES_AUTO
+//   (not done but not expected, Loop's fill-in for non-daily habits), 0 NO, 3 SKIP, -1
+//   UNKNOWN. Numerical habits store the amount × 1000 rounded to an integer
+//   (core/ui/screens/habits/list/ListHabitsBehavior.kt), -1 for none and 3 for a skip
+//   (ScoreList.kt and StreakList.kt compare with Entry.SKIP for numerical habits too).
+//   YES_AUTO is derived: Loop recomputes it from the checks (EntryList.recomputeFrom), so
+//   Nudge does not import it as a check.
+// - Habits.reminder_days (models/WeekdayList.kt): bit i set means weekday i, where i follows
+//   Timestamp.weekday = Calendar.DAY_OF_WEEK % 7: 0 Saturday, 1 Sunday, 2 Monday … 6 Friday
+//   (core/ui/NotificationTray.kt indexes the days with it; WeekdayPickerDialog lists them
+//   from Saturday). 127 = every day. A reminder exists when reminder_hour and reminder_min
+//   are both set (HabitRecord.copyTo).
+// - Habits.freq_num / freq_den: wanted freq_num times in freq_den days; equal numbers mean
+//   daily (models/Frequency.kt). type 0 yes/no, 1 numerical (HabitType.kt); target_type 0
+//   at least, 1 at most (NumericalHabitType.kt); both throw on other values in Loop.
+//   target_value is the numerical habit's target over freq_den days, in `unit`s.
+import CSQLite
+import Glibc
+import NudgeCore
+
+/// Why a file could not be read as a Loop backup: one line saying what is wrong and what
+/// Nudge expects.
+public struct LoopBackupError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let message: String
+
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// A Loop Habit Tracker backup, as read from its SQLite file.
+public struct LoopBackup: Equatable, Sendable {
+  /// One of Loop's habits, with its checks and skips.
+  public struct Habit: Equatable, Sendable {
+    public var name: String
+    /// What Loop asks ("Did you meditate today?").
+    public var question: String
+    /// Loop's notes about the habit.
+    public var description: String
+    /// Wanted `numerator` times in `denominator` days (1 and 1: daily).
+    public var numerator: Int
+    public var denominator: Int
+    public var isMeasurable: Bool
+    /// A measurable habit's target over `denominator` days, in `unit`s; nil for yes/no.
+    public var target: Double?
+    public var unit: String
+    /// The target is a ceiling ("at most 2 coffees"), not a floor.
+    public var targetIsAtMost: Bool
+    public var archived: Bool
+    /// The habit's place in Loop's list.
+    public var position: Int
+    public var reminder: Reminder?
+    /// By day, oldest first, at most one a day.
+    public var marks: [Mark]
+
+    public init(
+      name: String, question: String = "", description: String = "", numerator: Int = 1,
+      denominator: Int = 1, isMeasurable: Bool = false, target: Double? = nil,
+      unit: String = "", targetIsAtMost: Bool = false, archived: Bool = false,
+      position: Int = 0, reminder: Reminder? = nil, marks: [Mark] = []
+    ) {
+      self.name = name
+      self.question = question
+      self.description = description
+      self.numerator = numerator
+      self.denominator = denominator
+      self.isMeasurable = isMeasurable
+      self.target = target
+      self.unit = unit
+      self.targetIsAtMost = targetIsAtMost
+      self.archived = archived
+      self.position = position
+      self.reminder = reminder
+      self.marks = marks
+    }
+  }
+
+  /// A habit's reminder: the time of day and the weekdays it fires on.
+  public struct Reminder: Equatable, Sendable {
+    public var hour: Int
+    public var minute: Int
+    /// 0 = Sunday … 6 = Saturday (Nudge's `Day.weekday`).
+    public var weekdays: Set<Int>
+
+    public init(hour: Int, minute: Int, weekdays: Set<Int>) {
+      self.hour = hour
+      self.minute = minute
+      self.weekdays = weekdays
+    }
+  }
+
+  /// What the person recorded on one day.
+  public struct Mark: Equatable, Sendable {
+    public var day: Day
+    public var kind: Kind
+
+    /// A check (with its amount) or a skip.
+    public enum Kind: Equatable, Sendable {
+      /// Yes/no: 1; measurable: the real amount (Loop's value ÷ 1000), 0 included.
+      case done(Double)
+      case skipped
+    }
+
+    public init(day: Day, kind: Kind) {
+      self.day = day
+      self.kind = kind
+    }
+  }
+
+  public var habits: [Habit]
+
+  public init(habits: [Habit]) { self.habits = habits }
+
+  /// The newest schema Nudge knows (Loop's DATABASE_VERSION), and the oldest Loop reads.
+  public static let knownVersions = 8...25
+  public static let maxHabits = 1000
+  public static let maxRepetitions = 1_000_000
+  /// The longest name, question, description or unit, in characters.
+  public static let maxTextLength = 1000
+  /// The earliest day a mark may have.
+  public static let earliestDay = Day(year: 2000, month: 1, day: 1)
+
+  /// Reads the backup at `path`; throws `LoopBackupError` (one line saying what is wrong and
+  /// what Nudge expects) for anything that is not a readable Loop backup. Marks more than a
+  /// year after today (UTC) are refused.
+  public static func read(path: String) throws(LoopBackupError) -> LoopBackup {
+    try read(path: path, today: Day(ordinal: Int(time(nil)) / 86400))
+  }
+
+  /// The same, with marks up to a year after `today` accepted.
+  public static func read(path: String, today: Day) throws(LoopBackupError) -> LoopBackup {
+    let expects =
+      "Nudge reads the file Loop Habit Tracker writes with Settings → Export full backup"
+    try checkFile(path: path, expects: expects)
+    do {
+      // read-only and immutable: SQLite takes no lock and writes nothing, not even a journal
+      let db = try SQLiteConnection(path: path, readOnly: true, immutable: true)
+      try db.execute("PRAGMA query_only = 1")
+      return try LoopReader(
+        db: db, path: path, expects: expects, latestDay: today.adding(days: 366)
+      )
+      .read()
+    } catch let error as LoopBackupError {
+      throw error
+    } catch let error as SQLiteError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.code) {
+      throw LoopBackupError("\(path) is damaged or not a database (\(error.message)); \(expects).")
+    } catch {
+      throw LoopBackupError("Cannot read \(path) as a Loop backup: \(error); \(expects).")
+    }
+  }
+
+  /// Refuses what is not a readable, non-empty SQLite file before SQLite opens it.
+  private static func checkFile(path: String, expects: String) throws(LoopBackupError) {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let reason = String(cString: strerror(errno))
+      throw LoopBackupError("Cannot read \(path): \(reason); \(expects).")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw LoopBackupError("\(path) is not a file; \(expects).")
+    }
+    guard info.st_size > 0 else {
+      throw LoopBackupError("\(path) is empty (0 bytes), not a Loop backup; \(expects).")
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      let reason = String(cString: strerror(errno))
+      throw LoopBackupError("Cannot read \(path): \(reason); \(expects).")
+    }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 100)
+    let got = pread(fd, &bytes, 100, 0)
+    bytes.removeLast(100 - max(0, got))
+    guard DatabaseFileHeader(bytes) != nil else {
+      throw LoopBackupError("\(path) is not a SQLite database, so not a Loop backup; \(expects).")
+    }
+  }
+}
+
+/// Reads one opened Loop database, checking everything it takes.
+private struct LoopReader {
+  let db: SQLiteConnection
+  let path: String
+  let expects: String
+  let latestDay: Day
+
+  func fail(_ what: String) -> LoopBackupError { LoopBackupError("\(path): \(what); \(expects).") }
+
+  /// The column names of `table`, lowercased.
+  func columns(_ table: String) throws -> Set<String> {
+    Set(
+      try db.rows("PRAGMA table_info(\(table))") { $0.text(at: 1)?.lowercased() }.compactMap { $0 })
+  }
+
+  func read() throws -> LoopBackup {
+    let tables = Set(
+      try db.texts("SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.lowercased() })
+    for table in ["habits", "repetitions"] where !tables.contains(table) {
+      let name = table == "habits" ? "Habits" : "Repetitions"
+      throw fail("it has no \(name) table, so it is not a Loop Habit Tracker backup")
+    }
+    let version = try db.integer("PRAGMA user_version") ?? 0
+    if version > LoopBackup.knownVersions.upperBound {
+      throw fail(
+        "it was written by a newer Loop (schema \(version); Nudge knows up to \(LoopBackup.knownVersions.upperBound)); update Nudge"
+      )
+    }
+    if version < LoopBackup.knownVersions.lowerBound {
+      throw fail(
+        "its schema version is \(version), older than any Loop writes (\(LoopBackup.knownVersions.lowerBound) or later)"
+      )
+    }
+    let habitColumns = try columns("Habits")
+    let repetitionColumns = try columns("Repetitions")
+    for column in ["id", "name", "freq_num", "freq_den"] where !habitColumns.contains(column) {
+      throw fail("its Habits table has no \(column) column, which every Loop backup has")
+    }
+    for column in ["habit", "timestamp"] where !repetitionColumns.contains(column) {
+      throw fail("its Repetitions table has no \(column) column, which every Loop backup has")
+    }
+
+    let habitCount = try db.integer("SELECT count(*) FROM Habits") ?? 0
+    if habitCount > LoopBackup.maxHabits {
+      throw fail(
+        "it holds \(habitCount) habits, more than the \(LoopBackup.maxHabits) Nudge imports")
+    }
+    let repetitionCount = try db.integer("SELECT count(*) FROM Repetitions") ?? 0
+    if repetitionCount > LoopBackup.maxRepetitions {
+      throw fail(
+        "it holds \(repetitionCount) repetitions, more than the \(LoopBackup.maxRepetitions) Nudge imports"
+      )
+    }
+
+    // a column a version lacks reads as the default its migration gave it
+    func column(_ name: String, else fallback: String) -> String {
+      habitColumns.contains(name) ? name : fallback
+    }
+    func text(_ name: String) -> String {
+      habitColumns.contains(name) ? "substr(\(name), 1, \(LoopBackup.maxTextLength + 1))" : "''"
+    }
+    // before version 23 the question was kept as the description
+    let hasQuestion = habitColumns.contains("question")
+    let select = [
+      "id", text("name"), hasQuestion ? text("question") : text("description"),
+      hasQuestion ? text("description") : "''", "freq_num", "freq_den",
+      column("position", else: "0"), column("reminder_hour", else: "NULL"),
+      column("reminder_min", else: "NULL"), column("reminder_days", else: "127"),
+      column("archived", else: "0"), column("type", else: "0"),
+      column("target_type", else: "0"), column("target_value", else: "0"), text("unit"),
+    ].joined(separator: ", ")
+    var habits: [(id: Int, habit: LoopBackup.Habit)] = []
+    for row in try db.rows("SELECT \(select) FROM Habits ORDER BY position, id", [], HabitRow.init)
+    {
+      habits.append(try habit(row))
+    }
+
+    let value = repetitionColumns.contains("value") ? "value" : "2"
+    var values: [Int: [(day: Int, value: Int)]] = [:]
+    let known = Set(habits.map(\.id))
+    // Loop's importer adds the rows in id order, a later one for the same day replacing
+    // each row is folded in as it is read: memory for the marks, not for the rows
+    _ = try db.rows(
+      "SELECT habit, timestamp, \(value) FROM Repetitions WHERE habit IS NOT NULL AND timestamp IS NOT NULL ORDER BY habit, timestamp / 86400000, id"
+    ) { row in
+      let habit = row.integer(at: 0) ?? 0
+      guard known.contains(habit) else { return }  // migration 22 deletes such rows
+      let timestamp = row.integer(at: 1) ?? 0
+      let day = timestamp >= 0 ? timestamp / 86_400_000 : -1
+      // a NULL value (before migration 22) is a check, the column's default
+      let entry = (day: day, value: row.integer(at: 2) ?? 2)
+      if values[habit]?.last?.day == day {
+        values[habit]![values[habit]!.count - 1] = entry
+      } else {
+        values[habit, default: []].append(entry)
+      }
+    }
+
+    var result: [LoopBackup.Habit] = []
+    for (id, habit) in habits {
+      var habit = habit
+      habit.marks = try (values[id] ?? []).compactMap { try mark($0.day, $0.value, habit) }
+      result.append(habit)
+    }
+    return LoopBackup(habits: result)
+  }
+
+  /// One Habits row as SQLite returns it.
+  struct HabitRow {
+    let id: Int
+    let name, question, description, unit: String
+    let numerator, denominator, position: Int?
+    let reminderHour, reminderMinute, reminderDays: Int?
+    let archived, type, targetType: Int?
+    let target: Double?
+
+    init(_ s: SQLiteConnection.Statement) {
+      id = s.integer(at: 0) ?? 0
+      name = s.text(at: 1) ?? ""
+      question = s.text(at: 2) ?? ""
+      description = s.text(at: 3) ?? ""
+      numerator = s.integer(at: 4)
+      denominator = s.integer(at: 5)
+      position = s.integer(at: 6)
+      reminderHour = s.integer(at: 7)
+      reminderMinute = s.integer(at: 8)
+      reminderDays = s.integer(at: 9)
+      archived = s.integer(at: 10)
+      type = s.integer(at: 11)
+      targetType = s.integer(at: 12)
+      target = s.double(at: 13)
+      unit = s.text(at: 14) ?? ""
+    }
+  }
+
+  /// The habit's name for a message: quoted, control characters shown as `?`, shortened.
+  static func shown(_ name: String) -> String {
+    let clean = String(
+      String.UnicodeScalarView(
+        name.unicodeScalars.prefix(40).map {
+          $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            ? "?" : $0
+        }))
+    return "\"\(clean)\(name.unicodeScalars.count > 40 ? "…" : "")\""
+  }
+
+  func habit(_ row: HabitRow) throws -> (id: Int, habit: LoopBackup.Habit) {
+    let named = "habit \(Self.shown(row.name))"
+    for (what, text) in [
+      ("name", row.name), ("question", row.question), ("description", row.description),
+      ("unit", row.unit),
+    ] where text.count > LoopBackup.maxTextLength {
+      throw fail("the \(what) of \(named) is longer than \(LoopBackup.maxTextLength) characters")
+    }
+    let frequencyRange = 1...10_000
+    guard let num = row.numerator, let den = row.denominator, frequencyRange.contains(num),
+      frequencyRange.contains(den)
+    else {
+      throw fail(
+        "\(named) has the frequency \(row.numerator.map(String.init) ?? "NULL")/\(row.denominator.map(String.init) ?? "NULL"); Loop writes 1 to 10000 times in 1 to 10000 days"
+      )
+    }
+    let type = row.type ?? 0
+    guard type == 0 || type == 1 else {
+      throw fail("\(named) has the type \(type); Loop writes 0 (yes/no) or 1 (measurable)")
+    }
+    let targetType = row.targetType ?? 0
+    guard targetType == 0 || targetType == 1 else {
+      throw fail(
+        "\(named) has the target type \(targetType); Loop writes 0 (at least) or 1 (at most)")
+    }
+    var target: Double?
+    if type == 1 {
+      let value = row.target ?? 0
+      guard value.isFinite, value >= 0, value <= 1_000_000_000 else {
+        throw fail("\(named) has the target \(value); Loop writes 0 to 1000000000")
+      }
+      target = value
+    }
+    var reminder: LoopBackup.Reminder?
+    if let hour = row.reminderHour, let minute = row.reminderMinute {
+      let bits = row.reminderDays ?? 127
+      guard (0...23).contains(hour), (0...59).contains(minute), (0...127).contains(bits) else {
+        throw fail(
+          "\(named) has a reminder at \(hour):\(minute) on days \(bits); Loop writes hours 0-23, minutes 0-59 and days 0-127"
+        )
+      }
+      // Loop's bit i is weekday i from Saturday; Nudge counts from Sunday
+      let weekdays = Set((0..<7).filter { bits & (1 << $0) != 0 }.map { ($0 + 6) % 7 })
+      reminder = LoopBackup.Reminder(hour: hour, minute: minute, weekdays: weekdays)
+    }
+    // Loop's Frequency: n times in n days is daily
+    let (numerator, denominator) = num == den ? (1, 1) : (num, den)
+    let habit = LoopBackup.Habit(
+      name: row.name, question: row.question, description: row.description,
+      numerator: numerator, denominator: denominator, isMeasurable: type == 1, target: target,
+      unit: row.unit, targetIsAtMost: targetType == 1, archived: (row.archived ?? 0) != 0,
+      position: row.position ?? 0, reminder: reminder)
+    return (row.id, habit)
+  }
+
+  /// The mark for one stored day, nil for what is not one (no, unknown, Loop's own fill-ins).
+  func mark(_ ordinal: Int, _ value: Int, _ habit: LoopBackup.Habit) throws -> LoopBackup.Mark? {
+    let named = "habit \(Self.shown(habit.name))"
+    guard ordinal >= LoopBackup.earliestDay.ordinal, ordinal <= latestDay.ordinal else {
+      let when = ordinal < 0 ? "a negative timestamp" : "a day \(Day(ordinal: ordinal))"
+      throw fail(
+        "\(named) has a repetition on \(when); Nudge imports days from \(LoopBackup.earliestDay) to \(latestDay)"
+      )
+    }
+    let day = Day(ordinal: ordinal)
+    let kind: LoopBackup.Mark.Kind?
+    switch (habit.isMeasurable, value) {
+    case (_, -1): kind = nil  // UNKNOWN
+    case (_, 3): kind = .skipped  // SKIP, for both types
+    case (false, 2): kind = .done(1)  // YES_MANUAL
+    case (false, 0), (false, 1): kind = nil  // NO; YES_AUTO is derived, not a check
+    case (true, 0...Int(Int32.max)): kind = .done(Double(value) / 1000)
+    default:
+      throw fail(
+        "\(named) has the value \(value) on \(day); Loop writes -1, 0, 1, 2 or 3 for a yes/no habit and -1 or 0 to 2147483647 (thousandths) for a measurable one"
+      )
+    }
+    return kind.map { LoopBackup.Mark(day: day, kind: $0) }
+  }
+}
