@@ -17,7 +17,7 @@ struct HabitCommand: ParsableCommand {
       """,
     subcommands: [
       Add.self, Done.self, Skip.self, List.self, Show.self, Edit.self, Archive.self,
-      Unarchive.self, Remove.self, Names.self,
+      Unarchive.self, Remove.self, ImportLoop.self, Names.self,
     ],
     defaultSubcommand: List.self)
 
@@ -365,6 +365,55 @@ struct HabitCommand: ParsableCommand {
       ctx.line(
         "Removed \(HabitText.name(habit)) and its \(days) recorded day\(days == 1 ? "" : "s"). "
           + ctx.style.dim("(nudge undo brings it back, today)"))
+    }
+  }
+
+  /// `nudge habit import-loop FILE`: Loop Habit Tracker's full backup, all or nothing.
+  struct ImportLoop: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import-loop",
+      abstract: "Bring your habits and their days from Loop Habit Tracker's full backup.",
+      discussion: """
+        In Loop: Settings, Export full backup; copy the .db file here. Names, questions, \
+        frequencies, reminder times, targets and units come, and every check, amount and \
+        skip. A habit already here by name is the same habit; the same file again changes \
+        nothing. All or nothing: a file Nudge can't take changes nothing.
+        """)
+
+    @Argument(help: "The backup file (Loop's SQLite database).", completion: .file())
+    var file: String
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings()).day
+      let backup: LoopBackup
+      do throws(LoopBackupError) {
+        backup = try LoopBackup.read(path: file, today: today)
+      } catch {
+        throw CLIError(error.message, code: .badData)
+      }
+      let mapped: LoopImport
+      do throws(InputError) {
+        mapped = try LoopImport.of(backup, today: today, reserved: HabitCommand.reservedNames)
+      } catch {
+        throw CLIError(error.message, code: .badData)
+      }
+      for habit in mapped.habits where habit.habit.at != nil {
+        if let problem = ctx.planTimeProblem(habit.habit.at!) {
+          throw CLIError(problem, code: .badData)
+        }
+      }
+      let count = try db.importHabits(mapped.habits)
+      let checks = mapped.habits.flatMap(\.checks)
+      let skips = checks.filter { !$0.done }.count
+      ctx.line(
+        ctx.style.green("✓")
+          + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.changedChecks) changed, \(count.sameChecks) the same."
+      )
+      for note in mapped.notes { ctx.line(ctx.style.dim("  " + note + ".")) }
+      if mapped.habits.contains(where: { $0.habit.at != nil }) {
+        ctx.line(ctx.style.dim(HabitText.reminderNotYet))
+      }
     }
   }
 

@@ -140,3 +140,56 @@ import Testing
     #expect(try nudge("today").stdout.contains("- Run skipped today"))
   }
 }
+
+/// `nudge habit import-loop`: a backup made with Loop's own schema comes whole, the same file
+/// again changes nothing, and a file that is not one changes nothing.
+@Suite struct HabitImportLoopTests {
+  /// A Loop backup from scripts/nudgetest/loop_backup.py (Loop's migrations, its sample habits).
+  func loopBackup() throws -> String {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let path = NSTemporaryDirectory() + "nudge-loop-\(UUID().uuidString).db"
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    python.arguments = [
+      "python3", root.appendingPathComponent("scripts/nudgetest/loop_backup.py").path, path,
+    ]
+    try python.run()
+    python.waitUntilExit()
+    try #require(python.terminationStatus == 0)
+    return path
+  }
+
+  @Test func aLoopBackupImportsOnceAndAgainChangesNothing() throws {
+    let nudge = InProcess()
+    let file = try loopBackup()
+    let first = try nudge("habit", "import-loop", file)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("From Loop: 5 habits (5 new, 0 here already)"), "\(first.stdout)")
+    let again = try nudge("habit", "import-loop", file)
+    #expect(again.stdout.contains("(0 new, 5 here already)"), "\(again.stdout)")
+    #expect(again.stdout.contains("0 new, 0 changed"), "\(again.stdout)")
+    let habits = try #require(
+      try nudge.run(["habit", "list", "--all", "--json"]).stdout.data(using: .utf8).flatMap {
+        try JSONSerialization.jsonObject(with: $0) as? [[String: Any]]
+      })
+    let byName = Dictionary(uniqueKeysWithValues: habits.map { ($0["name"] as! String, $0) })
+    #expect(byName["Gym"]?["every"] as? String == "3/week")
+    #expect(byName["Read"]?["unit"] as? String == "pages")
+    #expect(byName["Read"]?["target"] as? Int == 20)
+    #expect(byName["Floss"]?["archived"] as? Bool == true)
+    #expect(byName["Meditate"]?["at"] as? String == "Mon,Wed,Fri *-*-* 07:30:00")
+  }
+
+  @Test func aFileThatIsNotALoopBackupChangesNothing() throws {
+    let nudge = InProcess()
+    let garbage = NSTemporaryDirectory() + "nudge-not-loop-\(UUID().uuidString).db"
+    try Data("not a database".utf8).write(to: URL(fileURLWithPath: garbage))
+    for file in [garbage, "/nonexistent/loop.db"] {
+      let result = try nudge("habit", "import-loop", file)
+      #expect(result.status == 65, "\(result.stderr)")
+      #expect(result.stderr.contains("Export full backup"), "\(result.stderr)")
+    }
+    #expect((try nudge.json("habit", "list") as? [Any])?.isEmpty == true)
+  }
+}

@@ -1,0 +1,157 @@
+import NudgeCore
+
+/// Loop Habit Tracker's habits as Nudge keeps them: each habit's name, question, frequency,
+/// reminder, target and unit, and every check, amount and skip. What Nudge can't say exactly
+/// is brought as near as it can and named in `notes`.
+public struct LoopImport: Sendable {
+  /// A habit to import and its checks.
+  public var habits: [(habit: NudgeCore.Habit, checks: [HabitCheck])] = []
+  /// What was brought near rather than exactly, one sentence each.
+  public var notes: [String] = []
+
+  /// Maps `backup`; `today` is the day a habit with no check begins; `reserved` the words a
+  /// name can't be. A habit Nudge can't take at all (a name that is a command word, say) is an
+  /// error naming it: the import is all or nothing.
+  public static func of(_ backup: LoopBackup, today: Day, reserved: Set<String>)
+    throws(InputError) -> LoopImport
+  {
+    var result = LoopImport()
+    var seen = Set<String>()
+    for loop in backup.habits.sorted(by: { $0.position < $1.position }) {
+      let name = loop.name.trimmingSpaces
+      guard !name.isEmpty, name.count <= NudgeCore.Habit.maxNameLength,
+        !reserved.contains(name.lowercased())
+      else {
+        throw InputError(
+          "Loop's habit '\(VisibleText.escaped(loop.name))' can't be a Nudge habit's name (1 to \(NudgeCore.Habit.maxNameLength) characters, not a command word); rename it in Loop and export again"
+        )
+      }
+      guard seen.insert(name.lowercased()).inserted else {
+        throw InputError(
+          "two of Loop's habits are named '\(VisibleText.escaped(name))'; rename one in Loop and export again"
+        )
+      }
+      let every = frequency(loop, notes: &result.notes)
+      var target: Int? = nil
+      if loop.isMeasurable {
+        // Loop's target is over its period; Nudge's is a day's, for each day it is done
+        let perDay = (loop.target ?? 1) / Double(max(1, loop.numerator))
+        target = min(NudgeCore.Habit.maxAmount, max(1, Int(perDay.rounded(.up))))
+        if loop.targetIsAtMost {
+          result.notes.append(
+            "'\(VisibleText.escaped(name))' is an \"at most\" habit in Loop; Nudge keeps it as at least \(target!) a day"
+          )
+        }
+      }
+      let question = loop.question.trimmingSpaces
+      let habit = NudgeCore.Habit(
+        name: name,
+        question: question.isEmpty || question.count > NudgeCore.Habit.maxQuestionLength
+          ? nil : question,
+        every: every, at: loop.reminder.map(reminderTime), target: target,
+        unit: loop.isMeasurable
+          ? (loop.unit.trimmingSpaces.isEmpty
+            ? "units" : String(loop.unit.trimmingSpaces.prefix(NudgeCore.Habit.maxUnitLength)))
+          : nil,
+        since: min(today, loop.marks.first?.day ?? today), archived: loop.archived)
+      let checks = loop.marks.map { mark -> HabitCheck in
+        // a stable stamp: the same file imported again writes the same rows
+        let stamp = "\(mark.day)T12:00:00Z"
+        switch mark.kind {
+        case .skipped: return HabitCheck(day: mark.day, done: false, savedAt: stamp)
+        case .done(let amount):
+          return HabitCheck(
+            day: mark.day, done: true,
+            value: loop.isMeasurable
+              ? min(NudgeCore.Habit.maxAmount, max(0, Int(amount.rounded()))) : nil,
+            savedAt: stamp)
+        }
+      }
+      result.habits.append((habit, checks))
+    }
+    return result
+  }
+
+  /// Loop's "n times in d days" as Nudge's nearest frequency.
+  static func frequency(_ loop: LoopBackup.Habit, notes: inout [String]) -> HabitFrequency {
+    let (n, d) = (max(1, loop.numerator), max(1, loop.denominator))
+    if n >= d { return .daily }
+    if d == 7 { return .timesPerWeek(n) }
+    if d == 30 || d == 31 { return .timesPerMonth(min(n, 28)) }
+    if n == 1 { return d <= 365 ? .everyDays(d) : .everyDays(365) }
+    let perWeek = min(7, max(1, Int((Double(n) * 7 / Double(d)).rounded())))
+    notes.append(
+      "'\(VisibleText.escaped(loop.name))' is \(n) times in \(d) days in Loop; Nudge keeps it as \(perWeek)/week"
+    )
+    return .timesPerWeek(perWeek)
+  }
+
+  /// A Loop reminder as the words a habit's `--at` takes: "07:30", "weekdays 07:30", or a
+  /// calendar expression of its weekdays.
+  static func reminderTime(_ reminder: LoopBackup.Reminder) -> String {
+    let time = zeroPadded(reminder.hour, 2) + ":" + zeroPadded(reminder.minute, 2)
+    if reminder.weekdays.count == 7 || reminder.weekdays.isEmpty { return time }
+    let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let days = [1, 2, 3, 4, 5, 6, 0].filter(reminder.weekdays.contains).map { names[$0] }
+    return days.joined(separator: ",") + " *-*-* " + time + ":00"
+  }
+}
+
+extension AppDatabase {
+  /// What an import of habits wrote.
+  public struct HabitImportCount: Equatable, Sendable {
+    public var newHabits = 0
+    public var sameHabits = 0
+    public var newChecks = 0
+    public var changedChecks = 0
+    public var sameChecks = 0
+  }
+
+  /// Writes `habits` in one transaction, unjournaled: a habit already here by name (any case)
+  /// is the same one and keeps its definition; each check is added or replaces that day's.
+  /// The same import again changes nothing.
+  public func importHabits(_ habits: [(habit: NudgeCore.Habit, checks: [HabitCheck])])
+    throws(StoreError) -> HabitImportCount
+  {
+    try write { db in
+      var count = HabitImportCount()
+      let existing = try db.habits(includingArchived: true)
+      for (habit, checks) in habits {
+        let id: Int
+        if let found = existing.first(where: { $0.name.lowercased() == habit.name.lowercased() }) {
+          id = found.id
+          count.sameHabits += 1
+        } else {
+          let row = HabitRow(habit)
+          try db.execute(
+            """
+            INSERT INTO habit (name, question, every, at, target, unit, since, archived)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+              .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
+              SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since),
+              SQLValue(row.archived),
+            ])
+          id = try db.integer("SELECT last_insert_rowid()") ?? 0
+          count.newHabits += 1
+        }
+        var before: [Day: HabitCheck] = [:]
+        for check in try db.habitChecks(id, from: nil) { before[check.day] = check }
+        for check in checks {
+          if let old = before[check.day] {
+            if old.done == check.done && old.value == check.value {
+              count.sameChecks += 1
+              continue
+            }
+            count.changedChecks += 1
+          } else {
+            count.newChecks += 1
+          }
+          try db.putHabitCheck(check, habit: id)
+        }
+      }
+      return count
+    }
+  }
+}
