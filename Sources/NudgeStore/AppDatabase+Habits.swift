@@ -76,18 +76,8 @@ extension AppDatabase {
   public func addHabit(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) -> Habit {
     try write { db in
       try db.refuseTakenName(habit.name, except: nil)
-      let row = HabitRow(habit)
-      try db.execute(
-        """
-        INSERT INTO habit (name, question, every, at, target, unit, since, archived)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
-          SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
-        ])
       var added = habit
-      added.id = try db.integer("SELECT last_insert_rowid()") ?? 0
+      added.id = try db.insertHabit(HabitRow(habit))
       try db.journalHabit(
         .added, habit: added.id, madeOn: madeOn, at: at, before: nil, after: HabitRow(added).json)
       return added
@@ -250,6 +240,20 @@ extension SQLiteConnection {
         "a habit named '\(VisibleText.escaped(taken.name))' is there already; give this one another name"
       )
     }
+  }
+
+  /// Adds a habit row; returns its id.
+  func insertHabit(_ row: HabitRow) throws -> Int {
+    try execute(
+      """
+      INSERT INTO habit (name, question, every, at, target, unit, since, archived)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
+        SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
+      ])
+    return try integer("SELECT last_insert_rowid()") ?? 0
   }
 
   func putHabitRow(_ row: HabitRow) throws {

@@ -122,18 +122,7 @@ extension AppDatabase {
           id = found.id
           count.sameHabits += 1
         } else {
-          let row = HabitRow(habit)
-          try db.execute(
-            """
-            INSERT INTO habit (name, question, every, at, target, unit, since, archived)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-              .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
-              SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since),
-              SQLValue(row.archived),
-            ])
-          id = try db.integer("SELECT last_insert_rowid()") ?? 0
+          id = try db.insertHabit(HabitRow(habit))
           count.newHabits += 1
         }
         var before: [Day: HabitCheck] = [:]

@@ -34,33 +34,14 @@ struct HabitCommand: ParsableCommand {
     @Argument(help: "Its name (one line, at most \(Habit.maxNameLength) characters).")
     var name: String
 
-    @Option(
-      help: ArgumentHelp(
-        "When its reminder comes: 9pm, 'weekdays 7:30' or a calendar expression.",
-        valueName: "time"))
-    var at: String?
-
-    @Option(
-      help: ArgumentHelp(
-        "How often: daily (the default), weekdays, Mon,Wed,Fri, 3/week, 2/month, 'every 3 days'.",
-        valueName: "spec"))
-    var every = "daily"
-
-    @Option(help: ArgumentHelp("The amount a day that meets it (measurable).", valueName: "n"))
-    var target: Int?
-
-    @Option(help: ArgumentHelp("The target's unit: pages, minutes, glasses.", valueName: "unit"))
-    var unit: String?
-
-    @Option(help: ArgumentHelp("What its reminder asks.", valueName: "text"))
-    var question: String?
+    @OptionGroup var fields: HabitFields
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings())
       var habit = try HabitInput.checked(
-        Habit(name: name, since: today.day), name: name, every: every, at: at, target: target,
-        unit: unit, question: question, ctx)
+        Habit(name: name, since: today.day), name: name, every: fields.every ?? "daily",
+        at: fields.at, target: fields.target, unit: fields.unit, question: fields.question, ctx)
       habit = try db.addHabit(habit, madeOn: today.day, at: today.savedAt)
       ctx.line(
         ctx.style.green("✓") + " Added \(HabitText.name(habit)): "
@@ -255,40 +236,22 @@ struct HabitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A new name.", valueName: "name"))
     var rename: String?
 
-    @Option(
-      help: ArgumentHelp(
-        "A new reminder time ('off': no reminder).", valueName: "time"))
-    var at: String?
-
-    @Option(help: ArgumentHelp("How often (as add takes it).", valueName: "spec"))
-    var every: String?
-
-    @Option(help: ArgumentHelp("A new target (measurable).", valueName: "n"))
-    var target: Int?
-
-    @Option(help: ArgumentHelp("A new unit.", valueName: "unit"))
-    var unit: String?
-
-    @Option(help: ArgumentHelp("What its reminder asks.", valueName: "text"))
-    var question: String?
+    @OptionGroup var fields: HabitFields
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings())
       let habit = try HabitInput.find(name, in: try db.habits(), ctx)
-      guard
-        rename != nil || at != nil || every != nil || target != nil || unit != nil
-          || question != nil
-      else {
+      guard rename != nil || !fields.isEmpty else {
         throw CLIError(
           "nothing to change: give --rename, --at, --every, --target, --unit or --question",
           code: .usage)
       }
       let edited = try HabitInput.checked(
-        habit, name: rename ?? habit.name, every: every ?? habit.every.description,
-        at: at == "off" ? nil : (at ?? habit.at), target: target ?? habit.target,
-        unit: unit ?? habit.unit, question: question ?? habit.question, ctx,
-        renaming: rename != nil)
+        habit, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
+        at: fields.at == "off" ? nil : (fields.at ?? habit.at),
+        target: fields.target ?? habit.target, unit: fields.unit ?? habit.unit,
+        question: fields.question ?? habit.question, ctx, renaming: rename != nil)
       guard edited != habit else {
         ctx.line("\(HabitText.name(habit)) is so already; nothing changed.")
         return
@@ -297,7 +260,7 @@ struct HabitCommand: ParsableCommand {
       ctx.line(
         ctx.style.green("✓") + " \(HabitText.name(edited)): "
           + HabitText.describe(edited, style: ctx.style))
-      if at != nil && edited.at != nil { ctx.line(ctx.style.dim(HabitText.reminderNotYet)) }
+      if fields.at != nil && edited.at != nil { ctx.line(ctx.style.dim(HabitText.reminderNotYet)) }
     }
   }
 
@@ -428,6 +391,36 @@ struct HabitCommand: ParsableCommand {
         ctx.line(VisibleText.escaped(habit.name))
       }
     }
+  }
+}
+
+/// What `habit add` and `habit edit` both take: the habit's time, frequency, target, unit
+/// and question (each left as it is by an edit that does not name it).
+struct HabitFields: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "When its reminder comes: 9pm, 'weekdays 7:30' or a calendar expression ('off' in edit: none).",
+      valueName: "time"))
+  var at: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "How often: daily (add's default), weekdays, Mon,Wed,Fri, 3/week, 2/month, 'every 3 days'.",
+      valueName: "spec"))
+  var every: String?
+
+  @Option(help: ArgumentHelp("The amount a day that meets it (measurable).", valueName: "n"))
+  var target: Int?
+
+  @Option(help: ArgumentHelp("The target's unit: pages, minutes, glasses.", valueName: "unit"))
+  var unit: String?
+
+  @Option(help: ArgumentHelp("What its reminder asks.", valueName: "text"))
+  var question: String?
+
+  /// Whether none was given.
+  var isEmpty: Bool {
+    at == nil && every == nil && target == nil && unit == nil && question == nil
   }
 }
 

@@ -86,26 +86,26 @@ public struct Habit: Equatable, Sendable {
 
   /// `text` as a question (trimmed, one line), or an error.
   public static func checkedQuestion(_ text: String) throws(InputError) -> String {
-    let question = text.trimmingSpaces
-    guard !question.isEmpty, question.count <= maxQuestionLength,
-      !question.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else {
-      throw InputError(
-        "a question is one line of 1 to \(maxQuestionLength) characters of plain text")
-    }
-    return question
+    try oneLine(
+      text, max: maxQuestionLength,
+      "a question is one line of 1 to \(maxQuestionLength) characters of plain text")
+  }
+
+  /// `text` trimmed, when it is one line of 1 to `max` characters with no control character;
+  /// else `refusal`.
+  static func oneLine(_ text: String, max: Int, _ refusal: String) throws(InputError) -> String {
+    let line = text.trimmingSpaces
+    guard !line.isEmpty, line.count <= max,
+      !line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { throw InputError(refusal) }
+    return line
   }
 
   /// `text` as a unit (pages, minutes), or an error.
   public static func checkedUnit(_ text: String) throws(InputError) -> String {
-    let unit = text.trimmingSpaces
-    guard !unit.isEmpty, unit.count <= maxUnitLength,
-      !unit.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else {
-      throw InputError(
-        "a unit is a word or two of 1 to \(maxUnitLength) characters (pages, minutes)")
-    }
-    return unit
+    try oneLine(
+      text, max: maxUnitLength,
+      "a unit is a word or two of 1 to \(maxUnitLength) characters (pages, minutes)")
   }
 
   /// The largest target and value.
