@@ -13,11 +13,13 @@ public struct FireReminder: Sendable {
   public init(db: AppDatabase) { self.db = db }
 
   /// What to do: post (with what), or what was logged instead. `elapses(schedule)` gives the
-  /// schedule's strict next elapse after a time (epoch seconds).
+  /// schedule's strict next elapse after a time (epoch seconds). `habit(slot, today)`: what a
+  /// habit's slot offers today, nil when the habit is met (or gone).
   public func callAsFunction(
     _ request: Reminder.Request, at now: Instant, in zone: ZoneRules,
     elapses: (SlotSchedule) throws -> (Int) -> Int?, also: (Slot) -> [Flow] = { _ in [] },
-    planSchedules: [SlotSchedule] = []
+    planSchedules: [SlotSchedule] = [],
+    habit: (Slot, Day) throws -> Reminder.Offer? = { _, _ in nil }
   ) throws(StoreError) -> Reminder.Decision {
     try db.inTransaction {
       let settings = try db.settings()
@@ -28,7 +30,10 @@ public struct FireReminder: Sendable {
       let today = settings.dayRule.day(of: now, in: zone)
       let doneToday = try db.doneFlows(on: today)
       let slot = request.slot ?? Slot.demo(phase: phase, done: doneToday)
-      let offer = slot.offer(done: doneToday, also: also(slot))
+      // a habit's slot offers the habit while today (or its period) still wants it
+      let offer =
+        Habit.id(ofSlot: slot) != nil
+        ? try habit(slot, today) : slot.offer(done: doneToday, also: also(slot))
       func post(_ elapse: Int?) throws -> Reminder.Decision {
         let streak = try db.streakDays(today: today).summary(today: today).current
         return .post(

@@ -43,6 +43,7 @@ struct HabitCommand: ParsableCommand {
         Habit(name: name, since: today.day), name: name, every: fields.every ?? "daily",
         at: fields.at, target: fields.target, unit: fields.unit, question: fields.question, ctx)
       habit = try db.addHabit(habit, madeOn: today.day, at: today.savedAt)
+      try HabitReminders.update(ctx, db)
       ctx.line(
         ctx.style.green("✓") + " Added \(HabitText.name(habit)): "
           + HabitText.describe(habit, style: ctx.style))
@@ -50,7 +51,6 @@ struct HabitCommand: ParsableCommand {
         ctx.style.dim(
           "Mark a day: nudge habit done \(HabitText.argument(habit))"
             + (habit.isMeasurable ? " --value N" : "")))
-      if habit.at != nil { ctx.line(ctx.style.dim(HabitText.reminderNotYet)) }
     }
   }
 
@@ -257,10 +257,10 @@ struct HabitCommand: ParsableCommand {
         return
       }
       try db.updateHabit(edited, madeOn: today.day, at: today.savedAt)
+      try HabitReminders.update(ctx, db)
       ctx.line(
         ctx.style.green("✓") + " \(HabitText.name(edited)): "
           + HabitText.describe(edited, style: ctx.style))
-      if fields.at != nil && edited.at != nil { ctx.line(ctx.style.dim(HabitText.reminderNotYet)) }
     }
   }
 
@@ -325,6 +325,7 @@ struct HabitCommand: ParsableCommand {
         }
       }
       try db.removeHabit(habit, madeOn: today.day, at: today.savedAt)
+      try HabitReminders.update(ctx, db)
       ctx.line(
         "Removed \(HabitText.name(habit)) and its \(days) recorded day\(days == 1 ? "" : "s"). "
           + ctx.style.dim("(nudge undo brings it back, today)"))
@@ -367,6 +368,7 @@ struct HabitCommand: ParsableCommand {
         }
       }
       let count = try db.importHabits(mapped.habits)
+      try HabitReminders.update(ctx, db)
       let checks = mapped.habits.flatMap(\.checks)
       let skips = checks.filter { !$0.done }.count
       ctx.line(
@@ -374,9 +376,6 @@ struct HabitCommand: ParsableCommand {
           + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.changedChecks) changed, \(count.sameChecks) the same."
       )
       for note in mapped.notes { ctx.line(ctx.style.dim("  " + note + ".")) }
-      if mapped.habits.contains(where: { $0.habit.at != nil }) {
-        ctx.line(ctx.style.dim(HabitText.reminderNotYet))
-      }
     }
   }
 
@@ -521,6 +520,7 @@ enum HabitInput {
     }
     habit.archived = archived
     try db.updateHabit(habit, madeOn: today.day, at: today.savedAt)
+    try HabitReminders.update(ctx, db)
     ctx.line(
       archived
         ? "Archived \(HabitText.name(habit)): no reminder, not listed; its days are kept (nudge habit unarchive brings it back)."
@@ -534,15 +534,14 @@ enum HabitText {
   static func name(_ habit: Habit) -> String { "'\(VisibleText.escaped(habit.name))'" }
 
   /// Its name as a shell argument: quoted when it has spaces or quotes.
-  static func argument(_ habit: Habit) -> String {
-    let name = VisibleText.escaped(habit.name)
-    if name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) { return name }
-    return "'" + name.replacing("'", with: "'\\''") + "'"
-  }
+  static func argument(_ habit: Habit) -> String { offer(habit, streak: 0).argument }
 
-  /// Said where a habit's time is set: its notification is not sent by this version.
-  static let reminderNotYet =
-    "Its reminder time is kept; this version of Nudge does not send habit reminders yet."
+  /// What its reminder offers.
+  static func offer(_ habit: Habit, streak: Int) -> Reminder.HabitOffer {
+    Reminder.HabitOffer(
+      id: habit.id, name: habit.name, question: habit.question, isMeasurable: habit.isMeasurable,
+      streak: streak, streakUnit: habit.every.streakUnit)
+  }
 
   /// "daily at 9pm, 20 pages a day".
   static func describe(_ habit: Habit, style: Style) -> String {

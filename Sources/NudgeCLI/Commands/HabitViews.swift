@@ -71,6 +71,25 @@ struct HabitReport: Encodable {
   }
 }
 
+/// Writing a habit change through to its reminder's timer, when the reminders are installed
+/// (a habit removed, archived or without a time loses its timer).
+enum HabitReminders {
+  static func update(_ ctx: Context, _ db: AppDatabase) throws {
+    try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
+  }
+
+  /// What a habit's slot offers `today`: the habit, while today (or its period) wants it and it
+  /// was neither done nor skipped today; nil otherwise, or when no habit has that slot.
+  static func offer(_ db: AppDatabase, _ slot: Slot, today: Day) throws -> Reminder.Offer? {
+    guard let id = Habit.id(ofSlot: slot),
+      let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
+    else { return nil }
+    let report = try HabitReport.of(habit, db, today: today)
+    guard report.today == .due else { return nil }
+    return .habit(HabitText.offer(habit, streak: report.streak))
+  }
+}
+
 /// A celebration of random size for a habit done now, from the terminal.
 enum HabitCelebration {
   static func play(_ ctx: Context, _ db: AppDatabase, noAnimation: Bool) throws {
@@ -139,6 +158,7 @@ enum HabitUndo {
 
   static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, json: Bool) throws {
     let name = try db.undoHabitChange(change)
+    try HabitReminders.update(ctx, db)
     if json {
       ctx.line(try jsonText(Report(undone: "habit-" + change.kind.rawValue, habit: name)))
       return

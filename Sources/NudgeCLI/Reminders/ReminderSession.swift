@@ -53,7 +53,8 @@ extension Reminder {
       switch try FireReminder(db: db)(
         request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses,
         also: { slot in plans.flowsOn(slot).map { .defined($0.word) } },
-        planSchedules: try ctx.allSchedules(db, plans: plans).filter(\.slot.isPlans))
+        planSchedules: try ctx.allSchedules(db, plans: plans).filter(\.slot.isPlans),
+        habit: { [db] slot, today in try HabitReminders.offer(db, slot, today: today) })
       {
       case .nothingDue(let slot):
         return Reminder.RunReport(slot: .slot(slot), elapse: nil, outcome: nil)
@@ -170,9 +171,14 @@ private struct OnScreen: Sendable {
         wait: DesktopNotification.Wait(
           seconds: left, serverSeconds: options.serverWait,
           watchDirectory: parentDirectory(of: db.path),
-          isDoneElsewhere: { [db] in
+          isDoneElsewhere: { [db, slot] in
+            let today = rule.day(of: clock.now(), in: zone)
+            if case .habit = offer {
+              // done, skipped or removed in a terminal: nothing is left to offer
+              return (try? HabitReminders.offer(db, slot, today: today)) == .some(nil)
+            }
             guard case .flow(let flow) = offer else { return false }
-            return (try? db.isDone(flow, on: rule.day(of: clock.now(), in: zone))) ?? false
+            return (try? db.isDone(flow, on: today)) ?? false
           },
           onVisibility: { [self] visibility in
             let before = seen.withLock { seen in
@@ -208,17 +214,49 @@ private struct OnScreen: Sendable {
         return report(outcome)
       case .action(.snooze, _):
         guard try snooze() else { return report(.snoozed) }
-        offered = slot.offer(
-          done: try db.doneFlows(on: rule.day(of: ctx.clock.now(), in: zone)),
-          also: plans.flowsOn(slot).map { .defined($0.word) })
+        let today = rule.day(of: ctx.clock.now(), in: zone)
+        offered =
+          Habit.id(ofSlot: slot) != nil
+          ? try HabitReminders.offer(db, slot, today: today)
+          : slot.offer(
+            done: try db.doneFlows(on: today),
+            also: plans.flowsOn(slot).map { .defined($0.word) })
       case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)
         return report(.done)
+      case .action(let action, let token) where action == .skip || action == .done:
+        // a habit's Done (a yes/no one: a measurable one opens the terminal to ask the amount)
+        // or Skip
+        guard case .habit(let habit) = offer, action == .skip || !habit.isMeasurable else {
+          try log(.clicked)
+          return try open(offer.deepLink.url, activationToken: token, offering: offer)
+        }
+        return try record(habit, done: action == .done)
       case .action(_, let token):
         try log(.clicked)
         return try open(offer.deepLink.url, activationToken: token, offering: offer)
       }
     }
+  }
+
+  /// Records a habit done or skipped today from its reminder, with no terminal: journaled
+  /// (undo takes it back), logged `done` or `skipped`, and said in a notification that goes
+  /// by itself.
+  func record(_ habit: Reminder.HabitOffer, done: Bool) throws -> Reminder.RunReport {
+    let (day, savedAt) = ctx.today(post.settings, at: ctx.clock.now())
+    try db.putHabitCheck(
+      HabitCheck(day: day, done: done, savedAt: savedAt), habit: habit.id, madeOn: day,
+      at: savedAt)
+    let outcome: Reminder.Outcome = done ? .done : .skipped
+    try log(outcome)
+    let streak =
+      try db.habits().first { $0.id == habit.id }.map {
+        try HabitReport.of($0, db, today: day).streak
+      } ?? 0
+    _ = ctx.notifier.post(
+      .habitRecorded(habit, skipped: !done, streak: streak),
+      wait: DesktopNotification.Wait(seconds: 0))
+    return report(outcome)
   }
 
   /// Opens the flow a click asked for; when no terminal starts, the person is told on the

@@ -8,6 +8,9 @@ public enum DeepLink: Equatable, Sendable {
   case replay(UInt64)
   /// A flow a plan file defines, by its word (`nudge://sleep`).
   case flow(String)
+  /// One of the person's own habits, by its name (`nudge://habit?name=Stretch`): marks it
+  /// done, asking the amount of a measurable one.
+  case habit(String)
 
   public static let maxLength = 256
 
@@ -100,6 +103,19 @@ public enum DeepLink: Equatable, Sendable {
             } ?? ""))
       }
       return .celebrate(achievement)
+    case "habit":
+      guard let value = try only("name") else {
+        throw InputError("nudge://habit needs the habit's name: nudge://habit?name=NAME")
+      }
+      guard let name = Self.percentDecoded(value), !name.isEmpty, name.count <= 60,
+        !name.hasPrefix("-"),
+        !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      else {
+        throw InputError(
+          "name must be a habit's name, percent-encoded UTF-8 of 1 to 60 characters with no control character"
+        )
+      }
+      return .habit(name)
     case let word where flowWords.contains(word):
       _ = try only(nil)
       return .flow(word)
@@ -119,8 +135,42 @@ public enum DeepLink: Equatable, Sendable {
   /// The link names `parse` takes, for a suggestion when one is misspelt.
   static let hosts = [
     "prep", "review", "checkin", "need-help", "today", "streak", "week", "achievements",
-    "celebrate",
+    "celebrate", "habit",
   ]
+
+  /// `text` with each `%XX` made the byte it stands for, read as UTF-8; nil for a malformed
+  /// escape or bytes that are not UTF-8.
+  static func percentDecoded(_ text: String) -> String? {
+    var bytes: [UInt8] = []
+    var iterator = text.utf8.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next(), let low = iterator.next(),
+        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      else { return nil }
+      bytes.append(value)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  /// `text` with every byte but unreserved ASCII letters, digits and `-._~` as `%XX`.
+  static func percentEncoded(_ text: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+      let scalar = Unicode.Scalar(byte)
+      if scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+        || "-._~".unicodeScalars.contains(scalar)
+      {
+        out.unicodeScalars.append(scalar)
+      } else {
+        out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+      }
+    }
+    return out
+  }
 
   /// The link as text, the inverse of `parse`: `DeepLink.parse(link.url) == link`.
   public var url: String {
@@ -138,6 +188,7 @@ public enum DeepLink: Equatable, Sendable {
       "nudge://celebrate" + (achievement.map { "?achievement=\($0.rawValue)" } ?? "")
     case .replay(let number): "nudge://celebrate?replay=\(number)"
     case .flow(let word): "nudge://\(word)"
+    case .habit(let name): "nudge://habit?name=" + Self.percentEncoded(name)
     }
   }
 
@@ -162,6 +213,7 @@ public enum DeepLink: Equatable, Sendable {
     case .celebrate(let achievement): ["celebrate"] + (achievement.map { [$0.rawValue] } ?? [])
     case .replay(let number): ["celebrate", "--replay", String(number)]
     case .flow(let word): [word]
+    case .habit(let name): ["habit", "done", "--", name]
     }
   }
 }

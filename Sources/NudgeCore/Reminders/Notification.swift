@@ -59,6 +59,9 @@ public struct DesktopNotification: Equatable, Sendable {
     pending: [FlowDefinition] = [], slotTitle: String? = nil
   ) -> DesktopNotification {
     let offered = offering ?? slot.firstOffer
+    if case .habit(let habit) = offered {
+      return Self.habitReminder(habit, snoozeSeconds: snoozeSeconds)
+    }
     var actions = [Action(Reminder.Action.open.rawValue, "Open")]
     if offered == .flow(.prep) {
       actions.append(Action(Reminder.Action.done.rawValue, "All prepped"))
@@ -88,6 +91,44 @@ public struct DesktopNotification: Equatable, Sendable {
     }
     return DesktopNotification(
       title: title, body: body + also.joined() + streakLine, actions: actions)
+  }
+
+  /// A habit's reminder: its name, its question and its streak; Done (which records it, or
+  /// for a measurable habit opens the terminal to ask the amount), Snooze and Skip. A click on
+  /// the body opens the terminal at it. Its words are the person's: shown escaped.
+  public static func habitReminder(_ habit: Reminder.HabitOffer, snoozeSeconds: Int)
+    -> DesktopNotification
+  {
+    let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
+    let streakLine =
+      habit.streak > 0
+      ? "\n🔥 \(habit.streak)-\(unit.hasSuffix("s") ? String(unit.dropLast()) : unit) streak — keep it going."
+      : ""
+    return DesktopNotification(
+      title: VisibleText.escaped(habit.name),
+      body: VisibleText.escapedForMarkup(habit.question) + streakLine,
+      actions: [
+        Action(Reminder.Action.open.rawValue, "Open"),
+        Action(Reminder.Action.done.rawValue, "Done"),
+        Action(
+          Reminder.Action.snooze.rawValue,
+          "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"),
+        Action(Reminder.Action.skip.rawValue, "Skip"),
+      ])
+  }
+
+  /// Says a habit was recorded from its reminder: no buttons, and the server takes it away
+  /// after its usual time.
+  public static func habitRecorded(_ habit: Reminder.HabitOffer, skipped: Bool, streak: Int)
+    -> DesktopNotification
+  {
+    let unit = streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
+    return DesktopNotification(
+      title: (skipped ? "Skipped: " : "✓ Done: ") + VisibleText.escaped(habit.name),
+      body: skipped
+        ? "Skipped today; your streak waits."
+        : "Streak: \(streak) \(unit). Well done.",
+      actions: [])
   }
 
   /// The same reminder for nobody waiting (`--wait 0`): no buttons, which would have no one to
@@ -133,9 +174,11 @@ extension Reminder {
   public enum Action: String, Sendable {
     /// The body click (and, on servers that draw it, the Open or Replay button).
     case open = "default"
-    /// "All prepped" on the evening reminder.
+    /// "All prepped" on the evening reminder; Done on a habit's.
     case done
     case snooze
+    /// Skip on a habit's reminder.
+    case skip
   }
 }
 

@@ -8,21 +8,56 @@ extension Reminder {
   public enum Offer: Equatable, Sendable {
     case flow(Flow)
     case week
+    /// One of the person's own habits, not done yet today (or this period).
+    case habit(HabitOffer)
 
     /// The link a click opens.
     public var deepLink: DeepLink {
       switch self {
       case .flow(let flow): flow.deepLink
       case .week: .week
+      case .habit(let habit): .habit(habit.name)
       }
     }
 
-    /// The `nudge` subcommand that opens it ("prep", "week").
+    /// The `nudge` subcommand that opens it ("prep", "week", "habit done Stretch").
     public var command: String {
       switch self {
       case .flow(let flow): flow.rawValue
       case .week: "week"
+      case .habit(let habit): "habit done " + habit.argument
       }
+    }
+  }
+
+  /// What a habit's reminder says and does: its name, question and streak, and whether Done
+  /// needs an amount (then it opens the terminal to ask it).
+  public struct HabitOffer: Equatable, Sendable {
+    public var id: Int
+    public var name: String
+    public var question: String
+    public var isMeasurable: Bool
+    /// Its streak and the streak's unit ("days", "weeks").
+    public var streak: Int
+    public var streakUnit: String
+
+    public init(
+      id: Int, name: String, question: String, isMeasurable: Bool, streak: Int,
+      streakUnit: String
+    ) {
+      self.id = id
+      self.name = name
+      self.question = question
+      self.isMeasurable = isMeasurable
+      self.streak = streak
+      self.streakUnit = streakUnit
+    }
+
+    /// Its name as one shell word: as it is when plain, else single-quoted (escaped first).
+    public var argument: String {
+      let name = VisibleText.escaped(self.name)
+      if name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) { return name }
+      return "'" + name.replacing("'", with: "'\\''") + "'"
     }
   }
 }
@@ -162,6 +197,8 @@ extension Reminder {
     /// A day off (`nudge pause`).
     case skippedPaused = "skipped-paused"
     case duplicate
+    /// A habit's reminder whose Skip was pressed: the day is marked skipped.
+    case skipped
   }
 }
 
