@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A notification server that draws every action as a button (xfce4-notifyd), clicked with the
-# mouse (xdotool) as a person would: Open appears once; All prepped, Snooze and Replay work.
+# mouse (xdotool) as a person would: Open appears once; All prepped, Snooze, Replay and a
+# habit's Done work.
 # Xvfb, a private D-Bus session, tmux as the terminal a click opens. Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -80,6 +81,14 @@ wait_for -t 3 no_window  # snoozed: off the screen for a second, then back
 click 0 2 || echo "morning again: not two buttons" >> "$WORK/problems"
 wait %3
 NUDGE_NOW=2026-11-24T07:01:00+01:00 "$NUDGE" log --json > "$WORK/log.json"
+
+# a habit of one's own: Open, Done, Snooze, Skip; Done records it with no terminal opened
+NUDGE_NOW=2026-11-24T08:00:00+01:00 "$NUDGE" habit add Stretch --at 21:00 > /dev/null
+NUDGE_NOW=2026-11-24T21:00:05+01:00 "$NUDGE" notify habit.h1 --wait 20 --json > "$WORK/habit.json" &
+wait_for button_row 4 && import -window root "$WORK/habit.png"
+click 1 4 || echo "habit: not four buttons (Open, Done, Snooze, Skip)" >> "$WORK/problems"
+wait %4
+NUDGE_NOW=2026-11-24T21:01:00+01:00 "$NUDGE" habit list --json > "$WORK/habits.json"
 kill %1
 CASE
 WORK="$work" NUDGE="$NUDGE" NOTIFYD="$notifyd" SOCKET="$socket" DISPLAY="$display" \
@@ -110,4 +119,8 @@ check "buttons: Replay (the celebration's one button) replayed it" pane_shows "N
 check "buttons: Snooze brought the morning reminder back, Open opened it" \
   test "$outcomes" = "shown done shown snoozed clicked"
 check "buttons: Open landed in Morning Focus" pane_shows "Review your prep"
+cp "$work/habit.png" "$artifacts/xfce4-notifyd-habit.png" 2>/dev/null
+check "buttons: a habit's Done (its second of four buttons) recorded it, no terminal opened" \
+  json_check "$work/habit.json" "j['outcome'] == 'done' and j['slot'] == 'habit.h1'"
+check "buttons: the habit is done today" json_check "$work/habits.json" "j[0]['done_today'] is True"
 e2e_done

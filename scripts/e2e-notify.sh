@@ -224,6 +224,58 @@ cp "$E2E_SCREEN" "$work/done/replay"
 check "replay: the Replay button replays the announced celebration" \
   bash -c "test -s '$work/done/announced' && grep -qF \"\$(cat '$work/done/announced')\" '$work/done/replay'"
 
+# 3b. A habit's Done on its reminder records it with no terminal; a confirmation without buttons
+# says so, and goes by itself.
+XDG_DATA_HOME="$work/habit/data" NUDGE_NOW=2026-11-23T08:00:00+01:00 \
+  "$NUDGE" habit add Stretch --at 21:00 --question "Did you stretch?" > /dev/null
+session habit done '
+NUDGE_NOW=2026-11-23T21:00:02+01:00 "$NUDGE" notify habit.h1 --scheduled --wait 10 --json > "$CASE/out.json" &
+wait_displayed 1
+import -window root "$CASE/shot.png"
+dunstctl rule nudge disable
+dunstctl action 0
+confirmed() { [ "$(dunstctl count history)" = 1 ] && dunst_displayed 1; }
+wait_for confirmed
+import -window root "$CASE/confirmed.png"
+wait %2
+dunstctl close-all
+sleep 0.3  # a hold: dunst moves the closed notification to its history
+dunstctl history > "$CASE/history.json"
+NUDGE_NOW=2026-11-23T21:01:00+01:00 "$NUDGE" habit list --json > "$CASE/habits.json"
+NUDGE_NOW=2026-11-23T21:01:00+01:00 "$NUDGE" log --json > "$CASE/log.json"
+'
+check "habit: Done on its reminder recorded it (logged shown, then done)" \
+  test "$(outcomes "$work/habit/log.json")" = "shown done"
+check "habit: it is done today, its streak 1" \
+  json_check "$work/habit/habits.json" "j[0]['done_today'] is True and j[0]['streak'] == 1"
+check "habit: the reminder was the habit's, then '✓ Done: Stretch' said so" \
+  json_check "$work/habit/history.json" \
+  "[n['summary']['data'] for n in j['data'][0] if n['appname']['data'] == 'nudge'] == ['✓ Done: Stretch', 'Stretch']"
+cp "$work/habit/shot.png" "$artifacts/notification-habit.png" 2>/dev/null
+cp "$work/habit/confirmed.png" "$artifacts/notification-habit-done.png" 2>/dev/null
+
+# 3c. A measurable habit's Done opens the terminal at nudge://habit?name=… to ask the amount.
+XDG_DATA_HOME="$work/measured/data" "$NUDGE" config set terminal \
+  "tmux -L $socket new-window -t flow -n measured -e XDG_DATA_HOME=$work/measured/data -e TZ=Europe/Berlin -e NUDGE_NOW=2026-11-23T21:00:30+01:00" >/dev/null
+XDG_DATA_HOME="$work/measured/data" NUDGE_NOW=2026-11-23T08:00:00+01:00 \
+  "$NUDGE" habit add "Read more" --target 20 --unit pages --at 21:00 > /dev/null
+session measured done '
+NUDGE_NOW=2026-11-23T21:00:02+01:00 "$NUDGE" notify habit.h1 --scheduled --wait 10 --json > "$CASE/out.json" &
+wait_displayed 1
+dunstctl rule nudge disable
+dunstctl action 0
+wait %2
+'
+tmux_target flow:measured
+tmux_answer "How many pages?" 25
+tmux_wait_for "done today (25 pages)" 5
+cp "$E2E_SCREEN" "$work/measured/screen"
+check "measured: Done opened the terminal, which asked the amount and recorded it" \
+  grep -qF "✓ 'Read more' done today (25 pages)" "$work/measured/screen"
+check "measured: logged clicked" json_check "$work/measured/out.json" "j['outcome'] == 'clicked'"
+check "measured: the amount is today's value" \
+  bash -c "XDG_DATA_HOME='$work/measured/data' NUDGE_NOW=2026-11-23T21:05:00+01:00 '$NUDGE' habit list --json | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)[0][\"value_today\"] == 25 else 1)'"
+
 # 4. Snooze re-posts the reminder.
 session snooze snooze '
 "$NUDGE" notify evening --wait 4 --snooze-seconds 1 --json > "$CASE/out.json" &
