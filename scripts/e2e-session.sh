@@ -206,6 +206,33 @@ wait_for -t 10 unit_is nudge-notify@walking.noon.service inactive
 check "plan slot: plan off disables its timer" \
   test "$(systemctl --user is-enabled nudge-walking.noon.timer)" = disabled
 
+# 5c. A habit of one's own: `habit add --at` (installed) gives it a timer of its own, which fires
+#     for real; its Done (the button a dunst rule makes the click) records it with no terminal;
+#     `habit remove` stops and removes the timer.
+cat > "$HOME/.config/dunst/dunstrc" <<RC
+[habit]
+    appname = nudge
+    summary = "Stretch"
+    action_name = done
+RC
+systemctl --user restart dunst.service
+"$NUDGE" habit add Stretch --at "*-*-* $(date -u -d '+4 sec' +%H:%M:%S) UTC" > /dev/null
+check "habit: add enables its own timer" \
+  test "$(systemctl --user is-enabled nudge-habit.h1.timer)" = enabled
+check "habit: its timer fires and its reminder is shown" wait_for -t 15 displayed 1
+dunstctl action 0
+habit_logged() { "$NUDGE" log --json | json_check - "[e['outcome'] for e in j if e['slot'] == 'habit.h1'] == ['shown', 'done']"; }
+check "habit: Done clicked on dunst: logged shown, then done" wait_for -t 10 habit_logged
+habit_done() { "$NUDGE" habit list --json | json_check - "j[0]['done_today'] is True"; }
+check "habit: it is done today" habit_done
+check "habit: no terminal was opened for it" test -z "$(pgrep -f 'nudge://habit')"
+check "habit: the reminder's unit ends inactive, not failed" \
+  wait_for -t 10 unit_is nudge-notify@habit.h1.service inactive
+dunstctl close-all
+"$NUDGE" habit remove stretch --yes > /dev/null
+timer_gone() { ! systemctl --user cat nudge-habit.h1.timer > /dev/null 2>&1; }
+check "habit: remove stops and removes its timer" timer_gone
+
 # 6. Snooze survives its process: a transient timer re-posts it; then done elsewhere.
 cat > "$HOME/.config/dunst/dunstrc" <<RC
 [snooze]
