@@ -104,7 +104,25 @@ extension AppDatabase {
         AND coalesce(json_extract(s.answers, '$.accept'), 'yes') = 'yes'
         """
       ).compactMap { Day($0) })
+    facts.habitDays = try habitDays(db)
     return facts
+  }
+
+  /// Each habit's days done (a measurable one's: its target reached), oldest first.
+  static func habitDays(_ db: SQLiteConnection) throws -> [[Day]] {
+    var byHabit: [Int: [Day]] = [:]
+    _ = try db.rows(
+      """
+      SELECT c.habit, c.day FROM habit_check c JOIN habit h ON h.id = c.habit
+      WHERE c.done AND NOT h.removed AND (h.target IS NULL OR c.value >= h.target)
+      ORDER BY c.habit, c.day
+      """
+    ) { row in
+      if let day = Day(row.text(at: 1) ?? "") {
+        byHabit[row.integer(at: 0) ?? 0, default: []].append(day)
+      }
+    }
+    return byHabit.keys.sorted().map { byHabit[$0]! }
   }
 
   /// Earned achievements and their days.

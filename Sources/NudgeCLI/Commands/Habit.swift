@@ -1,6 +1,7 @@
 import ArgumentParser
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// `nudge habit`: the person's own habits — add one, mark a day done or skipped, list, show,
 /// edit, archive and remove them.
@@ -98,7 +99,7 @@ struct HabitCommand: ParsableCommand {
           "--value takes a whole number from 0 to \(Habit.maxAmount), not \(amount)", code: .usage)
       }
       let check = HabitCheck(day: day, done: true, value: amount, savedAt: today.savedAt)
-      let before = try db.putHabitCheck(
+      let (before, settled) = try HabitChanges(db: db).record(
         check, habit: habit.id, madeOn: today.day, at: today.savedAt)
       let report = try HabitReport.of(habit, db, today: today.day)
       if json {
@@ -113,9 +114,14 @@ struct HabitCommand: ParsableCommand {
       if check.meets(habit) == false, let target = habit.target {
         ctx.line(ctx.style.dim("The day counts once it reaches \(target)."))
       }
-      // a celebration of random size, for a day done now (not one filled in, nor one again)
+      HabitText.sayLost(settled, ctx)
+      // a celebration of random size, for a day done now (not one filled in, nor one again);
+      // a day filled in says what it earned in one line
       if day == today.day && before?.meets(habit) != true && check.meets(habit) {
-        try HabitCelebration.play(ctx, db, noAnimation: noAnimation)
+        try HabitCelebration.play(
+          ctx, db, newAchievements: settled.newAchievements, noAnimation: noAnimation)
+      } else if !settled.newAchievements.isEmpty {
+        ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
       }
     }
   }
@@ -141,12 +147,13 @@ struct HabitCommand: ParsableCommand {
       let today = ctx.today(try db.settings())
       let habit = try HabitInput.find(name, in: try db.habits(), ctx)
       let day = try HabitInput.day(self.day, for: habit, today: today.day)
-      try db.putHabitCheck(
+      let (_, settled) = try HabitChanges(db: db).record(
         HabitCheck(day: day, done: false, savedAt: today.savedAt), habit: habit.id,
         madeOn: today.day, at: today.savedAt)
       ctx.line(
         "Skipped \(HabitText.name(habit)) \(FlowDay.describe(day, today: today.day)); its streak waits. "
           + ctx.style.dim("(nudge undo takes it back)"))
+      HabitText.sayLost(settled, ctx)
     }
   }
 
@@ -324,11 +331,12 @@ struct HabitCommand: ParsableCommand {
           return
         }
       }
-      try db.removeHabit(habit, madeOn: today.day, at: today.savedAt)
+      let settled = try HabitChanges(db: db).remove(habit, madeOn: today.day, at: today.savedAt)
       try HabitReminders.update(ctx, db)
       ctx.line(
         "Removed \(HabitText.name(habit)) and its \(days) recorded day\(days == 1 ? "" : "s"). "
           + ctx.style.dim("(nudge undo brings it back, today)"))
+      HabitText.sayLost(settled, ctx)
     }
   }
 
@@ -367,7 +375,7 @@ struct HabitCommand: ParsableCommand {
           throw CLIError(problem, code: .badData)
         }
       }
-      let count = try db.importHabits(mapped.habits)
+      let (count, settled) = try HabitChanges(db: db).importHabits(mapped.habits)
       try HabitReminders.update(ctx, db)
       let checks = mapped.habits.flatMap(\.checks)
       let skips = checks.filter { !$0.done }.count
@@ -376,6 +384,9 @@ struct HabitCommand: ParsableCommand {
           + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.changedChecks) changed, \(count.sameChecks) the same."
       )
       for note in mapped.notes { ctx.line(ctx.style.dim("  " + note + ".")) }
+      if !settled.newAchievements.isEmpty {
+        ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
+      }
     }
   }
 
@@ -541,6 +552,14 @@ enum HabitText {
     Reminder.HabitOffer(
       id: habit.id, name: habit.name, question: habit.question, isMeasurable: habit.isMeasurable,
       streak: streak, streakUnit: habit.every.streakUnit)
+  }
+
+  /// Says the achievements a change took back (its days no longer earn them).
+  static func sayLost(_ settled: HabitChanges.Settled, _ ctx: Context) {
+    for lost in settled.lostAchievements {
+      ctx.line(
+        ctx.style.yellow("Achievement removed: \(lost.title) (its condition no longer holds)."))
+    }
   }
 
   /// "daily at 9pm, 20 pages a day".

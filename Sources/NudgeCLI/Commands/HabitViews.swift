@@ -1,5 +1,6 @@
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// A habit as `habit list --json` and `habit show --json` print it (README, "Your own habits").
 struct HabitReport: Encodable {
@@ -92,13 +93,14 @@ enum HabitReminders {
 
 /// A celebration of random size for a habit done now, from the terminal.
 enum HabitCelebration {
-  static func play(_ ctx: Context, _ db: AppDatabase, noAnimation: Bool) throws {
-    guard ctx.output.isTerminal || ctx.environment["NUDGE_CELEBRATE"] == "1" else { return }
+  static func play(
+    _ ctx: Context, _ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool
+  ) throws {
     let drawn = try db.celebrationsDrawn()
     let reward = ctx.reward
     guard
       let celebration = reward.celebration(
-        number: drawn.count, newAchievements: [], updated: false,
+        number: drawn.count, newAchievements: newAchievements, updated: false,
         celebrationsOn: try db.settings().celebrationsOn, recentMessages: drawn.recentMessages)
     else { return }
     try db.rememberCelebration(
@@ -157,7 +159,7 @@ enum HabitUndo {
   }
 
   static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, json: Bool) throws {
-    let name = try db.undoHabitChange(change)
+    let (name, settled) = try HabitChanges(db: db).undo(change)
     try HabitReminders.update(ctx, db)
     if json {
       ctx.line(try jsonText(Report(undone: "habit-" + change.kind.rawValue, habit: name)))
@@ -172,5 +174,6 @@ enum HabitUndo {
       case .removed: "its removal (it is back, with its days)"
       }
     ctx.line("Undone: \(what) of '\(VisibleText.escaped(name))'.")
+    HabitText.sayLost(settled, ctx)
   }
 }

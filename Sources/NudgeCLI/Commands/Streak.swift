@@ -175,9 +175,12 @@ struct AchievementsCommand: ContextCommand {
     // the coach's; the sleep plan's and each defined flow's first while its plan is on, or
     // once earned
     let sleepOn = plans.catalogue.plan(named: "sleep").map { plans.isOn($0.plan) } ?? false
+    // the habits' own once a habit is there
+    let hasHabits = !(try db.habits()).isEmpty
     let listed =
       Achievement.allCases.filter {
-        !Achievement.sleepPlans.contains($0) || sleepOn || earned[$0] != nil
+        (!Achievement.sleepPlans.contains($0) || sleepOn || earned[$0] != nil)
+          && (!Achievement.habitOnes.contains($0) || hasHabits || earned[$0] != nil)
       }
       + Set(plans.flowsOn.map { Achievement.firstOf($0.word) }).union(
         earned.keys.filter { if case .firstOf = $0 { true } else { false } }

@@ -244,7 +244,7 @@ private struct OnScreen: Sendable {
   /// by itself.
   func record(_ habit: Reminder.HabitOffer, done: Bool) throws -> Reminder.RunReport {
     let (day, savedAt) = ctx.today(post.settings, at: ctx.clock.now())
-    try db.putHabitCheck(
+    let (_, settled) = try HabitChanges(db: db).record(
       HabitCheck(day: day, done: done, savedAt: savedAt), habit: habit.id, madeOn: day,
       at: savedAt)
     let outcome: Reminder.Outcome = done ? .done : .skipped
@@ -254,7 +254,8 @@ private struct OnScreen: Sendable {
         try HabitReport.of($0, db, today: day).streak
       } ?? 0
     _ = ctx.notifier.post(
-      .habitRecorded(habit, skipped: !done, streak: streak),
+      .habitRecorded(
+        habit, skipped: !done, streak: streak, earned: settled.newAchievements.first),
       wait: DesktopNotification.Wait(seconds: 0))
     return report(outcome)
   }

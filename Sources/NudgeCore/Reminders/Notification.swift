@@ -119,15 +119,17 @@ public struct DesktopNotification: Equatable, Sendable {
 
   /// Says a habit was recorded from its reminder: no buttons, and the server takes it away
   /// after its usual time.
-  public static func habitRecorded(_ habit: Reminder.HabitOffer, skipped: Bool, streak: Int)
-    -> DesktopNotification
-  {
+  /// `earned`: an achievement the done earned, said in its body.
+  public static func habitRecorded(
+    _ habit: Reminder.HabitOffer, skipped: Bool, streak: Int, earned: Achievement? = nil
+  ) -> DesktopNotification {
     let unit = streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
     return DesktopNotification(
       title: (skipped ? "Skipped: " : "✓ Done: ") + VisibleText.escaped(habit.name),
       body: skipped
         ? "Skipped today; your streak waits."
-        : "Streak: \(streak) \(unit). Well done.",
+        : "Streak: \(streak) \(unit). Well done."
+          + (earned.map { "\n🏆 New achievement: \($0.title)" } ?? ""),
       actions: [])
   }
 

@@ -8,6 +8,8 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
   /// The sleep plan's: seven challenges completed; seven nights in a row in bed within half
   /// an hour of each other.
   case sleepChallenges7, sleepSteadyWeek
+  /// The person's own habits: the first done, and one habit done on 7, 30 and 100 days.
+  case firstHabit, habitDays7, habitDays30, habitDays100
   /// The first entry of a flow a plan file defines, by the flow's word (key `first-WORD`).
   case firstOf(String)
 
@@ -15,7 +17,12 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
   public static let allCases: [Achievement] = [
     .firstPrep, .firstReview, .firstCheckin, .firstHelp, .streak3, .streak7, .streak14,
     .streak30, .streak100, .morningWeek, .perfectWeek, .swaps10, .sleepChallenges7,
-    .sleepSteadyWeek,
+    .sleepSteadyWeek, .firstHabit, .habitDays7, .habitDays30, .habitDays100,
+  ]
+
+  /// The habits' own (listed once a habit is there, or once earned).
+  public static let habitOnes: Set<Achievement> = [
+    .firstHabit, .habitDays7, .habitDays30, .habitDays100,
   ]
 
   /// The sleep plan's own (listed while it is on, or once earned).
@@ -37,6 +44,10 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
     case .swaps10: "swaps-10"
     case .sleepChallenges7: "sleep-challenges-7"
     case .sleepSteadyWeek: "sleep-steady-week"
+    case .firstHabit: "habit-first"
+    case .habitDays7: "habit-days-7"
+    case .habitDays30: "habit-days-30"
+    case .habitDays100: "habit-days-100"
     case .firstOf(let word): "first-" + word
     }
   }
@@ -68,6 +79,10 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
     case .swaps10: "10 swaps"
     case .sleepChallenges7: "7 sleep challenges"
     case .sleepSteadyWeek: "A steady week of sleep"
+    case .firstHabit: "First habit done"
+    case .habitDays7: "A habit on 7 days"
+    case .habitDays30: "A habit on 30 days"
+    case .habitDays100: "A habit on 100 days"
     case .firstOf(let word): "First \(word)"
     }
   }
@@ -75,7 +90,7 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
   /// A flow done for the first time (a first, not a milestone).
   public var isFirst: Bool {
     switch self {
-    case .firstPrep, .firstReview, .firstCheckin, .firstHelp, .firstOf: true
+    case .firstPrep, .firstReview, .firstCheckin, .firstHelp, .firstOf, .firstHabit: true
     default: false
     }
   }
@@ -96,7 +111,20 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
     case .swaps10: "Follow your swap in 10 check-ins."
     case .sleepChallenges7: "Complete 7 sleep challenges (nudge challenge)."
     case .sleepSteadyWeek: "Log 7 nights in a row with bedtimes within 30 minutes of each other."
+    case .firstHabit: "Mark a habit of your own done once (nudge habit done)."
+    case .habitDays7, .habitDays30, .habitDays100:
+      "Do one of your habits on \(habitDays!) days (met: a measurable one's target reached)."
     case .firstOf(let word): "Do 'nudge \(word)' once."
+    }
+  }
+
+  /// The days of one habit a habit milestone takes.
+  var habitDays: Int? {
+    switch self {
+    case .habitDays7: 7
+    case .habitDays30: 30
+    case .habitDays100: 100
+    default: nil
     }
   }
 
@@ -130,6 +158,8 @@ public struct HistoryFacts: Equatable, Sendable {
   /// completed.
   public var bedtimes: [Day: Int] = [:]
   public var challengesCompleted: Set<Day> = []
+  /// Each habit's days done (meeting it), oldest first, one list a habit.
+  public var habitDays: [[Day]] = []
 
   public init(
     prepDays: Set<Day> = [], reviewDays: Set<Day> = [], checkinDays: Set<Day> = [],
@@ -202,6 +232,11 @@ public enum AchievementRule {
     let completed = facts.challengesCompleted.sorted()
     if completed.count >= 7 { earned[.sleepChallenges7] = completed[6] }
     earned[.sleepSteadyWeek] = SleepCoach.firstSteadyWeek(facts.bedtimes)
+    earned[.firstHabit] = facts.habitDays.compactMap(\.first).min()
+    for achievement in [Achievement.habitDays7, .habitDays30, .habitDays100] {
+      let n = achievement.habitDays!
+      earned[achievement] = facts.habitDays.compactMap { $0.count >= n ? $0[n - 1] : nil }.min()
+    }
     return earned
   }
 }

@@ -141,6 +141,52 @@ import Testing
   }
 }
 
+/// The habits' achievements: the first done, one habit on 7, 30 and 100 days; earned with a
+/// big celebration, taken back by an undo, listed only once a habit is there.
+@Suite struct HabitAchievementTests {
+  func earned(_ nudge: InProcess, now: String) throws -> [String: String] {
+    let rows = try #require(try nudge.json("achievements", now: now) as? [[String: Any]])
+    var found: [String: String] = [:]
+    for row in rows {
+      if let key = row["key"] as? String { found[key] = row["earned_on"] as? String ?? "" }
+    }
+    return found
+  }
+
+  @Test func aHabitsDaysEarnItsMilestonesAndAnUndoTakesThemBack() throws {
+    let nudge = InProcess()
+    // no habit: the habits' achievements are not listed
+    #expect(try earned(nudge, now: "2026-11-10T20:00:00+01:00")["habit-first"] == nil)
+    try #require(
+      try nudge("habit", "add", "Stretch", now: "2026-11-10T08:00:00+01:00").status == 0)
+    #expect(try earned(nudge, now: "2026-11-10T20:00:00+01:00")["habit-first"] == "")
+    let first = try nudge("habit", "done", "stretch", now: "2026-11-10T20:00:00+01:00")
+    #expect(first.stdout.contains("New achievement: First habit done"), "\(first.stdout)")
+    for day in 11...16 {
+      try #require(
+        try nudge("habit", "done", "stretch", now: "2026-11-\(day)T20:00:00+01:00").status == 0)
+    }
+    var got = try earned(nudge, now: "2026-11-16T21:00:00+01:00")
+    #expect(got["habit-first"] == "2026-11-10")
+    #expect(got["habit-days-7"] == "2026-11-16")
+    #expect(got["habit-days-30"] == "")
+    let undone = try nudge("undo", now: "2026-11-16T21:00:00+01:00")
+    #expect(undone.stdout.contains("Achievement removed: A habit on 7 days"), "\(undone.stdout)")
+    got = try earned(nudge, now: "2026-11-16T21:00:00+01:00")
+    #expect(got["habit-days-7"] == "")
+    #expect(got["habit-first"] == "2026-11-10")
+  }
+
+  @Test func aMeasurableDayShortOfItsTargetEarnsNothing() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Read", "--target", "20", "--unit", "pages").status == 0)
+    try #require(try nudge("habit", "done", "read", "--value", "5").status == 0)
+    #expect(try earned(nudge, now: "2026-11-20T09:00:00+01:00")["habit-first"] == "")
+    try #require(try nudge("habit", "done", "read", "--value", "20").status == 0)
+    #expect(try earned(nudge, now: "2026-11-20T09:00:00+01:00")["habit-first"] == "2026-11-20")
+  }
+}
+
 /// `nudge habit import-loop`: a backup made with Loop's own schema comes whole, the same file
 /// again changes nothing, and a file that is not one changes nothing.
 @Suite struct HabitImportLoopTests {

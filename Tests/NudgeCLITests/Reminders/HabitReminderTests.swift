@@ -51,6 +51,7 @@ import Testing
     #expect(reminder.actions.map(\.label) == ["Open", "Done", "Snooze 15 min", "Skip"])
     let said = try #require(notifier.posts.last)
     #expect(said.notification.title == "✓ Done: Stretch")
+    #expect(said.notification.body.contains("🏆 New achievement: First habit done"))
     #expect(said.notification.actions.isEmpty)
     #expect(said.seconds == 0)
     #expect(launcher.links.isEmpty)
