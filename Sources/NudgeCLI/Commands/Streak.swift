@@ -20,6 +20,13 @@ struct StreakCommand: ContextCommand {
       valueName: "n"))
   var weeks = String(Heatmap.defaultWeeks)
 
+  @Option(
+    help: ArgumentHelp(
+      "One of your own habits instead: its streak, best streak, strength and weeks.",
+      valueName: "name"),
+    completion: .shellCommand("nudge habit names 2>/dev/null"))
+  var habit: String?
+
   /// The heatmap's weeks, once `validate` has accepted `--weeks`.
   var weekCount: Int { Int(weeks) ?? Heatmap.defaultWeeks }
 
@@ -53,6 +60,16 @@ struct StreakCommand: ContextCommand {
     let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
+    if let name = habit {
+      let found = try HabitInput.find(name, in: try db.habits(), ctx)
+      let report = try HabitReport.of(found, db, today: today)
+      if json { return ctx.line(try jsonText(report)) }
+      ctx.line(
+        ctx.style.bold("🔥 \(VisibleText.escaped(found.name)): " + HabitText.streakLine(report))
+          + "  best \(report.bestStreak) · strength \(report.strength)%")
+      ctx.line()
+      return try HabitHeatmap.draw(ctx, found, db, today: today, weeks: weekCount)
+    }
     // the days the ring and the heatmap show, and those the streak's walk has not stored yet
     let shown = Heatmap.mondays(weekCount, today: today).first ?? today
     let read = try db.streakDays(today: today, showing: shown)

@@ -239,3 +239,28 @@ import Testing
     #expect((try nudge.json("habit", "list") as? [Any])?.isEmpty == true)
   }
 }
+
+/// `nudge streak --habit NAME`: one habit's streak, best, strength and weeks.
+@Suite struct HabitStreakViewTests {
+  @Test func theStreakViewShowsOneHabit() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch", now: "2026-11-16T08:00:00+01:00").status == 0)
+    for day in 16...19 {
+      try #require(
+        try nudge("habit", "done", "stretch", now: "2026-11-\(day)T20:00:00+01:00").status == 0)
+    }
+    let shown = try nudge("streak", "--habit", "stretch", now: "2026-11-20T09:00:00+01:00")
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(shown.stdout.contains("Stretch: streak 4 days"), "\(shown.stdout)")
+    // Mon 16 to Thu 19 done, Fri 20 (today) still to do
+    let rows = shown.stdout.split(separator: "\n").map(String.init)
+    #expect(rows.first { $0.contains("Thu") }?.hasSuffix("█") == true, "\(shown.stdout)")
+    #expect(rows.first { $0.contains("Fri") }?.hasSuffix("○") == true, "\(shown.stdout)")
+    let json = try #require(
+      try nudge.json("streak", "--habit", "stre", now: "2026-11-20T09:00:00+01:00")
+        as? [String: Any])
+    #expect(json["streak"] as? Int == 4)
+    #expect(json["streak_unit"] as? String == "days")
+    #expect(try nudge("streak", "--habit", "nope").status == 64)
+  }
+}
