@@ -177,3 +177,60 @@ enum HabitUndo {
     HabitText.sayLost(settled, ctx)
   }
 }
+
+/// The person's habits as a day of `history` shows them: each marked that day, done (with its
+/// amount) or skipped.
+enum HabitDays {
+  /// One habit's mark on a day, as `history --json` prints it under `habits`.
+  struct Mark: Encodable {
+    var name: String
+    /// `done` or `skipped`.
+    var state: String
+    @NullWhenAbsent var value: Int?
+  }
+
+  /// A day of `history --json`: the day's keys, then `habits`.
+  struct Dated: Encodable {
+    var day: HistoryDay
+    var habits: [Mark]
+
+    enum Key: String, CodingKey { case habits }
+
+    func encode(to encoder: any Encoder) throws {
+      try day.encode(to: encoder)
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(habits, forKey: .habits)
+    }
+  }
+
+  /// The marks of every habit (archived ones too) from `first` through `last`, by day, in the
+  /// habits' order.
+  static func read(_ db: AppDatabase, from first: Day, through last: Day) throws -> [Day: [Mark]] {
+    let habits = try db.habits(includingArchived: true)
+    guard !habits.isEmpty else { return [:] }
+    let checks = try db.habitChecks(from: first, through: last)
+    var byDay: [Day: [Mark]] = [:]
+    for habit in habits {
+      for check in checks[habit.id] ?? [] {
+        byDay[check.day, default: []].append(
+          Mark(name: habit.name, state: check.done ? "done" : "skipped", value: check.value))
+      }
+    }
+    return byDay
+  }
+
+  /// A day's summary, then "· habits: Stretch ✓, Read 25, Gym skipped" (the summary alone when
+  /// no habit was marked; the habits alone when the summary is an empty day's "·").
+  static func said(_ marks: [Mark], after summary: String) -> String {
+    guard !marks.isEmpty else { return summary }
+    return (summary == "·" ? "" : summary + " · ") + "habits: " + list(marks)
+  }
+
+  /// "Stretch ✓, Read 25, Gym skipped".
+  static func list(_ marks: [Mark]) -> String {
+    marks.map { mark in
+      VisibleText.escaped(mark.name)
+        + (mark.state == "skipped" ? " skipped" : mark.value.map { " \($0)" } ?? " ✓")
+    }.joined(separator: ", ")
+  }
+}

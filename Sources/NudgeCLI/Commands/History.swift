@@ -30,8 +30,14 @@ struct HistoryCommand: ContextCommand {
     let today = ctx.today(settings).day
     let timeline = try db.history(from: today.adding(days: -(days - 1)), through: today)
     let plans = try ctx.plans(db)
+    let habits = try HabitDays.read(db, from: today.adding(days: -(days - 1)), through: today)
     if json {
-      ctx.line(try jsonText(timeline.map(AnsweredView(plans: plans).withChallenges)))
+      ctx.line(
+        try jsonText(
+          timeline.map {
+            HabitDays.Dated(
+              day: AnsweredView(plans: plans).withChallenges($0), habits: habits[$0.date] ?? [])
+          }))
       return
     }
     let style = ctx.style
@@ -47,9 +53,11 @@ struct HistoryCommand: ContextCommand {
     }
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
-      let text = summary(
-        entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
-        view: AnsweredView(plans: plans), stored: entry, zone: ctx.timeZone)
+      let text = HabitDays.said(
+        habits[entry.date] ?? [],
+        after: summary(
+          entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
+          view: AnsweredView(plans: plans), stored: entry, zone: ctx.timeZone))
       // long days wrap under their text, never into the date column
       let lines = TerminalText.wrap(text, width: ctx.columns - 11)
       for (index, part) in lines.enumerated() {

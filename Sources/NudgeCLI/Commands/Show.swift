@@ -19,11 +19,15 @@ struct ShowCommand: ContextCommand {
     let date = try Day.named(day ?? "today", today: today)
     let entry = try db.history(from: date, through: date)[0]
     let plans = try ctx.plans(db)
+    let habits = try HabitDays.read(db, from: date, through: date)[date] ?? []
     if json {
-      ctx.line(try jsonText(AnsweredView(plans: plans).withChallenges(entry)))
+      ctx.line(
+        try jsonText(
+          HabitDays.Dated(day: AnsweredView(plans: plans).withChallenges(entry), habits: habits)))
       return
     }
     DayView(ctx: ctx, today: today, plans: plans).full(entry)
+    if !habits.isEmpty { ctx.wrappedLine("Habits: " + HabitDays.list(habits)) }
   }
 }
 

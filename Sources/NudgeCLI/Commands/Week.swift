@@ -30,6 +30,17 @@ struct WeekCommand: ContextCommand {
     var flows: [FlowWeek]
     /// The sleep plan's week; null when it logged nothing this week.
     @NullWhenAbsent var sleep: SleepWeek?
+    /// Each habit not archived: its days done and skipped this week, its streak then.
+    var habits: [HabitWeek]
+  }
+
+  /// A habit's week.
+  struct HabitWeek: Encodable {
+    var name: String
+    var doneDays: Int
+    var skippedDays: Int
+    var streak: Int
+    var streakUnit: String
   }
 
   func run(_ ctx: Context) throws {
@@ -54,12 +65,22 @@ struct WeekCommand: ContextCommand {
     let week = WeekSummary(days: days, before: before)
     let streak = try ctx.streak(db, today: last)
     let suggestions = try slotSuggestions(db, days, rollover: settings.rolloverHour)
+    let marks = try HabitDays.read(db, from: first, through: last)
+    let habitWeeks = try db.habits(includingArchived: false).map { habit in
+      let week = marks.values.joined().filter { $0.name == habit.name }
+      let progress = try HabitReport.of(habit, db, today: last)
+      return HabitWeek(
+        name: habit.name, doneDays: week.filter { $0.state == "done" }.count,
+        skippedDays: week.filter { $0.state == "skipped" }.count, streak: progress.streak,
+        streakUnit: progress.streakUnit)
+    }
     if json {
       ctx.line(
         try jsonText(
           Report(
             week: week, streak: streak.current, suggestions: suggestions,
-            flows: flowWeeks.map(\.1), sleep: sleepWeek.line == nil ? nil : sleepWeek)))
+            flows: flowWeeks.map(\.1), sleep: sleepWeek.line == nil ? nil : sleepWeek,
+            habits: habitWeeks)))
       return
     }
     let style = ctx.style
@@ -70,6 +91,13 @@ struct WeekCommand: ContextCommand {
       ctx.wrappedLine(VisibleText.escaped(flowWeek.line(flow)), indent: 2)
     }
     if let line = sleepWeek.line { ctx.wrappedLine(line, indent: 2) }
+    for habit in habitWeeks {
+      let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
+      ctx.wrappedLine(
+        "\(VisibleText.escaped(habit.name)): done \(habit.doneDays) of 7 days"
+          + (habit.skippedDays > 0 ? ", \(habit.skippedDays) skipped" : "")
+          + " · streak \(habit.streak) \(unit)", indent: 2)
+    }
     for suggestion in suggestions { ctx.wrappedLine(suggestion, indent: 2, style: style.cyan) }
   }
 

@@ -264,3 +264,38 @@ import Testing
     #expect(try nudge("streak", "--habit", "nope").status == 64)
   }
 }
+
+/// Habits where a day is shown: `history`, `show` and `week`, in words and in JSON.
+@Suite struct HabitDaysShownTests {
+  @Test func historyShowAndWeekListTheDaysHabits() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch", now: "2026-11-16T08:00:00+01:00").status == 0)
+    try #require(
+      try nudge(
+        "habit", "add", "Read", "--target", "20", "--unit", "pages",
+        now: "2026-11-16T08:00:00+01:00"
+      ).status == 0)
+    let evening = "2026-11-18T20:00:00+01:00"
+    try #require(try nudge("habit", "done", "stretch", now: evening).status == 0)
+    try #require(try nudge("habit", "done", "read", "--value", "25", now: evening).status == 0)
+    try #require(
+      try nudge("habit", "skip", "stretch", "--day", "yesterday", now: evening).status == 0)
+    let history = try nudge("history", "--days", "3", now: evening)
+    #expect(history.stdout.contains("habits: Stretch ✓, Read 25"), "\(history.stdout)")
+    #expect(history.stdout.contains("habits: Stretch skipped"), "\(history.stdout)")
+    let days = try #require(
+      try nudge.json("history", "--days", "2", now: evening) as? [[String: Any]])
+    let today = try #require(days.last?["habits"] as? [[String: Any]])
+    #expect(today.map { $0["name"] as? String } == ["Stretch", "Read"])
+    #expect(today.map { $0["state"] as? String } == ["done", "done"])
+    #expect(today.last?["value"] as? Int == 25)
+    #expect(try nudge("show", "yesterday", now: evening).stdout.contains("Habits: Stretch skipped"))
+    let week = try nudge("week", now: evening)
+    #expect(
+      week.stdout.contains("Stretch: done 1 of 7 days, 1 skipped · streak 1 day"), "\(week.stdout)")
+    let report = try #require(try nudge.json("week", now: evening) as? [String: Any])
+    let habits = try #require(report["habits"] as? [[String: Any]])
+    #expect(habits.first?["done_days"] as? Int == 1)
+    #expect(habits.first?["skipped_days"] as? Int == 1)
+  }
+}
