@@ -47,6 +47,23 @@ import Testing
     #expect(manager.states.last == "STOPPING=1")
   }
 
+  @Test(.timeLimit(.minutes(1))) func theDaemonFiresAHabitsOwnReminderToo() async throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge("habit", "add", "Stretch", "--at", "21:00", now: "2026-11-20T08:00:00+01:00")
+        .status == 0)
+    let platform = TestPlatform()
+    var ctx = try nudge.context(
+      now: ReminderSessionTests.evening, stdin: nil, env: [:], output: CapturedOutput())
+    ctx.platform = platform
+    ctx.serviceManager = RecordingServiceManager()
+    try await Self.runUntilItFires(ctx, platform)
+    #expect(
+      platform.started.map { Array($0.dropFirst()) }.contains(["notify", "habit.h1", "--scheduled"]
+      ),
+      "\(platform.started)")
+  }
+
   @Test(.timeLimit(.minutes(1))) func theFiringsItStartsNeverGetTheTestOnlyVariables() async throws
   {
     let platform = TestPlatform()
