@@ -16,6 +16,9 @@ extension AppDatabase {
         schedule: try db.fetchAll(SlotSchedule.self), pauses: try db.fetchAll(Pause.self),
         flows: entries.compactMap(\.answeredEntry))
       document.plans = choices
+      document.habits = try db.habits(includingArchived: true).map { habit in
+        ExportHabit(habit, days: try db.habitChecks(habit.id, from: nil))
+      }
       return document
     }
   }

@@ -34,10 +34,17 @@ public struct ImportDocument: Sendable {
     public var pausesAdded: [String] = []
     /// Plans the file turned on or off that were not chosen here, as `NAME on|off`.
     public var plansChosen: [String] = []
+    /// Habits new here, and days of habits added or changed.
+    public var habitsAdded = 0
+    public var habitDaysAdded = 0
     public var scheduleChanged: Bool { !schedulesAdded.isEmpty }
   }
 
-  public func callAsFunction(_ document: ExportDocument) throws(StoreError) -> Summary {
+  /// `habits`: the document's habits, checked (`ExportHabit.checked`); a habit already here
+  /// by name is the same one (its definition kept), its days added or replaced.
+  public func callAsFunction(
+    _ document: ExportDocument, habits: [(habit: Habit, checks: [HabitCheck])] = []
+  ) throws(StoreError) -> Summary {
     try db.inTransaction {
       var summary = Summary()
       // every entry here, read once: the document's are compared with them in memory and
@@ -145,6 +152,9 @@ public struct ImportDocument: Sendable {
         try db.choosePlan(plan, on: on)
         summary.plansChosen.append("\(plan) \(on ? "on" : "off")")
       }
+      let counted = try db.importHabits(habits)
+      summary.habitsAdded = counted.newHabits
+      summary.habitDaysAdded = counted.newChecks + counted.changedChecks
       (summary.newAchievements, summary.lostAchievements) = try AchievementLedger(db: db)
         .recompute()
       return summary

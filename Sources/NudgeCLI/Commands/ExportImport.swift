@@ -131,8 +131,22 @@ struct ImportCommand: ContextCommand {
           code: .badData)
       }
     }
+    // a habit is held to what `nudge habit add` and `done` take
+    var habits: [(habit: Habit, checks: [HabitCheck])] = []
+    for (i, habit) in document.habits.enumerated() {
+      do throws(InputError) {
+        let checked = try habit.checked(
+          reserved: HabitCommand.reservedNames, timeProblem: ctx.planTimeProblem)
+        habits.append((checked.habit, checked.days))
+      } catch {
+        throw CLIError(
+          "\(VisibleText.escaped(source)): habits[\(i)]: \(VisibleText.escaped(error.message)). Nothing was imported.",
+          code: .badData)
+      }
+    }
     let db = try ctx.openDatabase()
-    let summary = try ImportDocument(db: db)(document)
+    let summary = try ImportDocument(db: db)(document, habits: habits)
+    if !habits.isEmpty { try HabitReminders.update(ctx, db) }
     if summary.scheduleChanged {
       try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
     }
@@ -179,6 +193,11 @@ struct ImportCommand: ContextCommand {
     if !s.plansChosen.isEmpty {
       lines.append(
         "Plans turned as the file had them: " + s.plansChosen.joined(separator: ", ") + ".")
+    }
+    if s.habitsAdded > 0 || s.habitDaysAdded > 0 {
+      lines.append(
+        "Habits: \(s.habitsAdded) new, \(s.habitDaysAdded) day\(s.habitDaysAdded == 1 ? "" : "s") added or changed."
+      )
     }
     if !s.pausesAdded.isEmpty {
       lines.append("Pauses added: " + s.pausesAdded.joined(separator: ", ") + ".")

@@ -3,8 +3,10 @@ import FoundationEssentials
 /// The versioned JSON document of everything Nudge stores (`nudge export` / `nudge import`).
 public struct ExportDocument: Codable, Equatable, Sendable {
   public static let formatName = "nudge-export"
-  /// 2: `flows`, the entries of flows plan files define (version 1 files still import).
-  public static let currentVersion = 2
+  /// 2: `flows`, the entries of flows plan files define; 3: `habits`, the person's own (older
+  /// versions still import; an older Nudge refuses a version 3 file rather than drop its
+  /// habits).
+  public static let currentVersion = 3
 
   public var format: String
   public var version: Int
@@ -23,10 +25,12 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public var flows: [AnsweredEntry] = []
   /// The plans turned on or off (`nudge plan on|off`), by name; absent before version 2.
   public var plans: [String: Bool] = [:]
+  /// The person's own habits and their days; absent before version 3.
+  public var habits: [ExportHabit] = []
 
   enum CodingKeys: String, CodingKey {
     case format, version, settings, prep, review, checkin, help, achievements, schedule, pauses
-    case flows, plans
+    case flows, plans, habits
   }
 
   public init(
@@ -61,6 +65,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     pauses = try c.decodeIfPresent([Pause].self, forKey: .pauses) ?? []
     flows = try c.decodeIfPresent([AnsweredEntry].self, forKey: .flows) ?? []
     plans = try c.decodeIfPresent([String: Bool].self, forKey: .plans) ?? [:]
+    habits = try c.decodeIfPresent([ExportHabit].self, forKey: .habits) ?? []
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline —
@@ -81,6 +86,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     }
     try out.member("flows", flows)
     try out.member("format", format)
+    try out.member("habits", habits)
     out.entries("help", help) { w, n in
       w.field("at", n.at)
       w.field("category", n.category.rawValue)

@@ -299,3 +299,68 @@ import Testing
     #expect(habits.first?["skipped_days"] as? Int == 1)
   }
 }
+
+/// Habits in `export` and `import`: they travel with their days, the same file again changes
+/// nothing, and a habit a file brings is held to what `habit add` and `done` take.
+@Suite struct HabitExportTests {
+  @Test func habitsTravelWithTheirDaysAndAgainChangeNothing() throws {
+    let from = InProcess()
+    try #require(
+      try from(
+        "habit", "add", "Read", "--target", "20", "--unit", "pages", "--at", "9pm",
+        now: "2026-11-18T08:00:00+01:00"
+      ).status == 0)
+    try #require(
+      try from("habit", "done", "read", "--value", "30", now: "2026-11-18T21:00:00+01:00").status
+        == 0)
+    try #require(try from("habit", "skip", "read", now: "2026-11-19T21:00:00+01:00").status == 0)
+    let exported = try from("export", now: "2026-11-20T09:00:00+01:00").stdout
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [String: Any])
+    #expect(document["version"] as? Int == 3)
+    let to = InProcess()
+    let first = try to("import", "-", stdin: exported)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("Habits: 1 new, 2 days added or changed."), "\(first.stdout)")
+    let again = try to("import", "-", stdin: exported)
+    #expect(!again.stdout.contains("Habits:"), "\(again.stdout)")
+    let habit = try #require(
+      (try to.json("habit", "list", now: "2026-11-20T09:00:00+01:00") as? [[String: Any]])?.first)
+    #expect(habit["name"] as? String == "Read")
+    #expect(habit["at"] as? String == "9pm")
+    #expect(habit["target"] as? Int == 20)
+    let days = try #require(
+      try to.json("history", "--days", "3", now: "2026-11-20T09:00:00+01:00") as? [[String: Any]])
+    #expect(
+      days.map { ($0["habits"] as? [[String: Any]])?.first?["state"] as? String }
+        == ["done", "skipped", nil])
+  }
+
+  @Test func aHostileHabitInAFileImportsNothing() throws {
+    let nudge = InProcess()
+    func file(_ habit: String) -> String {
+      """
+      {"format": "nudge-export", "version": 3, "settings": {}, "prep": [], "review": [],
+       "checkin": [], "help": [], "habits": [\(habit)]}
+      """
+    }
+    let base = #""question": "q?", "since": "2026-11-01", "archived": false"#
+    for (habit, words) in [
+      (#"{"name": "list", "every": "daily", \#(base), "days": []}"#, "command words"),
+      (#"{"name": "a\u001b[31m", "every": "daily", \#(base), "days": []}"#, "plain text"),
+      (#"{"name": "Run", "every": "8/week", \#(base), "days": []}"#, "can't be met"),
+      (#"{"name": "Run", "every": "daily", "at": "25:99", \#(base), "days": []}"#, "not a time"),
+      (
+        #"{"name": "Run", "every": "daily", \#(base), "days": [{"day": "2026-11-02", "done": true, "value": 5, "saved_at": "x"}]}"#,
+        "only a measurable"
+      ),
+    ] {
+      let result = try nudge("import", "-", stdin: file(habit))
+      #expect(result.status == 65, "\(habit)")
+      #expect(result.stderr.contains("habits[0]"), "\(result.stderr)")
+      #expect(result.stderr.contains(words), "\(result.stderr)")
+      #expect(result.stderr.contains("Nothing was imported."))
+    }
+    #expect((try nudge.json("habit", "list") as? [Any])?.isEmpty == true)
+  }
+}

@@ -1,0 +1,70 @@
+/// A habit of the person's own as an export carries it: its definition and every day
+/// recorded of it. What comes from a file is held to the rules `nudge habit add` holds a
+/// person's typing to (`checked`) before anything is written.
+public struct ExportHabit: Codable, Equatable, Sendable {
+  public var name: String
+  public var question: String
+  /// Its frequency, in the words `--every` takes (`daily`, `3/week`).
+  public var every: String
+  /// Its reminder time, as `--at` takes it; absent or null for none.
+  public var at: String?
+  public var target: Int?
+  public var unit: String?
+  public var since: Day
+  public var archived: Bool
+  /// Every day recorded, oldest first.
+  public var days: [HabitCheck]
+
+  public init(_ habit: Habit, days: [HabitCheck]) {
+    name = habit.name
+    question = habit.question
+    every = habit.every.description
+    at = habit.at
+    target = habit.target
+    unit = habit.unit
+    since = habit.since
+    archived = habit.archived
+    self.days = days.sorted { $0.day < $1.day }
+  }
+
+  /// The habit and its days, each value checked as `nudge habit add` and `done` check it
+  /// (`reserved`: the words a name can't be; `timeProblem`: what is wrong with a time, nil
+  /// when it reads); the error says which value and why.
+  public func checked(reserved: Set<String>, timeProblem: (String) -> String?)
+    throws(InputError) -> (habit: Habit, days: [HabitCheck])
+  {
+    var habit = Habit(
+      name: try Habit.checkedName(name, reserved: reserved), since: since, archived: archived)
+    habit.question = try Habit.checkedQuestion(question)
+    habit.every = try HabitFrequency.parse(every)
+    if let at {
+      if let problem = timeProblem(at) { throw InputError(problem) }
+      habit.at = at
+    }
+    habit.target = try target.map(Habit.checkedTarget)
+    habit.unit = try unit.map(Habit.checkedUnit)
+    guard (habit.unit == nil) == (habit.target == nil) else {
+      throw InputError("a measurable habit has both a target and a unit, a yes/no one neither")
+    }
+    var seen = Set<Day>()
+    for day in days {
+      guard seen.insert(day.day).inserted else {
+        throw InputError("\(day.day) is recorded twice")
+      }
+      if let value = day.value, !(0...Habit.maxAmount).contains(value) {
+        throw InputError("a value is a whole number from 0 to \(Habit.maxAmount), not \(value)")
+      }
+      guard day.value == nil || (habit.isMeasurable && day.done) else {
+        throw InputError("\(day.day) has a value, which only a measurable habit's done day has")
+      }
+      guard day.savedAt.utf8.count <= 40, day.savedAt.unicodeScalars.allSatisfy(\.isPrintableASCII)
+      else { throw InputError("\(day.day)'s saved_at is not a time (ISO 8601)") }
+    }
+    return (habit, days.sorted { $0.day < $1.day })
+  }
+}
+
+extension Unicode.Scalar {
+  /// A visible ASCII character or a space.
+  var isPrintableASCII: Bool { (0x20..<0x7F).contains(value) }
+}
