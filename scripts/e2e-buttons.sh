@@ -82,11 +82,11 @@ click 0 2 || echo "morning again: not two buttons" >> "$WORK/problems"
 wait %3
 NUDGE_NOW=2026-11-24T07:01:00+01:00 "$NUDGE" log --json > "$WORK/log.json"
 
-# a habit of one's own: Open, Done, Snooze, Skip; Done records it with no terminal opened
+# a habit of one's own: Done, Snooze, Skip; Done records it with no terminal opened
 NUDGE_NOW=2026-11-24T08:00:00+01:00 "$NUDGE" habit add Stretch --at 21:00 > /dev/null
 NUDGE_NOW=2026-11-24T21:00:05+01:00 "$NUDGE" notify habit.h1 --wait 20 --json > "$WORK/habit.json" &
-wait_for button_row 4 && import -window root "$WORK/habit.png"
-click 1 4 || echo "habit: not four buttons (Open, Done, Snooze, Skip)" >> "$WORK/problems"
+wait_for button_row 3 && import -window root "$WORK/habit.png"
+click 0 3 || echo "habit: not three buttons (Done, Snooze, Skip)" >> "$WORK/problems"
 wait %4
 NUDGE_NOW=2026-11-24T21:01:00+01:00 "$NUDGE" habit list --json > "$WORK/habits.json"
 kill %1
@@ -120,7 +120,7 @@ check "buttons: Snooze brought the morning reminder back, Open opened it" \
   test "$outcomes" = "shown done shown snoozed clicked"
 check "buttons: Open landed in Morning Focus" pane_shows "Review your prep"
 cp "$work/habit.png" "$artifacts/xfce4-notifyd-habit.png" 2>/dev/null
-check "buttons: a habit's Done (its second of four buttons) recorded it, no terminal opened" \
+check "buttons: a habit's Done (the first of its three buttons) recorded it, no terminal opened" \
   json_check "$work/habit.json" "j['outcome'] == 'done' and j['slot'] == 'habit.h1'"
 check "buttons: the habit is done today" json_check "$work/habits.json" "j[0]['done_today'] is True"
 e2e_done

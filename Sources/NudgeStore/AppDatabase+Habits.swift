@@ -309,16 +309,18 @@ extension SQLiteConnection {
     after: String?
   ) throws {
     try execute("DELETE FROM habit_change WHERE made_on < ?", [SQLValue(madeOn)])
-    try execute(
-      "DELETE FROM habit_check WHERE habit IN (SELECT id FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change))"
-    )
-    try execute(
-      "DELETE FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change)")
+    // this change first, so the habit it is about (removed by it, say) stays while it can be
+    // undone
     try execute(
       "INSERT INTO habit_change (made_on, at, kind, habit, before, after) VALUES (?, ?, ?, ?, ?, ?)",
       [
         SQLValue(madeOn), .text(at), .text(kind.rawValue), SQLValue(habit), SQLValue(before),
         SQLValue(after),
       ])
+    try execute(
+      "DELETE FROM habit_check WHERE habit IN (SELECT id FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change))"
+    )
+    try execute(
+      "DELETE FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change)")
   }
 }

@@ -18,12 +18,13 @@ public struct LoopImport: Sendable {
     var result = LoopImport()
     var seen = Set<String>()
     for loop in backup.habits.sorted(by: { $0.position < $1.position }) {
-      let name = loop.name.trimmingSpaces
-      guard !name.isEmpty, name.count <= NudgeCore.Habit.maxNameLength,
-        !reserved.contains(name.lowercased())
-      else {
+      // held to what `habit add` takes; a question or unit that isn't one line is left out
+      let name: String
+      do throws(InputError) {
+        name = try NudgeCore.Habit.checkedName(loop.name, reserved: reserved)
+      } catch {
         throw InputError(
-          "Loop's habit '\(VisibleText.escaped(loop.name))' can't be a Nudge habit's name (1 to \(NudgeCore.Habit.maxNameLength) characters, not a command word); rename it in Loop and export again"
+          "Loop's habit '\(VisibleText.escaped(loop.name))' can't be a Nudge habit's name (\(error.message)); rename it in Loop and export again"
         )
       }
       guard seen.insert(name.lowercased()).inserted else {
@@ -43,18 +44,22 @@ public struct LoopImport: Sendable {
           )
         }
       }
-      let question = loop.question.trimmingSpaces
       let habit = NudgeCore.Habit(
-        name: name,
-        question: question.isEmpty || question.count > NudgeCore.Habit.maxQuestionLength
-          ? nil : question,
-        every: every, at: loop.reminder.map(reminderTime), target: target,
+        name: name, question: try? NudgeCore.Habit.checkedQuestion(loop.question),
+        every: every,
+        // a reminder on no weekday is none
+        at: loop.reminder.flatMap { $0.weekdays.isEmpty ? nil : reminderTime($0) },
+        target: target,
         unit: loop.isMeasurable
-          ? (loop.unit.trimmingSpaces.isEmpty
-            ? "units" : String(loop.unit.trimmingSpaces.prefix(NudgeCore.Habit.maxUnitLength)))
-          : nil,
+          ? ((try? NudgeCore.Habit.checkedUnit(loop.unit)) ?? "units") : nil,
         since: min(today, loop.marks.first?.day ?? today), archived: loop.archived)
-      let checks = loop.marks.map { mark -> HabitCheck in
+      // a day after today is not one to count (a clock set wrong, or a hostile file)
+      let future = loop.marks.filter { $0.day > today }.count
+      if future > 0 {
+        result.notes.append(
+          "\(future) of '\(VisibleText.escaped(name))''s days are after today; they were left out")
+      }
+      let checks = loop.marks.filter { $0.day <= today }.map { mark -> HabitCheck in
         // a stable stamp: the same file imported again writes the same rows
         let stamp = "\(mark.day)T12:00:00Z"
         switch mark.kind {
@@ -90,7 +95,7 @@ public struct LoopImport: Sendable {
   /// calendar expression of its weekdays.
   static func reminderTime(_ reminder: LoopBackup.Reminder) -> String {
     let time = zeroPadded(reminder.hour, 2) + ":" + zeroPadded(reminder.minute, 2)
-    if reminder.weekdays.count == 7 || reminder.weekdays.isEmpty { return time }
+    if reminder.weekdays.count == 7 { return time }
     let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     let days = [1, 2, 3, 4, 5, 6, 0].filter(reminder.weekdays.contains).map { names[$0] }
     return days.joined(separator: ",") + " *-*-* " + time + ":00"
@@ -121,6 +126,11 @@ extension AppDatabase {
         if let found = existing.first(where: { $0.name.lowercased() == habit.name.lowercased() }) {
           id = found.id
           count.sameHabits += 1
+          // its days reach back as far as the file's do
+          if let earliest = checks.map(\.day).min(), earliest < found.since {
+            try db.execute(
+              "UPDATE habit SET since = ? WHERE id = ?", [SQLValue(earliest), SQLValue(id)])
+          }
         } else {
           id = try db.insertHabit(HabitRow(habit))
           count.newHabits += 1

@@ -383,7 +383,10 @@ struct UndoCommand: ContextCommand {
     let today = ctx.today(try db.settings()).day
     // a habit's change (done, skip, edit, remove) when it is the later of the two journals'
     if let change = try db.latestUndoableHabitChange(madeOn: today),
-      try db.latestUndoableChange(madeOn: today).map({ $0.at <= change.at }) ?? true
+      try db.latestUndoableChange(madeOn: today).map({
+        (InstantFormat.parse($0.at) ?? .distantPast)
+          <= (InstantFormat.parse(change.at) ?? .distantPast)
+      }) ?? true
     {
       return try HabitUndo.say(ctx, db, change, json: json)
     }

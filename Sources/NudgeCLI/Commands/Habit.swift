@@ -79,11 +79,15 @@ struct HabitCommand: ParsableCommand {
     @Flag(help: "No animation in the celebration.")
     var noAnimation = false
 
+    // a link's (nudge://habit?name=): the whole name, never a start of it
+    @Flag(help: .hidden)
+    var exact = false
+
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let settings = try db.settings()
       let today = ctx.today(settings)
-      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx, exact: exact)
       let day = try HabitInput.day(self.day, for: habit, today: today.day)
       var amount = value
       if let amount, !habit.isMeasurable {
@@ -258,7 +262,10 @@ struct HabitCommand: ParsableCommand {
         habit, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
         at: fields.at == "off" ? nil : (fields.at ?? habit.at),
         target: fields.target ?? habit.target, unit: fields.unit ?? habit.unit,
-        question: fields.question ?? habit.question, ctx, renaming: rename != nil)
+        // a question that was the old name's default becomes the new name's
+        question: fields.question
+          ?? (habit.question == Habit.defaultQuestion(habit.name) ? nil : habit.question), ctx,
+        renaming: rename != nil)
       guard edited != habit else {
         ctx.line("\(HabitText.name(habit)) is so already; nothing changed.")
         return
@@ -437,10 +444,14 @@ struct HabitFields: ParsableArguments {
 /// Reading and checking what a person typed about a habit.
 enum HabitInput {
   /// The habit `name` names: exactly (any case), else by a unique start; an error lists them.
-  static func find(_ name: String, in habits: [Habit], _ ctx: Context) throws -> Habit {
+  static func find(_ name: String, in habits: [Habit], _ ctx: Context, exact: Bool = false)
+    throws -> Habit
+  {
     let wanted = name.trimmingSpaces.lowercased()
-    if let exact = habits.first(where: { $0.name.lowercased() == wanted }) { return exact }
-    let starting = habits.filter { !wanted.isEmpty && $0.name.lowercased().hasPrefix(wanted) }
+    if let found = habits.first(where: { $0.name.lowercased() == wanted }) { return found }
+    let starting = habits.filter {
+      !exact && !wanted.isEmpty && $0.name.lowercased().hasPrefix(wanted)
+    }
     if starting.count == 1 { return starting[0] }
     let names = habits.map { VisibleText.escaped($0.name) }
     if starting.count > 1 {
@@ -484,9 +495,18 @@ enum HabitInput {
     do throws(InputError) {
       if renaming { habit.name = try Habit.checkedName(name, reserved: HabitCommand.reservedNames) }
       habit.every = try HabitFrequency.parse(every)
+      // what is kept as it was (an imported unit or question, say) is not checked again
       habit.target = try target.map(Habit.checkedTarget)
-      habit.unit = try unit.map(Habit.checkedUnit)
-      habit.question = try question.map(Habit.checkedQuestion) ?? Habit.defaultQuestion(habit.name)
+      if let unit {
+        habit.unit = unit == base.unit ? unit : try Habit.checkedUnit(unit)
+      } else {
+        habit.unit = nil
+      }
+      if let question {
+        habit.question = question == base.question ? question : try Habit.checkedQuestion(question)
+      } else {
+        habit.question = Habit.defaultQuestion(habit.name)
+      }
     } catch {
       throw CLIError.usage(error)
     }

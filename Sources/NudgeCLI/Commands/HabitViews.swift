@@ -14,6 +14,8 @@ struct HabitReport: Encodable {
   }
 
   var name: String
+  /// What its reminder asks.
+  var question: String
   var every: String
   @NullWhenAbsent var at: String?
   @NullWhenAbsent var target: Int?
@@ -29,15 +31,20 @@ struct HabitReport: Encodable {
 
   init(_ habit: Habit, _ progress: HabitProgress, today day: Day) {
     name = habit.name
+    question = habit.question
     every = habit.every.description
     at = habit.at
     target = habit.target
     unit = habit.unit
-    doneToday = progress.today?.done ?? false
-    valueToday = progress.today?.value
+    // a measurable day short of its target is not done yet: still due, its amount so far shown
+    let check = progress.today
+    doneToday = check?.meets(habit) ?? false
+    valueToday = check?.value
     today =
-      progress.today.map { $0.done ? .done : .skipped }
-      ?? (habit.every.isDue(on: day) && !progress.isPeriodMet ? .due : .notDue)
+      check?.meets(habit) == true
+      ? .done
+      : check.map { !$0.done } == true
+        ? .skipped : (habit.every.isDue(on: day) && !progress.isPeriodMet ? .due : .notDue)
     streak = progress.streak
     bestStreak = progress.best
     streakUnit = habit.every.streakUnit

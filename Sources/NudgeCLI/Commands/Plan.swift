@@ -200,6 +200,12 @@ struct PlanCommand: ParsableCommand {
       do throws(PlanFileError) {
         let plan = try PlanFile.read(
           text, reservedWords: words, timeProblem: ctx.planTimeProblem)
+        if plan.name == "habit" {
+          throw PlanFileError(
+            line: PlanFile.nameLine(in: text),
+            "the plan name 'habit' is Nudge's own (your habits' reminders); give this one another name"
+          )
+        }
         if let other = others.plan(named: plan.name) {
           throw PlanFileError(
             line: PlanFile.nameLine(in: text),

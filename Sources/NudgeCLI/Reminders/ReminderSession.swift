@@ -316,6 +316,13 @@ func fallbackText(
   _ slot: Slot, streak: Int, offering: Reminder.Offer? = nil, pending: [FlowDefinition] = [],
   slotTitle: String? = nil
 ) -> String {
+  if case .habit(let habit)? = offering {
+    // the person's words, escaped for a terminal (not for markup), and the habit's own streak
+    let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
+    return "Nudge · \(VisibleText.escaped(habit.name)): \(VisibleText.escaped(habit.question))"
+      + (habit.streak > 0 ? " (streak: \(habit.streak) \(unit))" : "")
+      + " Run: nudge \(habit.argument.isEmpty ? "habit list" : "habit done " + habit.argument)"
+  }
   let note = DesktopNotification.reminder(
     slot, streak: 0, offering: offering, pending: pending, slotTitle: slotTitle)
   let body = note.body.split(separator: "\n").first.map(String.init) ?? ""

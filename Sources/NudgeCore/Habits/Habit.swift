@@ -76,6 +76,12 @@ public struct Habit: Equatable, Sendable {
     guard !name.hasPrefix("-") else {
       throw InputError("a habit's name can't start with '-' (it would read as an option)")
     }
+    // its reminder's link carries it percent-encoded: letters outside ASCII take more room
+    guard DeepLink.habit(name).url.utf8.count <= DeepLink.maxLength else {
+      throw InputError(
+        "that name is too long for its reminder's link; a shorter one, please (60 characters, fewer outside ASCII)"
+      )
+    }
     guard !reserved.contains(name.lowercased()) else {
       throw InputError(
         "'\(name)' is one of nudge's command words; give the habit another name (e.g. '\(name) habit')"

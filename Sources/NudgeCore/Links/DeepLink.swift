@@ -148,9 +148,14 @@ public enum DeepLink: Equatable, Sendable {
         bytes.append(byte)
         continue
       }
-      guard let high = iterator.next(), let low = iterator.next(),
-        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-      else { return nil }
+      func hex(_ digit: UInt8?) -> UInt8? {
+        guard let digit, let value = Character(Unicode.Scalar(digit)).hexDigitValue else {
+          return nil
+        }
+        return UInt8(value)
+      }
+      guard let high = hex(iterator.next()), let low = hex(iterator.next()) else { return nil }
+      let value = high << 4 | low
       bytes.append(value)
     }
     return String(validating: bytes, as: UTF8.self)
@@ -213,7 +218,7 @@ public enum DeepLink: Equatable, Sendable {
     case .celebrate(let achievement): ["celebrate"] + (achievement.map { [$0.rawValue] } ?? [])
     case .replay(let number): ["celebrate", "--replay", String(number)]
     case .flow(let word): [word]
-    case .habit(let name): ["habit", "done", "--", name]
+    case .habit(let name): ["habit", "done", "--exact", "--", name]
     }
   }
 }

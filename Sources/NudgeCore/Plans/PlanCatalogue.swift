@@ -38,6 +38,13 @@ public struct PlanCatalogue: Sendable {
         // a built-in plan's words are nudge's own commands already (prep is coach's)
         let reserved = file == nil ? [] : taken
         let plan = try PlanFile.read(text, reservedWords: reserved, timeProblem: timeProblem)
+        // a habit's reminder slot is `habit.hID`: no plan may take the name
+        if plan.name == "habit" {
+          throw PlanFileError(
+            line: PlanFile.nameLine(in: text),
+            "the plan name 'habit' is Nudge's own (your habits' reminders); give this one another name"
+          )
+        }
         if let other = catalogue.entries.first(where: { $0.plan.name == plan.name }) {
           throw PlanFileError(
             line: PlanFile.nameLine(in: text),

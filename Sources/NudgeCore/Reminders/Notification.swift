@@ -29,7 +29,9 @@ public struct DesktopNotification: Equatable, Sendable {
     guard let link else { return body }
     let url = link.deepLink.url
     return body
-      + (hyperlinks ? " Open it: <a href=\"\(url)\">\(url)</a>" : " Run: nudge \(link.command)")
+      + (hyperlinks
+        ? " Open it: <a href=\"\(url)\">\(url)</a>"
+        : " Run: nudge " + VisibleText.escapedForMarkup(link.command))
   }
 
   /// The category of every reminder (and of the notices that stand in for one).
@@ -94,8 +96,8 @@ public struct DesktopNotification: Equatable, Sendable {
   }
 
   /// A habit's reminder: its name, its question and its streak; Done (which records it, or
-  /// for a measurable habit opens the terminal to ask the amount), Snooze and Skip. A click on
-  /// the body opens the terminal at it. Its words are the person's: shown escaped.
+  /// for a measurable habit opens the terminal to ask the amount), Snooze and Skip — no Open:
+  /// a click on its body records nothing. Its words are the person's: shown escaped.
   public static func habitReminder(_ habit: Reminder.HabitOffer, snoozeSeconds: Int)
     -> DesktopNotification
   {
@@ -108,7 +110,6 @@ public struct DesktopNotification: Equatable, Sendable {
       title: VisibleText.escaped(habit.name),
       body: VisibleText.escapedForMarkup(habit.question) + streakLine,
       actions: [
-        Action(Reminder.Action.open.rawValue, "Open"),
         Action(Reminder.Action.done.rawValue, "Done"),
         Action(
           Reminder.Action.snooze.rawValue,
@@ -137,7 +138,8 @@ public struct DesktopNotification: Equatable, Sendable {
   /// answer them, and the command that opens the flow in the body instead.
   public func withoutButtons(command: String) -> DesktopNotification {
     DesktopNotification(
-      title: title, body: body + "\nRun: \(command)", actions: [], icon: icon, category: category)
+      title: title, body: body + "\nRun: " + VisibleText.escapedForMarkup(command), actions: [],
+      icon: icon, category: category)
   }
 
   /// What stands in for a reminder whose window ended while Do Not Disturb held it back: no
@@ -157,7 +159,7 @@ public struct DesktopNotification: Equatable, Sendable {
     DesktopNotification(
       title: "Could not open a terminal",
       body:
-        "Could not open a terminal (\(reason)). Run: nudge \(offer.command) — or set one: nudge config set terminal …",
+        "Could not open a terminal (\(VisibleText.escapedForMarkup(reason))). Run: nudge \(VisibleText.escapedForMarkup(offer.command)) — or set one: nudge config set terminal …",
       actions: [])
   }
 

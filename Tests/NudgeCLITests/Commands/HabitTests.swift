@@ -364,3 +364,85 @@ import Testing
     #expect((try nudge.json("habit", "list") as? [Any])?.isEmpty == true)
   }
 }
+
+/// What a review of the habits found, held: a habit removed on a later day comes back with its
+/// days, a measurable day short of its target is still due, a rename renews a default question,
+/// a name too long for its link is refused, and `plan` can't take the name `habit`.
+@Suite struct HabitMendsTests {
+  @Test func aHabitRemovedOnALaterDayComesBackWithItsDays() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch", now: "2026-11-18T08:00:00+01:00").status == 0)
+    try #require(
+      try nudge("habit", "done", "stretch", now: "2026-11-18T20:00:00+01:00").status == 0)
+    let removed = try nudge("habit", "remove", "stretch", "--yes", now: "2026-11-19T20:00:00+01:00")
+    #expect(removed.stdout.contains("its 1 recorded day"), "\(removed.stdout)")
+    #expect(try nudge("undo", now: "2026-11-19T20:01:00+01:00").stdout.contains("it is back"))
+    let list = try #require(
+      try nudge.json("habit", "list", now: "2026-11-19T20:02:00+01:00") as? [[String: Any]])
+    #expect(list.first?["name"] as? String == "Stretch")
+    #expect(list.first?["best_streak"] as? Int == 1)
+  }
+
+  @Test func aMeasurableDayShortOfItsTargetIsStillDue() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Read", "--target", "20", "--unit", "pages").status == 0)
+    try #require(try nudge("habit", "done", "read", "--value", "5").status == 0)
+    let habit = try #require((try nudge.json("habit", "list") as? [[String: Any]])?.first)
+    #expect(habit["done_today"] as? Bool == false)
+    #expect(habit["today"] as? String == "due")
+    #expect(habit["value_today"] as? Int == 5)
+  }
+
+  @Test func aRenameRenewsADefaultQuestionAndKeepsAnOwnOne() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch").status == 0)
+    try #require(try nudge("habit", "add", "Walk", "--question", "Did you walk?").status == 0)
+    try #require(try nudge("habit", "edit", "stretch", "--rename", "Yoga").status == 0)
+    try #require(try nudge("habit", "edit", "walk", "--rename", "Stroll").status == 0)
+    let list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(list.map { $0["question"] as? String } == ["Yoga today?", "Did you walk?"])
+  }
+
+  @Test func aNameTooLongForItsLinkAndThePlanNameHabitAreRefused() throws {
+    let nudge = InProcess()
+    let long = try nudge("habit", "add", String(repeating: "読", count: 40))
+    #expect(long.status == 64)
+    #expect(long.stderr.contains("too long for its reminder's link"), "\(long.stderr)")
+    // 60 ASCII letters fit
+    #expect(try nudge("habit", "add", String(repeating: "a", count: 60)).status == 0)
+    let plan = nudge.home + "/habit.plan"
+    try """
+    format = 1
+    [plan]
+    name = "habit"
+    title = "Mine"
+    [[flow]]
+    id = "mine"
+    title = "Mine"
+    first = "First"
+    [[flow.question]]
+    id = "q"
+    ask = "Q?"
+    kind = "yes-no"
+    required = true
+    """.write(toFile: plan, atomically: true, encoding: .utf8)
+    let checked = try Nudge()("plan", "check", plan)
+    #expect(checked.status == 65, "\(checked.stderr)")
+    #expect(checked.stderr.contains("the plan name 'habit' is Nudge's own"), "\(checked.stderr)")
+  }
+
+  @Test func aHabitsFallbackLineIsItsOwn() {
+    let offer = Reminder.HabitOffer(
+      id: 1, name: "Tom & Jerry", question: "Played <today>?", isMeasurable: false, streak: 3,
+      streakUnit: "days")
+    #expect(
+      fallbackText(.plan("habit.h1"), streak: 9, offering: .habit(offer))
+        == "Nudge · Tom & Jerry: Played <today>? (streak: 3 days) Run: nudge habit done 'Tom & Jerry'"
+    )
+    // in a notification's body, markup is text
+    let left = DesktopNotification.habitReminder(offer, snoozeSeconds: 900)
+      .withoutButtons(command: "nudge " + Reminder.Offer.habit(offer).command)
+    #expect(left.body.contains("Run: nudge habit done 'Tom &amp; Jerry'"), "\(left.body)")
+    #expect(left.body.hasPrefix("Played &lt;today&gt;?"))
+  }
+}

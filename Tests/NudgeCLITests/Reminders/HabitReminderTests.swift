@@ -47,8 +47,9 @@ import Testing
     #expect(reminder.title == "Stretch")
     // the question is the person's: markup shown as text
     #expect(reminder.body.hasPrefix("Stretched &lt;b&gt;?"), "\(reminder.body)")
-    #expect(reminder.actions.map(\.id) == ["default", "done", "snooze", "skip"])
-    #expect(reminder.actions.map(\.label) == ["Open", "Done", "Snooze 15 min", "Skip"])
+    // no Open: a click on its body records nothing
+    #expect(reminder.actions.map(\.id) == ["done", "snooze", "skip"])
+    #expect(reminder.actions.map(\.label) == ["Done", "Snooze 15 min", "Skip"])
     let said = try #require(notifier.posts.last)
     #expect(said.notification.title == "✓ Done: Stretch")
     #expect(said.notification.body.contains("🏆 New achievement: First habit done"))
@@ -87,7 +88,7 @@ import Testing
     #expect(launcher.tokens == ["tok"])
     #expect(
       try DeepLink.parse("nudge://habit?name=Read%20more").arguments
-        == ["habit", "done", "--", "Read more"])
+        == ["habit", "done", "--exact", "--", "Read more"])
   }
 
   @Test func aHabitDoneOrSkippedTodayIsNotRemindedAndARemovedOneLosesItsSlot() throws {
@@ -124,7 +125,8 @@ import Testing
         == .habit("Lire 20 pages, & plus"))
     for bad in [
       "nudge://habit", "nudge://habit?name=%1B%5B31m", "nudge://habit?name=%FF",
-      "nudge://habit?name=%2D%2Dyes", "nudge://habit?name=%G1", "nudge://habit?id=3",
+      "nudge://habit?name=%2D%2Dyes", "nudge://habit?name=%G1", "nudge://habit?name=a%+A",
+      "nudge://habit?name=a%-0", "nudge://habit?id=3",
       "nudge://habit?name=" + String(repeating: "a", count: 61),
     ] {
       #expect(throws: InputError.self, "\(bad)") { try DeepLink.parse(bad) }

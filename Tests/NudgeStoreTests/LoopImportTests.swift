@@ -1,0 +1,53 @@
+import NudgeCore
+import Testing
+
+@testable import NudgeStore
+
+/// Loop's habits mapped to Nudge's: held to what `habit add` takes, days after today left out,
+/// a reminder on no weekday none, and a habit already here reaching back to the file's days.
+@Suite struct LoopImportTests {
+  let today = Day("2026-11-20")!
+
+  func loop(_ name: String, marks: [Int] = [], reminder: LoopBackup.Reminder? = nil)
+    -> LoopBackup.Habit
+  {
+    LoopBackup.Habit(
+      name: name, question: "Did you \(name)?\nA second line", reminder: reminder,
+      marks: marks.map { LoopBackup.Mark(day: today.adding(days: $0), kind: .done(1)) })
+  }
+
+  @Test func namesAreHeldToHabitAddAndTheRestIsMadeSafe() throws {
+    #expect(throws: InputError.self) {
+      try LoopImport.of(LoopBackup(habits: [loop("a\u{1B}[2J")]), today: today, reserved: [])
+    }
+    #expect(throws: InputError.self) {
+      try LoopImport.of(LoopBackup(habits: [loop("-rf")]), today: today, reserved: [])
+    }
+    let mapped = try LoopImport.of(
+      LoopBackup(habits: [
+        loop("Run", marks: [-2, -1, 0, 1, 30], reminder: .init(hour: 7, minute: 5, weekdays: []))
+      ]), today: today, reserved: [])
+    let (habit, checks) = try #require(mapped.habits.first)
+    // a two-line question is not one: the default stands in
+    #expect(habit.question == "Run today?")
+    #expect(habit.at == nil)
+    #expect(checks.map(\.day) == [-2, -1, 0].map { today.adding(days: $0) })
+    #expect(mapped.notes.contains { $0.contains("2 of 'Run''s days are after today") })
+  }
+
+  @Test func aHabitHereAlreadyReachesBackToTheFilesDays() throws {
+    let db = try AppDatabase.inMemory()
+    let added = try db.addHabit(
+      Habit(name: "run", since: today), madeOn: today, at: "2026-11-20T08:00:00Z")
+    let mapped = try LoopImport.of(
+      LoopBackup(habits: [loop("Run", marks: [-10, -9])]), today: today, reserved: [])
+    let count = try db.importHabits(mapped.habits)
+    #expect(count.sameHabits == 1)
+    #expect(count.newChecks == 2)
+    let habit = try #require(try db.habits().first { $0.id == added.id })
+    #expect(habit.since == today.adding(days: -10))
+    #expect(
+      HabitProgress(habit, checks: try db.habitChecks(habit.id), paused: [], today: today).best == 2
+    )
+  }
+}
