@@ -114,6 +114,38 @@ import Testing
     #expect(notifier.posts.isEmpty)
   }
 
+  @Test func snoozeBringsTheHabitsReminderBackAndItsDoneRecordsIt() throws {
+    let start = try #require(InstantFormat.parse(Self.evening))
+    let clock = TestClock(start)
+    // snoozed, back after 15 minutes, then Done
+    let notifier = ScriptedNotifier(.action(.snooze), .action(.done), .left)
+    var nudge = try nudge(notifier)
+    nudge.clock = clock
+    try #require(try nudge("habit", "add", "Stretch", "--at", "21:00", now: Self.added).status == 0)
+    let run = try nudge("notify", "habit.h1", "--scheduled", now: Self.evening)
+    #expect(run.stdout.contains("habit.h1: done"), "\(run.stdout)")
+    #expect(clock.current.seconds - start.seconds == 900)
+    #expect(notifier.titles == ["Stretch", "Stretch", "✓ Done: Stretch"])
+    let logged = try outcomes(nudge)
+    // (as any reminder: shown is logged once, however often a snooze brings it back)
+    #expect(logged == ["shown", "snoozed", "done"], "\(logged)")
+  }
+
+  @Test func aReminderOnTheScreenIsWithdrawnWhenTheHabitIsDoneInATerminal() throws {
+    let shared = InProcess()
+    try #require(try shared("habit", "add", "Floss", "--at", "21:00", now: Self.added).status == 0)
+    let notifier = ScriptedNotifier([
+      .checkDoneElsewhere(before: {
+        _ = try? shared("habit", "done", "floss", now: Self.evening)
+      })
+    ])
+    var nudge = shared
+    nudge.notifier = notifier
+    let run = try nudge("notify", "habit.h1", "--scheduled", now: Self.evening)
+    #expect(run.stdout.contains("habit.h1: done-elsewhere"), "\(run.stdout)")
+    #expect(try outcomes(nudge) == ["shown", "done-elsewhere"])
+  }
+
   @Test func habitLinksAreCheckedAsHostileInput() throws {
     #expect(try DeepLink.parse("nudge://habit?name=Stretch") == .habit("Stretch"))
     #expect(try DeepLink.parse("nudge://habit?name=%C3%89tirements") == .habit("Étirements"))
