@@ -258,11 +258,12 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 10
+LATEST = 11
 LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "reminder_log",
                              "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
                              "slot_trigger", "reward_state", "said_note", "flow_entry",
-                             "plan_choice", "streak_checkpoint"}
+                             "plan_choice", "streak_checkpoint", "habit", "habit_check",
+                             "habit_change"}
 
 
 def case_migration_kills(suite):
