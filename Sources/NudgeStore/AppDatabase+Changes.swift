@@ -80,6 +80,9 @@ extension AppDatabase {
     // changes made the same day)
     try db.execute(
       "DELETE FROM entry_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
+    // (a habit's undone change too: one redo reaches both journals)
+    try db.execute(
+      "DELETE FROM habit_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
     try db.execute(
       "INSERT INTO entry_change (made_on, at, kind, flow, before, after) VALUES (?, ?, ?, ?, ?, ?)",
       [

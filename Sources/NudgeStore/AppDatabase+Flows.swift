@@ -114,7 +114,8 @@ extension AppDatabase {
     _ = try db.rows(
       """
       SELECT c.habit, c.day FROM habit_check c JOIN habit h ON h.id = c.habit
-      WHERE c.done AND NOT h.removed AND (h.target IS NULL OR c.value >= h.target)
+      WHERE c.done AND NOT h.removed
+        AND (h.target IS NULL OR c.value IS NULL OR c.value >= h.target)
       ORDER BY c.habit, c.day
       """
     ) { row in

@@ -159,11 +159,22 @@ extension AppDatabase {
 
   /// The latest habit change made on `day` not undone yet.
   public func latestUndoableHabitChange(madeOn day: Day) throws(StoreError) -> HabitChange? {
+    try habitChange(madeOn: day, where: "NOT undone ORDER BY id DESC")
+  }
+
+  /// The habit change the latest undo on `day` took back (the earliest one undone).
+  public func latestRedoableHabitChange(madeOn day: Day) throws(StoreError) -> HabitChange? {
+    try habitChange(madeOn: day, where: "undone ORDER BY id ASC")
+  }
+
+  private func habitChange(madeOn day: Day, where order: String) throws(StoreError)
+    -> HabitChange?
+  {
     try read { db in
       try db.rows(
         """
         SELECT id, kind, habit, at, before, after FROM habit_change
-        WHERE made_on = ? AND NOT undone ORDER BY id DESC LIMIT 1
+        WHERE made_on = ? AND \(order) LIMIT 1
         """, [SQLValue(day)]
       ) { row -> HabitChange? in
         guard let kind = HabitChange.Kind(rawValue: row.text(at: 1) ?? "") else { return nil }
@@ -203,6 +214,34 @@ extension AppDatabase {
         try db.execute("UPDATE habit SET removed = 0 WHERE id = ?", [SQLValue(change.habit)])
       }
       try db.execute("UPDATE habit_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
+      return try db.texts("SELECT name FROM habit WHERE id = ?", [SQLValue(change.habit)]).first
+        ?? "a habit"
+    }
+  }
+
+  /// Re-applies `change`, which an undo took back: the check or the habit gets what the change
+  /// wrote again, and the change can be undone again. Returns the habit's name.
+  public func redoHabitChange(_ change: HabitChange) throws(StoreError) -> String {
+    try write { db in
+      switch change.kind {
+      case .done, .skipped:
+        if let after = HabitCheck.from(json: change.after) {
+          try db.putHabitCheck(after, habit: change.habit)
+        }
+      case .edited:
+        if let after = HabitRow.from(json: change.after) {
+          try db.refuseTakenName(after.name, except: after.id)
+          try db.putHabitRow(after)
+        }
+      case .added:
+        if let after = HabitRow.from(json: change.after) {
+          try db.refuseTakenName(after.name, except: after.id)
+        }
+        try db.execute("UPDATE habit SET removed = 0 WHERE id = ?", [SQLValue(change.habit)])
+      case .removed:
+        try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(change.habit)])
+      }
+      try db.execute("UPDATE habit_change SET undone = 0 WHERE id = ?", [SQLValue(change.id)])
       return try db.texts("SELECT name FROM habit WHERE id = ?", [SQLValue(change.habit)]).first
         ?? "a habit"
     }
@@ -309,6 +348,9 @@ extension SQLiteConnection {
     after: String?
   ) throws {
     try execute("DELETE FROM habit_change WHERE made_on < ?", [SQLValue(madeOn)])
+    // a new change ends what redo could re-apply, in both journals
+    try execute("DELETE FROM habit_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
+    try execute("DELETE FROM entry_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
     // this change first, so the habit it is about (removed by it, say) stays while it can be
     // undone
     try execute(

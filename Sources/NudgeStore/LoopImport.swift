@@ -108,13 +108,15 @@ extension AppDatabase {
     public var newHabits = 0
     public var sameHabits = 0
     public var newChecks = 0
-    public var changedChecks = 0
+    /// Days recorded here that the import recorded otherwise: kept as they are here.
+    public var keptChecks = 0
     public var sameChecks = 0
   }
 
   /// Writes `habits` in one transaction, unjournaled: a habit already here by name (any case)
-  /// is the same one and keeps its definition; each check is added or replaces that day's.
-  /// The same import again changes nothing.
+  /// is the same one and keeps its definition; a day recorded here keeps what it has (yours
+  /// win, as settings and schedules do), a day new here is added. The same import again changes
+  /// nothing.
   public func importHabits(_ habits: [(habit: NudgeCore.Habit, checks: [HabitCheck])])
     throws(StoreError) -> HabitImportCount
   {
@@ -141,9 +143,10 @@ extension AppDatabase {
           if let old = before[check.day] {
             if old.done == check.done && old.value == check.value {
               count.sameChecks += 1
-              continue
+            } else {
+              count.keptChecks += 1
             }
-            count.changedChecks += 1
+            continue
           } else {
             count.newChecks += 1
           }

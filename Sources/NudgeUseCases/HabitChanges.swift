@@ -30,6 +30,11 @@ public struct HabitChanges: Sendable {
     try settling { () throws(StoreError) in try db.undoHabitChange(change) }
   }
 
+  /// Re-applies a habit's change an undo took back (`nudge redo`); returns the habit's name.
+  public func redo(_ change: HabitChange) throws(StoreError) -> (name: String, settled: Settled) {
+    try settling { () throws(StoreError) in try db.redoHabitChange(change) }
+  }
+
   /// Removes a habit (its days go with it: what they earned is taken back).
   public func remove(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) -> Settled {
     try settling { () throws(StoreError) in try db.removeHabit(habit, madeOn: madeOn, at: at) }

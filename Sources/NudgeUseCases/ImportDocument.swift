@@ -37,6 +37,8 @@ public struct ImportDocument: Sendable {
     /// Habits new here, and days of habits added or changed.
     public var habitsAdded = 0
     public var habitDaysAdded = 0
+    /// Days recorded here that the document recorded otherwise: kept as they are here.
+    public var habitDaysKept = 0
     public var scheduleChanged: Bool { !schedulesAdded.isEmpty }
   }
 
@@ -154,7 +156,8 @@ public struct ImportDocument: Sendable {
       }
       let counted = try db.importHabits(habits)
       summary.habitsAdded = counted.newHabits
-      summary.habitDaysAdded = counted.newChecks + counted.changedChecks
+      summary.habitDaysAdded = counted.newChecks
+      summary.habitDaysKept = counted.keptChecks
       (summary.newAchievements, summary.lostAchievements) = try AchievementLedger(db: db)
         .recompute()
       return summary

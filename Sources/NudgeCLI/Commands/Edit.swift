@@ -384,11 +384,10 @@ struct UndoCommand: ContextCommand {
     // a habit's change (done, skip, edit, remove) when it is the later of the two journals'
     if let change = try db.latestUndoableHabitChange(madeOn: today),
       try db.latestUndoableChange(madeOn: today).map({
-        (InstantFormat.parse($0.at) ?? .distantPast)
-          <= (InstantFormat.parse(change.at) ?? .distantPast)
+        HabitUndo.instant($0.at) <= HabitUndo.instant(change.at)
       }) ?? true
     {
-      return try HabitUndo.say(ctx, db, change, json: json)
+      return try HabitUndo.say(ctx, db, change, redo: false, json: json)
     }
     guard let outcome = try UndoChange(db: db)(madeOn: today) else {
       throw CLIError(
@@ -414,6 +413,14 @@ struct RedoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
+    // what the latest undo took back is the earliest change undone, of either journal
+    if let change = try db.latestRedoableHabitChange(madeOn: today),
+      try db.latestRedoableChange(madeOn: today).map({
+        HabitUndo.instant($0.at) > HabitUndo.instant(change.at)
+      }) ?? true
+    {
+      return try HabitUndo.say(ctx, db, change, redo: true, json: json)
+    }
     guard let outcome = try RedoChange(db: db)(madeOn: today) else {
       throw CLIError(
         "nothing to redo: no undo made today is left to re-apply (a save, edit or delete since an undo ends what can be redone).",

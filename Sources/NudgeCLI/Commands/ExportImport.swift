@@ -194,10 +194,12 @@ struct ImportCommand: ContextCommand {
       lines.append(
         "Plans turned as the file had them: " + s.plansChosen.joined(separator: ", ") + ".")
     }
-    if s.habitsAdded > 0 || s.habitDaysAdded > 0 {
+    if s.habitsAdded > 0 || s.habitDaysAdded > 0 || s.habitDaysKept > 0 {
       lines.append(
-        "Habits: \(s.habitsAdded) new, \(s.habitDaysAdded) day\(s.habitDaysAdded == 1 ? "" : "s") added or changed."
-      )
+        "Habits: \(s.habitsAdded) new, \(s.habitDaysAdded) day\(s.habitDaysAdded == 1 ? "" : "s") added"
+          + (s.habitDaysKept > 0
+            ? ", \(s.habitDaysKept) kept as recorded here (the file has them otherwise)" : "")
+          + ".")
     }
     if !s.pausesAdded.isEmpty {
       lines.append("Pauses added: " + s.pausesAdded.joined(separator: ", ") + ".")

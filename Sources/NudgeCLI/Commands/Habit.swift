@@ -388,7 +388,7 @@ struct HabitCommand: ParsableCommand {
       let skips = checks.filter { !$0.done }.count
       ctx.line(
         ctx.style.green("✓")
-          + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.changedChecks) changed, \(count.sameChecks) the same."
+          + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.sameChecks) the same, \(count.keptChecks) kept as recorded here."
       )
       for note in mapped.notes { ctx.line(ctx.style.dim("  " + note + ".")) }
       if !settled.newAchievements.isEmpty {

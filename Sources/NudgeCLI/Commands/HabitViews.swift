@@ -158,30 +158,48 @@ enum HabitHeatmap {
   }
 }
 
-/// `nudge undo` of a habit's change: takes it back and says what it was.
+/// `nudge undo` and `nudge redo` of a habit's change: takes it back (or re-applies it) and
+/// says what it was.
 enum HabitUndo {
   struct Report: Encodable {
-    var undone: String
+    var undone: String?
+    var redone: String?
     var habit: String
   }
 
-  static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, json: Bool) throws {
-    let (name, settled) = try HabitChanges(db: db).undo(change)
+  /// A journal's time as an instant, for ordering the two journals (an unreadable one first).
+  static func instant(_ at: String) -> Instant { InstantFormat.parse(at) ?? .distantPast }
+
+  static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, redo: Bool, json: Bool)
+    throws
+  {
+    let changes = HabitChanges(db: db)
+    let (name, settled) = try redo ? changes.redo(change) : changes.undo(change)
     try HabitReminders.update(ctx, db)
+    let kind = "habit-" + change.kind.rawValue
     if json {
-      ctx.line(try jsonText(Report(undone: "habit-" + change.kind.rawValue, habit: name)))
+      ctx.line(
+        try jsonText(Report(undone: redo ? nil : kind, redone: redo ? kind : nil, habit: name)))
       return
     }
+    let habit = "'\(VisibleText.escaped(name))'"
     let what =
-      switch change.kind {
-      case .added: "the habit's adding (it is removed)"
-      case .done: "a done"
-      case .skipped: "a skip"
-      case .edited: "an edit"
-      case .removed: "its removal (it is back, with its days)"
+      switch (change.kind, redo) {
+      case (.added, false): "adding \(habit) (it is removed again)"
+      case (.added, true): "adding \(habit) (it is back)"
+      case (.removed, false): "removing \(habit) (it is back, with its days)"
+      case (.removed, true): "removing \(habit) (it is removed again)"
+      case (.done, _): "\(habit) done"
+      case (.skipped, _): "\(habit) skipped"
+      case (.edited, _): "an edit of \(habit)"
       }
-    ctx.line("Undone: \(what) of '\(VisibleText.escaped(name))'.")
+    ctx.line(
+      ctx.style.green("✓") + " \(redo ? "Redone" : "Undone"): \(what)."
+        + ctx.style.dim(redo ? "" : " (nudge redo re-applies it)"))
     HabitText.sayLost(settled, ctx)
+    for achievement in settled.newAchievements {
+      ctx.line("🏆 Earned again: \(achievement.title).")
+    }
   }
 }
 

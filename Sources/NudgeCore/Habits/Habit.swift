@@ -144,10 +144,11 @@ public struct HabitCheck: Equatable, Sendable, Codable {
     self.savedAt = savedAt
   }
 
-  /// Whether it meets the habit's day: done, and for a measurable habit at least the target.
+  /// Whether it meets the habit's day: done, and for a measurable habit at least the target
+  /// (a day done without an amount — before the habit had a target — meets it).
   public func meets(_ habit: Habit) -> Bool {
     guard done else { return false }
-    guard let target = habit.target else { return true }
-    return (value ?? 0) >= target
+    guard let target = habit.target, let value else { return true }
+    return value >= target
   }
 }

@@ -106,23 +106,32 @@ import Testing
       try nudge("habit", "edit", "stretch", "--rename", "Yoga", "--at", "off").status == 0)
     try #require(try nudge("habit", "remove", "yoga", "--yes").status == 0)
     #expect((try nudge.json("habit", "list") as? [Any])?.isEmpty == true)
-    #expect(try nudge("undo").stdout.contains("its removal"))
+    #expect(try nudge("undo").stdout.contains("Undone: removing 'Yoga' (it is back"))
     var list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
     #expect(list.first?["name"] as? String == "Yoga")
     #expect(try nudge("undo").stdout.contains("an edit of"))
     list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
     #expect(list.first?["name"] as? String == "Stretch")
     #expect(list.first?["at"] as? String == "9pm")
-    #expect(try nudge("undo").stdout.contains("a done of 'Stretch'"))
+    #expect(try nudge("undo").stdout.contains("Undone: 'Stretch' done"))
     list = try #require(try nudge.json("habit", "list") as? [[String: Any]])
     #expect(list.first?["done_today"] as? Bool == false)
     try #require(try nudge("habit", "skip", "stretch").status == 0)
     #expect(
       (try nudge.json("habit", "list") as? [[String: Any]])?.first?["today"] as? String == "skipped"
     )
-    #expect(try nudge("undo").stdout.contains("a skip of 'Stretch'"))
+    #expect(try nudge("undo").stdout.contains("Undone: 'Stretch' skipped"))
     #expect(
       (try nudge.json("habit", "list") as? [[String: Any]])?.first?["today"] as? String == "due")
+    // redo re-applies what the undo took back, then the skip can be undone again
+    #expect(try nudge("redo").stdout.contains("Redone: 'Stretch' skipped"))
+    #expect(
+      (try nudge.json("habit", "list") as? [[String: Any]])?.first?["today"] as? String
+        == "skipped")
+    // a new change ends what redo could re-apply
+    #expect(try nudge("undo").status == 0)
+    try #require(try nudge("habit", "done", "stretch").status == 0)
+    #expect(try nudge("redo").status == 1)
   }
 
   @Test func aSkippedDayKeepsTheStreakAndShowsInTheTodayView() throws {
@@ -214,7 +223,7 @@ import Testing
     #expect(first.stdout.contains("From Loop: 5 habits (5 new, 0 here already)"), "\(first.stdout)")
     let again = try nudge("habit", "import-loop", file)
     #expect(again.stdout.contains("(0 new, 5 here already)"), "\(again.stdout)")
-    #expect(again.stdout.contains("0 new, 0 changed"), "\(again.stdout)")
+    #expect(again.stdout.contains("0 new, 16 the same, 0 kept"), "\(again.stdout)")
     let habits = try #require(
       try nudge.run(["habit", "list", "--all", "--json"]).stdout.data(using: .utf8).flatMap {
         try JSONSerialization.jsonObject(with: $0) as? [[String: Any]]
@@ -225,6 +234,29 @@ import Testing
     #expect(byName["Read"]?["target"] as? Int == 20)
     #expect(byName["Floss"]?["archived"] as? Bool == true)
     #expect(byName["Meditate"]?["at"] as? String == "Mon,Wed,Fri *-*-* 07:30:00")
+  }
+
+  @Test func aDayRecordedHereKeepsWhatItHas() throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge("habit", "add", "Gym", "--every", "2/week", now: "2026-11-01T08:00:00+01:00")
+        .status == 0)
+    // the sample's Gym has days in November 2026 (loop_backup.py); record every day here first
+    for day in 1...20 {
+      try #require(
+        try nudge(
+          "habit", "skip", "gym", now: String(format: "2026-11-%02dT20:00:00+01:00", day)
+        ).status == 0)
+    }
+    let imported = try nudge("habit", "import-loop", try loopBackup())
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(!imported.stdout.contains(" 0 kept"), "\(imported.stdout)")
+    let gym = try #require(
+      (try nudge.json("habit", "list", now: "2026-11-20T21:00:00+01:00") as? [[String: Any]])?
+        .first { $0["name"] as? String == "Gym" })
+    // yours win: the definition and the days recorded here
+    #expect(gym["every"] as? String == "2/week")
+    #expect(gym["today"] as? String == "skipped")
   }
 
   @Test func aFileThatIsNotALoopBackupChangesNothing() throws {
@@ -321,7 +353,7 @@ import Testing
     let to = InProcess()
     let first = try to("import", "-", stdin: exported)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stdout.contains("Habits: 1 new, 2 days added or changed."), "\(first.stdout)")
+    #expect(first.stdout.contains("Habits: 1 new, 2 days added."), "\(first.stdout)")
     let again = try to("import", "-", stdin: exported)
     #expect(!again.stdout.contains("Habits:"), "\(again.stdout)")
     let habit = try #require(

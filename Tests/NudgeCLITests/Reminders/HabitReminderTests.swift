@@ -59,7 +59,7 @@ import Testing
     #expect(try habits(nudge).first?["done_today"] as? Bool == true)
     #expect(try outcomes(nudge) == ["shown", "done"])
     // undo takes the done back, as one typed in a terminal
-    #expect(try nudge("undo", now: Self.evening).stdout.contains("a done of 'Stretch'"))
+    #expect(try nudge("undo", now: Self.evening).stdout.contains("Undone: 'Stretch' done"))
     #expect(try habits(nudge).first?["done_today"] as? Bool == false)
   }
 
