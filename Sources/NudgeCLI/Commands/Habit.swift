@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import NudgeCore
 import NudgeStore
 import NudgeUseCases
@@ -42,7 +43,11 @@ struct HabitCommand: ParsableCommand {
       let today = ctx.today(try db.settings())
       var habit = try HabitInput.checked(
         Habit(name: name, since: today.day), name: name, every: fields.every ?? "daily",
-        at: fields.at, target: fields.target, unit: fields.unit, question: fields.question, ctx)
+        at: fields.at,
+        target: try fields.target.map {
+          try HabitInput.wholeNumber($0, option: "--target", from: 1)
+        },
+        unit: fields.unit, question: fields.question, ctx)
       habit = try db.addHabit(habit, madeOn: today.day, at: today.savedAt)
       try HabitReminders.update(ctx, db)
       ctx.line(
@@ -70,8 +75,11 @@ struct HabitCommand: ParsableCommand {
         "The day: yesterday, a weekday (the latest one) or YYYY-MM-DD.", valueName: "day"))
     var day: String?
 
-    @Option(help: ArgumentHelp("The amount, for a measurable habit.", valueName: "n"))
-    var value: Int?
+    // taken as text (and '-3' too) so that any amount not a whole number gets one clear line
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The amount, for a measurable habit (a whole number).", valueName: "n"))
+    var value: String?
 
     @Flag(help: "Print the habit as JSON afterwards (no celebration).")
     var json = false
@@ -89,21 +97,18 @@ struct HabitCommand: ParsableCommand {
       let today = ctx.today(settings)
       let habit = try HabitInput.find(name, in: try db.habits(), ctx, exact: exact)
       let day = try HabitInput.day(self.day, for: habit, today: today.day)
-      var amount = value
-      if let amount, !habit.isMeasurable {
+      if let value, !habit.isMeasurable {
         throw CLIError(
-          "\(HabitText.name(habit)) is a yes/no habit: it takes no --value (given \(amount)); run: nudge habit done \(HabitText.argument(habit))",
+          "\(HabitText.name(habit)) is a yes/no habit: it takes no --value (given \(VisibleText.escaped(value))); run: nudge habit done \(HabitText.argument(habit))",
           code: .usage)
       }
+      var amount = try value.map { try HabitInput.wholeNumber($0, option: "--value", from: 0) }
+      let before = try db.habitChecks(habit.id, from: day).first { $0.day == day }
       if habit.isMeasurable && amount == nil {
-        amount = try HabitInput.askValue(habit, ctx)
-      }
-      if let amount, !(0...Habit.maxAmount).contains(amount) {
-        throw CLIError(
-          "--value takes a whole number from 0 to \(Habit.maxAmount), not \(amount)", code: .usage)
+        amount = try HabitInput.askValue(habit, ctx, soFar: before?.value)
       }
       let check = HabitCheck(day: day, done: true, value: amount, savedAt: today.savedAt)
-      let (before, settled) = try HabitChanges(db: db).record(
+      let (_, settled) = try HabitChanges(db: db).record(
         check, habit: habit.id, madeOn: today.day, at: today.savedAt)
       let report = try HabitReport.of(habit, db, today: today.day)
       if json {
@@ -117,6 +122,9 @@ struct HabitCommand: ParsableCommand {
           + HabitText.streakLine(report))
       if check.meets(habit) == false, let target = habit.target {
         ctx.line(ctx.style.dim("The day counts once it reaches \(target)."))
+      }
+      if let replaced = HabitText.replaced(before, by: check, habit) {
+        ctx.line(ctx.style.dim(replaced))
       }
       HabitText.sayLost(settled, ctx)
       // a celebration of random size, for a day done now (not one filled in, nor one again);
@@ -151,12 +159,15 @@ struct HabitCommand: ParsableCommand {
       let today = ctx.today(try db.settings())
       let habit = try HabitInput.find(name, in: try db.habits(), ctx)
       let day = try HabitInput.day(self.day, for: habit, today: today.day)
-      let (_, settled) = try HabitChanges(db: db).record(
-        HabitCheck(day: day, done: false, savedAt: today.savedAt), habit: habit.id,
-        madeOn: today.day, at: today.savedAt)
+      let skip = HabitCheck(day: day, done: false, savedAt: today.savedAt)
+      let (before, settled) = try HabitChanges(db: db).record(
+        skip, habit: habit.id, madeOn: today.day, at: today.savedAt)
       ctx.line(
         "Skipped \(HabitText.name(habit)) \(FlowDay.describe(day, today: today.day)); its streak waits. "
           + ctx.style.dim("(nudge undo takes it back)"))
+      if let replaced = HabitText.replaced(before, by: skip, habit) {
+        ctx.line(ctx.style.dim(replaced))
+      }
       HabitText.sayLost(settled, ctx)
     }
   }
@@ -188,15 +199,20 @@ struct HabitCommand: ParsableCommand {
       let style = ctx.style
       let width = min(24, habits.map { VisibleText.escaped($0.name).count }.max() ?? 0)
       for (habit, report) in zip(habits, reports) {
+        // ✓ done, - skipped, ○ to do today, · nothing wanted today
         let state =
-          report.today == .done
-          ? style.green("✓") : report.today == .skipped ? style.blue("-") : style.dim("○")
+          switch report.today {
+          case .done: style.green("✓")
+          case .skipped: style.blue("-")
+          case .due: style.yellow("○")
+          case .notDue: style.dim("·")
+          }
         ctx.line(
           "\(state) \(style.bold(VisibleText.escaped(habit.name).padded(to: width)))  "
             + "\(HabitText.streakLine(report))  "
             + style.dim(
               "strength \(report.strength)%  \(habit.every.description)"
-                + (habit.at.map { " at \(VisibleText.escaped($0))" } ?? "")
+                + (habit.at.map { ", reminder \(VisibleText.escaped(HabitText.time($0)))" } ?? "")
                 + (habit.archived ? "  (archived)" : "")))
       }
     }
@@ -261,7 +277,9 @@ struct HabitCommand: ParsableCommand {
       let edited = try HabitInput.checked(
         habit, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
         at: fields.at == "off" ? nil : (fields.at ?? habit.at),
-        target: fields.target ?? habit.target, unit: fields.unit ?? habit.unit,
+        target: try fields.target.map {
+          try HabitInput.wholeNumber($0, option: "--target", from: 1)
+        } ?? habit.target, unit: fields.unit ?? habit.unit,
         // a question that was the old name's default becomes the new name's
         question: fields.question
           ?? (habit.question == Habit.defaultQuestion(habit.name) ? nil : habit.question), ctx,
@@ -365,6 +383,12 @@ struct HabitCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings()).day
+      // a file not there, or not readable: no input (66), as `import` says it
+      guard access(file, R_OK) == 0 else {
+        throw CLIError(
+          "cannot read \(VisibleText.escaped(file)): give the file Loop Habit Tracker writes with Settings, Export full backup",
+          code: .noInput)
+      }
       let backup: LoopBackup
       do throws(LoopBackupError) {
         backup = try LoopBackup.read(path: file, today: today)
@@ -391,6 +415,7 @@ struct HabitCommand: ParsableCommand {
           + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.sameChecks) the same, \(count.keptChecks) kept as recorded here."
       )
       for note in mapped.notes { ctx.line(ctx.style.dim("  " + note + ".")) }
+      ctx.line(ctx.style.dim("  (an import is not taken back by nudge undo)"))
       if !settled.newAchievements.isEmpty {
         ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
       }
@@ -426,8 +451,11 @@ struct HabitFields: ParsableArguments {
       valueName: "spec"))
   var every: String?
 
-  @Option(help: ArgumentHelp("The amount a day that meets it (measurable).", valueName: "n"))
-  var target: Int?
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The amount a day that meets it (measurable; a whole number, with --unit).", valueName: "n"))
+  var target: String?
 
   @Option(help: ArgumentHelp("The target's unit: pages, minutes, glasses.", valueName: "unit"))
   var unit: String?
@@ -510,9 +538,9 @@ enum HabitInput {
     } catch {
       throw CLIError.usage(error)
     }
-    if habit.unit != nil && habit.target == nil {
+    if (habit.unit == nil) != (habit.target == nil) {
       throw CLIError(
-        "--unit needs --target: a measurable habit has a target a day (--target 20 --unit pages)",
+        "--target and --unit go together: a measurable habit has a target a day in a unit (--target 20 --unit pages)",
         code: .usage)
     }
     if let at {
@@ -525,7 +553,17 @@ enum HabitInput {
   }
 
   /// Asks a measurable habit's amount on a terminal; off one, an error says to give --value.
-  static func askValue(_ habit: Habit, _ ctx: Context) throws -> Int {
+  /// `text` as a whole number from `low` to the largest amount, or one line saying so.
+  static func wholeNumber(_ text: String, option: String, from low: Int) throws -> Int {
+    guard let n = Int(text.trimmingSpaces), (low...Habit.maxAmount).contains(n) else {
+      throw CLIError(
+        "\(option) takes a whole number from \(low) to \(Habit.maxAmount), not '\(VisibleText.escaped(text))'",
+        code: .usage)
+    }
+    return n
+  }
+
+  static func askValue(_ habit: Habit, _ ctx: Context, soFar: Int? = nil) throws -> Int {
     let unit = habit.unit.map(VisibleText.escaped) ?? "of it"
     guard ctx.input.isTerminal else {
       throw CLIError(
@@ -534,8 +572,15 @@ enum HabitInput {
     }
     while true {
       ctx.output.write(
-        "How many \(unit)? " + ctx.style.dim("(target \(habit.target ?? 0)) "))
-      guard let line = ctx.input.readLine() else { throw CLIError.interruptedQuietly }
+        "How many \(unit)? "
+          + ctx.style.dim(
+            "(your target: \(habit.target ?? 0)" + (soFar.map { "; so far today: \($0)" } ?? "")
+              + ") "))
+      guard let line = ctx.input.readLine() else {
+        // Ctrl-D: nothing recorded, said on a line of its own
+        ctx.line()
+        throw CLIError("nothing recorded: no amount was given", code: .failure)
+      }
       if let n = Int(line.trimmingSpaces), (0...Habit.maxAmount).contains(n) { return n }
       ctx.line(ctx.style.yellow("A whole number from 0 to \(Habit.maxAmount), please."))
     }
@@ -546,7 +591,10 @@ enum HabitInput {
     let today = ctx.today(try db.settings())
     var habit = try find(name, in: try db.habits(includingArchived: true), ctx)
     guard habit.archived != archived else {
-      ctx.line("\(HabitText.name(habit)) is \(archived ? "archived" : "not archived") already.")
+      ctx.line(
+        archived
+          ? "\(HabitText.name(habit)) is archived already."
+          : "\(HabitText.name(habit)) is not archived: nothing to bring back.")
       return
     }
     habit.archived = archived
@@ -574,6 +622,33 @@ enum HabitText {
       streak: streak, streakUnit: habit.every.streakUnit)
   }
 
+  /// What a check replaced, when it was recorded otherwise ("It replaces what was recorded:
+  /// 12 pages."); nil when there was nothing, or the same.
+  static func replaced(_ before: HabitCheck?, by check: HabitCheck, _ habit: Habit) -> String? {
+    guard let before, before.done != check.done || before.value != check.value else {
+      return nil
+    }
+    let what =
+      !before.done
+      ? "skipped"
+      : before.value.map { "\($0) \(habit.unit.map(VisibleText.escaped) ?? "")" } ?? "done"
+    return "It replaces what was recorded for that day: \(what). (nudge undo takes it back)"
+  }
+
+  /// A reminder time as a person reads it: "weekdays 7:30" as typed, "Mon,Wed,Fri 07:30" for
+  /// the calendar expression of one.
+  static func time(_ at: String) -> String {
+    let words = at.split(separator: " ")
+    if words.count == 3, words[1] == "*-*-*" {
+      let clock = words[2].split(separator: ":")
+      return words[0] + " " + clock.prefix(2).joined(separator: ":")
+    }
+    if words.count == 2, words[0] == "*-*-*" {
+      return words[1].split(separator: ":").prefix(2).joined(separator: ":")
+    }
+    return at
+  }
+
   /// Says the achievements a change took back (its days no longer earn them).
   static func sayLost(_ settled: HabitChanges.Settled, _ ctx: Context) {
     for lost in settled.lostAchievements {
@@ -585,7 +660,7 @@ enum HabitText {
   /// "daily at 9pm, 20 pages a day".
   static func describe(_ habit: Habit, style: Style) -> String {
     var text = habit.every.description
-    if let at = habit.at { text += ", at \(VisibleText.escaped(at))" }
+    if let at = habit.at { text += ", reminder \(VisibleText.escaped(time(at)))" }
     if let target = habit.target {
       text += ", \(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"
     }

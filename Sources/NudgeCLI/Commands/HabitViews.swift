@@ -149,7 +149,7 @@ enum HabitHeatmap {
         if day > today || day < habit.since { return " " }
         if met.contains(day) { return style.green("█") }
         if excused.contains(day) { return style.blue("-") }
-        if day == today { return style.yellow("○") }
+        if day == today { return habit.every.isDue(on: day) ? style.yellow("○") : " " }
         return dayByDay && habit.every.isDue(on: day) ? style.dim("·") : " "
       }
       ctx.line("   \(style.dim(name)) " + cells.joined(separator: " "))
@@ -212,6 +212,10 @@ enum HabitDays {
     /// `done` or `skipped`.
     var state: String
     @NullWhenAbsent var value: Int?
+    /// Whether it meets the habit (a measurable one's amount reached its target).
+    var met: Bool
+    /// The measurable habit's target, for "16/20".
+    @NullWhenAbsent var target: Int?
   }
 
   /// A day of `history --json`: the day's keys, then `habits`.
@@ -238,7 +242,9 @@ enum HabitDays {
     for habit in habits {
       for check in checks[habit.id] ?? [] {
         byDay[check.day, default: []].append(
-          Mark(name: habit.name, state: check.done ? "done" : "skipped", value: check.value))
+          Mark(
+            name: habit.name, state: check.done ? "done" : "skipped", value: check.value,
+            met: check.meets(habit), target: habit.target))
       }
     }
     return byDay
@@ -255,7 +261,9 @@ enum HabitDays {
   static func list(_ marks: [Mark]) -> String {
     marks.map { mark in
       VisibleText.escaped(mark.name)
-        + (mark.state == "skipped" ? " skipped" : mark.value.map { " \($0)" } ?? " ✓")
+        + (mark.state == "skipped"
+          ? " skipped"
+          : mark.value.map { " \($0)" + (mark.target.map { "/\($0)" } ?? "") } ?? " ✓")
     }.joined(separator: ", ")
   }
 }

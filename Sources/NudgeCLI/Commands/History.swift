@@ -48,6 +48,7 @@ struct HistoryCommand: ContextCommand {
       for (index, entry) in timeline.reversed().enumerated() {
         if index > 0 { ctx.line() }
         view.full(entry)
+        if let marks = habits[entry.date] { ctx.wrappedLine("Habits: " + HabitDays.list(marks)) }
       }
       return
     }

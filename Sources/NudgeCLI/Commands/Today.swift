@@ -132,7 +132,13 @@ struct TodayCommand: ContextCommand {
         ctx.line(style.green("✓") + " \(name) done · " + HabitText.streakLine(report))
       case .skipped: ctx.line(style.blue("-") + " \(name) skipped today")
       case .due:
-        ctx.line("→ \(name): " + style.cyan("nudge habit done \(HabitText.argument(habit))"))
+        // a measurable one: its amount so far, and the command with --value
+        let soFar = report.valueToday.map { " (\($0) of \(habit.target ?? 0) so far)" } ?? ""
+        ctx.line(
+          "→ \(name)\(soFar): "
+            + style.cyan(
+              "nudge habit done \(HabitText.argument(habit))"
+                + (habit.isMeasurable ? " --value N" : "")))
       case .notDue: continue
       }
     }

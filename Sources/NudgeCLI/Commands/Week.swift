@@ -70,7 +70,7 @@ struct WeekCommand: ContextCommand {
       let week = marks.values.joined().filter { $0.name == habit.name }
       let progress = try HabitReport.of(habit, db, today: last)
       return HabitWeek(
-        name: habit.name, doneDays: week.filter { $0.state == "done" }.count,
+        name: habit.name, doneDays: week.filter(\.met).count,
         skippedDays: week.filter { $0.state == "skipped" }.count, streak: progress.streak,
         streakUnit: progress.streakUnit)
     }

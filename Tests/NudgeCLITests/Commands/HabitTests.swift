@@ -62,10 +62,19 @@ import Testing
       (["habit", "add", String(repeating: "x", count: 61)], "at most 60"),
       (["habit", "add", "list"], "one of nudge's command words"),
       (["habit", "add", "stretch"], "a habit named 'Stretch' is there already"),
-      (["habit", "add", "Run", "--target", "0"], "a target is a whole number from 1"),
+      (
+        ["habit", "add", "Run", "--target", "0", "--unit", "km"],
+        "--target takes a whole number from 1"
+      ),
+      (
+        ["habit", "add", "Run", "--target", "-3", "--unit", "km"],
+        "--target takes a whole number from 1"
+      ),
+      (["habit", "add", "Run", "--target", "2.5", "--unit", "km"], "not '2.5'"),
+      (["habit", "add", "Run", "--target", "5"], "--target and --unit go together"),
       (["habit", "add", "Run", "--every", "8/week"], "'8/week' can't be met"),
       (["habit", "add", "Run", "--at", "25:99"], "is not a time Nudge reads"),
-      (["habit", "add", "Run", "--unit", "km"], "--unit needs --target"),
+      (["habit", "add", "Run", "--unit", "km"], "--target and --unit go together"),
       (["habit", "done", "Stretch", "--day", "2026-11-21"], "is in the future"),
       (["habit", "done", "Stretch", "--day", "2026-11-01"], "before 'Stretch' began"),
       (["habit", "done", "Nope"], "there is no habit named 'Nope'"),
@@ -263,9 +272,10 @@ import Testing
     let nudge = InProcess()
     let garbage = NSTemporaryDirectory() + "nudge-not-loop-\(UUID().uuidString).db"
     try Data("not a database".utf8).write(to: URL(fileURLWithPath: garbage))
-    for file in [garbage, "/nonexistent/loop.db"] {
+    // not a Loop backup: bad data (65); not there: no input (66), as `import` says it
+    for (file, status) in [(garbage, Int32(65)), ("/nonexistent/loop.db", 66)] {
       let result = try nudge("habit", "import-loop", file)
-      #expect(result.status == 65, "\(result.stderr)")
+      #expect(result.status == status, "\(result.stderr)")
       #expect(result.stderr.contains("Export full backup"), "\(result.stderr)")
     }
     #expect((try nudge.json("habit", "list") as? [Any])?.isEmpty == true)
@@ -423,6 +433,37 @@ import Testing
     #expect(habit["done_today"] as? Bool == false)
     #expect(habit["today"] as? String == "due")
     #expect(habit["value_today"] as? Int == 5)
+  }
+
+  @Test func aMeasurableDayShowsItsAmountAgainstItsTargetEverywhere() throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge(
+        "habit", "add", "Read", "--target", "20", "--unit", "pages",
+        now: "2026-11-16T08:00:00+01:00"
+      ).status == 0)
+    try #require(
+      try nudge("habit", "done", "read", "--value", "16", now: "2026-11-16T20:00:00+01:00").status
+        == 0)
+    try #require(
+      try nudge("habit", "done", "read", "--value", "25", now: "2026-11-17T20:00:00+01:00").status
+        == 0)
+    let evening = "2026-11-18T20:00:00+01:00"
+    try #require(try nudge("habit", "done", "read", "--value", "5", now: evening).status == 0)
+    // a second amount replaces the first, and says so
+    let again = try nudge("habit", "done", "read", "--value", "12", now: evening)
+    #expect(again.stdout.contains("It replaces what was recorded for that day: 5 pages."))
+    #expect(
+      try nudge("history", "--days", "3", now: evening).stdout.contains("habits: Read 16/20"))
+    #expect(
+      try nudge("today", now: evening).stdout.contains(
+        "→ Read (12 of 20 so far): nudge habit done Read --value N"))
+    #expect(try nudge("week", now: evening).stdout.contains("Read: done 1 of 7 days"))
+    // Ctrl-D at the amount's prompt: nothing recorded, exit 1, on a line of its own
+    let ended = try nudge.typing("", "habit", "done", "read", now: evening)
+    #expect(ended.status == 1)
+    #expect(ended.stdout.contains("(your target: 20; so far today: 12) \n"), "\(ended.stdout)")
+    #expect(ended.stderr.contains("nothing recorded"))
   }
 
   @Test func aRenameRenewsADefaultQuestionAndKeepsAnOwnOne() throws {
