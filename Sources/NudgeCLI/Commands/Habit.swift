@@ -570,16 +570,19 @@ enum HabitInput {
         "\(HabitText.name(habit)) is measured (\(habit.target ?? 0) \(unit) a day): give the amount, e.g. nudge habit done \(HabitText.argument(habit)) --value \(habit.target ?? 1)",
         code: .usage)
     }
+    ctx.input.catchInterrupts()
     while true {
       ctx.output.write(
         "How many \(unit)? "
           + ctx.style.dim(
             "(your target: \(habit.target ?? 0)" + (soFar.map { "; so far today: \($0)" } ?? "")
               + ") "))
-      guard let line = ctx.input.readLine() else {
-        // Ctrl-D: nothing recorded, said on a line of its own
+      guard let line = ctx.input.readLine(), !ctx.input.wasInterrupted else {
+        // Ctrl-D (exit 1) or Ctrl-C (130): nothing recorded, said on a line of its own
         ctx.line()
-        throw CLIError("nothing recorded: no amount was given", code: .failure)
+        throw CLIError(
+          "nothing recorded: no amount was given",
+          code: ctx.input.wasInterrupted ? .interrupted : .failure)
       }
       if let n = Int(line.trimmingSpaces), (0...Habit.maxAmount).contains(n) { return n }
       ctx.line(ctx.style.yellow("A whole number from 0 to \(Habit.maxAmount), please."))

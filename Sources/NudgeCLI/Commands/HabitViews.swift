@@ -52,25 +52,24 @@ struct HabitReport: Encodable {
     archived = habit.archived
   }
 
-  /// Where `habit` stands on `today`.
-  static func of(_ habit: Habit, _ db: AppDatabase, today: Day) throws -> HabitReport {
-    HabitReport(
-      habit, try progress(habit, db, today: today, paused: try pausedDays(db, through: today)),
-      today: today)
+  /// Where `habit` stands on `today` (`scoring: false`: its strength left at 0, for what
+  /// does not show it).
+  static func of(_ habit: Habit, _ db: AppDatabase, today: Day, scoring: Bool = true) throws
+    -> HabitReport
+  {
+    try all([habit], db, today: today, scoring: scoring)[0]
   }
 
-  /// Each of `habits`, in order.
-  static func all(_ habits: [Habit], _ db: AppDatabase, today: Day) throws -> [HabitReport] {
+  /// Each of `habits`, in order, the days off read once.
+  static func all(_ habits: [Habit], _ db: AppDatabase, today: Day, scoring: Bool = true) throws
+    -> [HabitReport]
+  {
     let paused = try pausedDays(db, through: today)
     return try habits.map {
-      HabitReport($0, try progress($0, db, today: today, paused: paused), today: today)
+      let progress = HabitProgress(
+        $0, checks: try db.habitChecks($0.id), paused: paused, today: today, scoring: scoring)
+      return HabitReport($0, progress, today: today)
     }
-  }
-
-  static func progress(_ habit: Habit, _ db: AppDatabase, today: Day, paused: Set<Day>) throws
-    -> HabitProgress
-  {
-    HabitProgress(habit, checks: try db.habitChecks(habit.id), paused: paused, today: today)
   }
 
   /// The days off (`nudge pause`) up to `today`.
@@ -92,7 +91,7 @@ enum HabitReminders {
     guard let id = Habit.id(ofSlot: slot),
       let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
     else { return nil }
-    let report = try HabitReport.of(habit, db, today: today)
+    let report = try HabitReport.of(habit, db, today: today, scoring: false)
     guard report.today == .due else { return nil }
     return .habit(HabitText.offer(habit, streak: report.streak))
   }

@@ -125,7 +125,9 @@ struct TodayCommand: ContextCommand {
     }
     // the person's own habits wanted today (or still this week or month): done, skipped, to do
     let habits = try db.habits(includingArchived: false)
-    for (habit, report) in zip(habits, try HabitReport.all(habits, db, today: today)) {
+    for (habit, report) in zip(
+      habits, try HabitReport.all(habits, db, today: today, scoring: false))
+    {
       let name = VisibleText.escaped(habit.name)
       switch report.today {
       case .done:

@@ -66,9 +66,10 @@ struct WeekCommand: ContextCommand {
     let streak = try ctx.streak(db, today: last)
     let suggestions = try slotSuggestions(db, days, rollover: settings.rolloverHour)
     let marks = try HabitDays.read(db, from: first, through: last)
-    let habitWeeks = try db.habits(includingArchived: false).map { habit in
+    let habits = try db.habits(includingArchived: false)
+    let reports = try HabitReport.all(habits, db, today: last, scoring: false)
+    let habitWeeks = zip(habits, reports).map { habit, progress in
       let week = marks.values.joined().filter { $0.name == habit.name }
-      let progress = try HabitReport.of(habit, db, today: last)
       return HabitWeek(
         name: habit.name, doneDays: week.filter(\.met).count,
         skippedDays: week.filter { $0.state == "skipped" }.count, streak: progress.streak,

@@ -251,7 +251,7 @@ private struct OnScreen: Sendable {
     try log(outcome)
     let streak =
       try db.habits().first { $0.id == habit.id }.map {
-        try HabitReport.of($0, db, today: day).streak
+        try HabitReport.of($0, db, today: day, scoring: false).streak
       } ?? 0
     _ = ctx.notifier.post(
       .habitRecorded(

@@ -37,7 +37,11 @@ public struct HabitProgress: Equatable, Sendable {
   }
 
   /// Where `habit` stands on `today` from its `checks` (any order) and the `paused` days.
-  public init(_ habit: Habit, checks: [HabitCheck], paused: Set<Day>, today: Day) {
+  /// `scoring: false` leaves the strength at 0: a view that does not show it (the today view,
+  /// a reminder's decision) does not walk every day for it.
+  public init(
+    _ habit: Habit, checks: [HabitCheck], paused: Set<Day>, today: Day, scoring: Bool = true
+  ) {
     let byDay = Self.marks(checks, of: habit)
     let every = habit.every
     let wants = every.timesPerPeriod
@@ -69,7 +73,7 @@ public struct HabitProgress: Equatable, Sendable {
     self.today = byDay[today]
     self.periodDone = tally.done
     self.periodWants = max(0, wants - tally.excused)
-    self.strength = Self.strength(habit, byDay, paused: paused, today: today)
+    self.strength = scoring ? Self.strength(habit, byDay, paused: paused, today: today) : 0
   }
 
   /// The strength on `today`, scored as Loop scores it: each day from the first recorded one,

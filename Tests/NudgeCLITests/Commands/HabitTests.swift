@@ -464,6 +464,12 @@ import Testing
     #expect(ended.status == 1)
     #expect(ended.stdout.contains("(your target: 20; so far today: 12) \n"), "\(ended.stdout)")
     #expect(ended.stderr.contains("nothing recorded"))
+    // Ctrl-C there: nothing recorded either, exit 130; the 12 pages stay
+    let stopped = try nudge.typing("^C\n", "habit", "done", "read", now: evening)
+    #expect(stopped.status == 130, "\(stopped)")
+    #expect(
+      (try nudge.json("habit", "list", now: evening) as? [[String: Any]])?.first?["value_today"]
+        as? Int == 12)
   }
 
   @Test func aRenameRenewsADefaultQuestionAndKeepsAnOwnOne() throws {
