@@ -6,7 +6,7 @@ import Synchronization
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
-  public static let schemaVersion = 11
+  public static let schemaVersion = 12
 
   /// The one connection: used only by the thread holding `lock` (which swaps it for one to
   /// the file now at `path` when the one opened was deleted or replaced).
@@ -22,6 +22,10 @@ public final class AppDatabase: Sendable {
   /// Opened read-only (its file or folder cannot be written: read-only media): it shows and
   /// exports; a write says why it cannot.
   public let isReadOnly: Bool
+  /// Runs after each outermost write transaction commits (sync writes the change out); not
+  /// again for a write the hook itself makes.
+  private let afterWrite = Mutex<(@Sendable () -> Void)?>(nil)
+  private let inAfterWrite = Atomic<Bool>(false)
 
   /// Wraps an open connection and brings its schema up to date.
   init(
@@ -69,6 +73,11 @@ public final class AppDatabase: Sendable {
     try write { _ in try body() }
   }
 
+  /// Sets what runs after each outermost write commits (`afterWrite`).
+  public func afterEachWrite(_ hook: @escaping @Sendable () -> Void) {
+    afterWrite.withLock { $0 = hook }
+  }
+
   private func run<T>(immediate: Bool, _ body: (SQLiteConnection) throws -> T) throws(StoreError)
     -> T
   {
@@ -78,6 +87,15 @@ public final class AppDatabase: Sendable {
     if owner.load(ordering: .acquiring) == thread {
       result = Result { try connection.savepoint { try body(connection) } }
     } else {
+      defer {
+        if immediate, case .success = result,
+          inAfterWrite.compareExchange(expected: false, desired: true, ordering: .acquiring)
+            .exchanged
+        {
+          afterWrite.withLock { $0 }?()
+          inAfterWrite.store(false, ordering: .releasing)
+        }
+      }
       lock.withLock { _ in
         owner.store(thread, ordering: .releasing)
         defer { owner.store(0, ordering: .releasing) }

@@ -261,5 +261,96 @@ extension AppDatabase {
         before TEXT, after TEXT, undone BOOLEAN NOT NULL DEFAULT 0
       );
     """,
+    // Version 12: sync through a folder (`nudge sync`), empty until `sync init`: this device
+    // (its id, name, folder, clock, its log's generation), each key's latest version as every
+    // device orders it, the keys changed here not yet written to the folder (the triggers mark
+    // them, whatever writes — only while this device syncs), each other device as last read,
+    // and the versions kept from conflicts.
+    """
+      CREATE TABLE sync_self (
+        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+        device TEXT NOT NULL, name TEXT NOT NULL, folder TEXT NOT NULL,
+        clock_wall INTEGER NOT NULL DEFAULT 0, clock_counter INTEGER NOT NULL DEFAULT 0,
+        generation INTEGER NOT NULL DEFAULT 0, log_lines INTEGER NOT NULL DEFAULT 0,
+        joined_at TEXT NOT NULL, wrote_at TEXT
+      );
+      CREATE TABLE sync_key (
+        key TEXT PRIMARY KEY NOT NULL, clock TEXT NOT NULL, value TEXT, seen TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE sync_dirty (key TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+      CREATE TABLE sync_peer (
+        device TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, latest TEXT,
+        generation INTEGER NOT NULL DEFAULT -1, log_offset INTEGER NOT NULL DEFAULT 0,
+        log_stamp TEXT, snapshot_stamp TEXT, heard_at TEXT
+      );
+      CREATE TABLE sync_conflict (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL, clock TEXT NOT NULL, value TEXT NOT NULL, seen TEXT NOT NULL,
+        winner TEXT NOT NULL, kept_at TEXT NOT NULL,
+        UNIQUE (key, clock)
+      );
+      CREATE TRIGGER sync_entry_added AFTER INSERT ON flow_entry
+        WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'entry/' || NEW.day || '/' || NEW.flow
+          || CASE WHEN NEW.key = '' THEN '' ELSE '/' || NEW.key END AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_entry_changed AFTER UPDATE ON flow_entry
+        WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN
+          INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'entry/' || OLD.day || '/' || OLD.flow
+            || CASE WHEN OLD.key = '' THEN '' ELSE '/' || OLD.key END AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k);
+          INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'entry/' || NEW.day || '/' || NEW.flow
+            || CASE WHEN NEW.key = '' THEN '' ELSE '/' || NEW.key END AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k);
+        END;
+      CREATE TRIGGER sync_entry_removed AFTER DELETE ON flow_entry
+        WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'entry/' || OLD.day || '/' || OLD.flow
+          || CASE WHEN OLD.key = '' THEN '' ELSE '/' || OLD.key END AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_pause_added AFTER INSERT ON pause WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'pause/' || NEW.first_day AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_pause_changed AFTER UPDATE ON pause WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN
+          INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'pause/' || OLD.first_day AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k);
+          INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'pause/' || NEW.first_day AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k);
+        END;
+      CREATE TRIGGER sync_pause_removed AFTER DELETE ON pause WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'pause/' || OLD.first_day AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_slot_added AFTER INSERT ON slot_schedule
+        WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'slot/' || NEW.slot AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_slot_changed AFTER UPDATE ON slot_schedule
+        WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN
+          INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'slot/' || OLD.slot AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k);
+          INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'slot/' || NEW.slot AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k);
+        END;
+      CREATE TRIGGER sync_slot_removed AFTER DELETE ON slot_schedule
+        WHEN EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'slot/' || OLD.slot AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_setting_added AFTER INSERT ON setting
+        WHEN NEW.key = 'celebrations' AND EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'setting/celebrations' AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_setting_changed AFTER UPDATE ON setting
+        WHEN (NEW.key = 'celebrations' OR OLD.key = 'celebrations')
+          AND EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'setting/celebrations' AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+      CREATE TRIGGER sync_setting_removed AFTER DELETE ON setting
+        WHEN OLD.key = 'celebrations' AND EXISTS (SELECT 1 FROM sync_self)
+        BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'setting/celebrations' AS k)
+          WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
+    """,
   ]
 }

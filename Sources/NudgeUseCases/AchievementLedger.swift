@@ -5,11 +5,13 @@ import NudgeStore
 /// ones whose condition now holds (each kept at the earliest day it held), and after a change
 /// that can take history away, takes back those whose condition no longer holds. Runs inside
 /// its caller's transaction.
-struct AchievementLedger {
+public struct AchievementLedger {
   let db: AppDatabase
 
+  public init(db: AppDatabase) { self.db = db }
+
   /// The achievements whose condition holds on the history as it is now.
-  func held() throws(StoreError) -> Set<Achievement> {
+  public func held() throws(StoreError) -> Set<Achievement> {
     Set(AchievementRule.evaluate(try db.historyFacts()).keys)
   }
 
@@ -17,7 +19,7 @@ struct AchievementLedger {
   /// when `heldBefore` is given (what held before a change that can take history away), takes
   /// back what it no longer supports; moves each kept one to the day its condition first
   /// holds. Returns the new and the taken back.
-  func settle(heldBefore: Set<Achievement>?, awarding: Bool = true) throws(StoreError) -> (
+  public func settle(heldBefore: Set<Achievement>?, awarding: Bool = true) throws(StoreError) -> (
     new: [Achievement], lost: [Achievement]
   ) {
     let computed = AchievementRule.evaluate(try db.historyFacts())
@@ -47,7 +49,7 @@ struct AchievementLedger {
 
   /// Holds every stored achievement to the entries (after an import): one no entry supports
   /// (one a file brought before this rule, say) is taken back.
-  func recompute() throws(StoreError) -> (new: [Achievement], lost: [Achievement]) {
+  public func recompute() throws(StoreError) -> (new: [Achievement], lost: [Achievement]) {
     try settle(heldBefore: Set(try db.achievements().keys))
   }
 }

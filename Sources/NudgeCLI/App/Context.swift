@@ -170,6 +170,18 @@ extension Context {
     } else {
       context.clock = RunClock(started: now) { platform.now() }
     }
+    // the first open takes in what other devices wrote, when this one syncs
+    let open = context.openDatabase
+    let attached = Atomic<Bool>(false)
+    context.openDatabase = { [context] () throws(StoreError) -> AppDatabase in
+      let db = try open()
+      if attached.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        .exchanged
+      {
+        SyncRunner.attach(context, db)
+      }
+      return db
+    }
     return context
   }
 }

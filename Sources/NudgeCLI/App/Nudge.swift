@@ -26,7 +26,7 @@ public struct Nudge: ParsableCommand {
       CelebrateCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
       OpenCommand.self, DoctorCommand.self, InstallCommand.self, UninstallCommand.self,
       DaemonCommand.self,
-      ConfigCommand.self, PlanCommand.self, HabitCommand.self,
+      ConfigCommand.self, PlanCommand.self, HabitCommand.self, SyncCommand.self,
       ExportCommand.self,
       ImportCommand.self,
     ],

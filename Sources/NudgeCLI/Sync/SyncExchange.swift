@@ -1,0 +1,219 @@
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+import NudgeUseCases
+
+/// One exchange with the sync folder: writes what changed here to this device's log (a
+/// snapshot now and then replaces the log), then takes in what each other device's files hold
+/// that was not read yet — nothing is read while no device file changed. What arrives is
+/// merged (`SyncMerge`), the achievements held to the merged entries without a celebration
+/// (one plays where the flow was done).
+struct SyncExchange {
+  let db: AppDatabase
+  let me: SyncSelf
+  /// The run's now, milliseconds since 1970, and as the store stamps it.
+  let now: Int
+  let at: String
+
+  var folder: SyncFolder { SyncFolder(path: me.folder) }
+
+  /// A log longer than this many changes is folded into a snapshot.
+  static let linesPerGeneration = 2000
+
+  /// What an exchange did, for `nudge sync` to say.
+  struct Report {
+    /// Changes written here.
+    var written = 0
+    /// Per device (by name): changes taken in.
+    var arrived: [(name: String, count: Int)] = []
+    /// Conflicts kept in this exchange.
+    var conflicts = 0
+    /// A line per line or file not taken, naming the file and why.
+    var skipped: [String] = []
+    /// A line per file whose last line is not finished (taken once it is).
+    var waiting: [String] = []
+    /// Whether anything arrived that changed what is here.
+    var changedHere = false
+    /// Slots whose schedule arrived (their timers need rewriting).
+    var slotsChanged = false
+    /// Achievements the merged entries earned.
+    var earned: [Achievement] = []
+  }
+
+  /// Writes this device's new changes to its log; throws when the folder can't take them (they
+  /// stay pending, written next time).
+  @discardableResult
+  func writeOut() throws -> Int {
+    if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
+    let header = SyncLine.line(
+      SyncHeader(device: me.device, name: me.name, generation: me.generation))
+    let changes = try db.writeSyncChanges(now: now, at: at) { changes in
+      try folder.append(changes.map(SyncLine.line).joined(), device: me.device, header: header)
+    }
+    if changes.isEmpty && me.wroteAt == nil {
+      // a device that has written nothing yet is still seen by the others, by its name
+      try folder.append("", device: me.device, header: header)
+    }
+    if me.logLines + changes.count > Self.linesPerGeneration { try snapshot() }
+    return changes.count
+  }
+
+  /// Folds everything this device knows into its snapshot and starts its next log: the
+  /// snapshot first (a reader with the old log and the new snapshot loses nothing), then the
+  /// log replaced by one holding only its header.
+  func snapshot() throws {
+    try db.startSyncGeneration { changes, generation in
+      let header = SyncLine.line(
+        SyncHeader(device: me.device, name: me.name, generation: generation))
+      try folder.replace(
+        folder.snapshotPath(me.device), with: [header] + changes.map(SyncLine.line))
+      try folder.replace(folder.logPath(me.device), with: [header])
+    }
+  }
+
+  /// Takes in every other device's files that changed since they were read.
+  func takeIn() throws -> Report {
+    var report = Report()
+    if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
+    let files = Dictionary(grouping: folder.deviceFiles().filter { $0.device != me.device }) {
+      $0.device
+    }
+    let known = Dictionary(uniqueKeysWithValues: try db.syncPeers().map { ($0.device, $0) })
+    guard files.contains(where: { device, found in Self.changed(found, known[device]) }) else {
+      return report
+    }
+    let heldBefore = try AchievementLedger(db: db).held()
+    for device in files.keys.sorted().prefix(SyncFolder.maxDevices) {
+      let found = files[device] ?? []
+      guard Self.changed(found, known[device]) else { continue }
+      var peer = known[device] ?? SyncPeer(device: device, name: device)
+      var counted = Counted()
+      try db.inTransaction {
+        if let snap = found.first(where: \.isSnapshot), snap.stamp != peer.snapshotStamp {
+          try read(snap, into: &peer, counted: &counted, report: &report)
+          peer.snapshotStamp = snap.stamp
+        }
+        if let log = found.first(where: { !$0.isSnapshot }), log.stamp != peer.logStamp {
+          try read(log, into: &peer, counted: &counted, report: &report)
+          peer.logStamp = log.stamp
+        }
+        if counted.taken > 0 { peer.heardAt = at }
+        try db.saveSyncPeer(peer)
+      }
+      if counted.taken > 0 { report.arrived.append((peer.name, counted.taken)) }
+    }
+    if report.changedHere {
+      let settled = try db.inTransaction {
+        try AchievementLedger(db: db).settle(heldBefore: heldBefore)
+      }
+      report.earned = settled.new
+    }
+    return report
+  }
+
+  /// Whether any of a device's files differs from when it was read.
+  private static func changed(_ files: [SyncFolder.DeviceFile], _ peer: SyncPeer?) -> Bool {
+    guard let peer else { return true }
+    return files.contains { $0.stamp != ($0.isSnapshot ? peer.snapshotStamp : peer.logStamp) }
+  }
+
+  private struct Counted {
+    var taken = 0
+  }
+
+  /// Reads one device file: the snapshot whole (it replaces itself), the log from where it was
+  /// left (from its start when a new generation began), merging each change line.
+  private func read(
+    _ file: SyncFolder.DeviceFile, into peer: inout SyncPeer, counted: inout Counted,
+    report: inout Report
+  ) throws {
+    let name = "nudge-\(file.device).\(file.isSnapshot ? "snapshot" : "log")"
+    guard file.size <= SyncFolder.maxFileBytes else {
+      report.skipped.append(
+        "\(name) is \(file.size / 1_048_576) MiB, more than the \(SyncFolder.maxFileBytes / 1_048_576) MiB a device file may be; skipped."
+      )
+      return
+    }
+    // the header: whose file it is and its generation
+    var header: SyncHeader?
+    var headerEnd = 0
+    var refusal: String?
+    let first = SyncFolder.readLines(file.path, from: 0) { line, _ in
+      switch SyncLine.header(line) {
+      case .success(let found): header = found
+      case .failure(let why): refusal = why.reason
+      }
+      return false
+    }
+    headerEnd = first.end
+    if let failed = first.failed {
+      report.skipped.append("\(name) can't be read (\(failed)); skipped.")
+      return
+    }
+    guard let header else {
+      if first.unfinished || first.end == 0 {
+        report.waiting.append("\(name) has no complete first line yet.")
+      } else {
+        report.skipped.append("\(name): \(refusal ?? "no header"); skipped.")
+      }
+      return
+    }
+    guard header.device == file.device else {
+      report.skipped.append("\(name) says it is device \(header.device)'s; skipped.")
+      return
+    }
+    peer.name = header.name
+    var offset = headerEnd
+    if !file.isSnapshot {
+      if header.generation == peer.generation { offset = max(headerEnd, peer.logOffset) }
+      peer.generation = header.generation
+    }
+    var latest = peer.latest
+    var failure: (any Error)?
+    let reading = SyncFolder.readLines(file.path, from: offset) { line, at in
+      switch SyncLine.change(line, device: file.device, anyDevice: file.isSnapshot, now: now) {
+      case .failure(let why):
+        report.skipped.append(
+          "\(name), line at byte \(at): \(line.isEmpty && why.reason.contains("checksum") == false ? "longer than \(SyncLine.maxBytes / 1024) KiB or empty" : why.reason); skipped."
+        )
+      case .success(let change):
+        do {
+          switch try db.mergeSyncChange(change, at: self.at) {
+          case .applied:
+            report.changedHere = true
+          case .appliedKeepingConflict:
+            report.changedHere = true
+            report.conflicts += 1
+          case .keptAsConflict:
+            report.conflicts += 1
+          case .ignored:
+            break
+          }
+          if case .slot = change.key { report.slotsChanged = true }
+          if change.clock.device == file.device, latest.map({ change.clock > $0 }) ?? true {
+            latest = change.clock
+          }
+          counted.taken += 1
+        } catch {
+          failure = error
+          return false
+        }
+      }
+      return true
+    }
+    if let failure { throw failure }
+    peer.latest = latest
+    if !file.isSnapshot { peer.logOffset = reading.end }
+    if reading.unfinished {
+      report.waiting.append("\(name) ends in a line not finished yet; it is taken once it is.")
+    }
+  }
+}
+
+extension CLIError {
+  /// The sync folder can't be used.
+  static func syncFolder(_ problem: String) -> CLIError {
+    CLIError(
+      "sync: \(problem). Nothing was lost: changes wait until it can be used.", code: .cannotCreate)
+  }
+}

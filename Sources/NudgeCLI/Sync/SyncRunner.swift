@@ -1,0 +1,55 @@
+import Glibc
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+
+/// Where sync runs by itself: when a command opens the database (take in what arrived, when a
+/// device file changed), after each write (write it out), and before a reminder decides.
+/// Quiet unless something was skipped; a folder that can't be used is `doctor`'s and `nudge
+/// sync`'s to say, never a reason for another command to fail.
+enum SyncRunner {
+  static func exchange(_ ctx: Context, _ db: AppDatabase, _ me: SyncSelf) -> SyncExchange {
+    let now = ctx.clock.now()
+    return SyncExchange(
+      db: db, me: me, now: SyncClock.milliseconds(now),
+      at: InstantFormat.format(now, in: ctx.timeZone))
+  }
+
+  /// After a take-in: the timers follow a schedule that arrived.
+  static func after(_ ctx: Context, _ db: AppDatabase, _ report: SyncExchange.Report) throws {
+    if report.slotsChanged {
+      try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
+    }
+  }
+
+  /// Once the database is open: when this device syncs, writes what waits, takes in what
+  /// arrived, and from then on writes each change as it is committed.
+  static func attach(_ ctx: Context, _ db: AppDatabase) {
+    guard !db.isReadOnly, let me = try? db.syncDevice() else { return }
+    takeIn(ctx, db, me)
+    db.afterEachWrite { [ctx] in
+      guard (try? db.syncHasPending()) == true, let me = try? db.syncDevice() else { return }
+      _ = try? exchange(ctx, db, me).writeOut()
+    }
+  }
+
+  /// Writes what waits and takes in what arrived, saying only what was skipped.
+  @discardableResult
+  static func takeIn(_ ctx: Context, _ db: AppDatabase, _ me: SyncSelf? = nil) -> Bool {
+    guard let me = me ?? (try? db.syncDevice()) else { return false }
+    let exchange = exchange(ctx, db, me)
+    if (try? db.syncHasPending()) == true { _ = try? exchange.writeOut() }
+    guard let report = try? exchange.takeIn() else { return false }
+    try? after(ctx, db, report)
+    for line in report.skipped { ctx.output.writeError("nudge: sync: \(line)\n") }
+    return report.changedHere
+  }
+
+  /// This machine's name (the default device name), else "this computer".
+  static func hostname() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "this computer" }
+    let name = String(cString: buffer)
+    return SyncDevice.isName(name) ? name : "this computer"
+  }
+}

@@ -1,0 +1,331 @@
+import FoundationEssentials
+
+/// What one change is about: a flow's entry (a help note by its id), a pause, a slot's
+/// schedule, or a setting that travels. Nothing else travels: not the `terminal` (it runs a
+/// command), not a path, not the reminders' state.
+public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
+  /// A flow's entry of a day (`id`: a help note's, several a day).
+  case entry(day: Day, flow: String, id: String?)
+  /// The pause that starts on this day.
+  case pause(firstDay: Day)
+  /// A slot's schedule.
+  case slot(Slot)
+  /// The celebration preference (the only setting that travels).
+  case celebrations
+
+  /// `entry/DAY/FLOW[/ID]`, `pause/DAY`, `slot/SLOT`, `setting/celebrations`.
+  public var description: String {
+    switch self {
+    case .entry(let day, let flow, let id): "entry/\(day)/\(flow)" + (id.map { "/" + $0 } ?? "")
+    case .pause(let day): "pause/\(day)"
+    case .slot(let slot): "slot/\(slot.rawValue)"
+    case .celebrations: "setting/celebrations"
+    }
+  }
+
+  /// Reads a key another device wrote; the reason when it is not one this Nudge takes.
+  public static func parse(_ text: String) -> Result<SyncKey, SyncRefusal> {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    switch (parts.first, parts.count) {
+    case ("entry", 3), ("entry", 4):
+      guard let day = Day(parts[1]) else { return .failure(.init("an entry's day is not a date")) }
+      guard let flow = Flow(rawValue: parts[2]) else {
+        return .failure(.init("an entry's flow is not a flow's name"))
+      }
+      let id = parts.count == 4 ? parts[3] : nil
+      guard flow.isKeptSeveralADay == (id != nil) else {
+        return .failure(
+          .init("an entry of \(flow.rawValue) \(id == nil ? "without" : "with") an id"))
+      }
+      if let id, !SyncKey.isNoteID(id) {
+        return .failure(.init("a help note's id is not 1 to 64 visible ASCII characters"))
+      }
+      return .success(.entry(day: day, flow: flow.rawValue, id: id))
+    case ("pause", 2):
+      guard let day = Day(parts[1]) else { return .failure(.init("a pause's day is not a date")) }
+      return .success(.pause(firstDay: day))
+    case ("slot", 2):
+      guard let slot = Slot(rawValue: parts[1]) else {
+        return .failure(.init("a slot's name is not one Nudge has"))
+      }
+      return .success(.slot(slot))
+    case ("setting", 2) where parts[1] == "celebrations":
+      return .success(.celebrations)
+    case ("setting", 2):
+      return .failure(.init("the setting '\(VisibleText.escaped(parts[1]))' does not travel"))
+    default:
+      return .failure(
+        .init("unknown kind '\(VisibleText.escaped(String((parts.first ?? "").prefix(40))))'"))
+    }
+  }
+
+  /// A help note's id as imports take it: 1 to 64 visible ASCII characters, no '/'.
+  static func isNoteID(_ id: String) -> Bool {
+    !id.isEmpty && id.utf8.count <= 64
+      && id.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && $0 != "/" }
+  }
+}
+
+/// What a key holds after a change (a removal carries none): the fields of its kind, and no
+/// others. Encoded with sorted keys, so two equal values have one text.
+public struct SyncValue: Codable, Equatable, Sendable {
+  /// An entry's answers by question id, and when it was saved.
+  public var answers: [String: String]?
+  public var savedAt: String?
+  /// A pause's last day.
+  public var lastDay: Day?
+  /// A slot's calendar expression and whether it is on.
+  public var expression: String?
+  public var enabled: Bool?
+  /// A setting's value.
+  public var value: String?
+
+  public init(
+    answers: [String: String]? = nil, savedAt: String? = nil, lastDay: Day? = nil,
+    expression: String? = nil, enabled: Bool? = nil, value: String? = nil
+  ) {
+    self.answers = answers
+    self.savedAt = savedAt
+    self.lastDay = lastDay
+    self.expression = expression
+    self.enabled = enabled
+    self.value = value
+  }
+
+  /// Its one text (sorted keys), what two versions are compared by and the store keeps.
+  public var text: String {
+    String(decoding: (try? SyncLine.encoder.encode(self)) ?? Data(), as: UTF8.self)
+  }
+
+  /// Reads what `text` wrote; nil when it can't be read.
+  public init?(text: String) {
+    guard let value = try? SyncLine.decoder.decode(SyncValue.self, from: Data(text.utf8)) else {
+      return nil
+    }
+    self = value
+  }
+
+  /// Checks the value is one `key` can hold, with the same rules an import holds it to: the
+  /// entry a flow could save, a pause of at most `Pause.maxDays`, a schedule on one line, "on"
+  /// or "off".
+  public func check(for key: SyncKey) -> SyncRefusal? {
+    let fields = [
+      answers != nil, savedAt != nil, lastDay != nil, expression != nil, enabled != nil,
+      value != nil,
+    ]
+    let expected: [Bool]
+    switch key {
+    case .entry(let day, let flow, let id):
+      expected = [true, true, false, false, false, false]
+      guard fields == expected, let answers, let savedAt else {
+        return SyncRefusal("an entry's value has other fields than its answers and saved_at")
+      }
+      guard answers.count <= 64,
+        answers.allSatisfy({ $0.key.utf8.count <= 64 && $0.value.utf8.count <= 8192 })
+      else { return SyncRefusal("an entry's answers are too many or too long") }
+      guard InstantFormat.parse(savedAt) != nil else {
+        return SyncRefusal("an entry's saved_at is not a time")
+      }
+      do {
+        _ = try FlowEntry(
+          stored: StoredEntry(flow: flow, day: day, id: id, answers: answers, savedAt: savedAt))
+      } catch {
+        return SyncRefusal("the entry is not one its flow saves (\(error.message))")
+      }
+    case .pause(let firstDay):
+      expected = [false, false, true, false, false, false]
+      guard fields == expected, let lastDay else {
+        return SyncRefusal("a pause's value is not its last day")
+      }
+      guard firstDay <= lastDay, lastDay.ordinal - firstDay.ordinal < Pause.maxDays else {
+        return SyncRefusal("a pause ends before it starts or is longer than \(Pause.maxDays) days")
+      }
+    case .slot:
+      expected = [false, false, false, true, true, false]
+      guard fields == expected, let expression else {
+        return SyncRefusal("a slot's value is not an expression and whether it is on")
+      }
+      guard !expression.isEmpty, expression.count <= 256,
+        !expression.unicodeScalars.contains(where: {
+          $0.properties.generalCategory == .control || VisibleText.isHostile($0)
+        })
+      else { return SyncRefusal("a slot's expression is not a calendar expression on one line") }
+    case .celebrations:
+      expected = [false, false, false, false, false, true]
+      guard fields == expected, value == "on" || value == "off" else {
+        return SyncRefusal("the celebrations setting is not on or off")
+      }
+    }
+    return nil
+  }
+}
+
+/// One change as it travels: its clock, its key, what the key holds after it (nil: removed, a
+/// tombstone), and the latest change of each other device its writer had taken in (so a
+/// device can tell a later edit from one made while apart).
+public struct SyncChange: Equatable, Sendable {
+  public var clock: SyncClock
+  public var key: SyncKey
+  public var value: SyncValue?
+  public var seen: [String: SyncClock]
+
+  public init(clock: SyncClock, key: SyncKey, value: SyncValue?, seen: [String: SyncClock] = [:]) {
+    self.clock = clock
+    self.key = key
+    self.value = value
+    self.seen = seen
+  }
+}
+
+/// Why a line, a file or a value from the folder was not taken.
+public struct SyncRefusal: Error, Equatable, Sendable {
+  public let reason: String
+  public init(_ reason: String) { self.reason = reason }
+}
+
+/// The first line of a device's file: whose it is, its name, and which generation of its log
+/// it goes with (a snapshot covers every change of the logs before its generation).
+public struct SyncHeader: Codable, Equatable, Sendable {
+  /// The format's version: 1.
+  public var nudgeSync: Int
+  public var device: String
+  public var name: String
+  public var generation: Int
+
+  public init(device: String, name: String, generation: Int) {
+    self.nudgeSync = 1
+    self.device = device
+    self.name = name
+    self.generation = generation
+  }
+}
+
+/// A device file's lines: `CRC32 JSON` — eight hexadecimal digits of the JSON's CRC-32, a
+/// space, the JSON on one line, a newline. A line without its newline is not finished (being
+/// written or copied) and is left for later; one whose checksum fails is skipped.
+public enum SyncLine {
+  static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    return encoder
+  }()
+
+  static let decoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return decoder
+  }()
+
+  /// The longest line taken (longer ones are skipped, read past without being kept whole).
+  public static let maxBytes = 256 * 1024
+
+  private struct Wire: Codable {
+    var c: String
+    var k: String
+    var v: SyncValue?
+    var s: [String: String]?
+  }
+
+  /// A change's line, its newline included.
+  public static func line(_ change: SyncChange) -> String {
+    let wire = Wire(
+      c: change.clock.description, k: change.key.description, v: change.value,
+      s: change.seen.isEmpty ? nil : change.seen.mapValues(\.description))
+    return framed((try? encoder.encode(wire)) ?? Data())
+  }
+
+  /// A header's line, its newline included.
+  public static func line(_ header: SyncHeader) -> String {
+    framed((try? encoder.encode(header)) ?? Data())
+  }
+
+  private static func framed(_ json: Data) -> String {
+    let sum = String(CRC32.checksum(json), radix: 16)
+    return String(repeating: "0", count: 8 - sum.count) + sum + " "
+      + String(decoding: json, as: UTF8.self) + "\n"
+  }
+
+  /// The JSON of a line (without its newline) whose checksum holds.
+  static func body(_ line: some Collection<UInt8>) -> Result<ArraySlice<UInt8>, SyncRefusal> {
+    let bytes = ArraySlice(line)
+    guard bytes.count > 9, bytes[bytes.startIndex + 8] == UInt8(ascii: " "),
+      let sum = UInt32(String(decoding: bytes.prefix(8), as: UTF8.self), radix: 16)
+    else { return .failure(SyncRefusal("it is not a checksum and a change")) }
+    let json = bytes.dropFirst(9)
+    guard CRC32.checksum(json) == sum else { return .failure(SyncRefusal("its checksum fails")) }
+    return .success(json)
+  }
+
+  /// Reads a header line.
+  public static func header(_ line: some Collection<UInt8>) -> Result<SyncHeader, SyncRefusal> {
+    switch body(line) {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let json):
+      guard let header = try? decoder.decode(SyncHeader.self, from: Data(json)),
+        header.nudgeSync == 1, SyncDevice.isID(header.device), SyncDevice.isName(header.name),
+        header.generation >= 0
+      else { return .failure(SyncRefusal("its first line is not a Nudge sync header")) }
+      return .success(header)
+    }
+  }
+
+  /// Reads a change line of `device`'s file (a snapshot holds every device's changes:
+  /// `anyDevice`), refusing what is not a change this Nudge takes: a clock from the future
+  /// (more than an hour past `now`, milliseconds) or before 2000, a key of an unknown kind, a
+  /// value its key can't hold.
+  public static func change(
+    _ line: some Collection<UInt8>, device: String, anyDevice: Bool = false, now: Int
+  ) -> Result<SyncChange, SyncRefusal> {
+    let json: ArraySlice<UInt8>
+    switch body(line) {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let found): json = found
+    }
+    guard let wire = try? decoder.decode(Wire.self, from: Data(json)) else {
+      return .failure(SyncRefusal("it is not a change Nudge reads"))
+    }
+    guard let clock = SyncClock(wire.c) else {
+      return .failure(SyncRefusal("its clock is not a clock"))
+    }
+    guard anyDevice || clock.device == device else {
+      return .failure(SyncRefusal("it claims to be another device's change"))
+    }
+    guard clock.wall >= SyncClock.earliestWall else {
+      return .failure(SyncRefusal("it is dated before 2000"))
+    }
+    guard clock.wall <= now + SyncClock.allowedAheadMilliseconds else {
+      return .failure(
+        SyncRefusal("it is dated in the future (more than an hour ahead of this clock)"))
+    }
+    var seen: [String: SyncClock] = [:]
+    for (id, text) in wire.s ?? [:] {
+      guard SyncDevice.isID(id), let seenClock = SyncClock(text), seenClock.device == id else {
+        return .failure(SyncRefusal("what it saw is not a list of clocks"))
+      }
+      seen[id] = seenClock
+    }
+    let key: SyncKey
+    switch SyncKey.parse(wire.k) {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let found): key = found
+    }
+    if let value = wire.v, let refusal = value.check(for: key) { return .failure(refusal) }
+    return .success(SyncChange(clock: clock, key: key, value: wire.v, seen: seen))
+  }
+}
+
+/// CRC-32 (IEEE 802.3, as zlib computes it).
+public enum CRC32 {
+  private static let table: [UInt32] = (0..<256).map { n in
+    var c = UInt32(n)
+    for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+    return c
+  }
+
+  public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    var c: UInt32 = 0xFFFF_FFFF
+    for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+    return c ^ 0xFFFF_FFFF
+  }
+}

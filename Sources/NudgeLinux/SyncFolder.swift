@@ -1,0 +1,187 @@
+import Glibc
+import NudgeCore
+
+/// The folder devices share for sync (`nudge sync init DIR`), as files: each device's log
+/// (`nudge-ID.log`, appended to) and snapshot (`nudge-ID.snapshot`, replaced whole). A device
+/// writes only its own two files and never deletes one; what another device's files hold is
+/// read in bounded pieces, a line at a time, and trusted in nothing (`SyncLine` checks it).
+public struct SyncFolder: Sendable {
+  public let path: String
+
+  public init(path: String) { self.path = path }
+
+  /// The largest device file read: a bigger one is skipped, said once (ten years of a
+  /// person's entries are a few megabytes).
+  public static let maxFileBytes = 64 * 1024 * 1024
+  /// At most this many other devices' files are read.
+  public static let maxDevices = 64
+
+  /// Why the folder can't be used, in words; nil when it can: it must be a directory this user
+  /// owns and can write, that no other user can write.
+  public func problem() -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      return "the folder \(path) is not there (\(String(cString: strerror(errno)).lowercased()))"
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a folder" }
+    guard info.st_uid == geteuid() else {
+      return "the folder \(path) belongs to another user (uid \(info.st_uid))"
+    }
+    guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+      return
+        "other users can write to the folder \(path) (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod go-w '\(path)'"
+    }
+    guard access(path, W_OK | X_OK) == 0 else { return "the folder \(path) can't be written" }
+    return nil
+  }
+
+  /// One device's file in the folder.
+  public struct DeviceFile: Equatable, Sendable {
+    public var device: String
+    public var isSnapshot: Bool
+    public var path: String
+    public var size: Int
+    /// Size, modification time and inode: the file is unchanged while this is.
+    public var stamp: String
+    /// When it was last changed, seconds since 1970.
+    public var modified: Int
+  }
+
+  public func logPath(_ device: String) -> String { path + "/nudge-\(device).log" }
+  public func snapshotPath(_ device: String) -> String { path + "/nudge-\(device).snapshot" }
+
+  /// The device files in the folder (regular files named `nudge-ID.log` or `.snapshot`, links
+  /// not followed); anything else there is not looked at.
+  public func deviceFiles() -> [DeviceFile] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var files: [DeviceFile] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      guard name.hasPrefix("nudge-") else { continue }
+      let isSnapshot = name.hasSuffix(".snapshot")
+      guard isSnapshot || name.hasSuffix(".log") else { continue }
+      let device = String(name.dropFirst(6).dropLast(isSnapshot ? 9 : 4))
+      guard SyncDevice.isID(device) else { continue }
+      let full = path + "/" + name
+      var info = stat()
+      guard lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      files.append(
+        DeviceFile(
+          device: device, isSnapshot: isSnapshot, path: full, size: Int(info.st_size),
+          stamp: "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ino)",
+          modified: Int(info.st_mtim.tv_sec)))
+    }
+    return files.sorted { ($0.device, $0.isSnapshot ? 1 : 0) < ($1.device, $1.isSnapshot ? 1 : 0) }
+  }
+
+  /// Why a write to the folder failed; nothing of it was kept as written.
+  public struct WriteFailure: Error, Sendable {
+    public let reason: String
+  }
+
+  /// Appends `text` to this device's log (created with `header` first when it is not there),
+  /// synced to disk before returning.
+  public func append(_ text: String, device: String, header: String) throws(WriteFailure) {
+    let file = logPath(device)
+    var info = stat()
+    let exists = lstat(file, &info) == 0
+    if exists && info.st_mode & S_IFMT != S_IFREG {
+      throw WriteFailure(reason: "\(file) is not a regular file")
+    }
+    let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw WriteFailure(reason: "\(file): \(String(cString: strerror(errno)).lowercased())")
+    }
+    defer { close(fd) }
+    var end = stat()
+    let bytes =
+      Array(((fstat(fd, &end) == 0 && end.st_size == 0) ? header : "").utf8) + Array(text.utf8)
+    guard StandardStreams.write(bytes, to: fd), fsync(fd) == 0 else {
+      throw WriteFailure(reason: "\(file): \(String(cString: strerror(errno)).lowercased())")
+    }
+  }
+
+  /// Replaces this device's snapshot (or log) with `lines` at once: a reader sees the old file
+  /// or the new one, never part of one.
+  public func replace(_ file: String, with lines: [String]) throws(WriteFailure) {
+    var bytes: [UInt8] = []
+    for line in lines { bytes.append(contentsOf: line.utf8) }
+    do {
+      try AtomicFile.write(bytes, to: file, mode: 0o644)
+    } catch {
+      throw WriteFailure(reason: "\(file): \(error.reason)")
+    }
+  }
+
+  /// What reading a file from an offset found.
+  public struct Reading: Sendable {
+    /// The offset just past the last complete line (where the next read starts).
+    public var end: Int
+    /// Whether the file ends in a line without its newline (still being written or copied).
+    public var unfinished: Bool
+    /// Whether the file could not be opened.
+    public var failed: String?
+  }
+
+  /// Reads the complete lines of `file` from byte `offset`, each handed to `line` with its
+  /// offset (without its newline), in pieces of 64 KiB: memory stays bounded whatever the
+  /// file holds. A line longer than `SyncLine.maxBytes` is handed over empty (to be refused).
+  /// `line` returns false to stop (the read ends after that line).
+  public static func readLines(
+    _ file: String, from offset: Int, _ line: (ArraySlice<UInt8>, Int) -> Bool
+  ) -> Reading {
+    let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else {
+      return Reading(
+        end: offset, unfinished: false, failed: String(cString: strerror(errno)).lowercased())
+    }
+    defer { close(fd) }
+    guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+      return Reading(end: offset, unfinished: false, failed: "it is shorter than was read before")
+    }
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var pending: [UInt8] = []
+    var pendingStart = offset
+    var tooLong = false
+    var position = offset
+    var end = offset
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      var start = 0
+      for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
+        let piece = buffer[start..<index]
+        let lineEnd = position + index + 1
+        let go: Bool
+        if tooLong || pending.count + piece.count > SyncLine.maxBytes {
+          go = line([], pendingStart)
+        } else if pending.isEmpty {
+          go = line(piece, pendingStart)
+        } else {
+          pending.append(contentsOf: piece)
+          go = line(pending[...], pendingStart)
+        }
+        pending.removeAll(keepingCapacity: true)
+        tooLong = false
+        end = lineEnd
+        pendingStart = lineEnd
+        start = index + 1
+        if !go { return Reading(end: end, unfinished: false, failed: nil) }
+      }
+      if start < count {
+        if tooLong || pending.count + (count - start) > SyncLine.maxBytes {
+          tooLong = true
+          pending.removeAll(keepingCapacity: true)
+        } else {
+          pending.append(contentsOf: buffer[start..<count])
+        }
+      }
+      position += count
+    }
+    return Reading(end: end, unfinished: position > end, failed: nil)
+  }
+}

@@ -1,0 +1,454 @@
+import FoundationEssentials
+import NudgeCore
+
+/// This device as sync knows it (`nudge sync init`): nil in `AppDatabase.syncDevice()` until
+/// then.
+public struct SyncSelf: Equatable, Sendable {
+  public var device: String
+  public var name: String
+  /// The folder the devices share (absolute).
+  public var folder: String
+  /// The generation of this device's log (a snapshot starts the next).
+  public var generation: Int
+  /// Changes written to the log of this generation.
+  public var logLines: Int
+  public var joinedAt: String
+  /// When this device last wrote a change to the folder.
+  public var wroteAt: String?
+}
+
+/// Another device, as this one last read its files.
+public struct SyncPeer: Equatable, Sendable {
+  public var device: String
+  public var name: String
+  /// The latest of its own changes taken in.
+  public var latest: SyncClock?
+  /// The generation of its log read, and how far (bytes of complete lines).
+  public var generation: Int = -1
+  public var logOffset: Int = 0
+  /// What its files were (size, time, inode) when last read: nothing to read while they match.
+  public var logStamp: String?
+  public var snapshotStamp: String?
+  /// When this device last took in something of it.
+  public var heardAt: String?
+
+  public init(device: String, name: String) {
+    self.device = device
+    self.name = name
+  }
+}
+
+/// A version that lost to a later one made on another device while the two were apart: kept
+/// until it is taken instead (`nudge sync take ID`) or a later change settles the key.
+public struct SyncConflict: Equatable, Sendable {
+  public var id: Int
+  public var key: SyncKey
+  public var kept: SyncVersion
+  /// The clock of the version that won.
+  public var winner: SyncClock
+  public var keptAt: String
+}
+
+/// What merging one change did.
+public enum SyncMergeResult: Equatable, Sendable {
+  /// It replaced what was here.
+  case applied
+  /// It was older than what is here (or here already).
+  case ignored
+  /// It replaced what was here; what was here is kept as a conflict.
+  case appliedKeepingConflict
+  /// What is here stays; it is kept as a conflict.
+  case keptAsConflict
+}
+
+extension AppDatabase {
+  // MARK: - This device
+
+  /// This device's sync state; nil when it does not sync.
+  public func syncDevice() throws(StoreError) -> SyncSelf? {
+    try read { db in
+      var found: SyncSelf?
+      _ = try db.rows(
+        "SELECT device, name, folder, generation, log_lines, joined_at, wrote_at FROM sync_self"
+      ) { row in
+        found = SyncSelf(
+          device: row.text(at: 0) ?? "", name: row.text(at: 1) ?? "",
+          folder: row.text(at: 2) ?? "", generation: row.integer(at: 3) ?? 0,
+          logLines: row.integer(at: 4) ?? 0, joinedAt: row.text(at: 5) ?? "",
+          wroteAt: row.text(at: 6))
+      }
+      return found
+    }
+  }
+
+  /// Joins this device to sync through `folder`: every key held now is to be written (the
+  /// first snapshot of what this device brings).
+  public func joinSync(device: String, name: String, folder: String, at: String)
+    throws(StoreError)
+  {
+    try write { db in
+      try Self.clearSync(db)
+      try db.execute(
+        "INSERT INTO sync_self (id, device, name, folder, joined_at) VALUES (1, ?, ?, ?, ?)",
+        [.text(device), .text(name), .text(folder), .text(at)])
+      try db.execute(
+        """
+        INSERT OR IGNORE INTO sync_dirty (key)
+          SELECT 'entry/' || day || '/' || flow || CASE WHEN key = '' THEN '' ELSE '/' || key END
+          FROM flow_entry
+          UNION ALL SELECT 'pause/' || first_day FROM pause
+          UNION ALL SELECT 'slot/' || slot FROM slot_schedule
+          UNION ALL SELECT 'setting/celebrations' FROM setting WHERE key = 'celebrations'
+        """)
+    }
+  }
+
+  /// Stops syncing: this device forgets the folder, the other devices and the conflicts (the
+  /// folder keeps its files; the entries stay as they are).
+  public func leaveSync() throws(StoreError) {
+    try write { db in try Self.clearSync(db) }
+  }
+
+  private static func clearSync(_ db: SQLiteConnection) throws {
+    for table in ["sync_self", "sync_key", "sync_dirty", "sync_peer", "sync_conflict"] {
+      try db.execute("DELETE FROM \(table)")
+    }
+  }
+
+  /// How many keys changed here are not written to the folder yet.
+  public func syncPending() throws(StoreError) -> Int {
+    try read { db in try db.integer("SELECT count(*) FROM sync_dirty") ?? 0 }
+  }
+
+  /// Whether any key changed here waits to be written (cheap: one indexed probe).
+  public func syncHasPending() throws(StoreError) -> Bool {
+    try read { db in try db.integer("SELECT EXISTS (SELECT 1 FROM sync_dirty)") == 1 }
+  }
+
+  // MARK: - Writing this device's changes
+
+  /// Turns every key changed here since the last write into a change with its own clock (after
+  /// every clock seen, at `now` milliseconds), and hands them to `append` (which writes them to
+  /// this device's log) inside the transaction: they are marked written only once it returns.
+  /// A key changed back to what it held makes no change. Returns the changes written.
+  @discardableResult
+  public func writeSyncChanges(now: Int, at: String, append: ([SyncChange]) throws -> Void)
+    throws(StoreError) -> [SyncChange]
+  {
+    try write { db in
+      guard let me = try Self.syncClock(db) else { return [] }
+      let keys = try db.texts("SELECT key FROM sync_dirty ORDER BY key")
+      guard !keys.isEmpty else { return [] }
+      let seen = try Self.seenClocks(db)
+      var last = me.last
+      var changes: [SyncChange] = []
+      for text in keys {
+        guard case .success(let key) = SyncKey.parse(text) else { continue }
+        let value = try Self.localValue(db, key)
+        let stored = try Self.storedVersion(db, key)
+        if let stored, stored.value == value { continue }
+        if stored == nil && value == nil { continue }
+        let clock = SyncClock.tick(after: last, now: now, device: me.device)
+        last = (clock.wall, clock.counter)
+        let change = SyncChange(clock: clock, key: key, value: value, seen: seen)
+        try Self.storeVersion(
+          db, key, SyncVersion(clock: clock, value: value, seen: seen))
+        changes.append(change)
+      }
+      try db.execute("DELETE FROM sync_dirty")
+      guard !changes.isEmpty else { return [] }
+      try append(changes)
+      try db.execute(
+        "UPDATE sync_self SET clock_wall = ?, clock_counter = ?, log_lines = log_lines + ?, wrote_at = ?",
+        [
+          .integer(Int64(last?.wall ?? 0)), .integer(Int64(last?.counter ?? 0)),
+          .integer(Int64(changes.count)), .text(at),
+        ])
+      return changes
+    }
+  }
+
+  /// Every key's latest version (a snapshot's lines), and starts the next generation of this
+  /// device's log: `write` writes the snapshot and the new log's first line, inside the
+  /// transaction.
+  public func startSyncGeneration(write body: ([SyncChange], Int) throws -> Void) throws(StoreError)
+  {
+    try write { db in
+      var changes: [SyncChange] = []
+      _ = try db.rows("SELECT key, clock, value, seen FROM sync_key ORDER BY key") { row in
+        guard case .success(let key) = SyncKey.parse(row.text(at: 0) ?? ""),
+          let version = Self.version(row, from: 1)
+        else { return }
+        changes.append(
+          SyncChange(clock: version.clock, key: key, value: version.value, seen: version.seen))
+      }
+      let next = (try db.integer("SELECT generation FROM sync_self") ?? 0) + 1
+      try body(changes, next)
+      try db.execute("UPDATE sync_self SET generation = ?, log_lines = 0", [.integer(Int64(next))])
+    }
+  }
+
+  // MARK: - Taking in another device's changes
+
+  /// The other devices, as last read.
+  public func syncPeers() throws(StoreError) -> [SyncPeer] {
+    try read { db in
+      try db.rows(
+        """
+        SELECT device, name, latest, generation, log_offset, log_stamp, snapshot_stamp, heard_at
+        FROM sync_peer ORDER BY name, device
+        """
+      ) { row in
+        var peer = SyncPeer(device: row.text(at: 0) ?? "", name: row.text(at: 1) ?? "")
+        peer.latest = row.text(at: 2).flatMap(SyncClock.init)
+        peer.generation = row.integer(at: 3) ?? -1
+        peer.logOffset = row.integer(at: 4) ?? 0
+        peer.logStamp = row.text(at: 5)
+        peer.snapshotStamp = row.text(at: 6)
+        peer.heardAt = row.text(at: 7)
+        return peer
+      }
+    }
+  }
+
+  /// Keeps how far `peer`'s files were read.
+  public func saveSyncPeer(_ peer: SyncPeer) throws(StoreError) {
+    try write { db in
+      try db.execute(
+        """
+        INSERT INTO sync_peer (device, name, latest, generation, log_offset, log_stamp,
+          snapshot_stamp, heard_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (device) DO UPDATE SET name = excluded.name, latest = excluded.latest,
+          generation = excluded.generation, log_offset = excluded.log_offset,
+          log_stamp = excluded.log_stamp, snapshot_stamp = excluded.snapshot_stamp,
+          heard_at = excluded.heard_at
+        """,
+        [
+          .text(peer.device), .text(peer.name), SQLValue(peer.latest?.description),
+          .integer(Int64(peer.generation)), .integer(Int64(peer.logOffset)),
+          SQLValue(peer.logStamp), SQLValue(peer.snapshotStamp), SQLValue(peer.heardAt),
+        ])
+    }
+  }
+
+  /// Merges one change from another device (`SyncMerge`): the entry, pause, schedule or
+  /// setting it names is written as it says when it wins, and a conflict's loser is kept. Moves
+  /// this device's clock past it. Runs in the caller's transaction when there is one.
+  public func mergeSyncChange(_ change: SyncChange, at: String) throws(StoreError)
+    -> SyncMergeResult
+  {
+    try write { db in
+      let incoming = SyncVersion(clock: change.clock, value: change.value, seen: change.seen)
+      let stored = try Self.storedVersion(db, change.key)
+      let decision = SyncMerge.decide(stored: stored, incoming: incoming)
+      if let kept = decision.kept, let value = kept.value {
+        let winner = decision.takes ? incoming.clock : (stored?.clock ?? incoming.clock)
+        try db.execute(
+          """
+          INSERT OR IGNORE INTO sync_conflict (key, clock, value, seen, winner, kept_at)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """,
+          [
+            .text(change.key.description), .text(kept.clock.description), .text(value.text),
+            .text(Self.seenText(kept.seen)), .text(winner.description), .text(at),
+          ])
+      }
+      try db.execute(
+        """
+        UPDATE sync_self SET clock_wall = ?, clock_counter = ?
+        WHERE clock_wall < ? OR (clock_wall = ? AND clock_counter < ?)
+        """,
+        [
+          .integer(Int64(change.clock.wall)), .integer(Int64(change.clock.counter)),
+          .integer(Int64(change.clock.wall)), .integer(Int64(change.clock.wall)),
+          .integer(Int64(change.clock.counter)),
+        ])
+      guard decision.takes else { return decision.kept == nil ? .ignored : .keptAsConflict }
+      try Self.applyValue(db, change.key, change.value)
+      try Self.storeVersion(db, change.key, incoming)
+      // the rows just written are the folder's, not changes made here
+      try db.execute("DELETE FROM sync_dirty")
+      return decision.kept == nil ? .applied : .appliedKeepingConflict
+    }
+  }
+
+  // MARK: - Conflicts
+
+  /// The versions kept from conflicts, oldest first.
+  public func syncConflicts() throws(StoreError) -> [SyncConflict] {
+    try read { db in
+      var found: [SyncConflict] = []
+      _ = try db.rows(
+        "SELECT id, key, clock, value, seen, winner, kept_at FROM sync_conflict ORDER BY id"
+      ) { row in
+        guard case .success(let key) = SyncKey.parse(row.text(at: 1) ?? ""),
+          let kept = Self.version(row, from: 2),
+          let winner = row.text(at: 5).flatMap(SyncClock.init)
+        else { return }
+        found.append(
+          SyncConflict(
+            id: row.integer(at: 0) ?? 0, key: key, kept: kept, winner: winner,
+            keptAt: row.text(at: 6) ?? ""))
+      }
+      return found
+    }
+  }
+
+  /// Takes a kept version instead of the one that won: written here as a change of its own (a
+  /// later clock, so it wins on every device), the conflict gone. False when there is no
+  /// conflict `id`.
+  public func takeSyncConflict(_ id: Int) throws(StoreError) -> Bool {
+    try write { db in
+      guard let conflict = try syncConflicts().first(where: { $0.id == id }) else { return false }
+      try Self.applyValue(db, conflict.key, conflict.kept.value)
+      try db.execute("DELETE FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
+      return true
+    }
+  }
+
+  /// Forgets a kept version (the one that won stays). False when there is no conflict `id`.
+  public func dropSyncConflict(_ id: Int) throws(StoreError) -> Bool {
+    try write { db in
+      guard
+        try db.integer("SELECT count(*) FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
+          == 1
+      else { return false }
+      try db.execute("DELETE FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
+      return true
+    }
+  }
+
+  // MARK: - Rows
+
+  private static func syncClock(_ db: SQLiteConnection) throws -> (
+    device: String, last: (wall: Int, counter: Int)?
+  )? {
+    var found: (String, (Int, Int)?)?
+    _ = try db.rows("SELECT device, clock_wall, clock_counter FROM sync_self") { row in
+      let wall = row.integer(at: 1) ?? 0
+      found = (row.text(at: 0) ?? "", wall > 0 ? (wall, row.integer(at: 2) ?? 0) : nil)
+    }
+    return found.map { (device: $0.0, last: $0.1.map { (wall: $0.0, counter: $0.1) }) }
+  }
+
+  /// The latest change of each other device taken in.
+  private static func seenClocks(_ db: SQLiteConnection) throws -> [String: SyncClock] {
+    var seen: [String: SyncClock] = [:]
+    _ = try db.rows("SELECT device, latest FROM sync_peer WHERE latest IS NOT NULL") { row in
+      if let device = row.text(at: 0), let clock = row.text(at: 1).flatMap(SyncClock.init) {
+        seen[device] = clock
+      }
+    }
+    return seen
+  }
+
+  static func seenText(_ seen: [String: SyncClock]) -> String {
+    FlatJSON.object(seen.mapValues(\.description))
+  }
+
+  /// A version from columns clock, value, seen starting at `index`.
+  private static func version(_ row: SQLiteConnection.Statement, from index: Int32) -> SyncVersion?
+  {
+    guard let clock = row.text(at: index).flatMap(SyncClock.init) else { return nil }
+    let value = row.text(at: index + 1).flatMap { SyncValue(text: $0) }
+    if !row.isNull(at: index + 1) && value == nil { return nil }
+    var seen: [String: SyncClock] = [:]
+    for (device, text) in FlatJSON.stringObject(row.text(at: index + 2) ?? "{}") ?? [:] {
+      if let clock = SyncClock(text) { seen[device] = clock }
+    }
+    return SyncVersion(clock: clock, value: value, seen: seen)
+  }
+
+  private static func storedVersion(_ db: SQLiteConnection, _ key: SyncKey) throws -> SyncVersion? {
+    var found: SyncVersion?
+    _ = try db.rows(
+      "SELECT clock, value, seen FROM sync_key WHERE key = ?", [.text(key.description)]
+    ) { row in found = version(row, from: 0) }
+    return found
+  }
+
+  private static func storeVersion(_ db: SQLiteConnection, _ key: SyncKey, _ version: SyncVersion)
+    throws
+  {
+    try db.execute(
+      """
+      INSERT INTO sync_key (key, clock, value, seen) VALUES (?, ?, ?, ?)
+      ON CONFLICT (key) DO UPDATE SET clock = excluded.clock, value = excluded.value,
+        seen = excluded.seen
+      """,
+      [
+        .text(key.description), .text(version.clock.description),
+        SQLValue(version.value?.text), .text(seenText(version.seen)),
+      ])
+    // a conflict whose kept version this one's writer had seen is settled by it
+    let settled = try db.rows(
+      "SELECT id, clock FROM sync_conflict WHERE key = ?", [.text(key.description)]
+    ) { row in (row.integer(at: 0) ?? 0, row.text(at: 1).flatMap(SyncClock.init)) }
+    for (id, clock) in settled {
+      guard let clock, version.hasSeen(SyncVersion(clock: clock, value: nil)) else { continue }
+      try db.execute("DELETE FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
+    }
+  }
+
+  /// What `key` holds here now (nil: nothing).
+  private static func localValue(_ db: SQLiteConnection, _ key: SyncKey) throws -> SyncValue? {
+    switch key {
+    case .entry(let day, let flow, let id):
+      let rows = try db.rows(
+        "SELECT answers, saved_at FROM flow_entry WHERE day = ? AND flow = ? AND key = ?",
+        [SQLValue(day), .text(flow), .text(id ?? "")]
+      ) { row in
+        SyncValue(
+          answers: FlatJSON.stringObject(row.text(at: 0) ?? "")
+            ?? (try? JSONDecoder().decode(
+              [String: String].self, from: Data((row.text(at: 0) ?? "").utf8))) ?? [:],
+          savedAt: row.text(at: 1) ?? "")
+      }
+      return rows.first
+    case .pause(let first):
+      return try db.texts("SELECT last_day FROM pause WHERE first_day = ?", [SQLValue(first)])
+        .first.flatMap { Day($0) }.map { SyncValue(lastDay: $0) }
+    case .slot(let slot):
+      return try db.rows(
+        "SELECT expression, enabled FROM slot_schedule WHERE slot = ?", [.text(slot.rawValue)]
+      ) { row in SyncValue(expression: row.text(at: 0) ?? "", enabled: row.integer(at: 1) != 0) }
+      .first
+    case .celebrations:
+      return try db.texts("SELECT value FROM setting WHERE key = 'celebrations'").first.map {
+        SyncValue(value: $0)
+      }
+    }
+  }
+
+  /// Writes what `value` says `key` holds (nil: removes it).
+  private static func applyValue(_ db: SQLiteConnection, _ key: SyncKey, _ value: SyncValue?)
+    throws
+  {
+    switch key {
+    case .entry(let day, let flow, let id):
+      try db.execute(
+        "DELETE FROM flow_entry WHERE day = ? AND flow = ? AND key = ?",
+        [SQLValue(day), .text(flow), .text(id ?? "")])
+      guard let value, let answers = value.answers, let savedAt = value.savedAt else { return }
+      let entry = try FlowEntry(
+        stored: StoredEntry(flow: flow, day: day, id: id, answers: answers, savedAt: savedAt))
+      try db.putFlowEntry(entry)
+    case .pause(let first):
+      try db.execute("DELETE FROM pause WHERE first_day = ?", [SQLValue(first)])
+      guard let last = value?.lastDay else { return }
+      try db.execute(
+        "INSERT INTO pause (first_day, last_day) VALUES (?, ?)", [SQLValue(first), SQLValue(last)])
+    case .slot(let slot):
+      try db.execute("DELETE FROM slot_schedule WHERE slot = ?", [.text(slot.rawValue)])
+      guard let value, let expression = value.expression else { return }
+      try db.execute(
+        "INSERT INTO slot_schedule (slot, expression, enabled) VALUES (?, ?, ?)",
+        [.text(slot.rawValue), .text(expression), .integer(value.enabled == true ? 1 : 0)])
+    case .celebrations:
+      try db.execute("DELETE FROM setting WHERE key = 'celebrations'")
+      guard let text = value?.value else { return }
+      try db.execute(
+        "INSERT INTO setting (key, value) VALUES ('celebrations', ?)", [.text(text)])
+    }
+  }
+}
