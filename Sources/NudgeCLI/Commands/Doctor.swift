@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import NudgeCore
 import NudgeLinux
+import NudgeStore
 
 /// `nudge doctor`: checks everything a reminder needs and says how to fix what fails.
 struct DoctorCommand: ContextCommand {
@@ -114,11 +115,58 @@ struct DoctorCommand: ContextCommand {
           fix:
             "restore from 'nudge export' into a fresh database (set NUDGE_DB to a new file, then 'nudge import')"
         ))
+      out.append(syncCheck(ctx, db))
     } catch {
       out.append(
         Check(name: "database", ok: false, detail: VisibleText.escaped(error.message), fix: nil))
     }
     return out
+  }
+
+  /// Whether sync is on, when each other computer was last heard from, and a warning when
+  /// the folder has not changed from the others for days while this computer wrote to it.
+  func syncCheck(_ ctx: Context, _ db: AppDatabase) -> Check {
+    guard let me = try? db.syncDevice() else {
+      return Check(
+        name: "sync", ok: true, detail: "off ('nudge sync init DIR' joins a shared folder)",
+        fix: nil)
+    }
+    let folder = SyncFolder(path: me.folder)
+    if let problem = folder.problem() {
+      return Check(
+        name: "sync", ok: false, detail: VisibleText.escaped(problem),
+        fix: "mount or create the folder, or 'nudge sync leave'")
+    }
+    let now = ctx.clock.now().seconds
+    let files = folder.deviceFiles()
+    let names = Dictionary(
+      ((try? db.syncPeers()) ?? []).map { ($0.device, $0.name) }, uniquingKeysWith: { a, _ in a })
+    let others = Dictionary(grouping: files.filter { $0.device != me.device }, by: \.device)
+      .mapValues { $0.map(\.modified).max() ?? 0 }
+    func ago(_ seconds: Int) -> String {
+      let days = max(0, now - seconds) / 86_400
+      return days == 0 ? "today" : days == 1 ? "a day ago" : "\(days) days ago"
+    }
+    let heard = others.sorted { $0.value > $1.value }.map { device, modified in
+      "\(VisibleText.escaped(names[device] ?? device)) last changed its files \(ago(modified))"
+    }
+    var detail =
+      "on as '\(VisibleText.escaped(me.name))' through \(VisibleText.escaped(me.folder))"
+      + (heard.isEmpty
+        ? "; no other computer has written there yet" : "; " + heard.joined(separator: ", "))
+    let mine = files.filter { $0.device == me.device }.map(\.modified).max() ?? 0
+    let latestOther = others.values.max() ?? 0
+    let quietDays = (now - latestOther) / 86_400
+    if !others.isEmpty, now - mine < 3 * 86_400, quietDays >= 3, mine > latestOther {
+      detail += "; nothing arrived from the others for \(quietDays) days while this computer wrote"
+      return Check(
+        name: "sync", ok: false, detail: detail,
+        fix: "check that the file sync (Syncthing) runs on every computer and shares the folder")
+    }
+    if let pending = try? db.syncPending(), pending > 0 {
+      detail += "; \(pending) changes wait to be written"
+    }
+    return Check(name: "sync", ok: true, detail: detail, fix: nil)
   }
 
   /// The terminal a click opens, started once with `true` where there is a display (as a

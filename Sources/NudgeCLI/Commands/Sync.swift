@@ -32,12 +32,23 @@ struct SyncCommand: ParsableCommand {
       guard let me = try db.syncDevice() else { throw SyncCommand.notOn }
       let exchange = SyncRunner.exchange(ctx, db, me)
       let written = try exchange.writeOut()
-      let report = try exchange.takeIn()
+      // with what the command's own start took in
+      let report = SyncRunner.takenIn.withLock { $0 }.reduce(try exchange.takeIn()) {
+        $0.adding($1)
+      }
       try SyncRunner.after(ctx, db, report)
       if written > 0 {
         ctx.line("Wrote \(Self.changes(written)) to \(me.folder).")
       }
+      var arrived: [(name: String, count: Int)] = []
       for (name, count) in report.arrived {
+        if let at = arrived.firstIndex(where: { $0.name == name }) {
+          arrived[at].count += count
+        } else {
+          arrived.append((name, count))
+        }
+      }
+      for (name, count) in arrived {
         ctx.line("From \(VisibleText.escaped(name)): \(Self.changes(count)).")
       }
       if report.arrived.isEmpty && written == 0 { ctx.line("Nothing new.") }

@@ -48,6 +48,9 @@ extension Reminder {
 
     /// Decides, posts and waits; returns what happened. Throws only when the store fails.
     func run() throws -> Reminder.RunReport {
+      // what another device did comes in before deciding (a review done on the laptop skips
+      // this morning's reminder here)
+      SyncRunner.takeIn(ctx, db)
       let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
       let plans = try ctx.plans(db)
       switch try FireReminder(db: db)(
@@ -148,6 +151,7 @@ private struct OnScreen: Sendable {
         ))
     }
     let (clock, zone, rule) = (ctx.clock, ctx.timeZone, post.settings.dayRule)
+    let syncFolder = [(try? db.syncDevice())??.folder].compactMap { $0 }
     let started = ctx.clock.now()
     var offered = post.offer
     // what the server last said of the reminder: on the screen, or held back (Do Not Disturb)
@@ -170,8 +174,10 @@ private struct OnScreen: Sendable {
         leftOnScreen ? note.withoutButtons(command: "nudge \(offer.command)") : note,
         wait: DesktopNotification.Wait(
           seconds: left, serverSeconds: options.serverWait,
-          watchDirectory: parentDirectory(of: db.path),
-          isDoneElsewhere: { [db, slot] in
+          watchDirectories: [parentDirectory(of: db.path)] + syncFolder,
+          isDoneElsewhere: { [db, slot, ctx] in
+            // what another device wrote to the sync folder comes in first
+            if !syncFolder.isEmpty { SyncRunner.takeIn(ctx, db) }
             let today = rule.day(of: clock.now(), in: zone)
             if case .habit = offer {
               // done, skipped or removed in a terminal: nothing is left to offer

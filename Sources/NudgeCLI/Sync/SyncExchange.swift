@@ -21,7 +21,7 @@ struct SyncExchange {
   static let linesPerGeneration = 2000
 
   /// What an exchange did, for `nudge sync` to say.
-  struct Report {
+  struct Report: Sendable {
     /// Changes written here.
     var written = 0
     /// Per device (by name): changes taken in.
@@ -38,6 +38,19 @@ struct SyncExchange {
     var slotsChanged = false
     /// Achievements the merged entries earned.
     var earned: [Achievement] = []
+
+    /// This report with `earlier`'s before it (the take-in a command made by itself).
+    func adding(_ earlier: Report) -> Report {
+      var sum = self
+      sum.written += earlier.written
+      sum.arrived = earlier.arrived + arrived
+      sum.conflicts += earlier.conflicts
+      sum.skipped = earlier.skipped + skipped
+      sum.changedHere = changedHere || earlier.changedHere
+      sum.slotsChanged = slotsChanged || earlier.slotsChanged
+      sum.earned = earlier.earned + earned
+      return sum
+    }
   }
 
   /// Writes this device's new changes to its log; throws when the folder can't take them (they

@@ -2,6 +2,7 @@ import Glibc
 import NudgeCore
 import NudgeLinux
 import NudgeStore
+import Synchronization
 
 /// Where sync runs by itself: when a command opens the database (take in what arrived, when a
 /// device file changed), after each write (write it out), and before a reminder decides.
@@ -33,6 +34,10 @@ enum SyncRunner {
     }
   }
 
+  /// What the take-ins this process made by themselves brought, for `nudge sync` to say with
+  /// its own.
+  static let takenIn = Mutex<[SyncExchange.Report]>([])
+
   /// Writes what waits and takes in what arrived, saying only what was skipped.
   @discardableResult
   static func takeIn(_ ctx: Context, _ db: AppDatabase, _ me: SyncSelf? = nil) -> Bool {
@@ -42,6 +47,9 @@ enum SyncRunner {
     guard let report = try? exchange.takeIn() else { return false }
     try? after(ctx, db, report)
     for line in report.skipped { ctx.output.writeError("nudge: sync: \(line)\n") }
+    var kept = report
+    kept.skipped = []
+    takenIn.withLock { $0.append(kept) }
     return report.changedHere
   }
 

@@ -240,8 +240,9 @@ extension DesktopNotification {
     public var seconds: Double
     /// Seconds to wait for a notification server that is not (or no longer) on the bus.
     public var serverSeconds: Double
-    /// A directory whose changes may mean the flow was done elsewhere (the database's).
-    public var watchDirectory: String?
+    /// Directories whose changes may mean the flow was done elsewhere (the database's, the
+    /// sync folder).
+    public var watchDirectories: [String]
     /// True when the reminder is no longer needed (its flow is done); asked after changes.
     public var isDoneElsewhere: @Sendable () -> Bool
     /// Runs once the server has the notification, with whether it is on the screen or held back
@@ -249,13 +250,13 @@ extension DesktopNotification {
     public var onVisibility: @Sendable (Visibility) -> Void
 
     public init(
-      seconds: Double, serverSeconds: Double = 0, watchDirectory: String? = nil,
+      seconds: Double, serverSeconds: Double = 0, watchDirectories: [String] = [],
       isDoneElsewhere: @escaping @Sendable () -> Bool = { false },
       onVisibility: @escaping @Sendable (Visibility) -> Void = { _ in }
     ) {
       self.seconds = seconds
       self.serverSeconds = serverSeconds
-      self.watchDirectory = watchDirectory
+      self.watchDirectories = watchDirectories
       self.isDoneElsewhere = isDoneElsewhere
       self.onVisibility = onVisibility
     }

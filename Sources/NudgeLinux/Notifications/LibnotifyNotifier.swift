@@ -67,7 +67,7 @@ public final class LibnotifyNotifier: Notifier {
       if remaining() > 5 { IdleMemory.release() }
       let heldServer = server
       let end = watch.waitForAnswer(
-        seconds: max(0.001, remaining()), watchDirectory: wait.watchDirectory,
+        seconds: max(0.001, remaining()), watchDirectories: wait.watchDirectories,
         isDoneElsewhere: wait.isDoneElsewhere,
         held: held
           ? WaitState.HeldWatch(

@@ -71,10 +71,10 @@ final class WaitState {
   private var heldWatch: HeldWatch?
 
   /// Waits for the server's answer to a shown notification; the server leaving the bus or
-  /// (after a change in `watchDirectory`) the flow being done elsewhere ends the wait too.
+  /// (after a change in one of `watchDirectories`) the flow being done elsewhere ends the wait too.
   /// `held`, when given, is asked until Do Not Disturb lets the notification through.
   func waitForAnswer(
-    seconds: Double, watchDirectory: String?, isDoneElsewhere: @escaping @Sendable () -> Bool,
+    seconds: Double, watchDirectories: [String], isDoneElsewhere: @escaping @Sendable () -> Bool,
     held: HeldWatch? = nil
   ) -> End {
     self.isDoneElsewhere = isDoneElsewhere
@@ -104,12 +104,12 @@ final class WaitState {
         Unmanaged<WaitState>.fromOpaque(data).takeUnretainedValue().end(.serverGone)
       }, data, nil)
     defer { nd_g_bus_unwatch_name(watch) }
-    let monitor = watchDirectory.flatMap { path in
+    let monitors = watchDirectories.compactMap { path in
       let directory = nd_g_file_new_for_path(path)
       defer { nd_g_object_unref(UnsafeMutableRawPointer(directory)) }
       return nd_g_file_monitor_directory(directory, G_FILE_MONITOR_NONE, nil, nil)
     }
-    if let monitor {
+    for monitor in monitors {
       nd_g_file_monitor_set_rate_limit(monitor, 500)
       let changed:
         @convention(c) (
@@ -129,7 +129,7 @@ final class WaitState {
         data, nil, GConnectFlags(rawValue: 0))
     }
     defer {
-      if let monitor {
+      for monitor in monitors {
         nd_g_file_monitor_cancel(monitor)
         nd_g_object_unref(UnsafeMutableRawPointer(monitor))
       }
