@@ -258,12 +258,13 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 11
+LATEST = 12
 LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "reminder_log",
                              "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
                              "slot_trigger", "reward_state", "said_note", "flow_entry",
                              "plan_choice", "streak_checkpoint", "habit", "habit_check",
-                             "habit_change"}
+                             "habit_change", "sync_self", "sync_key", "sync_dirty",
+                             "sync_peer", "sync_conflict"}
 
 
 def case_migration_kills(suite):
