@@ -237,39 +237,57 @@ extension AppDatabase {
   public func mergeSyncChange(_ change: SyncChange, at: String) throws(StoreError)
     -> SyncMergeResult
   {
+    try mergeSyncChanges([change], at: at)[0]
+  }
+
+  /// Merges changes in order, as `mergeSyncChange` does each, in one transaction (the
+  /// caller's when there is one): a device's file is taken in a few hundred lines at a time.
+  public func mergeSyncChanges(_ changes: [SyncChange], at: String) throws(StoreError)
+    -> [SyncMergeResult]
+  {
     try write { db in
-      let incoming = SyncVersion(clock: change.clock, value: change.value, seen: change.seen)
-      let stored = try Self.storedVersion(db, change.key)
-      let decision = SyncMerge.decide(stored: stored, incoming: incoming)
-      if let kept = decision.kept, let value = kept.value {
-        let winner = decision.takes ? incoming.clock : (stored?.clock ?? incoming.clock)
-        try db.execute(
-          """
-          INSERT OR IGNORE INTO sync_conflict (key, clock, value, seen, winner, kept_at)
-          VALUES (?, ?, ?, ?, ?, ?)
-          """,
-          [
-            .text(change.key.description), .text(kept.clock.description), .text(value.text),
-            .text(Self.seenText(kept.seen)), .text(winner.description), .text(at),
-          ])
-      }
+      let results = try changes.map { try Self.merge(db, $0, at: at) }
+      guard let latest = changes.map(\.clock).max() else { return results }
       try db.execute(
         """
         UPDATE sync_self SET clock_wall = ?, clock_counter = ?
         WHERE clock_wall < ? OR (clock_wall = ? AND clock_counter < ?)
         """,
         [
-          .integer(Int64(change.clock.wall)), .integer(Int64(change.clock.counter)),
-          .integer(Int64(change.clock.wall)), .integer(Int64(change.clock.wall)),
-          .integer(Int64(change.clock.counter)),
+          .integer(Int64(latest.wall)), .integer(Int64(latest.counter)),
+          .integer(Int64(latest.wall)), .integer(Int64(latest.wall)),
+          .integer(Int64(latest.counter)),
         ])
-      guard decision.takes else { return decision.kept == nil ? .ignored : .keptAsConflict }
-      try Self.applyValue(db, change.key, change.value)
-      try Self.storeVersion(db, change.key, incoming)
       // the rows just written are the folder's, not changes made here
-      try db.execute("DELETE FROM sync_dirty")
-      return decision.kept == nil ? .applied : .appliedKeepingConflict
+      if results.contains(where: { $0 == .applied || $0 == .appliedKeepingConflict }) {
+        try db.execute("DELETE FROM sync_dirty")
+      }
+      return results
     }
+  }
+
+  private static func merge(_ db: SQLiteConnection, _ change: SyncChange, at: String) throws
+    -> SyncMergeResult
+  {
+    let incoming = SyncVersion(clock: change.clock, value: change.value, seen: change.seen)
+    let stored = try storedVersion(db, change.key)
+    let decision = SyncMerge.decide(stored: stored, incoming: incoming)
+    if let kept = decision.kept, let value = kept.value {
+      let winner = decision.takes ? incoming.clock : (stored?.clock ?? incoming.clock)
+      try db.execute(
+        """
+        INSERT OR IGNORE INTO sync_conflict (key, clock, value, seen, winner, kept_at)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(change.key.description), .text(kept.clock.description), .text(value.text),
+          .text(seenText(kept.seen)), .text(winner.description), .text(at),
+        ])
+    }
+    guard decision.takes else { return decision.kept == nil ? .ignored : .keptAsConflict }
+    if stored?.value != incoming.value { try applyValue(db, change.key, change.value) }
+    try storeVersion(db, change.key, incoming)
+    return decision.kept == nil ? .applied : .appliedKeepingConflict
   }
 
   // MARK: - Conflicts
@@ -381,6 +399,7 @@ extension AppDatabase {
         SQLValue(version.value?.text), .text(seenText(version.seen)),
       ])
     // a conflict whose kept version this one's writer had seen is settled by it
+    guard try db.integer("SELECT EXISTS (SELECT 1 FROM sync_conflict)") == 1 else { return }
     let settled = try db.rows(
       "SELECT id, clock FROM sync_conflict WHERE key = ?", [.text(key.description)]
     ) { row in (row.integer(at: 0) ?? 0, row.text(at: 1).flatMap(SyncClock.init)) }

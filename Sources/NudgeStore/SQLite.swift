@@ -24,6 +24,11 @@ public enum SQLValue: Equatable, Sendable {
 /// inside an `AppDatabase` read or write body, or before the database is shared (migrations).
 final class SQLiteConnection: @unchecked Sendable {
   private let handle: OpaquePointer
+  /// Statements prepared once and kept, by their text: a statement run for each of thousands of
+  /// rows (sync's merge, an import) is parsed once, not each time.
+  private var prepared: [String: OpaquePointer] = [:]
+  /// At most this many are kept (the texts the code runs are a few dozen).
+  private static let maxPrepared = 128
 
   /// Opens the file at `path` (":memory:" for a private in-memory database); `create` makes
   /// the file when it is missing. Waits up to `busySeconds` for another process's lock.
@@ -52,7 +57,10 @@ final class SQLiteConnection: @unchecked Sendable {
     sqlite3_busy_timeout(db, busySeconds * 1000)
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  deinit {
+    for statement in prepared.values { sqlite3_finalize(statement) }
+    sqlite3_close_v2(handle)
+  }
 
   /// `path` with every byte but unreserved ones and `/` percent-encoded, for a `file:` URI.
   static func uriEscaped(_ path: String) -> String {
@@ -127,10 +135,32 @@ final class SQLiteConnection: @unchecked Sendable {
   private func withStatement<T>(
     _ sql: String, _ arguments: [SQLValue], _ body: (Statement) throws -> T
   ) throws -> T {
-    var pointer: OpaquePointer?
-    let status = sqlite3_prepare_v2(handle, sql, -1, &pointer, nil)
-    guard status == SQLITE_OK, let pointer else { throw failure(status) }
-    defer { sqlite3_finalize(pointer) }
+    // a kept statement, unless it is running (the same text run again from inside its rows)
+    let pointer: OpaquePointer
+    var keep = false
+    if let cached = prepared[sql], sqlite3_stmt_busy(cached) == 0 {
+      pointer = cached
+      keep = true
+    } else {
+      var made: OpaquePointer?
+      let persistent = prepared[sql] == nil && prepared.count < Self.maxPrepared
+      let status = sqlite3_prepare_v3(
+        handle, sql, -1, persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &made, nil)
+      guard status == SQLITE_OK, let made else { throw failure(status) }
+      pointer = made
+      if persistent {
+        prepared[sql] = made
+        keep = true
+      }
+    }
+    defer {
+      if keep {
+        sqlite3_reset(pointer)
+        sqlite3_clear_bindings(pointer)
+      } else {
+        sqlite3_finalize(pointer)
+      }
+    }
     let statement = Statement(pointer: pointer, connection: self)
     for (index, value) in arguments.enumerated() {
       try statement.bind(value, at: Int32(index + 1))

@@ -183,15 +183,13 @@ struct SyncExchange {
     }
     var latest = peer.latest
     var failure: (any Error)?
-    let reading = SyncFolder.readLines(file.path, from: offset) { line, at in
-      switch SyncLine.change(line, device: file.device, anyDevice: file.isSnapshot, now: now) {
-      case .failure(let why):
-        report.skipped.append(
-          "\(name), line at byte \(at): \(line.isEmpty && why.reason.contains("checksum") == false ? "longer than \(SyncLine.maxBytes / 1024) KiB or empty" : why.reason); skipped."
-        )
-      case .success(let change):
-        do {
-          switch try db.mergeSyncChange(change, at: self.at) {
+    // merged a few hundred at a time: memory stays bounded, statements run back to back
+    var batch: [SyncChange] = []
+    func merge() {
+      guard failure == nil, !batch.isEmpty else { return }
+      do {
+        for (change, result) in zip(batch, try db.mergeSyncChanges(batch, at: self.at)) {
+          switch result {
           case .applied:
             report.changedHere = true
           case .appliedKeepingConflict:
@@ -202,18 +200,30 @@ struct SyncExchange {
           case .ignored:
             break
           }
-          if case .slot = change.key { report.slotsChanged = true }
-          if change.clock.device == file.device, latest.map({ change.clock > $0 }) ?? true {
-            latest = change.clock
-          }
-          counted.taken += 1
-        } catch {
-          failure = error
-          return false
+          if case .slot = change.key, result != .ignored { report.slotsChanged = true }
         }
+        counted.taken += batch.count
+      } catch {
+        failure = error
       }
-      return true
+      batch.removeAll(keepingCapacity: true)
     }
+    let reading = SyncFolder.readLines(file.path, from: offset) { line, at in
+      switch SyncLine.change(line, device: file.device, anyDevice: file.isSnapshot, now: now) {
+      case .failure(let why):
+        report.skipped.append(
+          "\(name), line at byte \(at): \(line.isEmpty && why.reason.contains("checksum") == false ? "longer than \(SyncLine.maxBytes / 1024) KiB or empty" : why.reason); skipped."
+        )
+      case .success(let change):
+        if change.clock.device == file.device, latest.map({ change.clock > $0 }) ?? true {
+          latest = change.clock
+        }
+        batch.append(change)
+        if batch.count >= 256 { merge() }
+      }
+      return failure == nil
+    }
+    merge()
     if let failure { throw failure }
     peer.latest = latest
     if !file.isSnapshot { peer.logOffset = reading.end }
