@@ -59,6 +59,9 @@ public enum SyncMergeResult: Equatable, Sendable {
   case appliedKeepingConflict
   /// What is here stays; it is kept as a conflict.
   case keptAsConflict
+  /// It is later than what was written from here, but the key was changed here since, not
+  /// yet written: that change stays, and wins once written.
+  case pendingHere
 }
 
 extension AppDatabase {
@@ -258,10 +261,6 @@ extension AppDatabase {
           .integer(Int64(latest.wall)), .integer(Int64(latest.wall)),
           .integer(Int64(latest.counter)),
         ])
-      // the rows just written are the folder's, not changes made here
-      if results.contains(where: { $0 == .applied || $0 == .appliedKeepingConflict }) {
-        try db.execute("DELETE FROM sync_dirty")
-      }
       return results
     }
   }
@@ -285,7 +284,20 @@ extension AppDatabase {
         ])
     }
     guard decision.takes else { return decision.kept == nil ? .ignored : .keptAsConflict }
-    if stored?.value != incoming.value { try applyValue(db, change.key, change.value) }
+    // a key changed here and not written yet (the folder could not take it): that change is
+    // later than this one and will win when written; the row stays as it is here
+    if try db.integer(
+      "SELECT EXISTS (SELECT 1 FROM sync_dirty WHERE key = ?)", [.text(change.key.description)])
+      == 1
+    {
+      try storeVersion(db, change.key, incoming)
+      return .pendingHere
+    }
+    if stored?.value != incoming.value {
+      try applyValue(db, change.key, change.value)
+      // the row just written is the folder's, not a change made here
+      try db.execute("DELETE FROM sync_dirty WHERE key = ?", [.text(change.key.description)])
+    }
     try storeVersion(db, change.key, incoming)
     return decision.kept == nil ? .applied : .appliedKeepingConflict
   }

@@ -46,6 +46,7 @@ struct SyncExchange {
       sum.arrived = earlier.arrived + arrived
       sum.conflicts += earlier.conflicts
       sum.skipped = earlier.skipped + skipped
+      sum.waiting = earlier.waiting + waiting
       sum.changedHere = changedHere || earlier.changedHere
       sum.slotsChanged = slotsChanged || earlier.slotsChanged
       sum.earned = earlier.earned + earned
@@ -61,11 +62,15 @@ struct SyncExchange {
     let header = SyncLine.line(
       SyncHeader(device: me.device, name: me.name, generation: me.generation))
     let changes = try db.writeSyncChanges(now: now, at: at) { changes in
-      try folder.append(changes.map(SyncLine.line).joined(), device: me.device, header: header)
+      try Self.inFolder { () throws(SyncFolder.WriteFailure) in
+        try folder.append(changes.map(SyncLine.line).joined(), device: me.device, header: header)
+      }
     }
     if changes.isEmpty && me.wroteAt == nil {
       // a device that has written nothing yet is still seen by the others, by its name
-      try folder.append("", device: me.device, header: header)
+      try Self.inFolder { () throws(SyncFolder.WriteFailure) in
+        try folder.append("", device: me.device, header: header)
+      }
     }
     if me.logLines + changes.count > Self.linesPerGeneration { try snapshot() }
     return changes.count
@@ -78,9 +83,21 @@ struct SyncExchange {
     try db.startSyncGeneration { changes, generation in
       let header = SyncLine.line(
         SyncHeader(device: me.device, name: me.name, generation: generation))
-      try folder.replace(
-        folder.snapshotPath(me.device), with: [header] + changes.map(SyncLine.line))
-      try folder.replace(folder.logPath(me.device), with: [header])
+      try Self.inFolder { () throws(SyncFolder.WriteFailure) in
+        try folder.replace(
+          folder.snapshotPath(me.device), with: [header] + changes.map(SyncLine.line))
+        try folder.replace(folder.logPath(me.device), with: [header])
+      }
+    }
+  }
+
+  /// A write to the folder, its failure said as sync's (the store passes a `StoreError` on
+  /// as it is, and rolls back what it would have marked written).
+  private static func inFolder(_ body: () throws(SyncFolder.WriteFailure) -> Void)
+    throws(StoreError)
+  {
+    do { try body() } catch {
+      throw StoreError.cannotCreate(CLIError.syncFolder(error.reason).message)
     }
   }
 
@@ -178,7 +195,11 @@ struct SyncExchange {
     peer.name = header.name
     var offset = headerEnd
     if !file.isSnapshot {
-      if header.generation == peer.generation { offset = max(headerEnd, peer.logOffset) }
+      // the same generation read on from where it was left, unless the file is now shorter
+      // (replaced): then from its start again (taking a change twice changes nothing)
+      if header.generation == peer.generation && file.size >= peer.logOffset {
+        offset = max(headerEnd, peer.logOffset)
+      }
       peer.generation = header.generation
     }
     var latest = peer.latest
@@ -197,12 +218,13 @@ struct SyncExchange {
             report.conflicts += 1
           case .keptAsConflict:
             report.conflicts += 1
-          case .ignored:
+          case .ignored, .pendingHere:
             break
           }
           if case .slot = change.key, result != .ignored { report.slotsChanged = true }
+          // what was here already is no news
+          if result != .ignored { counted.taken += 1 }
         }
-        counted.taken += batch.count
       } catch {
         failure = error
       }
@@ -211,9 +233,9 @@ struct SyncExchange {
     let reading = SyncFolder.readLines(file.path, from: offset) { line, at in
       switch SyncLine.change(line, device: file.device, anyDevice: file.isSnapshot, now: now) {
       case .failure(let why):
-        report.skipped.append(
-          "\(name), line at byte \(at): \(line.isEmpty && why.reason.contains("checksum") == false ? "longer than \(SyncLine.maxBytes / 1024) KiB or empty" : why.reason); skipped."
-        )
+        let reason =
+          line.isEmpty ? "it is empty or longer than \(SyncLine.maxBytes / 1024) KiB" : why.reason
+        report.skipped.append("\(name), line at byte \(at): \(reason); skipped.")
       case .success(let change):
         if change.clock.device == file.device, latest.map({ change.clock > $0 }) ?? true {
           latest = change.clock

@@ -150,6 +150,12 @@ public struct SyncValue: Codable, Equatable, Sendable {
           $0.properties.generalCategory == .control || VisibleText.isHostile($0)
         })
       else { return SyncRefusal("a slot's expression is not a calendar expression on one line") }
+      // the shape systemd reads (a zone it names is for the timer to find)
+      do {
+        _ = try CalendarSpec.parse(expression, localZone: .utc, zoneExists: { _ in true })
+      } catch {
+        return SyncRefusal("a slot's expression is not a calendar expression")
+      }
     case .celebrations:
       expected = [false, false, false, false, false, true]
       guard fields == expected, value == "on" || value == "off" else {

@@ -1,0 +1,870 @@
+#!/usr/bin/env python3
+"""`nudge sync` end to end, with the real binary and real databases: simulated devices, each
+with its own database and its OWN copy of the shared folder, and this script copying the device
+files between the copies the way a file-sync tool does (a temporary file renamed over the old
+one, the modification time kept), including the copies a tool makes badly: cut in the middle of
+a line, a byte changed, the same file twice, hostile files.
+
+    scripts/e2e-sync-copy.py [PATH-TO-NUDGE]      (default: $NUDGE_BIN or .build/debug/nudge)
+
+One line per check ("ok - ..." / "FAIL - ..."), then "N/M checks passed"; exits 1 when a check
+failed. KEEP=1 keeps the scratch folder. Standard library only; runs as any user.
+"""
+
+import datetime as dt
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+BIN = os.path.abspath(
+    sys.argv[1] if len(sys.argv) > 1 else os.environ.get("NUDGE_BIN", ".build/debug/nudge"))
+SCRATCH = tempfile.mkdtemp(prefix="nudge-e2e-sync-")
+MAX_RSS_KB = 100 * 1024
+
+passed = 0
+failed = 0
+failures = []
+
+
+def check(name, ok, detail=""):
+    """One check's line."""
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok - {name}", flush=True)
+    else:
+        failed += 1
+        failures.append(name)
+        print(f"FAIL - {name}" + (f": {detail}" if detail else ""), flush=True)
+    return ok
+
+
+def short(text, limit=600):
+    text = text if isinstance(text, str) else repr(text)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
+
+
+# ---------------------------------------------------------------------------------------------
+# The wire format, to craft lines as another device (or an attacker) would write them
+
+def framed(obj):
+    """`CRC32HEX8 JSON\\n` with zlib's CRC-32 of the JSON bytes."""
+    body = json.dumps(obj, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+    return b"%08x " % (zlib.crc32(body) & 0xFFFFFFFF) + body + b"\n"
+
+
+def header_line(device, name, generation=0):
+    return framed({"device": device, "generation": generation, "name": name, "nudge_sync": 1})
+
+
+def change_line(wall, counter, device, key, value=None, seen=None):
+    obj = {"c": f"{wall:013d}-{counter:05d}-{device}", "k": key}
+    if value is not None:
+        obj["v"] = value
+    if seen:
+        obj["s"] = seen
+    return framed(obj)
+
+
+def millis(iso):
+    return int(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def lines_of(data):
+    """A file's bytes as (offset, line with its newline) pairs; a last unfinished piece too."""
+    out, at = [], 0
+    while at < len(data):
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end + 1
+        out.append((at, data[at:end]))
+        at = end
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Running nudge
+
+class Result:
+    def __init__(self, args, rc, out, err, rss_kb, seconds):
+        self.args, self.rc, self.out, self.err = args, rc, out, err
+        self.rss_kb, self.seconds = rss_kb, seconds
+
+    @property
+    def err_lines(self):
+        return [line for line in self.err.splitlines() if line.strip()]
+
+    def json(self):
+        return json.loads(self.out)
+
+    def __repr__(self):
+        return (f"nudge {' '.join(self.args)} -> rc={self.rc} out={short(self.out, 300)!r} "
+                f"err={short(self.err, 400)!r}")
+
+
+def run_nudge(args, env, timeout=120):
+    """Runs nudge to its end, with its own peak memory (wait4's rusage of this one child)."""
+    started = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([BIN] + list(args), stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=err, env=env, start_new_session=True)
+        timer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Result(list(args), proc.returncode, out.read().decode("utf-8", "replace"),
+                      err.read().decode("utf-8", "replace"), usage.ru_maxrss,
+                      time.monotonic() - started)
+
+
+class Device:
+    """One simulated computer: its own home, database, time zone and copy of the folder."""
+
+    def __init__(self, test, name, tz="UTC"):
+        self.name, self.tz = name, tz
+        self.home = os.path.join(SCRATCH, f"{test}-{name}")
+        os.makedirs(self.home)
+        self.folder = os.path.join(self.home, "Sync")
+        os.mkdir(self.folder)
+        os.chmod(self.folder, 0o700)
+        self.db = os.path.join(self.home, "nudge.sqlite3")
+        self.id = None
+        run_dir = os.path.join(self.home, "run")
+        os.mkdir(run_dir)
+        os.chmod(run_dir, 0o700)
+        self.base_env = {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+            "HOME": self.home,
+            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
+            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
+            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
+            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
+            "XDG_RUNTIME_DIR": run_dir,
+            "NUDGE_DB": self.db,
+            "NO_COLOR": "1",
+            "TERM": "dumb",
+        }
+
+    def run(self, *args, now, tz=None, timeout=120):
+        env = dict(self.base_env, NUDGE_NOW=now, TZ=tz or self.tz)
+        return run_nudge(args, env, timeout)
+
+    def must(self, *args, now, tz=None):
+        """Runs a command that has to succeed (setup, not a check of its own)."""
+        result = self.run(*args, now=now, tz=tz)
+        if result.rc != 0:
+            raise RuntimeError(f"{self.name}: {result!r}")
+        return result
+
+    def join(self, now):
+        self.must("sync", "init", self.folder, "--name", self.name, now=now)
+        self.id = self.must("sync", "status", "--json", now=now).json()["device"]["id"]
+        return self
+
+    def log(self):
+        return os.path.join(self.folder, f"nudge-{self.id}.log")
+
+    def snapshot(self):
+        return os.path.join(self.folder, f"nudge-{self.id}.snapshot")
+
+    def status(self, now):
+        return self.must("sync", "status", "--json", now=now).json()
+
+    def day(self, day, now):
+        return self.must("show", day, "--json", now=now).json()
+
+    def export(self, now):
+        data = self.must("export", now=now).json()
+        data.pop("settings", None)  # this computer's own (the terminal), never travels
+        return data
+
+
+def place(dst_folder, name, data, mtime=None):
+    """Writes a file into a folder copy as a file-sync tool does: a temporary file, renamed."""
+    tmp = os.path.join(dst_folder, f".syncthing.{name}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.chmod(tmp, 0o644)
+    if mtime is not None:
+        os.utime(tmp, (mtime, mtime))
+    os.replace(tmp, os.path.join(dst_folder, name))
+
+
+def copy_files(src, dst):
+    """Carries src's own device files (the newest of them: src writes them) to dst's copy."""
+    carried = []
+    for name in sorted(os.listdir(src.folder)):
+        if not re.fullmatch(rf"nudge-{src.id}\.(log|snapshot)", name):
+            continue
+        path = os.path.join(src.folder, name)
+        with open(path, "rb") as f:
+            data = f.read()
+        place(dst.folder, name, data, os.stat(path).st_mtime)
+        carried.append(name)
+    return carried
+
+
+def exchange(a, b):
+    """Both directions, as a file-sync tool would, before either runs nudge."""
+    copy_files(a, b)
+    copy_files(b, a)
+
+
+def review_of(day_json):
+    review = day_json.get("review")
+    return None if review is None else {k: v for k, v in review.items() if k != "saved_at"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The checks
+
+def test_converge():
+    """1. Flows on both devices while apart, files copied both ways: the same entries, streak
+    and achievements on both."""
+    a = Device("t1", "laptop").join("2026-11-18T20:00:00Z")
+    b = Device("t1", "desktop").join("2026-11-18T20:00:30Z")
+    a.must("prep", "--item", "sticky-notes=yes", "--item", "water=yes", "--no-input",
+           "--no-animation", now="2026-11-19T21:00:00Z")
+    a.must("review", "--why", "energy", "--swap", "fruit", "--commit-to", "eat fruit",
+           "--no-input", "--no-animation", now="2026-11-20T07:00:00Z")
+    a.must("checkin", "--followed", "yes", "--feel", "good", "--no-input", "--no-animation",
+           now="2026-11-20T21:00:00Z")
+    b.must("review", "--why", "sleep", "--challenge", "late-night-snacking", "--commit-to",
+           "tea at 9", "--no-input", "--no-animation", now="2026-11-21T07:00:00Z")
+    b.must("need-help", "--category", "habit", "--note", "chips at 4pm", "--no-input",
+           "--no-animation", now="2026-11-21T16:00:00Z")
+    b.must("checkin", "--followed", "no", "--blocker", "party", "--no-input", "--no-animation",
+           now="2026-11-21T21:00:00Z")
+    b.must("review", "--why", "sleep", "--commit-to", "walk", "--no-input", "--no-animation",
+           now="2026-11-22T07:00:00Z")
+    exchange(a, b)
+    now = "2026-11-22T12:00:00Z"
+    ra = a.run("sync", now=now)
+    rb = b.run("sync", now=now)
+    check("1. sync on each device exits 0 with nothing on stderr",
+          ra.rc == 0 and rb.rc == 0 and not ra.err and not rb.err, f"{ra!r}; {rb!r}")
+    check("1. each says what arrived from the other by name",
+          "From desktop: 4 changes." in ra.out and "From laptop: 3 changes." in rb.out,
+          f"{ra!r}; {rb!r}")
+    ha = a.must("history", "--json", "--days", "14", now=now).json()
+    hb = b.must("history", "--json", "--days", "14", now=now).json()
+    days = {d["date"]: d for d in ha}
+    check("1. laptop holds the desktop's entries (review, help note, check-in of 2026-11-21)",
+          (days["2026-11-21"]["review"] or {}).get("why") == "sleep"
+          and len(days["2026-11-21"]["help"]) == 1
+          and days["2026-11-21"]["checkin"] is not None
+          and (days["2026-11-22"]["review"] or {}).get("commit_to") == "walk",
+          short(json.dumps(days.get("2026-11-21"))))
+    check("1. history --json is the same on both", ha == hb,
+          f"laptop {short(json.dumps(ha))} desktop {short(json.dumps(hb))}")
+    ea, eb = a.export(now), b.export(now)
+    check("1. export (minus this computer's settings) is the same on both", ea == eb,
+          f"{short(json.dumps(ea))} vs {short(json.dumps(eb))}")
+    sa = a.must("streak", "--json", now=now).json()
+    sb = b.must("streak", "--json", now=now).json()
+    check("1. streak --json is the same on both", sa == sb and sa["current"] >= 3,
+          f"{sa} vs {sb}")
+    aa = a.must("achievements", "--json", now=now).json()
+    ab = b.must("achievements", "--json", now=now).json()
+    earned = sorted(x["key"] for x in aa if x["earned_on"])
+    check("1. achievements --json are the same on both (first prep, review, check-in, help)",
+          aa == ab and {"first-prep", "first-review", "first-checkin", "first-help"} <= set(earned),
+          f"{earned} vs {sorted(x['key'] for x in ab if x['earned_on'])}")
+    # and nothing bounces back: another round has nothing new
+    exchange(a, b)
+    ra = a.run("sync", now="2026-11-22T12:05:00Z")
+    rb = b.run("sync", now="2026-11-22T12:05:00Z")
+    check("1. a second round after converging: 'Nothing new.' on both",
+          ra.out.strip() == "Nothing new." and rb.out.strip() == "Nothing new.",
+          f"{ra!r}; {rb!r}")
+
+
+def test_partial_then_complete():
+    """2. A's log cut in the middle of its second change line; 3. the same file twice."""
+    a = Device("t2", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t2", "B").join("2026-11-25T06:00:10Z")
+    a.must("review", "--why", "v1", "--commit-to", "c1", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    a.must("edit", "2026-11-25", "review", "--why", "v2", "--no-input", "--no-animation",
+           now="2026-11-25T07:10:00Z")
+    a.must("edit", "2026-11-25", "review", "--why", "v3", "--commit-to", "c3", "--no-input",
+           "--no-animation", now="2026-11-25T07:20:00Z")
+    with open(a.log(), "rb") as f:
+        full = f.read()
+    pieces = lines_of(full)
+    check("2. A's log holds a header and 3 change lines of the same entry",
+          len(pieces) == 4 and all(b'"k":"entry/2026-11-25/review"' in p for _, p in pieces[1:]),
+          short(full.decode()))
+    if len(pieces) != 4:
+        return
+    cut = pieces[2][0] + len(pieces[2][1]) // 2
+    name = os.path.basename(a.log())
+    place(b.folder, name, full[:cut])
+    r = b.run("sync", now="2026-11-25T08:00:00Z")
+    check("2. partial copy: exit 0, no error on stderr", r.rc == 0 and r.err == "", repr(r))
+    check("2. partial copy: B takes line 1 ('From A: 1 change.')", "From A: 1 change." in r.out,
+          repr(r))
+    check("2. partial copy: B holds A's first value",
+          review_of(b.day("2026-11-25", "2026-11-25T08:00:00Z")) == {"why": "v1",
+                                                                      "commit_to": "c1",
+                                                                      "day": "2026-11-25"},
+          short(json.dumps(b.day("2026-11-25", "2026-11-25T08:00:00Z"))))
+    check("2. partial copy: B says the unfinished line waits (nothing lost), on stdout",
+          re.search(r"not finished|waits|taken once", r.out) is not None, repr(r))
+    r = b.run("history", now="2026-11-25T08:01:00Z")
+    check("2. a command run while the copy is unfinished: exit 0, quiet on stderr",
+          r.rc == 0 and r.err == "", repr(r))
+    place(b.folder, name, full)
+    r = b.run("sync", now="2026-11-25T08:05:00Z")
+    check("2. full copy: B takes the other 2 changes, exit 0, nothing on stderr",
+          r.rc == 0 and r.err == "" and "From A: 2 changes." in r.out, repr(r))
+    got = review_of(b.day("2026-11-25", "2026-11-25T08:05:00Z"))
+    check("2. full copy: B ends with A's last value (v3/c3)",
+          got == {"why": "v3", "commit_to": "c3", "day": "2026-11-25"}, str(got))
+    check("2. A and B agree on the day",
+          b.day("2026-11-25", "2026-11-25T08:05:00Z")
+          == a.day("2026-11-25", "2026-11-25T08:05:00Z"))
+
+    # 3. the same file copied again (a new inode, as a rename makes), then in place
+    before = b.export("2026-11-25T08:10:00Z")
+    place(b.folder, name, full, os.stat(a.log()).st_mtime)
+    r1 = b.run("sync", now="2026-11-25T08:10:00Z")
+    r2 = b.run("sync", now="2026-11-25T08:11:00Z")
+    check("3. same file copied again: 'Nothing new.', exit 0",
+          r1.rc == 0 and r1.out.strip() == "Nothing new." and r1.err == "", repr(r1))
+    check("3. nudge sync run twice: 'Nothing new.' the second time",
+          r2.rc == 0 and r2.out.strip() == "Nothing new." and r2.err == "", repr(r2))
+    with open(os.path.join(b.folder, name), "wb") as f:  # in place: same inode, new time
+        f.write(full)
+    r3 = b.run("sync", now="2026-11-25T08:12:00Z")
+    check("3. same file rewritten in place (same inode, new time): 'Nothing new.'",
+          r3.rc == 0 and r3.out.strip() == "Nothing new." and r3.err == "", repr(r3))
+    check("3. B's data unchanged by the repeated copies",
+          b.export("2026-11-25T08:12:00Z") == before)
+    copy_files(b, a)
+    copy_files(b, a)
+    a.run("sync", now="2026-11-25T08:13:00Z")
+    r = a.run("sync", now="2026-11-25T08:14:00Z")
+    check("3. A after B's file twice and sync twice: 'Nothing new.'",
+          r.rc == 0 and r.out.strip() == "Nothing new.", repr(r))
+
+
+def test_checksum_and_truncated():
+    """4. A copy with one byte changed in one line and its last line cut."""
+    a = Device("t4", "A").join("2026-11-22T06:00:00Z")
+    b = Device("t4", "B").join("2026-11-22T06:00:10Z")
+    for day, why in [("23", "w23"), ("24", "w24"), ("25", "w25"), ("26", "w26")]:
+        a.must("review", "--why", why, "--commit-to", "c" + day, "--no-input", "--no-animation",
+               now=f"2026-11-{day}T07:00:00Z")
+    with open(a.log(), "rb") as f:
+        full = f.read()
+    pieces = lines_of(full)
+    if not check("4. A's log holds a header and 4 change lines", len(pieces) == 5,
+                 short(full.decode())):
+        return
+    bad_at, bad_line = pieces[2]
+    corrupted = bytearray(full)
+    where = bad_at + bad_line.index(b'"w24"') + 2
+    corrupted[where] = ord("X")  # "w24" -> "wX4"
+    cut = pieces[4][0] + len(pieces[4][1]) - 20
+    name = os.path.basename(a.log())
+    place(b.folder, name, bytes(corrupted[:cut]))
+    r = b.run("sync", now="2026-11-26T08:00:00Z")
+    check("4. exit code 0 with a bad line and an unfinished one", r.rc == 0, repr(r))
+    expected = f"nudge: sync: {name}, line at byte {bad_at}: its checksum fails; skipped."
+    check("4. exactly one stderr line, naming the file, the line's byte and the reason",
+          r.err_lines == [expected], f"expected [{expected!r}], {r!r}")
+    check("4. the other complete lines merge ('From A: 2 changes.')",
+          "From A: 2 changes." in r.out, repr(r))
+    now = "2026-11-26T08:00:00Z"
+    got = {d: (review_of(b.day(f"2026-11-{d}", now)) or {}).get("why")
+           for d in ("23", "24", "25", "26")}
+    check("4. B holds 23 and 25, not the bad line's 24 nor the unfinished 26",
+          got == {"23": "w23", "24": None, "25": "w25", "26": None}, str(got))
+    # the copy completes (the tool's next pass carries the file as A wrote it)
+    place(b.folder, name, full)
+    r = b.run("sync", now="2026-11-26T08:05:00Z")
+    check("4. completed copy: the finished line is taken, exit 0, nothing on stderr",
+          r.rc == 0 and r.err == "" and "From A: 1 change." in r.out, repr(r))
+    got = (review_of(b.day("2026-11-26", "2026-11-26T08:05:00Z")) or {}).get("why")
+    check("4. completed copy: B holds 26", got == "w26", str(got))
+    r = b.run("sync", now="2026-11-26T08:06:00Z")
+    check("4. the skipped line is said once (the next sync is quiet)",
+          r.rc == 0 and r.err == "", repr(r))
+    recovered = (review_of(b.day("2026-11-24", "2026-11-26T08:06:00Z")) or {}).get("why")
+    print(f"# note: after the intact copy arrived, the line once skipped for its checksum is "
+          f"{'taken' if recovered == 'w24' else 'NOT taken (B lacks 2026-11-24 until a snapshot)'}",
+          flush=True)
+
+
+HOSTILE = {n: f"badc0ffee000000{n}" for n in range(1, 10)}
+
+
+def test_hostile_folder():
+    """5. A hostile folder: refused lines and files, each said once, nothing here changed."""
+    b = Device("t5", "B")
+    b.must("config", "set", "terminal", "xterm -e", now="2026-11-24T20:00:00Z")
+    b.must("prep", "--item", "produce=yes", "--no-input", "--no-animation",
+           now="2026-11-24T21:00:00Z")
+    b.join("2026-11-24T21:01:00Z")
+    b.must("review", "--why", "mine", "--commit-to", "stay", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    now = "2026-11-25T09:00:00Z"
+    before_export = b.export(now)
+    before_history = b.must("history", "--json", "--days", "30", now=now).json()
+    now_ms = millis(now)
+    pwned = os.path.join(SCRATCH, "t5-PWNED")
+    review = {"answers": {"why": "attacker", "commit_to": "obey"},
+              "saved_at": "2026-11-20T07:00:00+00:00"}
+    expect = []  # (file, reason) per stderr line
+
+    # 1: hostile lines in a well-formed file
+    h1 = HOSTILE[1]
+    lines = [header_line(h1, "Hostile")]
+    future = change_line(now_ms + 86_400_000, 0, h1, "entry/2026-11-20/review", review)
+    before2000 = change_line(millis("1999-06-01T00:00:00Z"), 0, h1, "entry/2026-11-20/review",
+                             review)
+    unknown = change_line(now_ms - 1000, 0, h1, "habit/x", {"value": "x"})
+    terminal = change_line(now_ms - 900, 0, h1, "setting/terminal",
+                           {"value": f"sh -c 'touch {pwned}'"})
+    claim = change_line(now_ms - 800, 0, b.id, "entry/2026-11-20/review", review)
+    for line, reason in [(future, "it is dated in the future"),
+                         (before2000, "it is dated before 2000"),
+                         (unknown, "unknown kind 'habit'"),
+                         (terminal, "the setting 'terminal' does not travel"),
+                         (claim, "it claims to be another device's change")]:
+        expect.append((f"nudge-{h1}.log, line at byte {sum(map(len, lines))}: ", reason))
+        lines.append(line)
+    place(b.folder, f"nudge-{h1}.log", b"".join(lines))
+
+    # 2: a file whose header claims this device's id, holding a change that would apply
+    h2 = HOSTILE[2]
+    place(b.folder, f"nudge-{h2}.log",
+          header_line(b.id, "B") + change_line(now_ms - 500, 0, b.id, "entry/2026-11-20/review",
+                                               review))
+    expect.append((f"nudge-{h2}.log says it is device {b.id}'s", ""))
+
+    # 3: a sparse 3 GB file
+    h3 = HOSTILE[3]
+    big = os.path.join(b.folder, f"nudge-{h3}.log")
+    subprocess.run(["truncate", "-s", "3G", big], check=True)
+    expect.append((f"nudge-{h3}.log is 3072 MiB", "skipped"))
+
+    # 4: garbage under a device file's name (log and snapshot)
+    rng = random.Random(4)
+    h4 = HOSTILE[4]
+    for ext in ("log", "snapshot"):
+        garbage = bytes(rng.randrange(256) for _ in range(5000)).replace(b"\n", b"") + b"\n"
+        place(b.folder, f"nudge-{h4}.{ext}", garbage)
+        expect.append((f"nudge-{h4}.{ext}: ", "skipped"))
+
+    # 9: one line of 8 MiB (longer than a line may be)
+    h9 = HOSTILE[9]
+    head = header_line(h9, "Long")
+    place(b.folder, f"nudge-{h9}.log", head + b"0" * (8 << 20) + b"\n")
+    expect.append((f"nudge-{h9}.log, line at byte {len(head)}: ", "longer than"))
+
+    # ignored: names that are not a device file's, a symlink, a directory, a FIFO — each
+    # holding (or pointing at) a change that would show if it were read
+    def tempting(device):
+        return header_line(device, "Sneaky") + change_line(now_ms - 100, 0, device,
+                                                           "entry/2026-11-20/review", review)
+    h5 = HOSTILE[5]
+    for odd in ["notes.txt", "nudge-XYZ.log", f"nudge-{h5.upper()}.log", f"nudge-{h5}.log.tmp",
+                f".nudge-{h5}.log", f"nudge-{h5}5.log", f"nudge-{h5[:-1]}.log",
+                f"nudge-{h5}.snap", f"nudge-{h5}.LOG", f"Nudge-{h5}.log"]:
+        place(b.folder, odd, tempting(h5))
+    with open(os.path.join(b.folder, "random.bin"), "wb") as f:
+        f.write(bytes(rng.randrange(256) for _ in range(100_000)))
+    h6 = HOSTILE[6]
+    outside = os.path.join(SCRATCH, "t5-outside.log")
+    with open(outside, "wb") as f:
+        f.write(tempting(h6))
+    os.symlink(outside, os.path.join(b.folder, f"nudge-{h6}.log"))
+    os.symlink(outside, os.path.join(b.folder, f"nudge-{h6}.snapshot"))
+    os.mkdir(os.path.join(b.folder, f"nudge-{HOSTILE[7]}.log"))
+    os.mkfifo(os.path.join(b.folder, f"nudge-{HOSTILE[8]}.log"))
+
+    r = b.run("sync", now=now, timeout=60)
+    check("5. sync over the hostile folder exits 0", r.rc == 0, repr(r))
+    check(f"5. one stderr line per refused line or file ({len(expect)})",
+          len(r.err_lines) == len(expect), "\n    " + "\n    ".join(r.err_lines))
+    for where, reason in expect:
+        hit = [line for line in r.err_lines
+               if line.startswith("nudge: sync: " + where) and reason in line]
+        check(f"5. said once: {where}... {reason}".rstrip(". "), len(hit) == 1,
+              f"stderr: {r.err_lines}")
+    mentioned = [line for line in r.err_lines
+                 if any(h in line for h in (h5, HOSTILE[6], HOSTILE[7], HOSTILE[8], "XYZ",
+                                            "notes", "random", h5.upper()))]
+    check("5. odd names, the symlinks, a directory and a FIFO are ignored (never mentioned)",
+          mentioned == [], str(mentioned))
+    check("5. nothing arrived from the hostile folder ('Nothing new.')",
+          "From " not in r.out, repr(r))
+    check(f"5. the 3 GB file is skipped quickly (whole sync {r.seconds:.2f}s < 5s)",
+          r.seconds < 5, f"{r.seconds:.2f}s")
+    check(f"5. memory stays small (max RSS {r.rss_kb // 1024} MiB < 100 MiB)",
+          0 < r.rss_kb < MAX_RSS_KB, f"{r.rss_kb} KiB")
+    terminal_now = b.must("config", "get", "terminal", now=now).out.strip()
+    check("5. the terminal setting is unchanged", terminal_now == "xterm -e", terminal_now)
+    check("5. no command named in the folder ran", not os.path.exists(pwned))
+    check("5. the entries are intact (export and history --json as before)",
+          b.export(now) == before_export
+          and b.must("history", "--json", "--days", "30", now=now).json() == before_history)
+    r2 = b.run("sync", now="2026-11-25T09:05:00Z", timeout=60)
+    check("5. the next sync says nothing again (each refusal said once)",
+          r2.rc == 0 and r2.err == "" and r2.out.strip() == "Nothing new.", repr(r2))
+    r3 = b.run("doctor", now="2026-11-25T09:06:00Z", timeout=60)
+    check("5. doctor still runs over the hostile folder (no crash, no hang)",
+          r3.rc >= 0 and r3.rc != 134 and r3.rc != 139, repr(r3))
+    os.unlink(big)
+
+
+def test_own_log_replaced():
+    """5b. This device's own log replaced by a symlink (file-sync tools carry symlinks): nothing
+    is written through it, and what is made meanwhile waits and is written once the file is
+    back, even when changes arrive meanwhile."""
+    a = Device("t5b", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t5b", "B").join("2026-11-25T06:00:10Z")
+    elsewhere = os.path.join(SCRATCH, "t5b-elsewhere")
+    os.rename(b.log(), b.log() + ".kept")
+    os.symlink(elsewhere, b.log())
+    r = b.run("review", "--why", "B local", "--commit-to", "x", "--no-input", "--no-animation",
+              now="2026-11-25T07:00:00Z")
+    check("5b. a flow saves while B's own log is a symlink (exit 0)", r.rc == 0, repr(r))
+    check("5b. nothing is written through the symlink", not os.path.exists(elsewhere))
+    check("5b. B's change waits (pending 1)", b.status("2026-11-25T07:01:00Z")["pending"] == 1)
+    a.must("review", "--why", "A", "--commit-to", "y", "--no-input", "--no-animation",
+           "--day", "2026-11-24", now="2026-11-25T07:02:00Z")
+    copy_files(a, b)
+    r = b.run("sync", now="2026-11-25T07:05:00Z")
+    check("5b. sync says in one 'nudge: sync:' line that B's log can't be written",
+          r.rc != 0 and len(r.err_lines) == 1 and r.err.startswith("nudge: sync:")
+          and os.path.basename(b.log()) in r.err, repr(r))
+    check("5b. A's change is taken in meanwhile",
+          (review_of(b.day("2026-11-24", "2026-11-25T07:05:00Z")) or {}).get("why") == "A")
+    check("5b. B's own change still waits after changes arrived (pending 1)",
+          b.status("2026-11-25T07:06:00Z")["pending"] == 1,
+          f"pending {b.status('2026-11-25T07:06:00Z')['pending']}")
+    os.unlink(b.log())
+    os.rename(b.log() + ".kept", b.log())
+    r = b.run("sync", now="2026-11-25T07:10:00Z")
+    with open(b.log(), "rb") as f:
+        wrote = f.read()
+    check("5b. once B's log is a file again, B's change is written to it",
+          r.rc == 0 and b"B local" in wrote, f"{r!r}; log: {short(wrote.decode())}")
+    copy_files(b, a)
+    a.run("sync", now="2026-11-25T07:15:00Z")
+    got = (review_of(a.day("2026-11-25", "2026-11-25T07:15:00Z")) or {}).get("why")
+    check("5b. and A receives it", got == "B local", str(got))
+
+
+def test_open_folder():
+    """6. A folder others can write is refused with what to do; the today view still works."""
+    a = Device("t6", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t6", "B").join("2026-11-25T06:00:10Z")
+    a.must("review", "--why", "x", "--commit-to", "y", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    copy_files(a, b)
+    os.chmod(b.folder, 0o777)
+    r = b.run("sync", now="2026-11-25T08:00:00Z")
+    check("6. sync exits non-zero when others can write the folder", r.rc != 0, repr(r))
+    check("6. with one line on stderr saying what to do (chmod go-w)",
+          len(r.err_lines) == 1 and "chmod go-w" in r.err and b.folder in r.err, repr(r))
+    r = b.run(now="2026-11-25T08:01:00Z")
+    check("6. 'nudge' (the today view) still works: exit 0, quiet on stderr",
+          r.rc == 0 and r.err == "", repr(r))
+    r = b.run("review", "--why", "made while refused", "--commit-to", "z", "--no-input",
+              "--no-animation", "--day", "2026-11-24", now="2026-11-25T08:02:00Z")
+    check("6. a flow saves while the folder is refused (exit 0)", r.rc == 0, repr(r))
+    got = (review_of(b.day("2026-11-25", "2026-11-25T08:02:00Z")) or {}).get("why")
+    check("6. nothing was taken in from the refused folder", got is None, str(got))
+    check("6. the change made meanwhile waits (sync status: pending 1)",
+          b.status("2026-11-25T08:03:00Z")["pending"] == 1)
+    os.chmod(b.folder, 0o700)
+    r = b.run("sync", now="2026-11-25T08:05:00Z")
+    check("6. after chmod go-w: sync exits 0 and takes in A's change",
+          r.rc == 0 and "From A: 1 change." in r.out, repr(r))
+    with open(b.log(), "rb") as f:
+        wrote = f.read()
+    check("6. the change that waited is written to B's log",
+          b"made while refused" in wrote and b.status("2026-11-25T08:06:00Z")["pending"] == 0,
+          short(wrote.decode()))
+
+
+def test_conflict():
+    """7. The same day's review on both while apart; B's (later) wins; take A's instead."""
+    a = Device("t7", "A").join("2026-11-24T20:00:00Z")
+    b = Device("t7", "B").join("2026-11-24T20:00:10Z")
+    a.must("review", "--why", "A-why", "--commit-to", "A-commit", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    b.must("review", "--why", "B-why", "--commit-to", "B-commit", "--no-input", "--no-animation",
+           now="2026-11-25T08:00:00Z")
+    exchange(a, b)
+    now = "2026-11-25T09:00:00Z"
+    ra, rb = a.run("sync", now=now), b.run("sync", now=now)
+    check("7. both syncs exit 0 and say a conflict was kept",
+          ra.rc == 0 and rb.rc == 0 and "1 conflict kept" in ra.out and "1 conflict kept" in rb.out,
+          f"{ra!r}; {rb!r}")
+    want_b = {"why": "B-why", "commit_to": "B-commit", "day": "2026-11-25"}
+    want_a = {"why": "A-why", "commit_to": "A-commit", "day": "2026-11-25"}
+    check("7. both show B's (later) answers",
+          review_of(a.day("2026-11-25", now)) == want_b
+          and review_of(b.day("2026-11-25", now)) == want_b,
+          f"A: {review_of(a.day('2026-11-25', now))} B: {review_of(b.day('2026-11-25', now))}")
+    for dev in (a, b):
+        conflicts = dev.status(now)["conflicts"]
+        ok = (len(conflicts) == 1
+              and conflicts[0]["key"] == "entry/2026-11-25/review"
+              and conflicts[0]["kept"]["answers"] == {"why": "A-why", "commit_to": "A-commit"}
+              and conflicts[0]["kept_from"] == "A" and conflicts[0]["won_from"] == "B")
+        check(f"7. sync status --json on {dev.name} lists one conflict holding A's answers", ok,
+              json.dumps(conflicts))
+    cid = a.status(now)["conflicts"][0]["id"] if a.status(now)["conflicts"] else 1
+    r = a.run("sync", "take", str(cid), now="2026-11-25T09:30:00Z")
+    check("7. 'nudge sync take ID' on A exits 0", r.rc == 0, repr(r))
+    check("7. A shows its own answers after take",
+          review_of(a.day("2026-11-25", "2026-11-25T09:30:00Z")) == want_a,
+          str(review_of(a.day("2026-11-25", "2026-11-25T09:30:00Z"))))
+    exchange(a, b)
+    now = "2026-11-25T09:40:00Z"
+    rb = b.run("sync", now=now)
+    ra = a.run("sync", now=now)
+    check("7. after the next copy B shows A's answers",
+          rb.rc == 0 and review_of(b.day("2026-11-25", now)) == want_a,
+          f"{rb!r} {review_of(b.day('2026-11-25', now))}")
+    check("7. and A still does", review_of(a.day("2026-11-25", now)) == want_a)
+    check("7. the conflict is gone on both",
+          a.status(now)["conflicts"] == [] and b.status(now)["conflicts"] == [],
+          f"A {a.status(now)['conflicts']} B {b.status(now)['conflicts']}")
+    exchange(a, b)
+    ra, rb = a.run("sync", now="2026-11-25T09:50:00Z"), b.run("sync", now="2026-11-25T09:50:00Z")
+    check("7. another round settles nothing new (no conflict comes back)",
+          "conflict" not in ra.out + rb.out and a.status(now)["conflicts"] == []
+          and b.status(now)["conflicts"] == [], f"{ra!r}; {rb!r}")
+
+
+def test_delete_undo():
+    """8. A delete and an undo travel."""
+    a = Device("t8", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t8", "B").join("2026-11-25T06:00:10Z")
+    a.must("review", "--why", "keep", "--commit-to", "me", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    copy_files(a, b)
+    b.run("sync", now="2026-11-25T07:30:00Z")
+    want = {"why": "keep", "commit_to": "me", "day": "2026-11-25"}
+    check("8. B has A's review", review_of(b.day("2026-11-25", "2026-11-25T07:30:00Z")) == want)
+    r = a.run("delete", "2026-11-25", "review", "--yes", now="2026-11-25T10:00:00Z")
+    check("8. delete on A exits 0", r.rc == 0, repr(r))
+    copy_files(a, b)
+    r = b.run("sync", now="2026-11-25T10:10:00Z")
+    check("8. the delete travels: gone on B",
+          r.rc == 0 and "From A: 1 change." in r.out
+          and b.day("2026-11-25", "2026-11-25T10:10:00Z")["review"] is None, repr(r))
+    r = a.run("undo", now="2026-11-25T10:20:00Z")
+    check("8. undo on A exits 0", r.rc == 0, repr(r))
+    copy_files(a, b)
+    r = b.run("sync", now="2026-11-25T10:30:00Z")
+    got = review_of(b.day("2026-11-25", "2026-11-25T10:30:00Z"))
+    check("8. the undo travels: back on B with its answers", r.rc == 0 and got == want,
+          f"{r!r} {got}")
+    check("8. no conflict on B", b.status("2026-11-25T10:30:00Z")["conflicts"] == [])
+    sa = a.must("streak", "--json", now="2026-11-25T10:30:00Z").json()
+    sb = b.must("streak", "--json", now="2026-11-25T10:30:00Z").json()
+    check("8. same streak on both after delete and undo", sa == sb, f"{sa} vs {sb}")
+
+
+def test_time_zones():
+    """9. A review made at 07:00 in Tokyo stays on its day in New York."""
+    a = Device("t9", "Tokyo", tz="Asia/Tokyo").join("2026-11-25T12:00:00Z")
+    b = Device("t9", "NewYork", tz="America/New_York").join("2026-11-25T12:00:10Z")
+    now_a = "2026-11-25T22:00:00Z"  # 07:00 on 2026-11-26 in Tokyo
+    a.must("review", "--why", "tokyo", "--commit-to", "rice", "--no-input", "--no-animation",
+           now=now_a)
+    check("9. A files the review on its local day 2026-11-26",
+          (review_of(a.day("2026-11-26", now_a)) or {}).get("why") == "tokyo")
+    copy_files(a, b)
+    now_b = "2026-11-25T22:10:00Z"  # 17:10 on 2026-11-25 in New York
+    r = b.run("sync", now=now_b)
+    check("9. B (New York, still 2026-11-25 there) takes it in", r.rc == 0 and
+          "From Tokyo: 1 change." in r.out, repr(r))
+    exported = b.export(now_b)["review"]
+    check("9. on B the entry stays on 2026-11-26 (export)",
+          [e["day"] for e in exported] == ["2026-11-26"], json.dumps(exported))
+    check("9. on B nothing lands on 2026-11-25",
+          b.day("2026-11-25", now_b)["review"] is None)
+    hist = b.must("history", "--json", "--days", "3", now="2026-11-26T15:00:00Z").json()
+    on = {d["date"]: (d["review"] or {}).get("why") for d in hist}
+    check("9. B's history (its 2026-11-26) shows it on 2026-11-26",
+          on.get("2026-11-26") == "tokyo" and on.get("2026-11-25") is None, str(on))
+    b.must("review", "--why", "newyork", "--commit-to", "bagel", "--no-input", "--no-animation",
+           now="2026-11-27T12:00:00Z")  # 07:00 on 2026-11-27 in New York, 21:00 in Tokyo
+    copy_files(b, a)
+    r = a.run("sync", now="2026-11-27T12:10:00Z")
+    check("9. and back: New York's 07:00 review of 2026-11-27 stays on 2026-11-27 in Tokyo",
+          r.rc == 0 and (review_of(a.day("2026-11-27", "2026-11-27T12:10:00Z")) or {})
+          .get("why") == "newyork", repr(r))
+    check("9. both export the same entries",
+          a.export("2026-11-27T12:10:00Z") == b.export("2026-11-27T12:10:00Z"))
+
+
+def test_snapshot():
+    """10. Thousands of changes: A writes a snapshot and starts a new log; C joins from it."""
+    a = Device("t10", "A").join("2026-11-20T06:00:00Z")
+    b = Device("t10", "B").join("2026-11-20T06:00:10Z")
+    a.must("review", "--why", "first", "--commit-to", "one", "--no-input", "--no-animation",
+           now="2026-11-20T07:00:00Z")
+    copy_files(a, b)
+    b.must("sync", now="2026-11-20T07:30:00Z")  # B has read A's generation 0 log
+    b.must("review", "--why", "from B", "--commit-to", "b", "--no-input", "--no-animation",
+           now="2026-11-21T07:00:00Z")
+    copy_files(b, a)
+
+    day0 = dt.date(2019, 1, 1)
+    reviews, preps = [], []
+    for n in range((dt.date(2026, 11, 19) - day0).days):
+        d = (day0 + dt.timedelta(days=n)).isoformat()
+        reviews.append({"day": d, "why": f"reason {n}", "commit_to": f"step {n % 97}",
+                        "saved_at": f"{d}T07:00:00+00:00"})
+        if n % 3 == 0:
+            preps.append({"day": d, "sticky_notes": True, "produce": n % 2 == 0, "water": True,
+                          "breakfast": False, "saved_at": f"{d}T21:00:00+00:00"})
+    export = {"format": "nudge-export", "version": 3, "achievements": [], "checkin": [],
+              "flows": [], "habits": [], "help": [], "pauses": [], "plans": {}, "prep": preps,
+              "review": reviews, "schedule": [], "settings": {}}
+    path = os.path.join(SCRATCH, "t10-export.json")
+    with open(path, "w") as f:
+        json.dump(export, f)
+    r = a.run("import", path, now="2026-11-21T12:00:00Z", timeout=300)
+    check(f"10. A imports {len(reviews) + len(preps)} entries ({r.seconds:.1f}s)", r.rc == 0,
+          repr(r))
+    now = "2026-11-21T12:05:00Z"
+    a.must("sync", now=now)
+    snap_exists = os.path.exists(a.snapshot())
+    with open(a.log(), "rb") as f:
+        log = f.read()
+    log_lines = lines_of(log)
+    header = json.loads(log_lines[0][1].split(b" ", 1)[1]) if log_lines else {}
+    check("10. A wrote a snapshot and started a new log generation",
+          snap_exists and header.get("generation", 0) >= 1 and len(log_lines) - 1 < 2000,
+          f"snapshot {snap_exists}, log header {header}, {len(log_lines) - 1} change lines")
+    a.must("checkin", "--followed", "yes", "--feel", "after the snapshot", "--no-input",
+           "--no-animation", now="2026-11-21T12:10:00Z")  # a change in the new generation
+    ours = os.path.getsize(a.log()) + (os.path.getsize(a.snapshot()) if snap_exists else 0)
+    theirs = len(a.must("export", now=now).out.encode())
+    ratio = ours / theirs
+    check(f"10. A's files stay small: log+snapshot {ours // 1024} KiB vs export "
+          f"{theirs // 1024} KiB (ratio {ratio:.2f} <= 2)", ratio <= 2, f"{ratio:.2f}")
+
+    c = Device("t10", "C")
+    copy_files(a, c)
+    copy_files(b, c)
+    r = c.run("sync", "init", c.folder, "--name", "C", now="2026-11-21T13:00:00Z", timeout=300)
+    c.id = c.status("2026-11-21T13:00:00Z")["device"]["id"] if r.rc == 0 else None
+    check(f"10. a fresh device C joins the folder and takes in snapshot + logs "
+          f"({r.seconds:.1f}s, max RSS {r.rss_kb // 1024} MiB)",
+          r.rc == 0 and r.err == "" and "From A:" in r.out, repr(r))
+    now = "2026-11-21T13:05:00Z"
+    ha = a.must("history", "--json", "--days", "3650", now=now).json()
+    hc = c.must("history", "--json", "--days", "3650", now=now).json()
+    check("10. C's history (10 years) is identical to A's", ha == hc and
+          sum(1 for d in ha if d["review"]) >= len(reviews),
+          f"A {sum(1 for d in ha if d['review'])} reviews, C {sum(1 for d in hc if d['review'])}")
+    ea, ec = a.export(now), c.export(now)
+    check("10. C's export (entries, achievements) is identical to A's", ea == ec,
+          f"A: {len(ea['review'])} reviews {len(ea['prep'])} preps; "
+          f"C: {len(ec['review'])} reviews {len(ec['prep'])} preps")
+    day = c.day("2026-11-21", now)
+    check("10. C has A's change made after the snapshot and B's review",
+          (day.get("checkin") or {}).get("feel") == "after the snapshot"
+          and (review_of(day) or {}).get("why") == "from B", short(json.dumps(day)))
+    sa = a.must("streak", "--json", now=now).json()
+    sc = c.must("streak", "--json", now=now).json()
+    check("10. same streak on A and C", sa == sc, f"{sa} vs {sc}")
+
+    copy_files(a, b)
+    r = b.run("sync", now=now, timeout=300)
+    check("10. B, which had read A's old generation, takes in the snapshot and the new log",
+          r.rc == 0 and r.err == "" and b.export(now) == ea, repr(r))
+
+    # the same snapshot and log copied again (new inodes, as a rename makes): nothing new
+    copy_files(a, c)
+    r = c.run("sync", now="2026-11-21T13:10:00Z", timeout=300)
+    check("10. A's snapshot and log copied again to C: C's data unchanged",
+          r.rc == 0 and c.export(now) == ea, repr(r))
+    check("10. A's snapshot and log copied again to C: 'Nothing new.'",
+          r.out.strip() == "Nothing new.", repr(r))
+
+    # a second batch of thousands of changes (every review edited): generation 2, and A's
+    # files stay as small as one snapshot of what it holds
+    for entry in reviews:
+        entry["why"] += " (again)"
+        entry["saved_at"] = entry["saved_at"].replace("T07:00", "T08:00")
+    with open(path, "w") as f:
+        json.dump(export, f)
+    r = a.run("import", path, now="2026-11-22T12:00:00Z", timeout=300)
+    a.must("sync", now="2026-11-22T12:05:00Z")
+    with open(a.log(), "rb") as f:
+        header = json.loads(lines_of(f.read())[0][1].split(b" ", 1)[1])
+    again = os.path.getsize(a.log()) + os.path.getsize(a.snapshot())
+    check(f"10. after a second batch (import {r.seconds:.1f}s): generation "
+          f"{header.get('generation')}, files {again // 1024} KiB (were {ours // 1024} KiB)",
+          r.rc == 0 and header.get("generation", 0) >= 2 and again <= ours * 1.2,
+          f"{r!r}; header {header}")
+    now = "2026-11-22T13:00:00Z"
+    copy_files(a, b)
+    copy_files(a, c)
+    rb, rc_ = b.run("sync", now=now, timeout=300), c.run("sync", now=now, timeout=300)
+    ea = a.export(now)
+    check("10. B and C take in generation 2 and hold what A holds",
+          rb.rc == 0 and rc_.rc == 0 and b.export(now) == ea and c.export(now) == ea,
+          f"{rb!r}; {rc_!r}")
+
+
+TESTS = [test_converge, test_partial_then_complete, test_checksum_and_truncated,
+         test_hostile_folder, test_own_log_replaced, test_open_folder, test_conflict,
+         test_delete_undo, test_time_zones, test_snapshot]
+
+
+def main():
+    if not os.access(BIN, os.X_OK):
+        print(f"FAIL - no nudge binary at {BIN}")
+        print("0/1 checks passed")
+        return 1
+    print(f"# nudge: {BIN}; scratch: {SCRATCH}", flush=True)
+    started = time.monotonic()
+    try:
+        for test in TESTS:
+            t0 = time.monotonic()
+            try:
+                test()
+            except Exception as error:  # a setup step failed: the test's checks can't run
+                check(f"{test.__name__} ran to its end", False, f"{type(error).__name__}: {error}")
+            print(f"# {test.__name__}: {time.monotonic() - t0:.1f}s", flush=True)
+    finally:
+        if os.environ.get("KEEP") == "1":
+            print(f"# kept {SCRATCH}")
+        else:
+            shutil.rmtree(SCRATCH, ignore_errors=True)
+    print(f"# total {time.monotonic() - started:.1f}s")
+    print(f"{passed}/{passed + failed} checks passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
