@@ -841,6 +841,44 @@ TESTS = [test_converge, test_partial_then_complete, test_checksum_and_truncated,
          test_delete_undo, test_time_zones, test_snapshot]
 
 
+def test_doctor():
+    """doctor says whether sync is on and when each computer last wrote, and warns when nothing
+    arrived for days while this computer wrote (file times set from the fixed now: no test reads
+    the real date)."""
+    def sync_check(device, now):
+        r = device.run("doctor", "--json", now=now)
+        found = [c for c in (r.json() if r.out.strip() else []) if c.get("name") == "sync"]
+        return found[0] if found else None
+
+    off = Device("t11", "Off")
+    got = sync_check(off, "2026-11-25T07:00:00Z")
+    check("11. doctor without sync: 'off', fine", got is not None and got["ok"]
+          and got["detail"].startswith("off"), str(got))
+    a = Device("t11", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t11", "B").join("2026-11-25T06:00:10Z")
+    copy_files(b, a)
+    now = "2026-11-25T07:00:00Z"
+    for device, age_days in ((a, 0), (b, 1)):
+        t = millis(now) / 1000 - age_days * 86400 - 60
+        for path in (device.log(),):
+            os.utime(path, (t, t))
+            os.utime(os.path.join(a.folder, os.path.basename(path)), (t, t))
+    got = sync_check(a, now)
+    check("11. doctor with sync: on, the other computer named and when it last wrote",
+          got is not None and got["ok"] and "on as 'A'" in got["detail"]
+          and "B last changed its files a day ago" in got["detail"], str(got))
+    # B's files untouched for 5 days while A wrote an hour ago: a warning with what to check
+    t = millis(now) / 1000 - 5 * 86400
+    os.utime(os.path.join(a.folder, os.path.basename(b.log())), (t, t))
+    got = sync_check(a, now)
+    check("11. doctor warns when nothing arrived for days while this computer wrote",
+          got is not None and not got["ok"] and "for 5 days" in got["detail"]
+          and "Syncthing" in (got.get("fix") or ""), str(got))
+
+
+TESTS.append(test_doctor)
+
+
 def main():
     if not os.access(BIN, os.X_OK):
         print(f"FAIL - no nudge binary at {BIN}")
