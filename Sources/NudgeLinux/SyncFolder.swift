@@ -139,7 +139,10 @@ public struct SyncFolder: Sendable {
         end: offset, unfinished: false, failed: String(cString: strerror(errno)).lowercased())
     }
     defer { close(fd) }
-    guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+    var info = stat()
+    guard fstat(fd, &info) == 0, Int(info.st_size) >= offset,
+      lseek(fd, off_t(offset), SEEK_SET) == off_t(offset)
+    else {
       return Reading(end: offset, unfinished: false, failed: "it is shorter than was read before")
     }
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)

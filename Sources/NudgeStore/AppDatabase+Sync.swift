@@ -148,14 +148,15 @@ extension AppDatabase {
       for text in keys {
         guard case .success(let key) = SyncKey.parse(text) else { continue }
         let value = try Self.localValue(db, key)
-        let stored = try Self.storedVersion(db, key)
-        if let stored, stored.value == value { continue }
-        if stored == nil && value == nil { continue }
+        let before = try Self.state(db, key)
+        if let stored = before.winner, stored.value == value { continue }
+        if before.winner == nil && value == nil { continue }
         let clock = SyncClock.tick(after: last, now: now, device: me.device)
         last = (clock.wall, clock.counter)
         let change = SyncChange(clock: clock, key: key, value: value, seen: seen)
-        try Self.storeVersion(
-          db, key, SyncVersion(clock: clock, value: value, seen: seen))
+        var after = before
+        _ = after.merge(SyncVersion(clock: clock, value: value, seen: seen))
+        try Self.save(db, key, before: before, after: after, at: at)
         changes.append(change)
       }
       try db.execute("DELETE FROM sync_dirty")
@@ -178,12 +179,16 @@ extension AppDatabase {
   {
     try write { db in
       var changes: [SyncChange] = []
-      _ = try db.rows("SELECT key, clock, value, seen FROM sync_key ORDER BY key") { row in
-        guard case .success(let key) = SyncKey.parse(row.text(at: 0) ?? ""),
-          let version = Self.version(row, from: 1)
-        else { return }
-        changes.append(
-          SyncChange(clock: version.clock, key: key, value: version.value, seen: version.seen))
+      // every key's winner, and the versions kept beside it (so a device that reads only the
+      // snapshot keeps the same conflicts)
+      for table in ["sync_key", "sync_conflict"] {
+        _ = try db.rows("SELECT key, clock, value, seen FROM \(table) ORDER BY key, clock") { row in
+          guard case .success(let key) = SyncKey.parse(row.text(at: 0) ?? ""),
+            let version = Self.version(row, from: 1)
+          else { return }
+          changes.append(
+            SyncChange(clock: version.clock, key: key, value: version.value, seen: version.seen))
+        }
       }
       let next = (try db.integer("SELECT generation FROM sync_self") ?? 0) + 1
       try body(changes, next)
@@ -269,37 +274,33 @@ extension AppDatabase {
     -> SyncMergeResult
   {
     let incoming = SyncVersion(clock: change.clock, value: change.value, seen: change.seen)
-    let stored = try storedVersion(db, change.key)
-    let decision = SyncMerge.decide(stored: stored, incoming: incoming)
-    if let kept = decision.kept, let value = kept.value {
-      let winner = decision.takes ? incoming.clock : (stored?.clock ?? incoming.clock)
-      try db.execute(
-        """
-        INSERT OR IGNORE INTO sync_conflict (key, clock, value, seen, winner, kept_at)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .text(change.key.description), .text(kept.clock.description), .text(value.text),
-          .text(seenText(kept.seen)), .text(winner.description), .text(at),
-        ])
+    let before = try state(db, change.key)
+    var after = before
+    let outcome = after.merge(incoming)
+    if after == before { return .ignored }
+    let newConflict = after.conflicts.contains { kept in
+      !before.conflicts.contains { $0.clock == kept.clock }
     }
-    guard decision.takes else { return decision.kept == nil ? .ignored : .keptAsConflict }
+    guard outcome == .won else {
+      try save(db, change.key, before: before, after: after, at: at)
+      return newConflict ? .keptAsConflict : .ignored
+    }
     // a key changed here and not written yet (the folder could not take it): that change is
     // later than this one and will win when written; the row stays as it is here
     if try db.integer(
       "SELECT EXISTS (SELECT 1 FROM sync_dirty WHERE key = ?)", [.text(change.key.description)])
       == 1
     {
-      try storeVersion(db, change.key, incoming)
+      try save(db, change.key, before: before, after: after, at: at)
       return .pendingHere
     }
-    if stored?.value != incoming.value {
+    if before.winner?.value != incoming.value {
       try applyValue(db, change.key, change.value)
       // the row just written is the folder's, not a change made here
       try db.execute("DELETE FROM sync_dirty WHERE key = ?", [.text(change.key.description)])
     }
-    try storeVersion(db, change.key, incoming)
-    return decision.kept == nil ? .applied : .appliedKeepingConflict
+    try save(db, change.key, before: before, after: after, at: at)
+    return newConflict ? .appliedKeepingConflict : .applied
   }
 
   // MARK: - Conflicts
@@ -308,8 +309,13 @@ extension AppDatabase {
   public func syncConflicts() throws(StoreError) -> [SyncConflict] {
     try read { db in
       var found: [SyncConflict] = []
+      // a kept version that says what the winner says is no conflict to show
       _ = try db.rows(
-        "SELECT id, key, clock, value, seen, winner, kept_at FROM sync_conflict ORDER BY id"
+        """
+        SELECT c.id, c.key, c.clock, c.value, c.seen, k.clock, c.kept_at
+        FROM sync_conflict c JOIN sync_key k ON k.key = c.key
+        WHERE NOT c.dropped AND c.value IS NOT k.value ORDER BY c.id
+        """
       ) { row in
         guard case .success(let key) = SyncKey.parse(row.text(at: 1) ?? ""),
           let kept = Self.version(row, from: 2),
@@ -339,11 +345,9 @@ extension AppDatabase {
   /// Forgets a kept version (the one that won stays). False when there is no conflict `id`.
   public func dropSyncConflict(_ id: Int) throws(StoreError) -> Bool {
     try write { db in
-      guard
-        try db.integer("SELECT count(*) FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
-          == 1
-      else { return false }
-      try db.execute("DELETE FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
+      guard try syncConflicts().contains(where: { $0.id == id }) else { return false }
+      // kept, marked: the same version arriving again is not shown again
+      try db.execute("UPDATE sync_conflict SET dropped = 1 WHERE id = ?", [.integer(Int64(id))])
       return true
     }
   }
@@ -389,35 +393,65 @@ extension AppDatabase {
     return SyncVersion(clock: clock, value: value, seen: seen)
   }
 
-  private static func storedVersion(_ db: SQLiteConnection, _ key: SyncKey) throws -> SyncVersion? {
-    var found: SyncVersion?
+  /// What is stored of `key`: its winner, what the versions merged had seen, the losers kept.
+  private static func state(_ db: SQLiteConnection, _ key: SyncKey) throws -> SyncKeyState {
+    var state = SyncKeyState()
     _ = try db.rows(
-      "SELECT clock, value, seen FROM sync_key WHERE key = ?", [.text(key.description)]
-    ) { row in found = version(row, from: 0) }
-    return found
+      "SELECT clock, value, seen, frontier FROM sync_key WHERE key = ?", [.text(key.description)]
+    ) { row in
+      state.winner = version(row, from: 0)
+      for (name, text) in FlatJSON.stringObject(row.text(at: 3) ?? "{}") ?? [:] {
+        guard let clock = SyncClock(text) else { continue }
+        if name.hasPrefix("seen:") { state.frontier.seen[String(name.dropFirst(5))] = clock }
+        if name.hasPrefix("own:") { state.frontier.own[String(name.dropFirst(4))] = clock }
+      }
+    }
+    state.losers = try db.rows(
+      "SELECT clock, value, seen FROM sync_conflict WHERE key = ? ORDER BY clock",
+      [.text(key.description)]
+    ) { row in version(row, from: 0) }.compactMap { $0 }
+    return state
   }
 
-  private static func storeVersion(_ db: SQLiteConnection, _ key: SyncKey, _ version: SyncVersion)
-    throws
-  {
-    try db.execute(
-      """
-      INSERT INTO sync_key (key, clock, value, seen) VALUES (?, ?, ?, ?)
-      ON CONFLICT (key) DO UPDATE SET clock = excluded.clock, value = excluded.value,
-        seen = excluded.seen
-      """,
-      [
-        .text(key.description), .text(version.clock.description),
-        SQLValue(version.value?.text), .text(seenText(version.seen)),
-      ])
-    // a conflict whose kept version this one's writer had seen is settled by it
-    guard try db.integer("SELECT EXISTS (SELECT 1 FROM sync_conflict)") == 1 else { return }
-    let settled = try db.rows(
-      "SELECT id, clock FROM sync_conflict WHERE key = ?", [.text(key.description)]
-    ) { row in (row.integer(at: 0) ?? 0, row.text(at: 1).flatMap(SyncClock.init)) }
-    for (id, clock) in settled {
-      guard let clock, version.hasSeen(SyncVersion(clock: clock, value: nil)) else { continue }
-      try db.execute("DELETE FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
+  /// Writes what merging changed of `key`'s state: its winner and frontier, the losers no
+  /// longer kept gone, the new ones kept (stamped `at`); a loser still kept keeps its row (and
+  /// whether it was dropped).
+  private static func save(
+    _ db: SQLiteConnection, _ key: SyncKey, before: SyncKeyState, after: SyncKeyState, at: String
+  ) throws {
+    if let winner = after.winner {
+      var frontier: [String: String] = [:]
+      for (device, clock) in after.frontier.seen { frontier["seen:" + device] = clock.description }
+      for (device, clock) in after.frontier.own { frontier["own:" + device] = clock.description }
+      try db.execute(
+        """
+        INSERT INTO sync_key (key, clock, value, seen, frontier) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (key) DO UPDATE SET clock = excluded.clock, value = excluded.value,
+          seen = excluded.seen, frontier = excluded.frontier
+        """,
+        [
+          .text(key.description), .text(winner.clock.description),
+          SQLValue(winner.value?.text), .text(seenText(winner.seen)),
+          .text(FlatJSON.object(frontier)),
+        ])
+    }
+    let kept = Set(after.losers.map(\.clock))
+    for gone in before.losers where !kept.contains(gone.clock) {
+      try db.execute(
+        "DELETE FROM sync_conflict WHERE key = ? AND clock = ?",
+        [.text(key.description), .text(gone.clock.description)])
+    }
+    let had = Set(before.losers.map(\.clock))
+    for loser in after.losers where !had.contains(loser.clock) {
+      try db.execute(
+        """
+        INSERT OR IGNORE INTO sync_conflict (key, clock, value, seen, kept_at)
+        VALUES (?, ?, ?, ?, ?)
+        """,
+        [
+          .text(key.description), .text(loser.clock.description),
+          .text(loser.value?.text ?? "null"), .text(seenText(loser.seen)), .text(at),
+        ])
     }
   }
 

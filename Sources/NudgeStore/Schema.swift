@@ -265,7 +265,7 @@ extension AppDatabase {
     // (its id, name, folder, clock, its log's generation), each key's latest version as every
     // device orders it, the keys changed here not yet written to the folder (the triggers mark
     // them, whatever writes — only while this device syncs), each other device as last read,
-    // and the versions kept from conflicts.
+    // and the versions a conflict's winner replaced unknowing (`SyncKeyState.losers`).
     """
       CREATE TABLE sync_self (
         id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
@@ -275,7 +275,8 @@ extension AppDatabase {
         joined_at TEXT NOT NULL, wrote_at TEXT
       );
       CREATE TABLE sync_key (
-        key TEXT PRIMARY KEY NOT NULL, clock TEXT NOT NULL, value TEXT, seen TEXT NOT NULL
+        key TEXT PRIMARY KEY NOT NULL, clock TEXT NOT NULL, value TEXT, seen TEXT NOT NULL,
+        frontier TEXT NOT NULL DEFAULT '{}'
       ) WITHOUT ROWID;
       CREATE TABLE sync_dirty (key TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
       CREATE TABLE sync_peer (
@@ -286,7 +287,7 @@ extension AppDatabase {
       CREATE TABLE sync_conflict (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         key TEXT NOT NULL, clock TEXT NOT NULL, value TEXT NOT NULL, seen TEXT NOT NULL,
-        winner TEXT NOT NULL, kept_at TEXT NOT NULL,
+        kept_at TEXT NOT NULL, dropped BOOLEAN NOT NULL DEFAULT 0,
         UNIQUE (key, clock)
       );
       CREATE TRIGGER sync_entry_added AFTER INSERT ON flow_entry

@@ -439,7 +439,24 @@ private enum Sample {
   }
 }
 
-// MARK: - SyncMerge
+// MARK: - SyncKeyState, two versions at a time
+
+/// Two versions merged into a key's state as the stored winner and one arriving: whether the
+/// arriving one wins, and the conflict kept (the expectations of a pair, in one line each).
+enum Pairwise {
+  struct Decision: Equatable {
+    var takes: Bool
+    var kept: SyncVersion?
+  }
+
+  static func decide(stored: SyncVersion?, incoming: SyncVersion) -> Decision {
+    var state = SyncKeyState()
+    if let stored { _ = state.merge(stored) }
+    let before = state
+    let takes = state.merge(incoming) == .won && before != state
+    return Decision(takes: takes, kept: state.conflicts.first)
+  }
+}
 
 @Suite struct SyncMergeTests {
   let x = Sample.prep(water: true)
@@ -447,35 +464,35 @@ private enum Sample {
 
   @Test func theFirstVersionOfAKeyIsTaken() {
     let v = SyncVersion(clock: Sample.clock(1000), value: x)
-    #expect(SyncMerge.decide(stored: nil, incoming: v) == .init(takes: true, kept: nil))
+    #expect(Pairwise.decide(stored: nil, incoming: v) == .init(takes: true, kept: nil))
   }
 
   @Test func theLaterClockWinsWhateverTheOrder() {
     let early = SyncVersion(clock: Sample.clock(1000, 5, Sample.b), value: x)
     let late = SyncVersion(
       clock: Sample.clock(1000, 6, Sample.a), value: y, seen: [Sample.b: early.clock])
-    #expect(SyncMerge.decide(stored: early, incoming: late).takes)
-    #expect(!SyncMerge.decide(stored: late, incoming: early).takes)
+    #expect(Pairwise.decide(stored: early, incoming: late).takes)
+    #expect(!Pairwise.decide(stored: late, incoming: early).takes)
     // a tie of wall and counter goes to the larger device id
     let tieA = SyncVersion(clock: Sample.clock(1000, 0, Sample.a), value: x)
     let tieB = SyncVersion(clock: Sample.clock(1000, 0, Sample.b), value: y)
-    #expect(SyncMerge.decide(stored: tieA, incoming: tieB).takes)
-    #expect(!SyncMerge.decide(stored: tieB, incoming: tieA).takes)
+    #expect(Pairwise.decide(stored: tieA, incoming: tieB).takes)
+    #expect(!Pairwise.decide(stored: tieB, incoming: tieA).takes)
   }
 
   @Test func theSameChangeTwiceIsIgnored() {
     let v = SyncVersion(clock: Sample.clock(1000, 0, Sample.b), value: x)
-    #expect(SyncMerge.decide(stored: v, incoming: v) == .init(takes: false, kept: nil))
+    #expect(Pairwise.decide(stored: v, incoming: v) == .init(takes: false, kept: nil))
     let tombstone = SyncVersion(clock: Sample.clock(1000, 0, Sample.b), value: nil)
     #expect(
-      SyncMerge.decide(stored: tombstone, incoming: tombstone) == .init(takes: false, kept: nil))
+      Pairwise.decide(stored: tombstone, incoming: tombstone) == .init(takes: false, kept: nil))
   }
 
   @Test func editsMadeApartKeepTheEarlierAsTheLoserWhateverTheOrder() {
     let onA = SyncVersion(clock: Sample.clock(1000, 0, Sample.a), value: x)
     let onB = SyncVersion(clock: Sample.clock(2000, 0, Sample.b), value: y)
-    let bArrives = SyncMerge.decide(stored: onA, incoming: onB)
-    let aArrives = SyncMerge.decide(stored: onB, incoming: onA)
+    let bArrives = Pairwise.decide(stored: onA, incoming: onB)
+    let aArrives = Pairwise.decide(stored: onB, incoming: onA)
     #expect(bArrives == .init(takes: true, kept: onA))
     #expect(aArrives == .init(takes: false, kept: onA))
   }
@@ -485,49 +502,49 @@ private enum Sample {
     for seen in [onA.clock, Sample.clock(1500, 0, Sample.a)] {
       let onB = SyncVersion(
         clock: Sample.clock(2000, 0, Sample.b), value: y, seen: [Sample.a: seen])
-      #expect(SyncMerge.decide(stored: onA, incoming: onB) == .init(takes: true, kept: nil))
-      #expect(SyncMerge.decide(stored: onB, incoming: onA) == .init(takes: false, kept: nil))
+      #expect(Pairwise.decide(stored: onA, incoming: onB) == .init(takes: true, kept: nil))
+      #expect(Pairwise.decide(stored: onB, incoming: onA) == .init(takes: false, kept: nil))
     }
     // having seen only an earlier change of A's is not having seen this one
     let stale = SyncVersion(
       clock: Sample.clock(2000, 0, Sample.b), value: y, seen: [Sample.a: Sample.clock(999)])
-    #expect(SyncMerge.decide(stored: onA, incoming: stale) == .init(takes: true, kept: onA))
+    #expect(Pairwise.decide(stored: onA, incoming: stale) == .init(takes: true, kept: onA))
     // nor is having seen a third device
     let other = SyncVersion(
       clock: Sample.clock(2000, 0, Sample.b), value: y,
       seen: [Sample.c: Sample.clock(1500, 0, Sample.c)])
-    #expect(SyncMerge.decide(stored: onA, incoming: other) == .init(takes: true, kept: onA))
+    #expect(Pairwise.decide(stored: onA, incoming: other) == .init(takes: true, kept: onA))
   }
 
   @Test func aDevicesOwnLaterEditIsNoConflict() {
     let first = SyncVersion(clock: Sample.clock(1000, 0, Sample.a), value: x)
     let second = SyncVersion(clock: Sample.clock(1000, 1, Sample.a), value: y)
-    #expect(SyncMerge.decide(stored: first, incoming: second) == .init(takes: true, kept: nil))
-    #expect(SyncMerge.decide(stored: second, incoming: first) == .init(takes: false, kept: nil))
+    #expect(Pairwise.decide(stored: first, incoming: second) == .init(takes: true, kept: nil))
+    #expect(Pairwise.decide(stored: second, incoming: first) == .init(takes: false, kept: nil))
   }
 
   @Test func theSameValueMadeApartIsNoConflict() {
     let onA = SyncVersion(clock: Sample.clock(1000, 0, Sample.a), value: x)
     let onB = SyncVersion(clock: Sample.clock(2000, 0, Sample.b), value: x)
-    #expect(SyncMerge.decide(stored: onA, incoming: onB) == .init(takes: true, kept: nil))
-    #expect(SyncMerge.decide(stored: onB, incoming: onA) == .init(takes: false, kept: nil))
+    #expect(Pairwise.decide(stored: onA, incoming: onB) == .init(takes: true, kept: nil))
+    #expect(Pairwise.decide(stored: onB, incoming: onA) == .init(takes: false, kept: nil))
     let goneA = SyncVersion(clock: Sample.clock(1000, 0, Sample.a), value: nil)
     let goneB = SyncVersion(clock: Sample.clock(2000, 0, Sample.b), value: nil)
-    #expect(SyncMerge.decide(stored: goneA, incoming: goneB) == .init(takes: true, kept: nil))
+    #expect(Pairwise.decide(stored: goneA, incoming: goneB) == .init(takes: true, kept: nil))
   }
 
   @Test func aRemovalThatWinsOverAnEditKeepsTheEdit() {
     let edit = SyncVersion(clock: Sample.clock(1000, 0, Sample.a), value: x)
     let removal = SyncVersion(clock: Sample.clock(2000, 0, Sample.b), value: nil)
-    #expect(SyncMerge.decide(stored: edit, incoming: removal) == .init(takes: true, kept: edit))
-    #expect(SyncMerge.decide(stored: removal, incoming: edit) == .init(takes: false, kept: edit))
+    #expect(Pairwise.decide(stored: edit, incoming: removal) == .init(takes: true, kept: edit))
+    #expect(Pairwise.decide(stored: removal, incoming: edit) == .init(takes: false, kept: edit))
   }
 
   @Test func anEditThatWinsOverARemovalKeepsNothing() {
     let removal = SyncVersion(clock: Sample.clock(1000, 0, Sample.a), value: nil)
     let edit = SyncVersion(clock: Sample.clock(2000, 0, Sample.b), value: x)
-    #expect(SyncMerge.decide(stored: removal, incoming: edit) == .init(takes: true, kept: nil))
-    #expect(SyncMerge.decide(stored: edit, incoming: removal) == .init(takes: false, kept: nil))
+    #expect(Pairwise.decide(stored: removal, incoming: edit) == .init(takes: true, kept: nil))
+    #expect(Pairwise.decide(stored: edit, incoming: removal) == .init(takes: false, kept: nil))
   }
 
   @Test func hasSeenReadsItsWritersClocks() {
@@ -555,23 +572,17 @@ private enum Sample {
 
   /// A device's state as the store keeps it: each key's winning version, the kept losers.
   struct Replica {
-    var winners: [String: SyncVersion] = [:]
-    var kept: Set<Kept> = []
+    var states: [String: SyncKeyState] = [:]
 
-    /// Merges as `AppDatabase.mergeSyncChange` does: `SyncMerge` decides, and a version that
-    /// is stored settles the kept versions its writer had seen.
+    var winners: [String: SyncVersion] { states.compactMapValues(\.winner) }
+    var kept: Set<Kept> {
+      Set(states.flatMap { key, state in state.conflicts.map { Kept(key: key, clock: $0.clock) } })
+    }
+
+    /// Merges as `AppDatabase.mergeSyncChange` does: into the key's `SyncKeyState`.
     mutating func merge(_ change: SyncChange) {
-      let key = change.key.description
       let incoming = SyncVersion(clock: change.clock, value: change.value, seen: change.seen)
-      let decision = SyncMerge.decide(stored: winners[key], incoming: incoming)
-      if let loser = decision.kept, loser.value != nil {
-        kept.insert(Kept(key: key, clock: loser.clock))
-      }
-      guard decision.takes else { return }
-      winners[key] = incoming
-      kept = kept.filter {
-        $0.key != key || !incoming.hasSeen(SyncVersion(clock: $0.clock, value: nil))
-      }
+      _ = states[change.key.description, default: SyncKeyState()].merge(incoming)
     }
   }
 
@@ -662,16 +673,11 @@ private enum Sample {
   }
 
   @Test func everyOrderOfArrivalKeepsTheSameLosers() {
-    // KNOWN BUG (SyncMerge.decide, SyncMerge.swift:39): whether a version is kept is judged
-    // against the version stored when it arrives, not against every version of the key, so
-    // two devices that take in the same changes in different orders keep different losers
-    withKnownIssue("the kept losers depend on the order changes arrive in") {
-      for (seed, (one, two)) in zip(1..., Self.keptInTwoOrders(seeds: 1...5)) {
-        #expect(
-          one == two,
-          "seed \(seed): only in one: \(one.subtracting(two)), only in two: \(two.subtracting(one))"
-        )
-      }
+    for (seed, (one, two)) in zip(1..., Self.keptInTwoOrders(seeds: 1...5)) {
+      #expect(
+        one == two,
+        "seed \(seed): only in one: \(one.subtracting(two)), only in two: \(two.subtracting(one))"
+      )
     }
   }
 
@@ -692,9 +698,7 @@ private enum Sample {
     // C (its own edit, then A's log): the same winner
     let onC = Self.replica([other, first, second])
     #expect(onC.winners == onA.winners)
-    withKnownIssue("C also keeps A's first edit, which A itself replaced") {
-      #expect(onC.kept == onA.kept)
-    }
+    #expect(onC.kept == onA.kept)
   }
 
   /// A conflict settled by a version that had seen its loser comes back when a change already
@@ -717,8 +721,6 @@ private enum Sample {
     let before = replica
     replica.merge(x)
     #expect(replica.winners == before.winners)
-    withKnownIssue("x, settled by z, is kept again") {
-      #expect(replica.kept == before.kept)
-    }
+    #expect(replica.kept == before.kept)
   }
 }

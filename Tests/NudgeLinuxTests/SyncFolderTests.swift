@@ -150,11 +150,7 @@ import Testing
     let path = try file(Array("one\n".utf8))
     let (found, reading) = lines(path, from: 100)
     #expect(found.isEmpty)
-    // KNOWN BUG (SyncFolder.swift:142, readLines: `lseek` past the end of a file succeeds, so the
-    // guard meant to say "it is shorter than was read before" never does)
-    withKnownIssue("a read from past the end of a file is not refused") {
-      #expect(reading.failed == "it is shorter than was read before")
-    }
+    #expect(reading.failed == "it is shorter than was read before")
   }
 
   // MARK: - The folder

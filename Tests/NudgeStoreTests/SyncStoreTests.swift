@@ -374,8 +374,8 @@ import Testing
       #expect(conflict.kept.value == onA.value)
       #expect(conflict.winner == onB.clock)
     }
-    // the loser arriving again keeps it once
-    #expect(try deliver([onA], from: Self.a, to: two) == [.keptAsConflict])
+    // the loser arriving again is merged already: kept once
+    #expect(try deliver([onA], from: Self.a, to: two) == [.ignored])
     #expect(try two.syncConflicts().count == 1)
   }
 
@@ -441,15 +441,11 @@ import Testing
     var mine = prep(water: true, savedAt: "2026-11-19T22:05:00+01:00")
     mine.other = "made here, not written yet"
     try one.putEntry(mine)
-    #expect(try deliver(theirs, from: Self.b, to: one) == [.applied])
+    // it is later than what was written from here, but the edit made here since is later still
+    #expect(try deliver(theirs, from: Self.b, to: one) == [.pendingHere])
     let here = try one.prep(on: day)
     let kept = try one.syncConflicts().compactMap(\.kept.value?.answers)
-    // KNOWN BUG (AppDatabase+Sync.swift:267-270, mergeSyncChange): the arriving version replaces the
-    // row without looking at `sync_dirty`, then clears it: the edit is gone from the entry, is
-    // kept as no conflict and is never written out
-    withKnownIssue("an edit not yet written is overwritten by an arriving change") {
-      #expect(here == mine || kept.contains { $0["other"] == mine.other })
-    }
+    #expect(here == mine || kept.contains { $0["other"] == mine.other })
   }
 
   /// A change made here while the folder could not take it (its log failed) is still to be
@@ -461,14 +457,10 @@ import Testing
     try one.putEntry(prep(water: true))
     #expect(try dirty(one) == [prepKey])
     #expect(try deliver(theirs, from: Self.b, to: one) == [.applied])
-    // KNOWN BUG (AppDatabase+Sync.swift:270, mergeSyncChange: `DELETE FROM sync_dirty` with no
-    // WHERE): merging clears every key marked here, so this entry never travels
     let pending = try dirty(one)
     let written = try writeOut(one, now: Self.now + 1000).map(\.key.description)
-    withKnownIssue("merging a change forgets every key changed here and not yet written") {
-      #expect(pending == [prepKey])
-      #expect(written == [prepKey])
-    }
+    #expect(pending == [prepKey])
+    #expect(written == [prepKey])
   }
 
   /// A edits a key twice (each written out), B once later without having seen either: both
@@ -487,11 +479,7 @@ import Testing
     let keptOnA = try one.syncConflicts().map(\.kept.clock)
     let keptOnB = try two.syncConflicts().map(\.kept.clock)
     #expect(keptOnA == second.map(\.clock))
-    // KNOWN BUG (SyncMerge.swift:39, as SyncConvergenceTests shows): B also keeps A's first
-    // edit, which A had replaced itself
-    withKnownIssue("the kept losers depend on the order changes arrive in") {
-      #expect(keptOnB == keptOnA)
-    }
+    #expect(keptOnB == keptOnA)
   }
 
   @Test func aMergedChangeMovesThisDevicesClockPastIt() throws {
@@ -517,7 +505,12 @@ import Testing
       snapshot = changes
       #expect(generation == 1)
     }
-    #expect(snapshot.map(\.key.description) == filledKeys)
+    // every key's winner, then the versions kept beside one (A's celebrations, which B's
+    // replaced unknowing)
+    #expect(Array(snapshot.map(\.key.description).prefix(filledKeys.count)) == filledKeys)
+    #expect(
+      snapshot.dropFirst(filledKeys.count).map(\.key)
+        == (try one.syncConflicts()).map(\.key))
     #expect(snapshot.first { $0.key == .celebrations }?.clock.device == Self.b)
     #expect(try one.syncDevice()?.generation == 1)
     #expect(try one.syncDevice()?.logLines == 0)
