@@ -118,6 +118,15 @@ extension AppDatabase {
     }
   }
 
+  /// This device's sync state, whether a change waits to be written, and the other devices as
+  /// last read, in one read (what every command's start asks); nil when it does not sync.
+  public func syncLook() throws(StoreError) -> (me: SyncSelf, pending: Bool, peers: [SyncPeer])? {
+    try read { _ in
+      guard let me = try syncDevice() else { return nil }
+      return (me, try syncHasPending(), try syncPeers())
+    }
+  }
+
   /// How many keys changed here are not written to the folder yet.
   public func syncPending() throws(StoreError) -> Int {
     try read { db in try db.integer("SELECT count(*) FROM sync_dirty") ?? 0 }
@@ -254,7 +263,10 @@ extension AppDatabase {
     -> [SyncMergeResult]
   {
     try write { db in
-      let results = try changes.map { try Self.merge(db, $0, at: at) }
+      var batch = MergeBatch(
+        anyPending: try db.integer("SELECT EXISTS (SELECT 1 FROM sync_dirty)") == 1,
+        anyLosers: try db.integer("SELECT EXISTS (SELECT 1 FROM sync_conflict)") == 1)
+      let results = try changes.map { try Self.merge(db, $0, at: at, &batch) }
       guard let latest = changes.map(\.clock).max() else { return results }
       try db.execute(
         """
@@ -270,13 +282,21 @@ extension AppDatabase {
     }
   }
 
-  private static func merge(_ db: SQLiteConnection, _ change: SyncChange, at: String) throws
-    -> SyncMergeResult
-  {
+  /// What a batch of merges knows of the tables it need not ask about for each change: whether
+  /// any key was pending here when it began, whether any loser is kept.
+  private struct MergeBatch {
+    let anyPending: Bool
+    var anyLosers: Bool
+  }
+
+  private static func merge(
+    _ db: SQLiteConnection, _ change: SyncChange, at: String, _ batch: inout MergeBatch
+  ) throws -> SyncMergeResult {
     let incoming = SyncVersion(clock: change.clock, value: change.value, seen: change.seen)
-    let before = try state(db, change.key)
+    let before = try state(db, change.key, losers: batch.anyLosers)
     var after = before
     let outcome = after.merge(incoming)
+    if !after.losers.isEmpty { batch.anyLosers = true }
     if after == before { return .ignored }
     let newConflict = after.conflicts.contains { kept in
       !before.conflicts.contains { $0.clock == kept.clock }
@@ -287,9 +307,10 @@ extension AppDatabase {
     }
     // a key changed here and not written yet (the folder could not take it): that change is
     // later than this one and will win when written; the row stays as it is here
-    if try db.integer(
-      "SELECT EXISTS (SELECT 1 FROM sync_dirty WHERE key = ?)", [.text(change.key.description)])
-      == 1
+    if batch.anyPending,
+      try db.integer(
+        "SELECT EXISTS (SELECT 1 FROM sync_dirty WHERE key = ?)", [.text(change.key.description)])
+        == 1
     {
       try save(db, change.key, before: before, after: after, at: at)
       return .pendingHere
@@ -394,7 +415,9 @@ extension AppDatabase {
   }
 
   /// What is stored of `key`: its winner, what the versions merged had seen, the losers kept.
-  private static func state(_ db: SQLiteConnection, _ key: SyncKey) throws -> SyncKeyState {
+  private static func state(_ db: SQLiteConnection, _ key: SyncKey, losers: Bool = true) throws
+    -> SyncKeyState
+  {
     var state = SyncKeyState()
     _ = try db.rows(
       "SELECT clock, value, seen, frontier FROM sync_key WHERE key = ?", [.text(key.description)]
@@ -406,6 +429,7 @@ extension AppDatabase {
         if name.hasPrefix("own:") { state.frontier.own[String(name.dropFirst(4))] = clock }
       }
     }
+    guard losers else { return state }
     state.losers = try db.rows(
       "SELECT clock, value, seen FROM sync_conflict WHERE key = ? ORDER BY clock",
       [.text(key.description)]

@@ -102,13 +102,14 @@ struct SyncExchange {
   }
 
   /// Takes in every other device's files that changed since they were read.
-  func takeIn() throws -> Report {
+  func takeIn(peers: [SyncPeer]? = nil) throws -> Report {
     var report = Report()
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
     let files = Dictionary(grouping: folder.deviceFiles().filter { $0.device != me.device }) {
       $0.device
     }
-    let known = Dictionary(uniqueKeysWithValues: try db.syncPeers().map { ($0.device, $0) })
+    let known = Dictionary(
+      uniqueKeysWithValues: try (peers ?? db.syncPeers()).map { ($0.device, $0) })
     guard files.contains(where: { device, found in Self.changed(found, known[device]) }) else {
       return report
     }

@@ -26,8 +26,8 @@ enum SyncRunner {
   /// Once the database is open: when this device syncs, writes what waits, takes in what
   /// arrived, and from then on writes each change as it is committed.
   static func attach(_ ctx: Context, _ db: AppDatabase) {
-    guard !db.isReadOnly, let me = try? db.syncDevice() else { return }
-    takeIn(ctx, db, me)
+    guard !db.isReadOnly, let look = try? db.syncLook() else { return }
+    takeIn(ctx, db, look: look)
     db.afterEachWrite { [ctx] in
       guard (try? db.syncHasPending()) == true, let me = try? db.syncDevice() else { return }
       _ = try? exchange(ctx, db, me).writeOut()
@@ -40,11 +40,14 @@ enum SyncRunner {
 
   /// Writes what waits and takes in what arrived, saying only what was skipped.
   @discardableResult
-  static func takeIn(_ ctx: Context, _ db: AppDatabase, _ me: SyncSelf? = nil) -> Bool {
-    guard let me = me ?? (try? db.syncDevice()) else { return false }
-    let exchange = exchange(ctx, db, me)
-    if (try? db.syncHasPending()) == true { _ = try? exchange.writeOut() }
-    guard let report = try? exchange.takeIn() else { return false }
+  static func takeIn(
+    _ ctx: Context, _ db: AppDatabase,
+    look known: (me: SyncSelf, pending: Bool, peers: [SyncPeer])? = nil
+  ) -> Bool {
+    guard let look = known ?? (try? db.syncLook()) else { return false }
+    let exchange = exchange(ctx, db, look.me)
+    if look.pending { _ = try? exchange.writeOut() }
+    guard let report = try? exchange.takeIn(peers: look.peers) else { return false }
     try? after(ctx, db, report)
     for line in report.skipped { ctx.output.writeError("nudge: sync: \(line)\n") }
     var kept = report
