@@ -29,7 +29,7 @@ public struct SyncFolder: Sendable {
     }
     guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
       return
-        "other users can write to the folder \(path) (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod go-w '\(path)'"
+        "other users can write to the folder \(path) (mode \(String(info.st_mode & 0o7777, radix: 8))); run chmod go-w \(ShellWord.quoted(path))"
     }
     guard access(path, W_OK | X_OK) == 0 else { return "the folder \(path) can't be written" }
     return nil
@@ -91,7 +91,8 @@ public struct SyncFolder: Sendable {
     if exists && info.st_mode & S_IFMT != S_IFREG {
       throw WriteFailure(reason: "\(file) is not a regular file")
     }
-    let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    // the person's answers: readable by them alone (a file sync keeps the mode)
+    let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw WriteFailure(reason: "\(file): \(String(cString: strerror(errno)).lowercased())")
     }
@@ -104,13 +105,13 @@ public struct SyncFolder: Sendable {
     }
   }
 
-  /// Replaces this device's snapshot (or log) with `lines` at once: a reader sees the old file
-  /// or the new one, never part of one.
+  /// Replaces this device's snapshot (or log) with `lines` at once (mode 0600): a reader sees
+  /// the old file or the new one, never part of one.
   public func replace(_ file: String, with lines: [String]) throws(WriteFailure) {
     var bytes: [UInt8] = []
     for line in lines { bytes.append(contentsOf: line.utf8) }
     do {
-      try AtomicFile.write(bytes, to: file, mode: 0o644)
+      try AtomicFile.write(bytes, to: file, mode: 0o600)
     } catch {
       throw WriteFailure(reason: "\(file): \(error.reason)")
     }
@@ -186,5 +187,13 @@ public struct SyncFolder: Sendable {
       position += count
     }
     return Reading(end: end, unfinished: position > end, failed: nil)
+  }
+}
+
+/// A word as a POSIX shell reads it back: in single quotes, a quote inside written '\''.
+public enum ShellWord {
+  public static func quoted(_ text: String) -> String {
+    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+      + "'"
   }
 }

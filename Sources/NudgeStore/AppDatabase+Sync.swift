@@ -31,6 +31,9 @@ public struct SyncPeer: Equatable, Sendable {
   public var snapshotStamp: String?
   /// When this device last took in something of it.
   public var heardAt: String?
+  /// How many of its lines or files were skipped, and the latest reason.
+  public var skipped = 0
+  public var skippedWhy: String?
 
   public init(device: String, name: String) {
     self.device = device
@@ -84,6 +87,12 @@ extension AppDatabase {
     }
   }
 
+  /// The id this device had when it last synced (kept across `leaveSync`), nil before its first
+  /// join: a device that joins again is the same device to the others.
+  public func syncIdentity() throws(StoreError) -> String? {
+    try read { db in try db.texts("SELECT device FROM sync_identity").first }
+  }
+
   /// Joins this device to sync through `folder`: every key held now is to be written (the
   /// first snapshot of what this device brings).
   public func joinSync(device: String, name: String, folder: String, at: String)
@@ -94,6 +103,8 @@ extension AppDatabase {
       try db.execute(
         "INSERT INTO sync_self (id, device, name, folder, joined_at) VALUES (1, ?, ?, ?, ?)",
         [.text(device), .text(name), .text(folder), .text(at)])
+      try db.execute(
+        "INSERT OR REPLACE INTO sync_identity (id, device) VALUES (1, ?)", [.text(device)])
       try db.execute(
         """
         INSERT OR IGNORE INTO sync_dirty (key)
@@ -144,7 +155,9 @@ extension AppDatabase {
   /// this device's log) inside the transaction: they are marked written only once it returns.
   /// A key changed back to what it held makes no change. Returns the changes written.
   @discardableResult
-  public func writeSyncChanges(now: Int, at: String, append: ([SyncChange]) throws -> Void)
+  public func writeSyncChanges(
+    now: Int, at: String, joining: Bool = false, append: ([SyncChange]) throws -> Void
+  )
     throws(StoreError) -> [SyncChange]
   {
     try write { db in
@@ -160,8 +173,17 @@ extension AppDatabase {
         let before = try Self.state(db, key)
         if let stored = before.winner, stored.value == value { continue }
         if before.winner == nil && value == nil { continue }
-        let clock = SyncClock.tick(after: last, now: now, device: me.device)
-        last = (clock.wall, clock.counter)
+        let clock: SyncClock
+        if joining {
+          // what a device brings when it joins counts from when it was saved (an entry), or as
+          // older than any change made while syncing (a pause, a time, a setting): a device
+          // that joins again never makes its old answers newer than what was done meanwhile
+          clock = SyncClock(
+            wall: Self.savedMilliseconds(value, now: now), counter: 0, device: me.device)
+        } else {
+          clock = SyncClock.tick(after: last, now: now, device: me.device)
+          last = (clock.wall, clock.counter)
+        }
         let change = SyncChange(clock: clock, key: key, value: value, seen: seen)
         var after = before
         _ = after.merge(SyncVersion(clock: clock, value: value, seen: seen))
@@ -205,6 +227,15 @@ extension AppDatabase {
     }
   }
 
+  /// When a value brought at a join was saved, in milliseconds (an entry's saved_at, no later
+  /// than now); 2000-01-01 for what has no time of its own.
+  static func savedMilliseconds(_ value: SyncValue?, now: Int) -> Int {
+    guard let saved = value?.savedAt.flatMap(InstantFormat.parse) else {
+      return SyncClock.earliestWall
+    }
+    return min(now, max(SyncClock.earliestWall, SyncClock.milliseconds(saved)))
+  }
+
   // MARK: - Taking in another device's changes
 
   /// The other devices, as last read.
@@ -212,7 +243,8 @@ extension AppDatabase {
     try read { db in
       try db.rows(
         """
-        SELECT device, name, latest, generation, log_offset, log_stamp, snapshot_stamp, heard_at
+        SELECT device, name, latest, generation, log_offset, log_stamp, snapshot_stamp, heard_at,
+          skipped, skipped_why
         FROM sync_peer ORDER BY name, device
         """
       ) { row in
@@ -223,6 +255,8 @@ extension AppDatabase {
         peer.logStamp = row.text(at: 5)
         peer.snapshotStamp = row.text(at: 6)
         peer.heardAt = row.text(at: 7)
+        peer.skipped = row.integer(at: 8) ?? 0
+        peer.skippedWhy = row.text(at: 9)
         return peer
       }
     }
@@ -234,16 +268,18 @@ extension AppDatabase {
       try db.execute(
         """
         INSERT INTO sync_peer (device, name, latest, generation, log_offset, log_stamp,
-          snapshot_stamp, heard_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          snapshot_stamp, heard_at, skipped, skipped_why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (device) DO UPDATE SET name = excluded.name, latest = excluded.latest,
           generation = excluded.generation, log_offset = excluded.log_offset,
           log_stamp = excluded.log_stamp, snapshot_stamp = excluded.snapshot_stamp,
-          heard_at = excluded.heard_at
+          heard_at = excluded.heard_at, skipped = excluded.skipped,
+          skipped_why = excluded.skipped_why
         """,
         [
           .text(peer.device), .text(peer.name), SQLValue(peer.latest?.description),
           .integer(Int64(peer.generation)), .integer(Int64(peer.logOffset)),
           SQLValue(peer.logStamp), SQLValue(peer.snapshotStamp), SQLValue(peer.heardAt),
+          .integer(Int64(peer.skipped)), SQLValue(peer.skippedWhy),
         ])
     }
   }
@@ -326,6 +362,19 @@ extension AppDatabase {
 
   // MARK: - Conflicts
 
+  /// The winning value of each of `keys` (by their text; nil for a removal).
+  public func syncWinners(of keys: [SyncKey]) throws(StoreError) -> [String: SyncValue?] {
+    try read { db in
+      var found: [String: SyncValue?] = [:]
+      for key in keys {
+        _ = try db.rows("SELECT value FROM sync_key WHERE key = ?", [.text(key.description)]) {
+          row in found[key.description] = row.text(at: 0).flatMap { SyncValue(text: $0) }
+        }
+      }
+      return found
+    }
+  }
+
   /// The versions kept from conflicts, oldest first.
   public func syncConflicts() throws(StoreError) -> [SyncConflict] {
     try read { db in
@@ -354,10 +403,23 @@ extension AppDatabase {
   /// Takes a kept version instead of the one that won: written here as a change of its own (a
   /// later clock, so it wins on every device), the conflict gone. False when there is no
   /// conflict `id`.
-  public func takeSyncConflict(_ id: Int) throws(StoreError) -> Bool {
+  public func takeSyncConflict(_ id: Int, madeOn: Day, at: String) throws(StoreError) -> Bool {
     try write { db in
       guard let conflict = try syncConflicts().first(where: { $0.id == id }) else { return false }
+      // an entry taken is a change of it like an edit: `nudge undo` takes it back
+      var before: FlowEntry?
+      if case .entry(let day, let flow, let note) = conflict.key,
+        let flowName = Flow(rawValue: flow)
+      {
+        before = try db.flowEntry(flowName, key: note ?? day.description)
+      }
       try Self.applyValue(db, conflict.key, conflict.kept.value)
+      if case .entry(let day, let flow, let note) = conflict.key,
+        let flowName = Flow(rawValue: flow)
+      {
+        let after = try db.flowEntry(flowName, key: note ?? day.description)
+        try Self.journal(db, madeOn: madeOn, at: at, kind: .edited, before: before, after: after)
+      }
       try db.execute("DELETE FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
       return true
     }

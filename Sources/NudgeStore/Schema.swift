@@ -279,10 +279,14 @@ extension AppDatabase {
         frontier TEXT NOT NULL DEFAULT '{}'
       ) WITHOUT ROWID;
       CREATE TABLE sync_dirty (key TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+      CREATE TABLE sync_identity (
+        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1), device TEXT NOT NULL
+      );
       CREATE TABLE sync_peer (
         device TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, latest TEXT,
         generation INTEGER NOT NULL DEFAULT -1, log_offset INTEGER NOT NULL DEFAULT 0,
-        log_stamp TEXT, snapshot_stamp TEXT, heard_at TEXT
+        log_stamp TEXT, snapshot_stamp TEXT, heard_at TEXT,
+        skipped INTEGER NOT NULL DEFAULT 0, skipped_why TEXT
       );
       CREATE TABLE sync_conflict (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -263,6 +263,6 @@ import Testing
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
     var info = stat()
     try #require(stat(path, &info) == 0)
-    #expect(info.st_mode & 0o777 == 0o644)
+    #expect(info.st_mode & 0o777 == 0o600)
   }
 }

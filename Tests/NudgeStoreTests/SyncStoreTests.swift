@@ -382,7 +382,7 @@ import Testing
   @Test func takingTheLoserOnItsOwnDeviceSettlesTheConflictOnTheOther() throws {
     let (one, two, onA, _) = try conflicted()
     let id = try #require(try one.syncConflicts().first?.id)
-    #expect(try one.takeSyncConflict(id))
+    #expect(try one.takeSyncConflict(id, madeOn: day, at: at))
     #expect(try one.syncConflicts().isEmpty)
     #expect(try one.prep(on: day)?.water == true)
     let taken = try writeOut(one, now: Self.now + 2000)
@@ -392,13 +392,13 @@ import Testing
     #expect(try two.syncConflicts().isEmpty)
     #expect(try two.prep(on: day)?.water == true)
     #expect(try held(one) == held(two))
-    #expect(try one.takeSyncConflict(id) == false)
+    #expect(try one.takeSyncConflict(id, madeOn: day, at: at) == false)
   }
 
   @Test func takingTheLoserOnTheWinnersDeviceSettlesTheConflictOnTheOther() throws {
     let (one, two, onA, _) = try conflicted()
     let id = try #require(try two.syncConflicts().first?.id)
-    #expect(try two.takeSyncConflict(id))
+    #expect(try two.takeSyncConflict(id, madeOn: day, at: at))
     let taken = try writeOut(two, now: Self.now + 2000)
     #expect(taken.first?.value == onA.value)
     #expect(try deliver(taken, from: Self.b, to: one) == [.applied])

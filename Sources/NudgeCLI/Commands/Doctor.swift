@@ -135,7 +135,9 @@ struct DoctorCommand: ContextCommand {
     if let problem = folder.problem() {
       return Check(
         name: "sync", ok: false, detail: VisibleText.escaped(problem),
-        fix: "mount or create the folder, or 'nudge sync leave'")
+        fix: problem.contains("chmod")
+          ? "run chmod go-w \(ShellWord.quoted(me.folder))"
+          : "mount or create the folder, or 'nudge sync leave'")
     }
     let now = ctx.clock.now().seconds
     let files = folder.deviceFiles()
@@ -162,6 +164,10 @@ struct DoctorCommand: ContextCommand {
       return Check(
         name: "sync", ok: false, detail: detail,
         fix: "check that the file sync (Syncthing) runs on every computer and shares the folder")
+    }
+    let skipped = ((try? db.syncPeers()) ?? []).reduce(0) { $0 + $1.skipped }
+    if skipped > 0 {
+      detail += "; \(skipped) lines or files from the others skipped ('nudge sync status' says why)"
     }
     if let pending = try? db.syncPending(), pending > 0 {
       detail += "; \(pending) changes wait to be written"

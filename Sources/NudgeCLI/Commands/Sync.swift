@@ -37,8 +37,16 @@ struct SyncCommand: ParsableCommand {
         $0.adding($1)
       }
       try SyncRunner.after(ctx, db, report)
-      if written > 0 {
-        ctx.line("Wrote \(Self.changes(written)) to \(me.folder).")
+      if report.rewroteOwn {
+        ctx.line(
+          "This computer's files were missing from \(me.folder): wrote everything it knows again (a snapshot)."
+        )
+      }
+      if written + report.written > 0 {
+        ctx.line("Wrote \(Self.changes(written + report.written)) to \(me.folder).")
+      }
+      for name in report.found {
+        ctx.line("Found \(VisibleText.escaped(name)) in the folder.")
       }
       var arrived: [(name: String, count: Int)] = []
       for (name, count) in report.arrived {
@@ -51,7 +59,11 @@ struct SyncCommand: ParsableCommand {
       for (name, count) in arrived {
         ctx.line("From \(VisibleText.escaped(name)): \(Self.changes(count)).")
       }
-      if report.arrived.isEmpty && written == 0 { ctx.line("Nothing new.") }
+      if report.arrived.isEmpty && written + report.written == 0 && report.found.isEmpty
+        && !report.rewroteOwn
+      {
+        ctx.line("Nothing new.")
+      }
       for achievement in report.earned {
         ctx.line("🏆 \(achievement.title) (earned by what arrived).")
       }
@@ -80,13 +92,28 @@ struct SyncCommand: ParsableCommand {
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
+      guard !folder.isEmpty else {
+        throw CLIError(
+          "sync: give the shared folder: nudge sync init ~/Sync/nudge", code: .usage)
+      }
+      if folder.hasPrefix("~") {
+        throw CLIError(
+          "sync: '\(VisibleText.escaped(folder))' starts with a ~ the shell did not expand (it was quoted); write it without quotes, or as \"$HOME/\(VisibleText.escaped(String(folder.dropFirst(2))))\".",
+          code: .usage)
+      }
       guard let resolved = realpath(folder, nil) else {
         throw CLIError(
-          "sync: the folder \(folder) is not there; create it (mkdir -m 700 '\(folder)') or give your synced folder.",
+          "sync: the folder \(VisibleText.escaped(folder)) is not there; create it (mkdir -m 700 \(ShellWord.quoted(folder))) or give your synced folder.",
           code: .noInput)
       }
       let path = String(cString: resolved)
       free(resolved)
+      var info = stat()
+      if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR {
+        throw CLIError(
+          "sync: \(VisibleText.escaped(path)) is a file, not a folder; give the folder your file sync shares.",
+          code: .usage)
+      }
       if let problem = SyncFolder(path: path).problem() {
         throw CLIError("sync: \(problem). Nothing was changed.", code: .cannotCreate)
       }
@@ -97,15 +124,24 @@ struct SyncCommand: ParsableCommand {
           code: .usage)
       }
       if let me = try db.syncDevice() {
+        if me.folder == path && (name == nil || name == me.name) {
+          ctx.line(
+            "This computer already syncs as '\(VisibleText.escaped(me.name))' through \(path); 'nudge sync' exchanges now."
+          )
+          return
+        }
         throw CLIError(
           "sync: this computer already syncs through \(me.folder) as '\(VisibleText.escaped(me.name))'; 'nudge sync leave' first to change it.",
           code: .usage)
       }
       let at = InstantFormat.format(ctx.clock.started, in: ctx.timeZone)
-      try db.joinSync(device: SyncDevice.newID(), name: deviceName, folder: path, at: at)
+      // the id it had before, if it synced before: the others know it by it
+      try db.joinSync(
+        device: try db.syncIdentity() ?? SyncDevice.newID(), name: deviceName, folder: path,
+        at: at)
       guard let me = try db.syncDevice() else { return }
       let exchange = SyncRunner.exchange(ctx, db, me)
-      let written = try exchange.writeOut()
+      let written = try exchange.writeOut(joining: true)
       let report = try exchange.takeIn()
       try SyncRunner.after(ctx, db, report)
       ctx.line(
@@ -119,9 +155,12 @@ struct SyncCommand: ParsableCommand {
         ctx.line("\(report.conflicts) kept as conflicts: 'nudge sync status' shows them.")
       }
       for line in report.skipped { ctx.output.writeError("nudge: sync: \(line)\n") }
+      let alone = try report.arrived.isEmpty && db.syncPeers().isEmpty
       ctx.wrappedLine(
         ctx.style.dim(
-          "On your other computer, run 'nudge sync init' with its copy of this folder. Every nudge command exchanges by itself; 'nudge sync' does it now."
+          (alone
+            ? "On your other computer, run 'nudge sync init' with its copy of this folder. " : "")
+            + "Every nudge command exchanges by itself; 'nudge sync' does it now."
         ))
     }
   }
@@ -187,11 +226,15 @@ struct SyncCommand: ParsableCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       guard let me = try db.syncDevice() else { throw SyncCommand.notOn }
-      guard try db.takeSyncConflict(id) else { throw SyncCommand.noConflict(id) }
+      let (day, at) = ctx.today(try db.settings())
+      guard try db.takeSyncConflict(id, madeOn: day, at: at) else {
+        throw SyncCommand.noConflict(id)
+      }
       _ = try? SyncRunner.exchange(ctx, db, me).writeOut()
       ctx.line(
         ctx.style.green("✓")
-          + " Took conflict \(id)'s version: it wins on every computer once they sync.")
+          + " Took conflict \(id)'s version: it wins on every computer once they sync, and the one it replaces is gone. 'nudge undo' takes an entry's back (today)."
+      )
     }
   }
 
@@ -207,7 +250,10 @@ struct SyncCommand: ParsableCommand {
       let db = try ctx.openDatabase()
       guard try db.syncDevice() != nil else { throw SyncCommand.notOn }
       guard try db.dropSyncConflict(id) else { throw SyncCommand.noConflict(id) }
-      ctx.line(ctx.style.green("✓") + " Forgot conflict \(id); the version that won stays.")
+      ctx.line(
+        ctx.style.green("✓")
+          + " Forgot conflict \(id) on this computer; the version that won stays. Another computer keeps its own copy of it (under its own number)."
+      )
     }
   }
 
@@ -227,6 +273,9 @@ struct SyncStatus: Encodable {
     var name: String
     var lastWrote: String?
     var heardAt: String?
+    /// Lines or files of it skipped, and the latest reason.
+    var skipped: Int = 0
+    var skippedWhy: String? = nil
   }
   struct Conflict: Encodable {
     var id: Int
@@ -236,6 +285,7 @@ struct SyncStatus: Encodable {
     var kept: SyncValue
     var wonFrom: String
     var wonMadeAt: String
+    var won: SyncValue?
   }
   var on: Bool
   var device: Device? = nil
@@ -248,6 +298,10 @@ struct SyncStatus: Encodable {
   static func of(_ ctx: Context, _ db: AppDatabase, _ me: SyncSelf) throws -> SyncStatus {
     let peers = try db.syncPeers()
     let names = Dictionary(uniqueKeysWithValues: peers.map { ($0.device, $0.name) })
+    // the devices whose files are in the folder now (one that left and took its files, a file
+    // refused before it said whose it was: not listed)
+    let present = Set(SyncFolder(path: me.folder).deviceFiles().map(\.device))
+    let winners = try db.syncWinners(of: try db.syncConflicts().map(\.key))
     func name(_ device: String) -> String {
       device == me.device ? me.name : names[device] ?? device
     }
@@ -257,15 +311,18 @@ struct SyncStatus: Encodable {
     return SyncStatus(
       on: true, device: Device(id: me.device, name: me.name, lastWrote: me.wroteAt, heardAt: nil),
       folder: me.folder, joinedAt: me.joinedAt, pending: try db.syncPending(),
-      devices: peers.map {
-        Device(id: $0.device, name: $0.name, lastWrote: $0.latest.map(time), heardAt: $0.heardAt)
+      devices: peers.filter { present.contains($0.device) && $0.name != $0.device }.map {
+        Device(
+          id: $0.device, name: $0.name, lastWrote: $0.latest.map(time), heardAt: $0.heardAt,
+          skipped: $0.skipped, skippedWhy: $0.skippedWhy)
       },
       conflicts: try db.syncConflicts().compactMap { conflict in
         guard let value = conflict.kept.value else { return nil }
         return Conflict(
           id: conflict.id, key: conflict.key.description,
           keptFrom: name(conflict.kept.clock.device), keptMadeAt: time(conflict.kept.clock),
-          kept: value, wonFrom: name(conflict.winner.device), wonMadeAt: time(conflict.winner))
+          kept: value, wonFrom: name(conflict.winner.device), wonMadeAt: time(conflict.winner),
+          won: winners[conflict.key.description] ?? nil)
       })
   }
 
@@ -286,8 +343,14 @@ struct SyncStatus: Encodable {
       ctx.line("Other computers:")
       for other in devices {
         ctx.line(
-          "  \(VisibleText.escaped(other.name)) (\(other.id)): last change \(other.lastWrote.map(SyncStatus.shown) ?? "none yet")"
+          "  \(VisibleText.escaped(other.name)) (\(other.id)): "
+            + (other.lastWrote.map { "last change \(SyncStatus.shown($0))" } ?? "no change yet")
             + (other.heardAt.map { ", taken in \(SyncStatus.shown($0))" } ?? ""))
+        if other.skipped > 0 {
+          ctx.line(
+            "    \(other.skipped == 1 ? "1 line or file" : "\(other.skipped) lines or files") of it skipped; the latest: \(other.skippedWhy ?? "")"
+          )
+        }
       }
     }
     if conflicts.isEmpty {
@@ -299,8 +362,10 @@ struct SyncStatus: Encodable {
       ctx.line(
         "  \(conflict.id). \(SyncStatus.spoken(conflict.key)): kept \(VisibleText.escaped(conflict.keptFrom))'s of \(SyncStatus.shown(conflict.keptMadeAt)); \(VisibleText.escaped(conflict.wonFrom))'s of \(SyncStatus.shown(conflict.wonMadeAt)) won."
       )
+      let won = conflict.won?.answers ?? [:]
       for (question, answer) in (conflict.kept.answers ?? [:]).sorted(by: { $0.key < $1.key }) {
-        ctx.line(ctx.style.dim("       \(question): \(VisibleText.escaped(answer))"))
+        let against = won[question].map { " (won: \(VisibleText.escaped($0)))" } ?? ""
+        ctx.line(ctx.style.dim("       \(question): \(VisibleText.escaped(answer))\(against)"))
       }
       ctx.line(
         "     Take it instead: nudge sync take \(conflict.id)   Forget it: nudge sync drop \(conflict.id)"

@@ -38,6 +38,10 @@ struct SyncExchange {
     var slotsChanged = false
     /// Achievements the merged entries earned.
     var earned: [Achievement] = []
+    /// Devices whose files were read for the first time (by name).
+    var found: [String] = []
+    /// Whether this device's own files were missing from the folder and were written again.
+    var rewroteOwn = false
 
     /// This report with `earlier`'s before it (the take-in a command made by itself).
     func adding(_ earlier: Report) -> Report {
@@ -50,18 +54,21 @@ struct SyncExchange {
       sum.changedHere = changedHere || earlier.changedHere
       sum.slotsChanged = slotsChanged || earlier.slotsChanged
       sum.earned = earlier.earned + earned
+      sum.found = earlier.found + found
+      sum.rewroteOwn = rewroteOwn || earlier.rewroteOwn
       return sum
     }
   }
 
   /// Writes this device's new changes to its log; throws when the folder can't take them (they
   /// stay pending, written next time).
+  /// `joining`: the first write of what this device brings (`SyncStore.writeSyncChanges`).
   @discardableResult
-  func writeOut() throws -> Int {
+  func writeOut(joining: Bool = false) throws -> Int {
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
     let header = SyncLine.line(
       SyncHeader(device: me.device, name: me.name, generation: me.generation))
-    let changes = try db.writeSyncChanges(now: now, at: at) { changes in
+    let changes = try db.writeSyncChanges(now: now, at: at, joining: joining) { changes in
       try Self.inFolder { () throws(SyncFolder.WriteFailure) in
         try folder.append(changes.map(SyncLine.line).joined(), device: me.device, header: header)
       }
@@ -105,9 +112,18 @@ struct SyncExchange {
   func takeIn(peers: [SyncPeer]? = nil) throws -> Report {
     var report = Report()
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
-    let files = Dictionary(grouping: folder.deviceFiles().filter { $0.device != me.device }) {
-      $0.device
+    let listed = folder.deviceFiles()
+    // this device's own files gone from the folder (deleted, or a copy of the folder put back):
+    // everything it knows is written again, as a snapshot
+    let own = listed.filter { $0.device == me.device }
+    if me.wroteAt != nil,
+      !own.contains(where: { !$0.isSnapshot })
+        || (me.generation > 0 && !own.contains(where: \.isSnapshot))
+    {
+      try snapshot()
+      report.rewroteOwn = true
     }
+    let files = Dictionary(grouping: listed.filter { $0.device != me.device }) { $0.device }
     let known = Dictionary(
       uniqueKeysWithValues: try (peers ?? db.syncPeers()).map { ($0.device, $0) })
     guard files.contains(where: { device, found in Self.changed(found, known[device]) }) else {
@@ -119,6 +135,7 @@ struct SyncExchange {
       guard Self.changed(found, known[device]) else { continue }
       var peer = known[device] ?? SyncPeer(device: device, name: device)
       var counted = Counted()
+      let skippedBefore = report.skipped.count
       try db.inTransaction {
         if let snap = found.first(where: \.isSnapshot), snap.stamp != peer.snapshotStamp {
           try read(snap, into: &peer, counted: &counted, report: &report)
@@ -129,8 +146,14 @@ struct SyncExchange {
           peer.logStamp = log.stamp
         }
         if counted.taken > 0 { peer.heardAt = at }
+        // what was skipped stays said: `sync status` and `doctor` show it
+        if report.skipped.count > skippedBefore {
+          peer.skipped += report.skipped.count - skippedBefore
+          peer.skippedWhy = report.skipped.last
+        }
         try db.saveSyncPeer(peer)
       }
+      if known[device] == nil && peer.name != device { report.found.append(peer.name) }
       if counted.taken > 0 { report.arrived.append((peer.name, counted.taken)) }
     }
     if report.changedHere {

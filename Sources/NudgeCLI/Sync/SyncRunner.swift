@@ -46,13 +46,22 @@ enum SyncRunner {
   ) -> Bool {
     guard let look = known ?? (try? db.syncLook()) else { return false }
     let exchange = exchange(ctx, db, look.me)
-    if look.pending { _ = try? exchange.writeOut() }
-    guard let report = try? exchange.takeIn(peers: look.peers) else { return false }
+    let written = look.pending ? ((try? exchange.writeOut()) ?? 0) : 0
+    guard var report = try? exchange.takeIn(peers: look.peers) else { return false }
+    report.written += written
     try? after(ctx, db, report)
     for line in report.skipped { ctx.output.writeError("nudge: sync: \(line)\n") }
     var kept = report
     kept.skipped = []
-    takenIn.withLock { $0.append(kept) }
+    // (a long-lived process keeps only the latest few: only `nudge sync` reads them)
+    if !kept.arrived.isEmpty || !kept.waiting.isEmpty || kept.written > 0 || !kept.found.isEmpty
+      || kept.rewroteOwn
+    {
+      takenIn.withLock { reports in
+        reports.append(kept)
+        if reports.count > 16 { reports.removeFirst(reports.count - 16) }
+      }
+    }
     return report.changedHere
   }
 
