@@ -879,6 +879,70 @@ def test_doctor():
 TESTS.append(test_doctor)
 
 
+def test_rejoin_take_undo_own_files():
+    """12. A computer that leaves and joins again keeps its id, and its old answers never beat
+    what was done meanwhile; `sync take` is undone by `nudge undo`; its own log deleted from the
+    folder is written again as a snapshot that a new computer takes everything from."""
+    a = Device("t12", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t12", "B").join("2026-11-25T06:00:10Z")
+    b.must("review", "--why", "old", "--commit-to", "b", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    exchange(a, b)
+    a.must("sync", now="2026-11-25T07:10:00Z")
+    b_id = b.id
+    b.must("sync", "leave", now="2026-11-25T08:00:00Z")
+    a.must("review", "--why", "newer", "--commit-to", "a", "--no-input", "--no-animation",
+           now="2026-11-25T09:00:00Z")
+    copy_files(a, b)
+    r = b.run("sync", "init", b.folder, "--name", "B", now="2026-11-25T10:00:00Z")
+    check("12. B joins again (exit 0) with the same id", r.rc == 0
+          and b.status("2026-11-25T10:00:00Z")["device"]["id"] == b_id, repr(r))
+    exchange(a, b)
+    a.must("sync", now="2026-11-25T10:05:00Z")
+    for device in (a, b):
+        got = (review_of(device.day("2026-11-25", "2026-11-25T10:06:00Z")) or {}).get("why")
+        check(f"12. {device.name} keeps the review done meanwhile ('newer'), not B's old one",
+              got == "newer", str(got))
+    names = [d["name"] for d in a.status("2026-11-25T10:06:00Z")["devices"]]
+    check("12. A lists B once", names == ["B"], str(names))
+
+    # a conflict, taken on B, then undone there
+    a.must("review", "--why", "from a", "--commit-to", "a", "--no-input", "--no-animation",
+           now="2026-11-25T11:00:00Z")
+    b.must("review", "--why", "from b", "--commit-to", "b", "--no-input", "--no-animation",
+           now="2026-11-25T11:05:00Z")
+    exchange(a, b)
+    a.must("sync", now="2026-11-25T11:10:00Z")
+    b.must("sync", now="2026-11-25T11:10:00Z")
+    conflicts = b.status("2026-11-25T11:11:00Z")["conflicts"]
+    check("12. B keeps A's review as a conflict", len(conflicts) == 1
+          and conflicts[0]["kept"]["answers"]["why"] == "from a", str(conflicts))
+    if conflicts:
+        r = b.run("sync", "take", str(conflicts[0]["id"]), now="2026-11-25T11:12:00Z")
+        got = (review_of(b.day("2026-11-25", "2026-11-25T11:12:00Z")) or {}).get("why")
+        check("12. take makes A's version B's", r.rc == 0 and got == "from a", f"{r!r} {got}")
+        r = b.run("undo", now="2026-11-25T11:13:00Z")
+        got = (review_of(b.day("2026-11-25", "2026-11-25T11:13:00Z")) or {}).get("why")
+        check("12. nudge undo takes the take back", r.rc == 0 and got == "from b", f"{r!r} {got}")
+
+    # A's own log deleted from its folder: written again; a new computer takes all of it
+    os.unlink(a.log())
+    r = a.run("sync", now="2026-11-25T12:00:00Z")
+    check("12. A's own log gone: nudge sync writes A's files again and says so",
+          r.rc == 0 and "missing" in r.out and os.path.exists(a.log())
+          and os.path.exists(a.snapshot()), repr(r))
+    c = Device("t12", "C")
+    copy_files(a, c)
+    c.join("2026-11-25T12:10:00Z")
+    got = (review_of(c.day("2026-11-25", "2026-11-25T12:10:00Z")) or {}).get("why")
+    want = (review_of(a.day("2026-11-25", "2026-11-25T12:10:00Z")) or {}).get("why")
+    check("12. a new computer takes A's review from the rewritten files", got == want,
+          f"{got} vs {want}")
+
+
+TESTS.append(test_rejoin_take_undo_own_files)
+
+
 def main():
     if not os.access(BIN, os.X_OK):
         print(f"FAIL - no nudge binary at {BIN}")
