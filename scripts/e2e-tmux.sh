@@ -289,6 +289,17 @@ keys Enter
 tmux_wait_for "[exit 0]" || true
 check "a pasted tab is a space between the words" month 2026-12-02T23:00:00+01:00 "h['2026-12-02']['prep']['other'] == 'oats soaking'"
 
+# an answer that arrives with its Enter in one burst (typed ahead) stays on the screen
+start 2026-12-03T21:30:00+01:00 prep
+tmux_answer "Sticky notes up?" y
+tmux_answer "Produce prepped?" y
+tmux_answer "Water ready?" y
+tmux_answer "Breakfast/snack prepped?" y
+tmux_wait_for "Anything else?"
+tm send-keys -t flow "oats typed ahead" Enter
+tmux_wait_for "[exit 0]" || true
+check "an answer typed ahead with its Enter stays on its line" grep -q "Anything else?.*oats typed ahead" "$E2E_SCREEN"
+
 # delete asks, undo brings back, both recompute the streak
 for d in 02 03 04 05 06 07 08; do
   NUDGE_NOW=2026-12-${d}T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null

@@ -34,7 +34,8 @@ final class LineEditor {
     while let key = KeyDecoder.next({ terminal.readByte() }) {
       switch buffer.apply(key, inputPending: terminal.hasPendingInput()) {
       case .done(let text):
-        if stale { redraw() }
+        // the buffer is empty once a line is done: what is left on the screen is the answer
+        if stale { redraw(Array(text), cursor: text.count) }
         write("\r\n")
         return text
       case .endOfInput:
@@ -57,10 +58,11 @@ final class LineEditor {
     return buffer.line.isEmpty ? nil : buffer.text
   }
 
-  private func redraw() {
-    let line = buffer.line
+  private func redraw() { redraw(buffer.line, cursor: buffer.cursor) }
+
+  private func redraw(_ line: [Character], cursor: Int) {
     let shown = { (part: ArraySlice<Character>) in VisibleText.escaped(String(part)) }
-    let after = TerminalText.columns(shown(line[buffer.cursor...]))
+    let after = TerminalText.columns(shown(line[cursor...]))
     write(
       "\u{1B}8" + shown(line[...]) + "\u{1B}[J" + (after > 0 ? "\u{1B}[\(after)D" : ""))
   }
