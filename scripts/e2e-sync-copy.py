@@ -943,6 +943,68 @@ def test_rejoin_take_undo_own_files():
 TESTS.append(test_rejoin_take_undo_own_files)
 
 
+def test_review_findings():
+    """13. A file of junk lines costs little and says little; a change from a clock that runs
+    fast is taken once this clock gets there; a line an earlier write left cut off never takes
+    the next change with it; pauses made apart export and import back."""
+    a = Device("t13", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t13", "B").join("2026-11-25T06:00:10Z")
+    # 200,000 empty lines in a device file
+    junk = "badc0ffee0000077"
+    data = header_line(junk, "junk") + b"\n" * 200_000
+    place(a.folder, f"nudge-{junk}.log", data)
+    r = a.run("sync", now="2026-11-25T06:30:00Z")
+    said = [l for l in r.err_lines if f"nudge-{junk}.log" in l]
+    check("13. 200,000 junk lines: sync exits 0 quickly with at most 21 lines said of the file",
+          r.rc == 0 and len(said) <= 21 and r.seconds < 10 and r.rss_kb < 100_000,
+          f"rc={r.rc} lines={len(said)} {r.seconds:.1f}s {r.rss_kb} KB")
+    check("13. the last of them counts the rest", said and "more lines skipped" in said[-1],
+          str(said[-1:]))
+    os.unlink(os.path.join(a.folder, f"nudge-{junk}.log"))
+
+    # B's clock runs 2 hours fast: its review waits on A until A's clock gets there
+    b.must("review", "--why", "fast clock", "--commit-to", "b", "--no-input", "--no-animation",
+           now="2026-11-25T09:00:00Z")
+    copy_files(b, a)
+    r = a.run("sync", now="2026-11-25T07:00:00Z")
+    check("13. a change dated 2 h ahead is said, not taken yet",
+          r.rc == 0 and "taken once this clock gets there" in r.err
+          and review_of(a.day("2026-11-25", "2026-11-25T07:00:00Z")) is None, repr(r))
+    r = a.run("sync", now="2026-11-25T09:30:00Z")
+    got = (review_of(a.day("2026-11-25", "2026-11-25T09:30:00Z")) or {}).get("why")
+    check("13. once this clock gets there, it is taken", got == "fast clock", f"{r!r} {got}")
+
+    # a cut-off line at the end of A's log (a write cut short), then a change of A's
+    with open(a.log(), "ab") as f:
+        f.write(b'0badbeef {"c":"17955')
+    a.must("checkin", "--feel", "after the cut", "--no-input", "--no-animation",
+           now="2026-11-25T22:00:00Z")
+    copy_files(a, b)
+    r = b.run("sync", now="2026-11-25T22:05:00Z")
+    got = (b.day("2026-11-25", "2026-11-25T22:05:00Z").get("checkin") or {}).get("feel")
+    check("13. the change written after a cut-off line arrives (the cut line alone is skipped)",
+          got == "after the cut" and "checksum" in r.err, f"{r!r} {got}")
+
+    # pauses made apart that overlap: an export of the merged days imports back
+    a.must("pause", "--from", "2026-11-20", "--until", "2026-11-23", "--yes",
+           now="2026-11-25T23:00:00Z")
+    b.must("pause", "--from", "2026-11-22", "--until", "2026-11-24", "--yes",
+           now="2026-11-25T23:00:00Z")
+    exchange(a, b)
+    a.must("sync", now="2026-11-25T23:05:00Z")
+    export = a.must("export", now="2026-11-25T23:06:00Z").out
+    c = Device("t13", "C")
+    path = os.path.join(c.home, "export.json")
+    with open(path, "w") as f:
+        f.write(export)
+    r = c.run("import", path, now="2026-11-25T23:07:00Z")
+    check("13. an export with pauses two computers made apart imports back (exit 0)",
+          r.rc == 0, repr(r))
+
+
+TESTS.append(test_review_findings)
+
+
 def main():
     if not os.access(BIN, os.X_OK):
         print(f"FAIL - no nudge binary at {BIN}")

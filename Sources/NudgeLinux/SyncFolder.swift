@@ -21,7 +21,8 @@ public struct SyncFolder: Sendable {
   public func problem() -> String? {
     var info = stat()
     guard stat(path, &info) == 0 else {
-      return "the folder \(path) is not there (\(String(cString: strerror(errno)).lowercased()))"
+      return
+        "the folder \(path) is not there (\(String(cString: strerror(errno)).lowercased())); mount it, or 'nudge sync leave'"
     }
     guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a folder" }
     guard info.st_uid == geteuid() else {
@@ -92,17 +93,32 @@ public struct SyncFolder: Sendable {
       throw WriteFailure(reason: "\(file) is not a regular file")
     }
     // the person's answers: readable by them alone (a file sync keeps the mode)
-    let fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let fd = open(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw WriteFailure(reason: "\(file): \(String(cString: strerror(errno)).lowercased())")
     }
     defer { close(fd) }
     var end = stat()
-    let bytes =
-      Array(((fstat(fd, &end) == 0 && end.st_size == 0) ? header : "").utf8) + Array(text.utf8)
-    guard StandardStreams.write(bytes, to: fd), fsync(fd) == 0 else {
+    guard fstat(fd, &end) == 0 else {
       throw WriteFailure(reason: "\(file): \(String(cString: strerror(errno)).lowercased())")
     }
+    let size = Int(end.st_size)
+    var bytes = Array((size == 0 ? header : "").utf8)
+    // a line an earlier write left cut off (a full disk, a crash) is ended first: the lines
+    // written now start on a line of their own (the cut one fails its checksum, alone)
+    if size > 0 && !Self.endsInNewline(fd, size: size) { bytes.append(UInt8(ascii: "\n")) }
+    bytes += Array(text.utf8)
+    guard StandardStreams.write(bytes, to: fd), fsync(fd) == 0 else {
+      let reason = String(cString: strerror(errno)).lowercased()
+      // nothing of this write stays: the file is as it was
+      _ = ftruncate(fd, off_t(size))
+      throw WriteFailure(reason: "\(file): \(reason)")
+    }
+  }
+
+  private static func endsInNewline(_ fd: Int32, size: Int) -> Bool {
+    var last: UInt8 = 0
+    return pread(fd, &last, 1, off_t(size - 1)) == 1 && last == UInt8(ascii: "\n")
   }
 
   /// Replaces this device's snapshot (or log) with `lines` at once (mode 0600): a reader sees
@@ -110,6 +126,17 @@ public struct SyncFolder: Sendable {
   public func replace(_ file: String, with lines: [String]) throws(WriteFailure) {
     var bytes: [UInt8] = []
     for line in lines { bytes.append(contentsOf: line.utf8) }
+    // this device's own name: a link or anything but a file there is taken away, never
+    // followed (it could point at another device's file)
+    var info = stat()
+    if lstat(file, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+      guard unlink(file) == 0 else {
+        throw WriteFailure(
+          reason:
+            "\(file) is not a regular file and can't be removed (\(String(cString: strerror(errno)).lowercased()))"
+        )
+      }
+    }
     do {
       try AtomicFile.write(bytes, to: file, mode: 0o600)
     } catch {

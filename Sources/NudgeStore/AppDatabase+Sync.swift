@@ -17,6 +17,16 @@ public struct SyncSelf: Equatable, Sendable {
   public var wroteAt: String?
 }
 
+/// What a command's start reads of sync, in one read (`AppDatabase.syncLook`).
+public struct SyncLook: Sendable {
+  public var me: SyncSelf
+  /// Whether a change made here waits to be written.
+  public var pending: Bool
+  public var peers: [SyncPeer]
+  /// Whether lines of others dated ahead of this clock wait.
+  public var later: Bool
+}
+
 /// Another device, as this one last read its files.
 public struct SyncPeer: Equatable, Sendable {
   public var device: String
@@ -103,8 +113,12 @@ extension AppDatabase {
       try db.execute(
         "INSERT INTO sync_self (id, device, name, folder, joined_at) VALUES (1, ?, ?, ?, ?)",
         [.text(device), .text(name), .text(folder), .text(at)])
+      // the same id, one more join (what it brings is dated apart from its last join's)
       try db.execute(
-        "INSERT OR REPLACE INTO sync_identity (id, device) VALUES (1, ?)", [.text(device)])
+        """
+        INSERT INTO sync_identity (id, device, joins) VALUES (1, ?, 1)
+        ON CONFLICT (id) DO UPDATE SET device = excluded.device, joins = joins + 1
+        """, [.text(device)])
       try db.execute(
         """
         INSERT OR IGNORE INTO sync_dirty (key)
@@ -124,47 +138,62 @@ extension AppDatabase {
   }
 
   private static func clearSync(_ db: SQLiteConnection) throws {
-    for table in ["sync_self", "sync_key", "sync_dirty", "sync_peer", "sync_conflict"] {
+    for table in [
+      "sync_self", "sync_key", "sync_dirty", "sync_peer", "sync_conflict", "sync_outbox",
+      "sync_later",
+    ] {
       try db.execute("DELETE FROM \(table)")
     }
   }
 
   /// This device's sync state, whether a change waits to be written, and the other devices as
   /// last read, in one read (what every command's start asks); nil when it does not sync.
-  public func syncLook() throws(StoreError) -> (me: SyncSelf, pending: Bool, peers: [SyncPeer])? {
-    try read { _ in
+  public func syncLook() throws(StoreError) -> SyncLook? {
+    try read { db in
       guard let me = try syncDevice() else { return nil }
-      return (me, try syncHasPending(), try syncPeers())
+      return SyncLook(
+        me: me, pending: try syncHasPending(), peers: try syncPeers(),
+        later: try db.integer("SELECT EXISTS (SELECT 1 FROM sync_later)") == 1)
     }
   }
 
   /// How many keys changed here are not written to the folder yet.
   public func syncPending() throws(StoreError) -> Int {
-    try read { db in try db.integer("SELECT count(*) FROM sync_dirty") ?? 0 }
+    try read { db in
+      try db.integer(
+        "SELECT (SELECT count(*) FROM sync_dirty) + (SELECT count(*) FROM sync_outbox)")
+        ?? 0
+    }
   }
 
   /// Whether any key changed here waits to be written (cheap: one indexed probe).
   public func syncHasPending() throws(StoreError) -> Bool {
-    try read { db in try db.integer("SELECT EXISTS (SELECT 1 FROM sync_dirty)") == 1 }
+    try read { db in
+      try db.integer(
+        "SELECT EXISTS (SELECT 1 FROM sync_dirty) OR EXISTS (SELECT 1 FROM sync_outbox)") == 1
+    }
   }
 
   // MARK: - Writing this device's changes
 
   /// Turns every key changed here since the last write into a change with its own clock (after
-  /// every clock seen, at `now` milliseconds), and hands them to `append` (which writes them to
-  /// this device's log) inside the transaction: they are marked written only once it returns.
-  /// A key changed back to what it held makes no change. Returns the changes written.
+  /// every clock seen, at `now` milliseconds; `joining`: what the device brings when it joins,
+  /// dated when it was saved) and what its writer had seen of the key, and hands the lines to
+  /// `append` (this device's log), after any the folder could not take before. When `append`
+  /// fails the changes stay made, dated now, their lines kept for the next write (and the
+  /// failure is thrown). A key changed back to what it held makes no change. Returns the
+  /// changes made.
   @discardableResult
   public func writeSyncChanges(
-    now: Int, at: String, joining: Bool = false, append: ([SyncChange]) throws -> Void
-  )
-    throws(StoreError) -> [SyncChange]
-  {
-    try write { db in
+    now: Int, at: String, joining: Bool = false, append: ([String]) throws -> Void
+  ) throws(StoreError) -> [SyncChange] {
+    var failure: (any Error)?
+    let changes = try write { db -> [SyncChange] in
       guard let me = try Self.syncClock(db) else { return [] }
       let keys = try db.texts("SELECT key FROM sync_dirty ORDER BY key")
-      guard !keys.isEmpty else { return [] }
-      let seen = try Self.seenClocks(db)
+      let waiting = try db.texts("SELECT line FROM sync_outbox ORDER BY id")
+      guard !keys.isEmpty || !waiting.isEmpty else { return [] }
+      let joins = try db.integer("SELECT joins FROM sync_identity") ?? 0
       var last = me.last
       var changes: [SyncChange] = []
       for text in keys {
@@ -176,13 +205,22 @@ extension AppDatabase {
         let clock: SyncClock
         if joining {
           // what a device brings when it joins counts from when it was saved (an entry), or as
-          // older than any change made while syncing (a pause, a time, a setting): a device
-          // that joins again never makes its old answers newer than what was done meanwhile
+          // older than any change made while syncing (a pause, a time, a setting: its join's
+          // number orders those of its joins): a device that joins again never makes its old
+          // answers newer than what was done meanwhile
           clock = SyncClock(
-            wall: Self.savedMilliseconds(value, now: now), counter: 0, device: me.device)
+            wall: Self.savedMilliseconds(value, now: now),
+            counter: min(joins, SyncClock.maxCounter), device: me.device)
         } else {
           clock = SyncClock.tick(after: last, now: now, device: me.device)
           last = (clock.wall, clock.counter)
+        }
+        // its writer had seen every version of the key merged here
+        var seen: [String: SyncClock] = [:]
+        for (device, known) in before.frontier.seen.merging(
+          before.frontier.own, uniquingKeysWith: { max($0, $1) })
+        where device != me.device {
+          seen[device] = known
         }
         let change = SyncChange(clock: clock, key: key, value: value, seen: seen)
         var after = before
@@ -191,15 +229,70 @@ extension AppDatabase {
         changes.append(change)
       }
       try db.execute("DELETE FROM sync_dirty")
-      guard !changes.isEmpty else { return [] }
-      try append(changes)
-      try db.execute(
-        "UPDATE sync_self SET clock_wall = ?, clock_counter = ?, log_lines = log_lines + ?, wrote_at = ?",
-        [
-          .integer(Int64(last?.wall ?? 0)), .integer(Int64(last?.counter ?? 0)),
-          .integer(Int64(changes.count)), .text(at),
-        ])
+      if let last {
+        try db.execute(
+          "UPDATE sync_self SET clock_wall = ?, clock_counter = ?",
+          [.integer(Int64(last.wall)), .integer(Int64(last.counter))])
+      }
+      let lines = waiting + changes.map(SyncLine.line)
+      guard !lines.isEmpty else { return [] }
+      do {
+        try append(lines)
+        try db.execute("DELETE FROM sync_outbox")
+        try db.execute(
+          "UPDATE sync_self SET log_lines = log_lines + ?, wrote_at = ?",
+          [.integer(Int64(lines.count)), .text(at)])
+      } catch {
+        // the folder can't take them now: kept, with their clocks, for the next write
+        failure = error
+        try db.execute(
+          "INSERT INTO sync_outbox (line) VALUES (?)",
+          each: changes.map { [.text(SyncLine.line($0))] })
+      }
       return changes
+    }
+    if let failure { throw StoreError.from(failure, path: path) }
+    return changes
+  }
+
+  /// Starts a new log for this device (its file was missing): a new generation, so a device
+  /// that read the old one reads the new one from its start.
+  public func newSyncGeneration() throws(StoreError) -> Int {
+    try write { db in
+      let next = Int.random(in: 1..<(1 << 52))
+      try db.execute("UPDATE sync_self SET generation = ?, log_lines = 0", [.integer(Int64(next))])
+      return next
+    }
+  }
+
+  // MARK: - Lines dated ahead of this clock
+
+  /// Keeps a line of `device`'s dated ahead of this clock, to take once it gets there (at most
+  /// 10,000 of a device: the rest are skipped for good).
+  public func keepSyncLater(device: String, line: String) throws(StoreError) {
+    try write { db in
+      guard
+        try db.integer("SELECT count(*) FROM sync_later WHERE device = ?", [.text(device)]) ?? 0
+          < 10_000
+      else { return }
+      try db.execute(
+        "INSERT INTO sync_later (device, line) VALUES (?, ?)", [.text(device), .text(line)])
+    }
+  }
+
+  /// The lines kept for later, oldest first.
+  public func syncLater() throws(StoreError) -> [(id: Int, device: String, line: String)] {
+    try read { db in
+      try db.rows("SELECT id, device, line FROM sync_later ORDER BY id") { row in
+        (row.integer(at: 0) ?? 0, row.text(at: 1) ?? "", row.text(at: 2) ?? "")
+      }
+    }
+  }
+
+  /// Forgets lines kept for later (taken, or refused for good).
+  public func forgetSyncLater(_ ids: [Int]) throws(StoreError) {
+    try write { db in
+      try db.execute("DELETE FROM sync_later WHERE id = ?", each: ids.map { [.integer(Int64($0))] })
     }
   }
 
@@ -221,7 +314,9 @@ extension AppDatabase {
             SyncChange(clock: version.clock, key: key, value: version.value, seen: version.seen))
         }
       }
-      let next = (try db.integer("SELECT generation FROM sync_self") ?? 0) + 1
+      // a random generation: never one a reader saw before, whatever happened to this device
+      // (a leave and a join, a log deleted)
+      let next = Int.random(in: 1..<(1 << 52))
       try body(changes, next)
       try db.execute("UPDATE sync_self SET generation = ?, log_lines = 0", [.integer(Int64(next))])
     }

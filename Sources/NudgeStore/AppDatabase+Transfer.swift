@@ -13,7 +13,8 @@ extension AppDatabase {
         prep: entries.compactMap { PrepEntry($0) }, review: entries.compactMap { ReviewEntry($0) },
         checkin: entries.compactMap { CheckinEntry($0) }, help: entries.compactMap(\.helpNote),
         achievements: try db.fetchAll(EarnedAchievement.self),
-        schedule: try db.fetchAll(SlotSchedule.self), pauses: try db.fetchAll(Pause.self),
+        schedule: try db.fetchAll(SlotSchedule.self),
+        pauses: Pause.disjoint(try db.fetchAll(Pause.self)),
         flows: entries.compactMap(\.answeredEntry))
       document.plans = choices
       document.habits = try db.habits(includingArchived: true).map { habit in

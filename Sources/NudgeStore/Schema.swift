@@ -263,9 +263,12 @@ extension AppDatabase {
     """,
     // Version 12: sync through a folder (`nudge sync`), empty until `sync init`: this device
     // (its id, name, folder, clock, its log's generation), each key's latest version as every
-    // device orders it, the keys changed here not yet written to the folder (the triggers mark
-    // them, whatever writes — only while this device syncs), each other device as last read,
-    // and the versions a conflict's winner replaced unknowing (`SyncKeyState.losers`).
+    // device orders it and what the versions merged of it had seen, the keys changed here not
+    // yet written (the triggers mark them, whatever writes — only while this device syncs), the
+    // lines made here the folder could not take yet (dated when made), each other device as
+    // last read, the versions a conflict's winner replaced unknowing (`SyncKeyState.losers`),
+    // the lines of others dated ahead of this clock (taken once it gets there), and the id this
+    // device keeps across a leave and a join.
     """
       CREATE TABLE sync_self (
         id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
@@ -280,7 +283,12 @@ extension AppDatabase {
       ) WITHOUT ROWID;
       CREATE TABLE sync_dirty (key TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
       CREATE TABLE sync_identity (
-        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1), device TEXT NOT NULL
+        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1), device TEXT NOT NULL,
+        joins INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE sync_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, line TEXT NOT NULL);
+      CREATE TABLE sync_later (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, line TEXT NOT NULL
       );
       CREATE TABLE sync_peer (
         device TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, latest TEXT,

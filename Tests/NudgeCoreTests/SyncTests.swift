@@ -260,7 +260,7 @@ private enum Sample {
     let limit = Sample.now + SyncClock.allowedAheadMilliseconds
     #expect(
       Sample.reason(Sample.read(line(wall: limit + 1)))
-        == "it is dated in the future (more than an hour ahead of this clock)")
+        == SyncRefusal.ahead)
     // a clock a little fast is taken
     #expect(Sample.reason(Sample.read(line(wall: limit))) == nil)
   }
@@ -300,7 +300,7 @@ private enum Sample {
     ] {
       #expect(
         Sample.reason(Sample.read(wire("setting/celebrations", #"{"value":"on"}"#, seen: seen)))
-          == "what it saw is not a list of clocks", "\(seen)")
+          == "what it saw is not a list of clocks of its time", "\(seen)")
     }
   }
 
@@ -722,5 +722,28 @@ enum Pairwise {
     replica.merge(x)
     #expect(replica.winners == before.winners)
     #expect(replica.kept == before.kept)
+  }
+}
+
+// MARK: - Pauses two computers made
+
+@Suite struct DisjointPauseTests {
+  func day(_ text: String) -> Day { Day(text)! }
+
+  @Test func overlappingPausesBecomeOnesThatDoNotOverlap() {
+    let laptop = Pause(firstDay: day("2026-11-01"), lastDay: day("2026-11-05"))
+    let desktop = Pause(firstDay: day("2026-11-03"), lastDay: day("2026-11-08"))
+    let inside = Pause(firstDay: day("2026-11-04"), lastDay: day("2026-11-04"))
+    let later = Pause(firstDay: day("2026-11-20"), lastDay: day("2026-11-21"))
+    let out = Pause.disjoint([later, desktop, inside, laptop])
+    #expect(
+      out == [
+        laptop, Pause(firstDay: day("2026-11-06"), lastDay: day("2026-11-08")), later,
+      ])
+    // the same days off, none twice
+    let days = out.flatMap { $0.days(through: day("2026-12-31")) }
+    #expect(Set(days).count == days.count)
+    let all = [laptop, desktop, inside, later].flatMap { $0.days(through: day("2026-12-31")) }
+    #expect(Set(days) == Set(all))
   }
 }

@@ -170,7 +170,10 @@ struct DoctorCommand: ContextCommand {
       detail += "; \(skipped) lines or files from the others skipped ('nudge sync status' says why)"
     }
     if let pending = try? db.syncPending(), pending > 0 {
-      detail += "; \(pending) changes wait to be written"
+      detail += "; \(pending) changes made here wait to be written to the folder"
+      return Check(
+        name: "sync", ok: false, detail: detail,
+        fix: "run 'nudge sync': it says why the folder can't take them")
     }
     return Check(name: "sync", ok: true, detail: detail, fix: nil)
   }

@@ -210,7 +210,7 @@ struct SyncCommand: ParsableCommand {
       try db.leaveSync()
       ctx.line(
         ctx.style.green("✓")
-          + " This computer no longer syncs. \(me.folder) keeps its files (nudge-\(me.device).*); delete them yourself if no computer needs them."
+          + " This computer no longer syncs. \(me.folder) keeps its files (nudge-\(me.device).*): a computer that joins later takes what this one did from them, so leave them there."
       )
     }
   }

@@ -1,3 +1,4 @@
+import Glibc
 import NudgeCore
 import NudgeLinux
 import NudgeStore
@@ -16,6 +17,9 @@ struct SyncExchange {
   let at: String
 
   var folder: SyncFolder { SyncFolder(path: me.folder) }
+
+  /// The refused lines of a file said one by one; those after are counted in one more line.
+  static let refusalsSaid = 20
 
   /// A log longer than this many changes is folded into a snapshot.
   static let linesPerGeneration = 2000
@@ -66,11 +70,17 @@ struct SyncExchange {
   @discardableResult
   func writeOut(joining: Bool = false) throws -> Int {
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
+    // a log that is not there (deleted, never made) starts afresh: a new generation, so no
+    // reader takes it up from where it left another
+    var info = stat()
+    let generation =
+      lstat(folder.logPath(me.device), &info) == 0 && info.st_size > 0
+      ? me.generation : try db.newSyncGeneration()
     let header = SyncLine.line(
-      SyncHeader(device: me.device, name: me.name, generation: me.generation))
-    let changes = try db.writeSyncChanges(now: now, at: at, joining: joining) { changes in
+      SyncHeader(device: me.device, name: me.name, generation: generation))
+    let changes = try db.writeSyncChanges(now: now, at: at, joining: joining) { lines in
       try Self.inFolder { () throws(SyncFolder.WriteFailure) in
-        try folder.append(changes.map(SyncLine.line).joined(), device: me.device, header: header)
+        try folder.append(lines.joined(), device: me.device, header: header)
       }
     }
     if changes.isEmpty && me.wroteAt == nil {
@@ -109,17 +119,15 @@ struct SyncExchange {
   }
 
   /// Takes in every other device's files that changed since they were read.
-  func takeIn(peers: [SyncPeer]? = nil) throws -> Report {
+  func takeIn(peers: [SyncPeer]? = nil, later: Bool = true) throws -> Report {
     var report = Report()
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
+    if later { try takeLater(&report) }
     let listed = folder.deviceFiles()
-    // this device's own files gone from the folder (deleted, or a copy of the folder put back):
+    // this device's log gone from the folder (deleted, or a copy of the folder put back):
     // everything it knows is written again, as a snapshot
     let own = listed.filter { $0.device == me.device }
-    if me.wroteAt != nil,
-      !own.contains(where: { !$0.isSnapshot })
-        || (me.generation > 0 && !own.contains(where: \.isSnapshot))
-    {
+    if me.wroteAt != nil, !own.contains(where: { !$0.isSnapshot }) {
       try snapshot()
       report.rewroteOwn = true
     }
@@ -127,6 +135,7 @@ struct SyncExchange {
     let known = Dictionary(
       uniqueKeysWithValues: try (peers ?? db.syncPeers()).map { ($0.device, $0) })
     guard files.contains(where: { device, found in Self.changed(found, known[device]) }) else {
+      if report.changedHere { try settle(&report, heldBefore: nil) }
       return report
     }
     let heldBefore = try AchievementLedger(db: db).held()
@@ -156,13 +165,41 @@ struct SyncExchange {
       if known[device] == nil && peer.name != device { report.found.append(peer.name) }
       if counted.taken > 0 { report.arrived.append((peer.name, counted.taken)) }
     }
-    if report.changedHere {
-      let settled = try db.inTransaction {
-        try AchievementLedger(db: db).settle(heldBefore: heldBefore)
-      }
-      report.earned = settled.new
-    }
+    if report.changedHere { try settle(&report, heldBefore: heldBefore) }
     return report
+  }
+
+  /// The achievements held to the merged entries, without a celebration.
+  private func settle(_ report: inout Report, heldBefore: Set<Achievement>?) throws {
+    let settled = try db.inTransaction {
+      try AchievementLedger(db: db).settle(heldBefore: heldBefore)
+    }
+    report.earned += settled.new
+  }
+
+  /// Takes the lines kept because they were dated ahead of this clock, once it got there.
+  private func takeLater(_ report: inout Report) throws {
+    let kept = try db.syncLater()
+    guard !kept.isEmpty else { return }
+    var done: [Int] = []
+    var changes: [SyncChange] = []
+    for (id, device, line) in kept {
+      switch SyncLine.change(Array(line.utf8), device: device, anyDevice: true, now: now) {
+      case .success(let change):
+        changes.append(change)
+        done.append(id)
+      case .failure(let why) where why.isAhead:
+        continue
+      case .failure:
+        done.append(id)
+      }
+    }
+    guard !changes.isEmpty || !done.isEmpty else { return }
+    try db.inTransaction {
+      let results = try db.mergeSyncChanges(changes, at: at)
+      if results.contains(where: { $0 != .ignored }) { report.changedHere = true }
+      try db.forgetSyncLater(done)
+    }
   }
 
   /// Whether any of a device's files differs from when it was read.
@@ -254,12 +291,28 @@ struct SyncExchange {
       }
       batch.removeAll(keepingCapacity: true)
     }
+    // refusals said: the first few of a file, then how many more (a file of junk costs neither
+    // memory nor a screenful); a file that keeps failing is left after 1,000
+    var refused = 0
     let reading = SyncFolder.readLines(file.path, from: offset) { line, at in
       switch SyncLine.change(line, device: file.device, anyDevice: file.isSnapshot, now: now) {
       case .failure(let why):
-        let reason =
-          line.isEmpty ? "it is empty or longer than \(SyncLine.maxBytes / 1024) KiB" : why.reason
-        report.skipped.append("\(name), line at byte \(at): \(reason); skipped.")
+        refused += 1
+        if why.isAhead {
+          // kept aside, taken once this clock gets there
+          do {
+            try db.keepSyncLater(device: file.device, line: String(decoding: line, as: UTF8.self))
+          } catch {
+            failure = error
+            return false
+          }
+        }
+        if refused <= Self.refusalsSaid {
+          let reason =
+            line.isEmpty ? "it is empty or longer than \(SyncLine.maxBytes / 1024) KiB" : why.reason
+          report.skipped.append("\(name), line at byte \(at): \(reason); skipped.")
+        }
+        if refused >= 1000 { return false }
       case .success(let change):
         if change.clock.device == file.device, latest.map({ change.clock > $0 }) ?? true {
           latest = change.clock
@@ -270,9 +323,14 @@ struct SyncExchange {
       return failure == nil
     }
     merge()
+    if refused > Self.refusalsSaid {
+      report.skipped.append(
+        "\(name): \(refused - Self.refusalsSaid) more lines skipped\(refused >= 1000 ? " (the rest of the file is left: too many lines refused)" : "")."
+      )
+    }
     if let failure { throw failure }
     peer.latest = latest
-    if !file.isSnapshot { peer.logOffset = reading.end }
+    if !file.isSnapshot { peer.logOffset = refused >= 1000 ? file.size : reading.end }
     if reading.unfinished {
       report.waiting.append("\(name) ends in a line not finished yet; it is taken once it is.")
     }

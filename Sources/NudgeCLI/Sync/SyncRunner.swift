@@ -42,12 +42,14 @@ enum SyncRunner {
   @discardableResult
   static func takeIn(
     _ ctx: Context, _ db: AppDatabase,
-    look known: (me: SyncSelf, pending: Bool, peers: [SyncPeer])? = nil
+    look known: SyncLook? = nil
   ) -> Bool {
     guard let look = known ?? (try? db.syncLook()) else { return false }
     let exchange = exchange(ctx, db, look.me)
     let written = look.pending ? ((try? exchange.writeOut()) ?? 0) : 0
-    guard var report = try? exchange.takeIn(peers: look.peers) else { return false }
+    guard var report = try? exchange.takeIn(peers: look.peers, later: look.later) else {
+      return false
+    }
     report.written += written
     try? after(ctx, db, report)
     for line in report.skipped { ctx.output.writeError("nudge: sync: \(line)\n") }

@@ -11,6 +11,21 @@ public struct Pause: Codable, Equatable, Sendable {
 
   public func contains(_ day: Day) -> Bool { firstDay <= day && day <= lastDay }
 
+  /// The same days off as pauses that do not overlap (two computers may each have paused days
+  /// the other did): each starts after the one before it ends, one left with no day of its own
+  /// is dropped. What an export writes, so its import takes it.
+  public static func disjoint(_ pauses: [Pause]) -> [Pause] {
+    var out: [Pause] = []
+    for pause in pauses.sorted(by: { ($0.firstDay, $0.lastDay) < ($1.firstDay, $1.lastDay) }) {
+      var next = pause
+      if let last = out.last, last.lastDay >= next.firstDay {
+        next.firstDay = last.lastDay.adding(days: 1)
+      }
+      if next.firstDay <= next.lastDay { out.append(next) }
+    }
+    return out
+  }
+
   /// The pause's days up to `limit` (a pause is at most a year).
   public func days(through limit: Day) -> [Day] {
     guard firstDay <= min(lastDay, limit) else { return [] }

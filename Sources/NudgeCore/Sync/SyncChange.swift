@@ -187,6 +187,13 @@ public struct SyncChange: Equatable, Sendable {
 public struct SyncRefusal: Error, Equatable, Sendable {
   public let reason: String
   public init(_ reason: String) { self.reason = reason }
+
+  /// A change dated more than an hour ahead of this clock: kept aside and taken once this
+  /// clock gets there (the other computer's clock may be fast).
+  public static let ahead =
+    "it is dated in the future (more than an hour ahead of this clock); it is taken once this clock gets there"
+
+  public var isAhead: Bool { reason == Self.ahead }
 }
 
 /// The first line of a device's file: whose it is, its name, and which generation of its log
@@ -302,12 +309,15 @@ public enum SyncLine {
     }
     guard clock.wall <= now + SyncClock.allowedAheadMilliseconds else {
       return .failure(
-        SyncRefusal("it is dated in the future (more than an hour ahead of this clock)"))
+        SyncRefusal(SyncRefusal.ahead))
     }
     var seen: [String: SyncClock] = [:]
     for (id, text) in wire.s ?? [:] {
-      guard SyncDevice.isID(id), let seenClock = SyncClock(text), seenClock.device == id else {
-        return .failure(SyncRefusal("what it saw is not a list of clocks"))
+      guard SyncDevice.isID(id), let seenClock = SyncClock(text), seenClock.device == id,
+        seenClock.wall >= SyncClock.earliestWall,
+        seenClock.wall <= now + SyncClock.allowedAheadMilliseconds
+      else {
+        return .failure(SyncRefusal("what it saw is not a list of clocks of its time"))
       }
       seen[id] = seenClock
     }

@@ -17,7 +17,7 @@ public struct SyncClock: Comparable, Hashable, Sendable, CustomStringConvertible
 
   /// The largest counter a text can hold: a device that gets there moves its wall on a
   /// millisecond instead.
-  static let maxCounter = 99_999
+  public static let maxCounter = 99_999
 
   /// `WWWWWWWWWWWWW-CCCCC-DEVICE`: fixed widths, so the texts sort as the clocks do.
   public var description: String {
