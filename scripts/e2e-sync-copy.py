@@ -1005,6 +1005,63 @@ def test_review_findings():
 TESTS.append(test_review_findings)
 
 
+def test_old_copy_and_rejoin_conflicts():
+    """14. An older copy of a computer's own log put back (a folder restored from a stick):
+    it writes everything again, and what it made after still arrives; a computer that joins
+    again keeps the same conflicts as the other."""
+    a = Device("t14", "A").join("2026-11-25T06:00:00Z")
+    b = Device("t14", "B").join("2026-11-25T06:00:10Z")
+    with open(b.log(), "rb") as f:
+        old = f.read()
+    b.must("review", "--why", "first", "--commit-to", "b", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    copy_files(b, a)
+    a.must("sync", now="2026-11-25T07:05:00Z")
+    place(b.folder, os.path.basename(b.log()), old)  # the old copy comes back
+    # two changes after it: the log grows past where A had read it to
+    b.must("prep", "--item", "water=yes", "--no-input", "--no-animation",
+           now="2026-11-25T20:59:00Z")
+    b.must("checkin", "--feel", "after the old copy", "--no-input", "--no-animation",
+           now="2026-11-25T21:00:00Z")
+    copy_files(b, a)
+    r = a.run("sync", now="2026-11-25T21:05:00Z")
+    got = (a.day("2026-11-25", "2026-11-25T21:05:00Z").get("checkin") or {}).get("feel")
+    check("14. after an older copy of B's log came back, B's next change still reaches A",
+          got == "after the old copy", f"{r!r} {got}")
+
+    # a conflict on the 24th, settled on B by a later edit; B leaves and joins again
+    a.must("review", "--why", "a24", "--commit-to", "a", "--day", "2026-11-24", "--no-input",
+           "--no-animation", now="2026-11-25T22:00:00Z")
+    b.must("review", "--why", "b24", "--commit-to", "b", "--day", "2026-11-24", "--no-input",
+           "--no-animation", now="2026-11-25T22:01:00Z")
+    exchange(a, b)
+    a.must("sync", now="2026-11-25T22:05:00Z")
+    b.must("sync", now="2026-11-25T22:05:00Z")
+    b.must("review", "--why", "b24 again", "--commit-to", "b", "--day", "2026-11-24",
+           "--no-input", "--no-animation", now="2026-11-25T22:10:00Z")
+    exchange(a, b)
+    a.must("sync", now="2026-11-25T22:15:00Z")
+    b.must("sync", now="2026-11-25T22:15:00Z")
+
+    def kept(device, now):
+        return sorted((c["key"], c["kept_made_at"]) for c in device.status(now)["conflicts"])
+
+    before_a, before_b = kept(a, "2026-11-25T22:16:00Z"), kept(b, "2026-11-25T22:16:00Z")
+    check("14. both keep the same conflicts before B leaves", before_a == before_b,
+          f"{before_a} vs {before_b}")
+    b.must("sync", "leave", now="2026-11-25T22:20:00Z")
+    b.must("sync", "init", b.folder, "--name", "B", now="2026-11-25T22:30:00Z")
+    exchange(a, b)
+    a.must("sync", now="2026-11-25T22:35:00Z")
+    b.must("sync", now="2026-11-25T22:35:00Z")
+    after_a, after_b = kept(a, "2026-11-25T22:36:00Z"), kept(b, "2026-11-25T22:36:00Z")
+    check("14. after B joins again both keep the same conflicts as before",
+          after_a == after_b == before_a, f"A {after_a}, B {after_b}, before {before_a}")
+
+
+TESTS.append(test_old_copy_and_rejoin_conflicts)
+
+
 def main():
     if not os.access(BIN, os.X_OK):
         print(f"FAIL - no nudge binary at {BIN}")

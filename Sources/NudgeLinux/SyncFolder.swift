@@ -84,8 +84,9 @@ public struct SyncFolder: Sendable {
   }
 
   /// Appends `text` to this device's log (created with `header` first when it is not there),
-  /// synced to disk before returning.
-  public func append(_ text: String, device: String, header: String) throws(WriteFailure) {
+  /// synced to disk before returning; returns the log's length after it.
+  @discardableResult
+  public func append(_ text: String, device: String, header: String) throws(WriteFailure) -> Int {
     let file = logPath(device)
     var info = stat()
     let exists = lstat(file, &info) == 0
@@ -114,6 +115,14 @@ public struct SyncFolder: Sendable {
       _ = ftruncate(fd, off_t(size))
       throw WriteFailure(reason: "\(file): \(reason)")
     }
+    return size + bytes.count
+  }
+
+  /// The length of this device's log now; nil when it is not a regular file there.
+  public func logLength(_ device: String) -> Int? {
+    var info = stat()
+    guard lstat(logPath(device), &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(info.st_size)
   }
 
   private static func endsInNewline(_ fd: Int32, size: Int) -> Bool {

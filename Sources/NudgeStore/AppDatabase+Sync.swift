@@ -15,6 +15,9 @@ public struct SyncSelf: Equatable, Sendable {
   public var joinedAt: String
   /// When this device last wrote a change to the folder.
   public var wroteAt: String?
+  /// How long its log was after its last write (0: not known): a log of another length is
+  /// not the one it wrote (an older copy put back).
+  public var logBytes: Int = 0
 }
 
 /// What a command's start reads of sync, in one read (`AppDatabase.syncLook`).
@@ -85,13 +88,16 @@ extension AppDatabase {
     try read { db in
       var found: SyncSelf?
       _ = try db.rows(
-        "SELECT device, name, folder, generation, log_lines, joined_at, wrote_at FROM sync_self"
+        """
+        SELECT device, name, folder, generation, log_lines, joined_at, wrote_at, log_bytes
+        FROM sync_self
+        """
       ) { row in
         found = SyncSelf(
           device: row.text(at: 0) ?? "", name: row.text(at: 1) ?? "",
           folder: row.text(at: 2) ?? "", generation: row.integer(at: 3) ?? 0,
           logLines: row.integer(at: 4) ?? 0, joinedAt: row.text(at: 5) ?? "",
-          wroteAt: row.text(at: 6))
+          wroteAt: row.text(at: 6), logBytes: row.integer(at: 7) ?? 0)
       }
       return found
     }
@@ -253,6 +259,13 @@ extension AppDatabase {
     }
     if let failure { throw StoreError.from(failure, path: path) }
     return changes
+  }
+
+  /// Keeps how long this device's log is after a write of its own.
+  public func recordSyncLogBytes(_ bytes: Int) throws(StoreError) {
+    try write { db in
+      try db.execute("UPDATE sync_self SET log_bytes = ?", [.integer(Int64(bytes))])
+    }
   }
 
   /// Starts a new log for this device (its file was missing): a new generation, so a device

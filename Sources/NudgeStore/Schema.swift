@@ -275,7 +275,7 @@ extension AppDatabase {
         device TEXT NOT NULL, name TEXT NOT NULL, folder TEXT NOT NULL,
         clock_wall INTEGER NOT NULL DEFAULT 0, clock_counter INTEGER NOT NULL DEFAULT 0,
         generation INTEGER NOT NULL DEFAULT 0, log_lines INTEGER NOT NULL DEFAULT 0,
-        joined_at TEXT NOT NULL, wrote_at TEXT
+        joined_at TEXT NOT NULL, wrote_at TEXT, log_bytes INTEGER NOT NULL DEFAULT 0
       );
       CREATE TABLE sync_key (
         key TEXT PRIMARY KEY NOT NULL, clock TEXT NOT NULL, value TEXT, seen TEXT NOT NULL,

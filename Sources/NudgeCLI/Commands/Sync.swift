@@ -141,6 +141,8 @@ struct SyncCommand: ParsableCommand {
         at: at)
       guard let me = try db.syncDevice() else { return }
       let exchange = SyncRunner.exchange(ctx, db, me)
+      // a computer joining again knows what it wrote before (and the conflicts it settled)
+      try exchange.takeInOwn()
       let written = try exchange.writeOut(joining: true)
       let report = try exchange.takeIn()
       try SyncRunner.after(ctx, db, report)
@@ -290,6 +292,8 @@ struct SyncStatus: Encodable {
   var on: Bool
   var device: Device? = nil
   var folder: String? = nil
+  /// Why the folder can't be used now (nil when it can).
+  var folderProblem: String? = nil
   var joinedAt: String? = nil
   var pending: Int = 0
   var devices: [Device] = []
@@ -310,7 +314,8 @@ struct SyncStatus: Encodable {
     }
     return SyncStatus(
       on: true, device: Device(id: me.device, name: me.name, lastWrote: me.wroteAt, heardAt: nil),
-      folder: me.folder, joinedAt: me.joinedAt, pending: try db.syncPending(),
+      folder: me.folder, folderProblem: SyncFolder(path: me.folder).problem(),
+      joinedAt: me.joinedAt, pending: try db.syncPending(),
       devices: peers.filter { present.contains($0.device) && $0.name != $0.device }.map {
         Device(
           id: $0.device, name: $0.name, lastWrote: $0.latest.map(time), heardAt: $0.heardAt,
@@ -331,6 +336,9 @@ struct SyncStatus: Encodable {
     ctx.line(
       "This computer: \(VisibleText.escaped(device.name)) (\(device.id)), syncing through \(folder)."
     )
+    if let folderProblem {
+      ctx.line("The folder can't be used now: \(VisibleText.escaped(folderProblem)).")
+    }
     ctx.line(
       pending == 0
         ? "Nothing waits to be written."
@@ -338,7 +346,10 @@ struct SyncStatus: Encodable {
     )
     if let wrote = device.lastWrote { ctx.line("Last wrote: \(SyncStatus.shown(wrote)).") }
     if devices.isEmpty {
-      ctx.line("No other computer has written to the folder yet.")
+      ctx.line(
+        folderProblem == nil
+          ? "No other computer has written to the folder yet."
+          : "No other computer's files are there to read.")
     } else {
       ctx.line("Other computers:")
       for other in devices {

@@ -70,19 +70,26 @@ struct SyncExchange {
   @discardableResult
   func writeOut(joining: Bool = false) throws -> Int {
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
+    // a log that is not the one this device wrote last (an older copy put back): everything
+    // it knows is written again first, a snapshot and a new log
+    // (what this device knows of its log now: an exchange may have written since `me` was read)
+    let wrote = try db.syncDevice()?.logBytes ?? me.logBytes
+    let length = folder.logLength(me.device)
+    if let length, length > 0, wrote > 0, length != wrote { try snapshot() }
     // a log that is not there (deleted, never made) starts afresh: a new generation, so no
     // reader takes it up from where it left another
-    var info = stat()
     let generation =
-      lstat(folder.logPath(me.device), &info) == 0 && info.st_size > 0
-      ? me.generation : try db.newSyncGeneration()
+      (folder.logLength(me.device) ?? 0) > 0
+      ? (try db.syncDevice()?.generation ?? me.generation) : try db.newSyncGeneration()
     let header = SyncLine.line(
       SyncHeader(device: me.device, name: me.name, generation: generation))
+    var written: Int?
     let changes = try db.writeSyncChanges(now: now, at: at, joining: joining) { lines in
       try Self.inFolder { () throws(SyncFolder.WriteFailure) in
-        try folder.append(lines.joined(), device: me.device, header: header)
+        written = try folder.append(lines.joined(), device: me.device, header: header)
       }
     }
+    if let written { try db.recordSyncLogBytes(written) }
     if changes.isEmpty && me.wroteAt == nil {
       // a device that has written nothing yet is still seen by the others, by its name
       try Self.inFolder { () throws(SyncFolder.WriteFailure) in
@@ -97,8 +104,9 @@ struct SyncExchange {
   /// snapshot first (a reader with the old log and the new snapshot loses nothing), then the
   /// log replaced by one holding only its header.
   func snapshot() throws {
+    var header = ""
     try db.startSyncGeneration { changes, generation in
-      let header = SyncLine.line(
+      header = SyncLine.line(
         SyncHeader(device: me.device, name: me.name, generation: generation))
       try Self.inFolder { () throws(SyncFolder.WriteFailure) in
         try folder.replace(
@@ -106,6 +114,7 @@ struct SyncExchange {
         try folder.replace(folder.logPath(me.device), with: [header])
       }
     }
+    try db.recordSyncLogBytes(header.utf8.count)
   }
 
   /// A write to the folder, its failure said as sync's (the store passes a `StoreError` on
@@ -126,8 +135,11 @@ struct SyncExchange {
     let listed = folder.deviceFiles()
     // this device's log gone from the folder (deleted, or a copy of the folder put back):
     // everything it knows is written again, as a snapshot
+    // (or its log is not the length it wrote: an older copy put back)
     let own = listed.filter { $0.device == me.device }
-    if me.wroteAt != nil, !own.contains(where: { !$0.isSnapshot }) {
+    let ownLog = own.first { !$0.isSnapshot }
+    let wrote = me.wroteAt == nil ? 0 : (try db.syncDevice()?.logBytes ?? me.logBytes)
+    if me.wroteAt != nil, ownLog == nil || (wrote > 0 && ownLog.map { $0.size != wrote } == true) {
       try snapshot()
       report.rewroteOwn = true
     }
@@ -169,6 +181,22 @@ struct SyncExchange {
     return report
   }
 
+  /// Takes in what this device itself wrote to the folder before (it joins again): its own
+  /// versions, and the conflicts they settled, are known again as they were. A key changed
+  /// here since stays as it is here (it is written next, as this device brings it).
+  func takeInOwn() throws {
+    let own = folder.deviceFiles().filter { $0.device == me.device }
+    guard !own.isEmpty else { return }
+    var report = Report()
+    var peer = SyncPeer(device: me.device, name: me.name)
+    var counted = Counted()
+    try db.inTransaction {
+      for file in own.sorted(by: { $0.isSnapshot && !$1.isSnapshot }) {
+        try read(file, into: &peer, counted: &counted, report: &report)
+      }
+    }
+  }
+
   /// The achievements held to the merged entries, without a celebration.
   private func settle(_ report: inout Report, heldBefore: Set<Achievement>?) throws {
     let settled = try db.inTransaction {
@@ -195,9 +223,19 @@ struct SyncExchange {
       }
     }
     guard !changes.isEmpty || !done.isEmpty else { return }
+    let names = Dictionary(
+      try db.syncPeers().map { ($0.device, $0.name) }, uniquingKeysWith: { first, _ in first })
     try db.inTransaction {
       let results = try db.mergeSyncChanges(changes, at: at)
       if results.contains(where: { $0 != .ignored }) { report.changedHere = true }
+      for (change, result) in zip(changes, results) where result != .ignored {
+        let name = names[change.clock.device] ?? change.clock.device
+        if let at = report.arrived.firstIndex(where: { $0.name == name }) {
+          report.arrived[at].count += 1
+        } else {
+          report.arrived.append((name, 1))
+        }
+      }
       try db.forgetSyncLater(done)
     }
   }
