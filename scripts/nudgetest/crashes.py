@@ -264,7 +264,8 @@ LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "r
                              "slot_trigger", "reward_state", "said_note", "flow_entry",
                              "plan_choice", "streak_checkpoint", "habit", "habit_check",
                              "habit_change", "sync_self", "sync_key", "sync_dirty",
-                             "sync_peer", "sync_conflict", "sync_identity"}
+                             "sync_peer", "sync_conflict", "sync_identity",
+                             "sync_outbox", "sync_later"}
 
 
 def case_migration_kills(suite):
