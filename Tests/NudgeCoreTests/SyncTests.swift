@@ -747,3 +747,32 @@ enum Pairwise {
     #expect(Set(days) == Set(all))
   }
 }
+
+// MARK: - An entry for a day after it was made
+
+@Suite struct SyncEntryDayTests {
+  @Test func anEntryForADayAfterItWasMadeIsRefused() {
+    let device = "aaaaaaaaaaaaaaaa"
+    let wall = 1_795_590_000_000  // 2026-11-25T03:00:00Z
+    func line(_ day: String) -> [UInt8] {
+      let change = SyncChange(
+        clock: SyncClock(wall: wall, counter: 0, device: device),
+        key: .entry(day: Day(day)!, flow: "prep", id: nil),
+        value: SyncValue(
+          answers: ["sticky-notes": "yes", "produce": "no", "water": "no", "breakfast": "no"],
+          savedAt: "2026-11-25T03:00:00+00:00"))
+      return Array(SyncLine.line(change).utf8.dropLast())
+    }
+    // the day it was made, and the next (a zone ahead of UTC), are taken
+    for day in ["2026-11-24", "2026-11-25", "2026-11-26"] {
+      #expect((try? SyncLine.change(line(day), device: device, now: wall).get()) != nil, "\(day)")
+    }
+    for day in ["2026-11-27", "9998-12-31"] {
+      guard case .failure(let why) = SyncLine.change(line(day), device: device, now: wall) else {
+        Issue.record("\(day) taken")
+        continue
+      }
+      #expect(why.reason.contains("a day no flow could have saved"), "\(why.reason)")
+    }
+  }
+}

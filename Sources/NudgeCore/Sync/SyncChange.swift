@@ -326,6 +326,14 @@ public enum SyncLine {
     case .failure(let refusal): return .failure(refusal)
     case .success(let found): key = found
     }
+    // an entry is kept on a day no later than the one it was made on (a zone ahead of UTC: one
+    // more), as an import holds it to today
+    if case .entry(let day, _, _) = key,
+      day.ordinal > floorDiv(clock.wall, 86_400_000) + 1 || !SupportedTime.days.contains(day)
+    {
+      return .failure(
+        SyncRefusal("its entry is for \(day), a day no flow could have saved when it was made"))
+    }
     if let value = wire.v, let refusal = value.check(for: key) { return .failure(refusal) }
     return .success(SyncChange(clock: clock, key: key, value: wire.v, seen: seen))
   }
