@@ -40,28 +40,35 @@ public enum PlanText {
 
   /// Reads `text` into its tables, in order; the entries before any header are the table named
   /// "" (the top). Throws the first line that is not this syntax.
+  ///
+  /// The text is read as UTF-8 bytes, not as characters: the built-in plans are read at every
+  /// start, and breaking their text into graphemes cost a millisecond of each. Every byte the
+  /// syntax means is ASCII, so a multi-byte character is only ever copied into a text.
   public static func tables(_ text: String) throws(PlanFileError) -> [Table] {
+    var reader = Reader(bytes: Array(text.utf8))
     var tables = [Table(name: "", line: 1)]
     var number = 0
-    // split on the "\n" scalar (no grapheme breaking of the whole text: the built-in plans are
-    // read at every start); a "\r" before it goes too, so a file written on Windows splits into
+    var start = 0
+    // lines end at "\n"; a "\r" before it goes too, so a file written on Windows splits into
     // its lines as well, and any other "\r" stays to be refused as a control character
-    let pieces = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-    for (index, piece) in pieces.enumerated() {
-      let line =
-        index < pieces.count - 1 && piece.last == "\r"
-        ? Substring(piece.dropLast()) : Substring(piece)
+    while start <= reader.bytes.count {
+      var end = start
+      while end < reader.bytes.count && reader.bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      let last = end == reader.bytes.count
       number += 1
-      if let bad = line.unicodeScalars.first(where: { $0 != "\t" && VisibleText.isHostile($0) }) {
-        throw PlanFileError(line: number, refusal(bad))
-      }
-      let content = line.drop { $0 == " " || $0 == "\t" }
-      if content.isEmpty || content.first == "#" { continue }
-      if content.hasPrefix("[") {
-        tables.append(try header(content, line: number))
+      reader.line = number
+      reader.position = start
+      reader.end =
+        !last && end > start && reader.bytes[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+      start = end + 1
+      try reader.refuseHostile()
+      reader.skipBlanks()
+      guard let first = reader.peek, first != UInt8(ascii: "#") else { continue }
+      if first == UInt8(ascii: "[") {
+        tables.append(try header(reader.rest, line: number))
         continue
       }
-      let entry = try keyValue(content, line: number)
+      let entry = try reader.keyValue()
       if tables[tables.count - 1].entries.contains(where: { $0.key == entry.key }) {
         throw PlanFileError(line: number, "'\(entry.key)' is set twice in this table")
       }
@@ -80,8 +87,8 @@ public enum PlanText {
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 
-  private static func header(_ text: Substring, line: Int) throws(PlanFileError) -> Table {
-    let body = withoutComment(text).trimmingSpaces
+  private static func header(_ text: String, line: Int) throws(PlanFileError) -> Table {
+    let body = (text.firstIndex(of: "#").map { text[..<$0] } ?? text[...]).trimmingSpaces
     let double = body.hasPrefix("[[")
     let open = double ? 2 : 1
     guard body.count > open * 2, body.hasSuffix(double ? "]]" : "]") else {
@@ -95,110 +102,160 @@ public enum PlanText {
     return Table(name: double ? "[[\(name)]]" : name, line: line)
   }
 
-  private static func keyValue(_ text: Substring, line: Int) throws(PlanFileError) -> Entry {
-    guard let equals = text.firstIndex(of: "=") else {
-      throw PlanFileError(line: line, "expected key = value, a [table] or a # comment")
-    }
-    let key = String(text[..<equals]).trimmingSpaces
-    guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLowercase || $0 == "_") }) else {
-      throw PlanFileError(line: line, "'\(key)' is not a key (lowercase letters and '_')")
-    }
-    var rest = text[text.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
-    let value = try parseValue(&rest, line: line)
-    let after = withoutComment(rest).trimmingSpaces
-    guard after.isEmpty else {
-      throw PlanFileError(
-        line: line, "unexpected '\(after.prefix(20))' after the value of '\(key)'")
-    }
-    return Entry(key: key, value: value, line: line)
-  }
+  /// One line of the text being read: its bytes from `position` to `end`.
+  private struct Reader {
+    let bytes: [UInt8]
+    var position = 0
+    var end = 0
+    var line = 0
 
-  /// The text before a `#` comment (the caller has consumed any string that may hold one).
-  private static func withoutComment(_ text: Substring) -> Substring {
-    text.firstIndex(of: "#").map { text[..<$0] } ?? text
-  }
+    var peek: UInt8? { position < end ? bytes[position] : nil }
 
-  private static func parseValue(_ text: inout Substring, line: Int) throws(PlanFileError)
-    -> Value
-  {
-    guard let first = text.first else {
-      throw PlanFileError(line: line, "a value is missing after '='")
+    /// The rest of the line as text.
+    var rest: String { text(position, end) }
+
+    func text(_ from: Int, _ to: Int) -> String {
+      String(decoding: bytes[from..<to], as: UTF8.self)
     }
-    switch first {
-    case "\"":
-      return .text(try parseString(&text, line: line))
-    case "[":
-      text = text.dropFirst()
-      var items: [String] = []
-      while true {
-        text = text.drop { $0 == " " || $0 == "\t" }
-        if text.first == "]" {
-          text = text.dropFirst()
-          return .list(items)
-        }
-        guard text.first == "\"" else {
-          throw PlanFileError(line: line, "a list holds \"quoted\" texts, separated by commas")
-        }
-        items.append(try parseString(&text, line: line))
-        text = text.drop { $0 == " " || $0 == "\t" }
-        if text.first == "," {
-          text = text.dropFirst()
-        } else if text.first != "]" {
-          throw PlanFileError(line: line, "a list ends with ']' on the same line")
-        }
+
+    /// The text from `from` to `to` without the spaces at its ends.
+    func trimmed(_ from: Int, _ to: Int) -> String {
+      var (from, to) = (from, to)
+      guard bytes[from..<to].allSatisfy({ $0 < 0x80 }) else {
+        return text(from, to).trimmingSpaces  // the Unicode spaces too
       }
-    default:
-      let word = text.prefix { !$0.isWhitespace && $0 != "#" }
-      text = text.dropFirst(word.count)
-      if word == "true" { return .flag(true) }
-      if word == "false" { return .flag(false) }
-      if let number = Int(word), word.count <= 9 { return .number(number) }
-      throw PlanFileError(
-        line: line,
-        "'\(word.prefix(20))' is not a value: use \"quoted text\", a whole number, true or false, or [\"a\", \"b\"]"
-      )
+      while from < to && Self.isBlank(bytes[from]) { from += 1 }
+      while to > from && Self.isBlank(bytes[to - 1]) { to -= 1 }
+      return text(from, to)
     }
-  }
 
-  private static func parseString(_ text: inout Substring, line: Int) throws(PlanFileError)
-    -> String
-  {
-    text = text.dropFirst()  // the opening quote
-    var result = ""
-    while let c = text.first {
-      text = text.dropFirst()
-      switch c {
-      case "\"":
-        return result
-      case "\\":
-        guard let escaped = text.first else { break }
-        text = text.dropFirst()
-        switch escaped {
-        case "\"": result.append("\"")
-        case "\\": result.append("\\")
-        case "n": result.append("\n")
-        case "t": result.append("\t")
-        case "u":
-          let digits = text.prefix(4)
-          guard digits.count == 4, let value = UInt32(digits, radix: 16),
-            let scalar = Unicode.Scalar(value)
-          else {
-            throw PlanFileError(line: line, "\\u takes four hex digits of a character")
+    static func isBlank(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    mutating func skipBlanks() {
+      while position < end && Self.isBlank(bytes[position]) { position += 1 }
+    }
+
+    /// Throws the line's first character that acts on the terminal or the text's direction
+    /// (a tab is allowed). A line of printable ASCII is judged without decoding it.
+    func refuseHostile() throws(PlanFileError) {
+      guard
+        bytes[position..<end].contains(where: {
+          ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 >= 0x7F
+        })
+      else { return }
+      if let bad = text(position, end).unicodeScalars.first(where: {
+        $0 != "\t" && VisibleText.isHostile($0)
+      }) {
+        throw PlanFileError(line: line, PlanText.refusal(bad))
+      }
+    }
+
+    mutating func keyValue() throws(PlanFileError) -> Entry {
+      guard let equals = bytes[position..<end].firstIndex(of: UInt8(ascii: "=")) else {
+        throw PlanFileError(line: line, "expected key = value, a [table] or a # comment")
+      }
+      let key = trimmed(position, equals)
+      guard !key.isEmpty, key.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }) else {
+        throw PlanFileError(line: line, "'\(key)' is not a key (lowercase letters and '_')")
+      }
+      position = equals + 1
+      skipBlanks()
+      let value = try parseValue()
+      let comment = bytes[position..<end].firstIndex(of: UInt8(ascii: "#")) ?? end
+      let after = trimmed(position, comment)
+      guard after.isEmpty else {
+        throw PlanFileError(
+          line: line, "unexpected '\(after.prefix(20))' after the value of '\(key)'")
+      }
+      return Entry(key: key, value: value, line: line)
+    }
+
+    mutating func parseValue() throws(PlanFileError) -> Value {
+      guard let first = peek else {
+        throw PlanFileError(line: line, "a value is missing after '='")
+      }
+      switch first {
+      case UInt8(ascii: "\""):
+        return .text(try parseString())
+      case UInt8(ascii: "["):
+        position += 1
+        var items: [String] = []
+        while true {
+          skipBlanks()
+          if peek == UInt8(ascii: "]") {
+            position += 1
+            return .list(items)
           }
-          text = text.dropFirst(4)
-          guard !VisibleText.isHostile(scalar) else {
-            throw PlanFileError(line: line, refusal(scalar))
+          guard peek == UInt8(ascii: "\"") else {
+            throw PlanFileError(line: line, "a list holds \"quoted\" texts, separated by commas")
           }
-          result.unicodeScalars.append(scalar)
-        default:
-          throw PlanFileError(
-            line: line, "'\\\(escaped)' is not an escape: use \\\", \\\\, \\n, \\t or \\uXXXX")
+          items.append(try parseString())
+          skipBlanks()
+          if peek == UInt8(ascii: ",") {
+            position += 1
+          } else if peek != UInt8(ascii: "]") {
+            throw PlanFileError(line: line, "a list ends with ']' on the same line")
+          }
         }
       default:
-        result.append(c)
+        // a word runs to a space (any of Unicode's) or a comment
+        let rest = self.rest
+        let word = rest.prefix { !$0.isWhitespace && $0 != "#" }
+        position += word.utf8.count
+        if word == "true" { return .flag(true) }
+        if word == "false" { return .flag(false) }
+        if let number = Int(word), word.count <= 9 { return .number(number) }
+        throw PlanFileError(
+          line: line,
+          "'\(word.prefix(20))' is not a value: use \"quoted text\", a whole number, true or false, or [\"a\", \"b\"]"
+        )
       }
     }
-    throw PlanFileError(line: line, "a text is not closed: add '\"' before the end of the line")
+
+    mutating func parseString() throws(PlanFileError) -> String {
+      position += 1  // the opening quote
+      var result: [UInt8] = []
+      while position < end {
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""):
+          return String(decoding: result, as: UTF8.self)
+        case UInt8(ascii: "\\"):
+          guard position < end else { break }
+          let escaped = bytes[position]
+          position += 1
+          switch escaped {
+          case UInt8(ascii: "\""): result.append(UInt8(ascii: "\""))
+          case UInt8(ascii: "\\"): result.append(UInt8(ascii: "\\"))
+          case UInt8(ascii: "n"): result.append(UInt8(ascii: "\n"))
+          case UInt8(ascii: "t"): result.append(UInt8(ascii: "\t"))
+          case UInt8(ascii: "u"):
+            let digits = text(position, min(position + 4, end))
+            guard digits.utf8.count == 4, let value = UInt32(digits, radix: 16),
+              let scalar = Unicode.Scalar(value)
+            else {
+              throw PlanFileError(line: line, "\\u takes four hex digits of a character")
+            }
+            position += 4
+            guard !VisibleText.isHostile(scalar) else {
+              throw PlanFileError(line: line, PlanText.refusal(scalar))
+            }
+            result.append(contentsOf: String(Character(scalar)).utf8)
+          default:
+            let character = text(position - 1, end).first.map(String.init) ?? ""
+            throw PlanFileError(
+              line: line,
+              "'\\\(character)' is not an escape: use \\\", \\\\, \\n, \\t or \\uXXXX")
+          }
+        default:
+          result.append(byte)
+        }
+      }
+      throw PlanFileError(line: line, "a text is not closed: add '\"' before the end of the line")
+    }
   }
 }
 

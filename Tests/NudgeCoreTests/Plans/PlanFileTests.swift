@@ -87,6 +87,44 @@ import Testing
     }
   }
 
+  /// The syntax is read as UTF-8 bytes: texts in any script, escapes, Unicode spaces around
+  /// keys and values, and the errors that quote a character, read as they did by characters.
+  @Test func textsInAnyScriptAndUnicodeSpacesReadAsWritten() throws {
+    let tables = try PlanText.tables(
+      """
+      # été
+      \u{A0}title\u{2003}= "Lire un peu 📚, \\u00e9t\\u00E9 \\"ok\\"\\t"\u{A0}# note
+      words = [ "naïve", "日本語" ,"" ]
+      count = 12\u{3000}
+      [[flow]]
+      """)
+    #expect(tables.count == 2 && tables[1].name == "[[flow]]" && tables[1].line == 5)
+    #expect(
+      tables[0].entries.map(\.value) == [
+        .text("Lire un peu 📚, été \"ok\"\t"), .list(["naïve", "日本語", ""]), .number(12),
+      ])
+    #expect(tables[0].entries.map(\.key) == ["title", "words", "count"])
+    for (line, words) in [
+      ("key = \"a\\é\"", "'\\é' is not an escape"),
+      ("key = \"a\\u00\"", "\\u takes four hex digits"),
+      ("key = \"a\\u200E\"", "U+200E"),
+      ("key = 12é", "'12é' is not a value"),
+      ("key = \"a\" b", "unexpected 'b' after the value of 'key'"),
+      ("kéy = 1", "'kéy' is not a key"),
+      ("key = [\"a\" \"b\"]", "a list ends with ']'"),
+      ("key = \"a\\", "is not closed"),
+      ("[fl ow]", "'fl ow' is not a table name"),
+      ("title = \"\u{2067}x\"", "U+2067"),
+    ] {
+      do {
+        _ = try PlanText.tables(line)
+        Issue.record("read: \(line)")
+      } catch {
+        #expect(error.line == 1 && error.message.contains(words), "\(line): \(error.message)")
+      }
+    }
+  }
+
   @Test func aSmallPlanReads() throws {
     let plan = try PlanFile.read(Self.valid)
     #expect(plan.slots == [PlanSlot(id: "night", at: "22:00", title: "Read a little?")])
