@@ -51,6 +51,11 @@ extension ContextCommand {
 /// process would be woken every second by libdispatch's worker-pool monitor).
 public enum NudgeMain {
   public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    // nor does the help a person asks for first (RootHelp)
+    if RootHelp.isAsked(arguments), case let width = RootHelp.width(), RootHelp.widths ~= width {
+      StandardStreams.write(RootHelp.text(width: width) + "\n", to: STDOUT_FILENO)
+      exit(0)
+    }
     do {
       var command = try parse(arguments)
       try command.run()
@@ -80,12 +85,6 @@ public enum NudgeMain {
     // the today view, the command run most, needs no parsing: the parser's first use (the
     // reflection of the command tree and of its completion options) is a third of a start
     if arguments.isEmpty { return TodayCommand() }
-    // so does the help a person asks for first: the root's help text is generated from the
-    // commands' configurations alone, with the parser's own width rules (COLUMNS, then the
-    // terminal); parsing `--help` would reflect the whole command tree first
-    if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
-      throw CleanExit.message(Nudge.helpMessage())
-    }
     if let shell = Completions.requestedShell(arguments) {
       throw CleanExit.message(Completions.script(for: shell))
     }
