@@ -33,6 +33,11 @@ import Testing
     }
   }
 
+  @Test func theCommandWordsAreTheCommandsNames() {
+    let names = NudgeCLI.Nudge.configuration.subcommands.map { $0._commandName }
+    #expect(NudgeCLI.Nudge.commandWords == Set(names + ["help"]))
+  }
+
   @Test func wrappingBreaksAtSpacesAndNewlinesAndIndents() {
     #expect(RootHelp.wrapped("one two three", width: 8) == "one two\nthree")
     #expect(RootHelp.wrapped("a\n\nb c", width: 10, indent: 2) == "  a\n\n  b c")
