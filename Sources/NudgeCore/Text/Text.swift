@@ -56,6 +56,16 @@ public enum TerminalText {
   /// is cut); the first line keeps the text's leading spaces, the others start with `indent`.
   public static func wrap(_ text: String, width: Int, indent: Int = 0) -> [String] {
     let width = max(width, indent + 10)
+    // most lines fit: one whose characters are each one scalar of a known width, with single
+    // spaces between its words, is its own only line (a history of ten years is thousands
+    // of them; breaking each into graphemes cost a fifth of the command)
+    if let columns = fittingColumns(text), columns <= width { return [text] }
+    return wrapByCharacters(text, width: width, indent: indent)
+  }
+
+  /// `wrap` character by character: the way any text is wrapped.
+  static func wrapByCharacters(_ text: String, width: Int, indent: Int) -> [String] {
+    let width = max(width, indent + 10)
     let pad = String(repeating: " ", count: indent)
     var lines: [String] = []
     // the first line keeps the text's own leading spaces
@@ -94,6 +104,33 @@ public enum TerminalText {
     }
     if !empty || lines.isEmpty { lines.append(line) }
     return lines
+  }
+
+  /// The columns of `text` when `wrap` would give it back as it is: printable, each character
+  /// one scalar (Latin, punctuation, arrows, dingbats that are not emoji: no combining mark,
+  /// joiner or variation selector to make two scalars one character), at least one word, and
+  /// no run of spaces after the leading ones nor a space at the end. Else nil.
+  static func fittingColumns(_ text: String) -> Int? {
+    var columns = 0
+    var previous: UInt32 = 0x20
+    var leading = true
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      switch value {
+      case 0x20:
+        if previous == 0x20 && !leading { return nil }
+      case 0x21...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E:
+        leading = false
+      case 0x2190...0x21FF, 0x2700...0x27BF:
+        if scalar.properties.isEmojiPresentation { return nil }
+        leading = false
+      default:
+        return nil
+      }
+      columns += 1
+      previous = value
+    }
+    return leading || previous == 0x20 ? nil : columns
   }
 
   /// A run of one line of `wrap(parts:…)`: its text and the part it came from (nil: the

@@ -14,6 +14,36 @@ import Testing
     #expect(TerminalText.wrap("", width: 10) == [""])
   }
 
+  /// A line that fits is given back without breaking it into characters: whatever the text,
+  /// the result is the one the character-by-character wrapping gives.
+  @Test func aLineThatFitsIsWhatTheCharacterWrappingGives() {
+    let pieces = [
+      "a", "word", " ", " ", "  ", "✓", "·", "é", "e\u{301}", "👩‍👩‍👧", "日本", "✅", "✔\u{FE0F}",
+      "→", "\u{AD}", "\u{A0}", "ʰ", "‼", "🇩🇪", "x\u{200D}y", "—", "\t",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    var fast = 0
+    for _ in 0..<4000 {
+      let text = (0..<Int.random(in: 0...14, using: &generator)).map { _ in
+        pieces.randomElement(using: &generator)!
+      }.joined()
+      for (width, indent) in [(12, 0), (20, 2), (40, 4), (80, 11)] {
+        let lines = TerminalText.wrap(text, width: width, indent: indent)
+        #expect(
+          lines == TerminalText.wrapByCharacters(text, width: width, indent: indent),
+          "\(Array(text.unicodeScalars)) at \(width)")
+        if TerminalText.fittingColumns(text).map({ $0 <= max(width, indent + 10) }) == true {
+          fast += 1
+        }
+      }
+    }
+    #expect(fast > 1000)  // the way most lines take was taken
+    #expect(TerminalText.fittingColumns("Mon 9 Nov  ✓ prep") == nil)
+    #expect(TerminalText.fittingColumns("Thu 19 Nov ✓ prep 3/4 · focus") == 29)
+    #expect(TerminalText.fittingColumns("  lead") == 6)
+    #expect(TerminalText.fittingColumns("end ") == nil)
+  }
+
   @Test func wideCharactersTakeTwoColumns() {
     #expect(TerminalText.columns("ab👩‍👩‍👧c") == 5)
     #expect(TerminalText.columns("日本") == 4)
