@@ -30,6 +30,24 @@ def _output(nudge, args, env):
     return subprocess.run([nudge, *args], env=env, check=True, capture_output=True).stdout
 
 
+def _same_export(new_text, old_text):
+    """Whether two exports hold the same, though written by different versions: export
+    version 3 added `habits` (none here) after the start commit, which writes version 2. The
+    bytes are compared with the new member and the version taken out of the new text."""
+    new = json.loads(new_text)
+    old = json.loads(old_text)
+    if new.get("habits") != [] or (new.get("version"), old.get("version")) != (3, 2):
+        return False
+    lines = new_text.decode().split("\n")
+    # the members are written in key order, `habits` between `format` and `help`
+    at = lines.index('  "habits" : [')
+    if lines[at + 1:at + 3] != ["", "  ],"]:
+        return False
+    lines = lines[:at] + lines[at + 3:]
+    stripped = "\n".join(lines).replace('  "version" : 3\n}', '  "version" : 2\n}')
+    return stripped.encode() == old_text
+
+
 def measure(new_nudge, old_nudge, env, runs, hyperfine, report):
     """Builds the 10-year database, then times each command with both binaries in one
     interleaved hyperfine call and reports the goals: history and export at most 0.25x the old
@@ -51,7 +69,10 @@ def measure(new_nudge, old_nudge, env, runs, hyperfine, report):
 
         for args, figure in [(["history", "--days", "3650"], "history --days 3650"),
                              (["export"], "export")]:
-            same = _output(new_nudge, args, renv) == _output(old_nudge, args, oenv)
+            new_text, old_text = _output(new_nudge, args, renv), _output(old_nudge, args, oenv)
+            same = new_text == old_text
+            if args == ["export"] and not same:
+                same = _same_export(new_text, old_text)
             command = " ".join(args)
             new, old = hyperfine([f"env NUDGE_DB={db} {new_nudge} {command}",
                                   f"env NUDGE_DB={old_db} {old_nudge} {command}"], runs,

@@ -151,6 +151,11 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
       throw InputError(notJSON)
     }
+    // what `nudge export` writes is read byte by byte; anything else goes to the decoder
+    if let document = ExportReader.read(Array(data)) {
+      try document.validate()
+      return document
+    }
     // one parse: the decoder reads the whole text before `Checked` looks at it, so whatever
     // it throws is the text not being JSON; `Checked` itself never throws
     let checked: Checked
