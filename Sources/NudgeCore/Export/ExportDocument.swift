@@ -306,42 +306,57 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         )
       }
     }
-    func day(_ value: Day, _ location: String) throws(InputError) {
+    // where a value is, said only when it is wrong (ten years are 12,000 entries, each with
+    // several places to name)
+    func day(_ value: Day, _ location: @autoclosure () -> String) throws(InputError) {
       guard SupportedTime.days.contains(value) else {
         throw InputError(
-          "\(location) is \(value), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound))."
+          "\(location()) is \(value), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound))."
         )
       }
     }
-    func instant(_ text: String, _ location: String) throws(InputError) -> Instant {
+    func instant(_ text: String, _ location: @autoclosure () -> String) throws(InputError)
+      -> Instant
+    {
       guard text.utf8.count <= 40, let parsed = InstantFormat.parse(text) else {
         throw InputError(
-          "\(location) is '\(VisibleText.escaped(String(text.prefix(40))))', not a time like 2026-11-20T21:30:00+01:00."
+          "\(location()) is '\(VisibleText.escaped(String(text.prefix(40))))', not a time like 2026-11-20T21:30:00+01:00."
         )
       }
       guard SupportedTime.holds(stored: parsed) else {
         throw InputError(
-          "\(location) is \(text), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound))."
+          "\(location()) is \(text), outside the days Nudge keeps (\(SupportedTime.days.lowerBound) to \(SupportedTime.days.upperBound))."
         )
       }
       return parsed
     }
     /// A save can come days after its day (a backfill, an edit) but never before it.
-    func saved(_ text: String, _ entryDay: Day, _ location: String) throws(InputError) {
-      let at = try instant(text, location)
+    func saved(_ text: String, _ entryDay: Day, _ location: @autoclosure () -> String)
+      throws(InputError)
+    {
+      let at = try instant(text, location())
       guard let local = Self.wallClock(text, at), local.date >= entryDay else {
-        throw InputError("\(location) \(text) comes before the entry's day \(entryDay).")
+        throw InputError("\(location()) \(text) comes before the entry's day \(entryDay).")
       }
     }
-    func text(_ value: String?, _ location: String) throws(InputError) {
-      if let value, value != (try FreeText.clean(value, field: location)) {
-        throw InputError("\(location) has surrounding spaces or is empty; remove them.")
+    func text(_ value: String?, _ location: @autoclosure () -> String) throws(InputError) {
+      // printable ASCII with no space at either end and not too long is clean as it is
+      if let bytes = value?.utf8, let first = bytes.first, let last = bytes.last,
+        first != 0x20, last != 0x20, bytes.count <= FreeText.maxLength,
+        bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+      {
+        return
+      }
+      if let value, value != (try FreeText.clean(value, field: location())) {
+        throw InputError("\(location()) has surrounding spaces or is empty; remove them.")
       }
     }
-    func counts(_ entry: some DayEntry, _ location: String, _ what: String) throws(InputError) {
+    func counts(_ entry: some DayEntry, _ location: @autoclosure () -> String, _ what: String)
+      throws(InputError)
+    {
       guard entry.counts else {
         throw InputError(
-          "\(location) has no \(what), so the flow would not count it; add it or leave the entry out."
+          "\(location()) has no \(what), so the flow would not count it; add it or leave the entry out."
         )
       }
     }

