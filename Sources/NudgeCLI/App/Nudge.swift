@@ -85,8 +85,9 @@ public enum NudgeMain {
     // the today view, the command run most, needs no parsing: the parser's first use (the
     // reflection of the command tree and of its completion options) is a third of a start
     if arguments.isEmpty { return TodayCommand() }
-    // and the calendar preview, which the benches hold against systemd-analyze
+    // nor do the calendar preview and the reminder's post, when their words are plain
     if let preview = ScheduleCommand.Preview.quickParse(arguments) { return preview }
+    if let notify = NotifyCommand.quickParse(arguments) { return notify }
     if let shell = Completions.requestedShell(arguments) {
       throw CleanExit.message(Completions.script(for: shell))
     }

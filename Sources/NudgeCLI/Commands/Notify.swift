@@ -85,6 +85,34 @@ struct NotifyCommand: ContextCommand {
     if scheduled && snoozed { throw ValidationError("use --scheduled or --snoozed, not both.") }
   }
 
+  /// `nudge notify TARGET …` read without the argument parser (what every timer runs, and the
+  /// posting the benches hold against notify-send): the target, `--scheduled`, `--snoozed`,
+  /// `--json`, `--wait`, `--server-wait`, `--snooze-seconds` (`PlainWords`). Anything else,
+  /// or what `validate` refuses, is nil: the parser reads it and says what is wrong.
+  static func quickParse(_ arguments: [String]) -> Self? {
+    guard arguments.first == "notify",
+      let words = PlainWords(
+        arguments.dropFirst(), options: ["--wait", "--server-wait", "--snooze-seconds"],
+        flags: ["--scheduled", "--snoozed", "--json"],
+        unconditional: ["--wait", "--server-wait", "--snooze-seconds"]),
+      words.positionals.count == 1, let target = Target(argument: words.positionals[0]),
+      let wait = words.number("--wait", Double?.none),
+      let serverWait = words.number(
+        "--server-wait", Double?.none),
+      let snoozeSeconds = words.number("--snooze-seconds", Int?.none)
+    else { return nil }
+    var command = Self()
+    command.slot = target
+    command.scheduled = words.flags.contains("--scheduled")
+    command.snoozed = words.flags.contains("--snoozed")
+    command.json = words.flags.contains("--json")
+    command.wait = wait
+    command.serverWait = serverWait
+    command.snoozeSeconds = snoozeSeconds
+    guard (try? command.validate()) != nil else { return nil }
+    return command
+  }
+
   /// The longest wait a flag may ask for: a day (a reminder's window is at most that).
   static let longestWait: Double = 86400
 

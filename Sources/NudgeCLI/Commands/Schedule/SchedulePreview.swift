@@ -110,57 +110,23 @@ extension ScheduleCommand {
 
 extension ScheduleCommand.Preview {
   /// `nudge schedule preview …` read without the argument parser, whose first use (the
-  /// reflection of the command tree) was a third of a preview's time. It takes what a person
-  /// and the benches type: expressions, `--count`, `--from` and `--tz` (a separate value or
-  /// `=value`), `--epoch`, each option once. Anything else, or a count out of range, is nil:
-  /// the parser reads it and says what is wrong. `QuickPreviewTests` holds it to the
-  /// parser's reading.
+  /// reflection of the command tree) was a third of a preview's time: expressions,
+  /// `--count`, `--from`, `--tz` and `--epoch` (`PlainWords`). Anything else, or a count out
+  /// of range, is nil: the parser reads it and says what is wrong. `QuickParseTests` hold it
+  /// to the parser's reading.
   static func quickParse(_ arguments: [String]) -> Self? {
-    guard arguments.count > 2, arguments[0] == "schedule", arguments[1] == "preview" else {
-      return nil
-    }
-    var expressions: [String] = []
-    var options: [String: String] = [:]
-    var epoch = false
-    var index = 2
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      guard argument.hasPrefix("-") else {
-        expressions.append(argument)
-        continue
-      }
-      if argument == "--epoch" {
-        guard !epoch else { return nil }
-        epoch = true
-        continue
-      }
-      var name = argument
-      var value: String
-      if let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        value = String(argument[argument.index(after: equals)...])
-      } else {
-        guard index < arguments.count else { return nil }
-        value = arguments[index]
-        index += 1
-        // --count takes its next word whatever it is; the others not an option's
-        if name != "--count" && value.hasPrefix("-") { return nil }
-      }
-      guard ["--count", "--from", "--tz"].contains(name), options[name] == nil else { return nil }
-      options[name] = value
-    }
+    guard arguments.count > 2, arguments[0] == "schedule", arguments[1] == "preview",
+      let words = PlainWords(
+        arguments.dropFirst(2), options: ["--count", "--from", "--tz"], flags: ["--epoch"],
+        unconditional: ["--count"])
+    else { return nil }
     var preview = Self()
-    preview.expressions = expressions
-    preview.from = options["--from"]
-    preview.tz = options["--tz"]
-    if let count = options["--count"] {
-      guard let number = Int(count) else { return nil }
-      preview.count = number
-    } else {
-      preview.count = 5
-    }
-    preview.epoch = epoch
+    preview.expressions = words.positionals
+    preview.from = words.options["--from"]
+    preview.tz = words.options["--tz"]
+    guard let count = words.number("--count", Int.self, default: 5) else { return nil }
+    preview.count = count
+    preview.epoch = words.flags.contains("--epoch")
     guard (try? preview.validate()) != nil else { return nil }
     return preview
   }

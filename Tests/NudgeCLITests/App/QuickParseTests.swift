@@ -1,0 +1,96 @@
+import ArgumentParser
+import Testing
+
+@testable import NudgeCLI
+
+/// `schedule preview` and `notify` are read without the parser when their words are plain
+/// (`PlainWords`): what they read must be what the parser reads, and whatever is not plain is
+/// left to the parser.
+@Suite struct QuickParseTests {
+  typealias Preview = ScheduleCommand.Preview
+
+  static func fields(_ preview: Preview) -> [String] {
+    [
+      preview.expressions.joined(separator: "|"), preview.from ?? "-", preview.tz ?? "-",
+      String(preview.count), String(preview.epoch),
+    ]
+  }
+
+  @Test(arguments: [
+    ["Mon..Fri 21:30", "--count", "1000"],
+    ["*-*-* 07:00:00"],
+    ["daily", "weekly", "--count=3", "--epoch"],
+    ["--count", "100000", "hourly"],
+    ["--tz", "Asia/Tokyo", "--from", "@1700000000", "7:00"],
+    ["--tz=UTC", "--from=2026-11-20T21:00:00+01:00", "Sat *-*-1..7 12:00 UTC", "--count", "1"],
+    ["", "--epoch"],
+  ])
+  func plainWordsReadAsTheParserReadsThem(rest: [String]) throws {
+    let arguments = ["schedule", "preview"] + rest
+    let quick = try #require(Preview.quickParse(arguments), "\(rest)")
+    let parsed = try #require(try NudgeCLI.Nudge.parseAsRoot(arguments) as? Preview)
+    #expect(Self.fields(quick) == Self.fields(parsed))
+  }
+
+  @Test(arguments: [
+    [],  // the parser says an expression is needed
+    ["--count", "0", "daily"],  // out of range: the parser's message
+    ["--count", "-5", "daily"],
+    ["--count", "many", "daily"],
+    ["--count"],
+    ["daily", "--count", "2", "--count", "3"],
+    ["daily", "--epoch", "--epoch"],
+    ["daily", "--from", "--epoch"],
+    ["daily", "--help"],
+    ["-h"],
+    ["daily", "--json"],
+    ["--", "-1 daily"],
+    ["-*-* 07:00"],
+  ])
+  func anythingElseIsLeftToTheParser(rest: [String]) {
+    #expect(Preview.quickParse(["schedule", "preview"] + rest) == nil, "\(rest)")
+  }
+
+  static func fields(_ notify: NotifyCommand) -> [String] {
+    [
+      "\(notify.slot)", "\(notify.scheduled)", "\(notify.snoozed)", "\(notify.json)",
+      "\(notify.wait as Any)", "\(notify.serverWait as Any)", "\(notify.snoozeSeconds as Any)",
+    ]
+  }
+
+  @Test(arguments: [
+    ["demo", "--wait", "0"],
+    ["morning", "--scheduled"],
+    ["evening", "--snoozed", "--snooze-seconds", "600", "--server-wait=120"],
+    ["midday", "--json", "--wait", "1.5"],
+    ["--wait=0", "weekly"],
+    ["morning"],
+  ])
+  func notifyReadsAsTheParserReadsIt(rest: [String]) throws {
+    let arguments = ["notify"] + rest
+    let quick = try #require(NotifyCommand.quickParse(arguments), "\(rest)")
+    let parsed = try #require(try NudgeCLI.Nudge.parseAsRoot(arguments) as? NotifyCommand)
+    #expect(Self.fields(quick) == Self.fields(parsed))
+  }
+
+  @Test(arguments: [
+    [], ["nightly"], ["demo", "--scheduled"], ["morning", "--scheduled", "--snoozed"],
+    ["morning", "--wait", "-1"], ["morning", "--wait", "soon"], ["morning", "--wait"],
+    ["morning", "--wait", "1", "--wait", "2"], ["morning", "--json", "--json"],
+    ["morning", "evening"], ["morning", "--help"], ["morning", "--json=yes"],
+    ["morning", "--snooze-seconds", "0"], ["morning", "--snooze-seconds", "1.5"],
+    ["--", "morning"],
+  ])
+  func notifyLeavesAnythingElseToTheParser(rest: [String]) {
+    #expect(NotifyCommand.quickParse(["notify"] + rest) == nil, "\(rest)")
+  }
+
+  @Test func otherCommandsAreNotReadHere() {
+    for arguments in [["schedule", "set", "morning", "7:00"], ["preview", "daily"], ["schedule"]] {
+      #expect(Preview.quickParse(arguments) == nil, "\(arguments)")
+    }
+    for arguments in [["log", "morning"], ["schedule", "notify", "morning"], []] {
+      #expect(NotifyCommand.quickParse(arguments) == nil, "\(arguments)")
+    }
+  }
+}
