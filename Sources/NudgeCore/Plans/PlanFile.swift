@@ -346,7 +346,8 @@ struct TableReader {
   mutating func text(_ key: String, max: Int) throws(PlanFileError) -> String? {
     guard let value = take(key) else { return nil }
     guard case .text(let text) = value else { throw wrongKind(key, "text", value) }
-    guard !text.isEmpty, text.count <= max else {
+    // (a text of at most `max` bytes has at most `max` characters: no need to count them)
+    guard !text.isEmpty, text.utf8.count <= max || text.count <= max else {
       throw PlanFileError(line: lineOf(key), "\(key) is 1 to \(max) characters")
     }
     return text
@@ -355,15 +356,21 @@ struct TableReader {
   /// A required line of text (a title, a question).
   mutating func line(_ key: String) throws(PlanFileError) -> String {
     guard let text = try text(key, max: PlanFile.maxLine) else { throw missing(key) }
-    guard !text.contains("\n") else {
+    guard !text.utf8.contains(0x0A) else {
       throw PlanFileError(line: lineOf(key), "\(key) is one line (no \\n)")
     }
     return text
   }
 
+  /// A lowercase ASCII letter, then lowercase letters, digits, `-` or `_`: 32 at most.
   static func isID(_ text: String) -> Bool {
-    (1...32).contains(text.count) && text.first?.isLetter == true
-      && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+    func isLetter(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+    let bytes = text.utf8
+    return (1...32).contains(bytes.count) && bytes.first.map(isLetter) == true
+      && bytes.allSatisfy {
+        isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-")
+          || $0 == UInt8(ascii: "_")
+      }
   }
 
   mutating func id(_ key: String) throws(PlanFileError) -> String {

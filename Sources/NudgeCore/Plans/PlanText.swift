@@ -65,7 +65,11 @@ public enum PlanText {
       reader.skipBlanks()
       guard let first = reader.peek, first != UInt8(ascii: "#") else { continue }
       if first == UInt8(ascii: "[") {
-        tables.append(try header(reader.rest, line: number))
+        if let table = reader.asciiHeader() {
+          tables.append(table)
+        } else {
+          tables.append(try header(reader.rest, line: number))
+        }
         continue
       }
       let entry = try reader.keyValue()
@@ -135,6 +139,29 @@ public enum PlanText {
 
     mutating func skipBlanks() {
       while position < end && Self.isBlank(bytes[position]) { position += 1 }
+    }
+
+    /// A header line of ASCII letters, `.` and `-` in `[…]` or `[[…]]`, without spaces or a
+    /// comment, read from its bytes; nil for any other line, which `header` reads.
+    func asciiHeader() -> Table? {
+      let double = end - position > 4 && bytes[position + 1] == UInt8(ascii: "[")
+      let open = double ? 2 : 1
+      guard end - position > open * 2 else { return nil }
+      for index in 0..<open
+      where bytes[position + index] != UInt8(ascii: "[")
+        || bytes[end - 1 - index] != UInt8(ascii: "]")
+      {
+        return nil
+      }
+      let name = bytes[(position + open)..<(end - open)]
+      guard
+        name.allSatisfy({
+          ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x41 && $0 <= 0x5A) || $0 == UInt8(ascii: ".")
+            || $0 == UInt8(ascii: "-")
+        })
+      else { return nil }
+      let text = String(decoding: name, as: UTF8.self)
+      return Table(name: double ? "[[\(text)]]" : text, line: line)
     }
 
     /// Throws the line's first character that acts on the terminal or the text's direction

@@ -125,6 +125,18 @@ import Testing
     }
   }
 
+  @Test func headersReadTheSameWithSpacesCommentsOrNone() throws {
+    for (line, name) in [
+      ("[plan]", "plan"), ("[[flow]]", "[[flow]]"), ("[[flow.question]]", "[[flow.question]]"),
+      ("[ plan ]  # the plan", "plan"), ("[[ flow ]]", "[[flow]]"), ("[Plan-A]", "Plan-A"),
+    ] {
+      #expect(try PlanText.tables(line).last?.name == name, "\(line)")
+    }
+    for line in ["[]", "[[]]", "[[flow]", "[flow]]", "[fl ow]", "[flow!]", "[é]"] {
+      #expect(throws: PlanFileError.self, "\(line)") { try PlanText.tables(line) }
+    }
+  }
+
   @Test func aSmallPlanReads() throws {
     let plan = try PlanFile.read(Self.valid)
     #expect(plan.slots == [PlanSlot(id: "night", at: "22:00", title: "Read a little?")])
