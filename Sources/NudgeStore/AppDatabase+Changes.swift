@@ -253,7 +253,8 @@ extension SQLiteConnection {
   /// The stored checkpoint of the streak's walk (nil: none, another rules version, unreadable).
   func streakCheckpoint() throws -> StreakCheckpoint? {
     guard let text = try texts("SELECT state FROM streak_checkpoint WHERE id = 1").first,
-      let checkpoint = try? JSONDecoder().decode(StreakCheckpoint.self, from: Data(text.utf8)),
+      let checkpoint = StreakCheckpoint(storedJSON: text)
+        ?? (try? JSONDecoder().decode(StreakCheckpoint.self, from: Data(text.utf8))),
       checkpoint.rules == StreakCheckpoint.currentRules
     else { return nil }
     return checkpoint

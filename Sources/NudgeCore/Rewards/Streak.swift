@@ -295,3 +295,58 @@ public struct StreakRescue: Equatable, Sendable {
       after: days.checkpoint)
   }
 }
+
+extension StreakCheckpoint {
+  /// The checkpoint as the store keeps it (`JSONEncoder`'s object of its fields, in any
+  /// order), read byte by byte: every command that shows the streak reads it, and
+  /// `JSONDecoder`'s first use costs more than the rest of the read. Nil for any other
+  /// spelling, which the store reads with `JSONDecoder`.
+  public init?(storedJSON text: String) {
+    var reader = JSONBytes(bytes: Array(text.utf8))
+    var values: [String: Int] = [:]
+    var days: [String: Day] = [:]
+    var frozen: [Day]?
+    do throws(ExportReader.Unread) {
+      try reader.expect(UInt8(ascii: "{"))
+      repeat {
+        let key = try reader.string()
+        try reader.expect(UInt8(ascii: ":"))
+        guard values[key] == nil, days[key] == nil, key != "frozen" || frozen == nil else {
+          return nil
+        }
+        switch key {
+        case "rules", "run", "longest", "freezes", "sinceFreeze":
+          values[key] = try reader.number()
+        case "through", "firstDone":
+          guard let day = Day(try reader.string()) else { return nil }
+          days[key] = day
+        case "frozen":
+          var list: [Day] = []
+          try reader.expect(UInt8(ascii: "["))
+          if !reader.take(UInt8(ascii: "]")) {
+            repeat {
+              guard let day = Day(try reader.string()) else { return nil }
+              list.append(day)
+            } while reader.take(UInt8(ascii: ","))
+            try reader.expect(UInt8(ascii: "]"))
+          }
+          frozen = list
+        default: return nil
+        }
+      } while reader.take(UInt8(ascii: ","))
+      try reader.expect(UInt8(ascii: "}"))
+    } catch {
+      return nil
+    }
+    reader.skipSpaces()
+    guard reader.at == reader.bytes.count, let rules = values["rules"],
+      let through = days["through"], let firstDone = days["firstDone"], let run = values["run"],
+      let longest = values["longest"], let freezes = values["freezes"],
+      let sinceFreeze = values["sinceFreeze"], let frozen
+    else { return nil }
+    self.init(
+      through: through, firstDone: firstDone, run: run, longest: longest, freezes: freezes,
+      sinceFreeze: sinceFreeze, frozen: frozen)
+    self.rules = rules
+  }
+}

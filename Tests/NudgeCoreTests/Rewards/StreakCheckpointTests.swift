@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NudgeCore
@@ -5,6 +6,38 @@ import Testing
 /// The streak walked on from a checkpoint equals the streak walked over every day, whatever
 /// the history: gaps the freezes cover and gaps they don't, days off, today done or pending.
 @Suite struct StreakCheckpointTests {
+  /// The store's JSON read byte by byte is what `JSONDecoder` reads, in any key order; any
+  /// other spelling is nil (the store then asks `JSONDecoder`).
+  @Test func theStoredJSONReadsAsTheDecoderReadsIt() throws {
+    var generator = SystemRandomNumberGenerator()
+    let start = Day(year: 2016, month: 1, day: 1)
+    for _ in 0..<200 {
+      let frozen = (0..<Int.random(in: 0...4, using: &generator)).map {
+        start.adding(days: $0 * 30 + Int.random(in: 0...29, using: &generator))
+      }
+      let checkpoint = StreakCheckpoint(
+        through: start.adding(days: Int.random(in: 0...4000, using: &generator)),
+        firstDone: start, run: Int.random(in: 0...4000, using: &generator),
+        longest: Int.random(in: 0...4000, using: &generator),
+        freezes: Int.random(in: 0...3, using: &generator),
+        sinceFreeze: Int.random(in: 0...6, using: &generator), frozen: frozen)
+      let text = String(decoding: try JSONEncoder().encode(checkpoint), as: UTF8.self)
+      #expect(StreakCheckpoint(storedJSON: text) == checkpoint, "\(text)")
+    }
+    let stored =
+      #"{"longest":3642,"through":"2026-11-12","run":3642,"frozen":["2020-02-02"],"sinceFreeze":2,"rules":1,"firstDone":"2016-11-23","freezes":2}"#
+    let decoded = try JSONDecoder().decode(StreakCheckpoint.self, from: Data(stored.utf8))
+    #expect(StreakCheckpoint(storedJSON: stored) == decoded)
+    for other in [
+      stored.replacing("\"run\":3642", with: "\"run\":-1"),
+      stored.replacing("\"run\":3642", with: "\"run\":3642,\"run\":1"),
+      stored.replacing("\"rules\":1,", with: ""), stored.replacing("2020-02-02", with: "2020-2-2x"),
+      stored.replacing("\"freezes\":2}", with: "\"freezes\":2,\"more\":1}"), stored + "x", "",
+    ] {
+      #expect(StreakCheckpoint(storedJSON: other) == nil, "\(other)")
+    }
+  }
+
   let today = Day("2026-11-21")!
 
   /// A random history of `span` days before `today`: runs done, gaps of 1 to 5 missed days,
