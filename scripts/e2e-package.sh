@@ -30,6 +30,8 @@ check "appstreamcli validate --pedantic: the metainfo is valid" \
   "$work/tree/usr/share/metainfo/io.github.nudge_habits.nudge.metainfo.xml"
 check "metainfo: a console application that provides the binary nudge" \
   bash -c "grep -q '<component type=\"console-application\">' '$work/tree/usr/share/metainfo/'*.xml && grep -q '<binary>nudge</binary>' '$work/tree/usr/share/metainfo/'*.xml"
+check "Depends: glibc 2.36 at least, whose loader reads the packed relocations (GLIBC_ABI_DT_RELR)" \
+  bash -c "dpkg-deb -f '$deb' Depends | grep -q 'libc6 (>= 2.36)'"
 check "Depends: what the binary loads (libc6, libsqlite3-0); the desktop libraries recommended" \
   bash -c "dpkg-deb -f '$deb' Depends | grep -q libsqlite3-0 && dpkg-deb -f '$deb' Depends | grep -q libc6 && dpkg-deb -f '$deb' Recommends | grep -q libnotify4"
 
