@@ -65,7 +65,6 @@ def measure(new_nudge, old_nudge, env, runs, hyperfine, report):
         oenv = dict(renv, NUDGE_DB=old_db)
         _output(new_nudge, ["import", doc], renv)
         _output(old_nudge, ["import", doc], oenv)
-        names = ["new", "old"]
 
         for args, figure in [(["history", "--days", "3650"], "history --days 3650"),
                              (["export"], "export")]:
@@ -76,7 +75,7 @@ def measure(new_nudge, old_nudge, env, runs, hyperfine, report):
             command = " ".join(args)
             new, old = hyperfine([f"env NUDGE_DB={db} {new_nudge} {command}",
                                   f"env NUDGE_DB={old_db} {old_nudge} {command}"], runs,
-                                 dict(renv, NUDGE_DB=db), names=names)
+                                 dict(renv, NUDGE_DB=db), names=[f"{figure}: new", "old"])
             report(f"{figure} on 10 years vs the start commit's binary"
                    + ("" if same else " (OUTPUT DIFFERS)"),
                    f"{_ms(new)} vs {_ms(old)} = {new / old:.2f}x", "<= 0.25x, same output",
@@ -87,7 +86,7 @@ def measure(new_nudge, old_nudge, env, runs, hyperfine, report):
         fenv = dict(renv, NUDGE_DB=fresh)
         prepare = f"rm -f {fresh} {fresh}-wal {fresh}-shm"
         new, old = hyperfine([f"{new_nudge} import {doc}", f"{old_nudge} import {doc}"], runs,
-                             fenv, prepare=prepare, names=names)
+                             fenv, prepare=prepare, names=["import, fresh: new", "old"])
         report("import of 10 years into an empty database",
                f"{_ms(new)} (the start commit's {_ms(old)} = {new / old:.2f}x)", "<= 150 ms",
                new <= 0.150)
@@ -95,7 +94,7 @@ def measure(new_nudge, old_nudge, env, runs, hyperfine, report):
         # the same file again, into the database that holds it: nothing to write
         new, old = hyperfine([f"env NUDGE_DB={db} {new_nudge} import {doc}",
                               f"env NUDGE_DB={old_db} {old_nudge} import {doc}"], runs, renv,
-                             names=names)
+                             names=["import again: new", "old"])
         report("import of the same 10 years again",
                f"{_ms(new)} (the start commit's {_ms(old)} = {new / old:.2f}x)", "<= 50 ms",
                new <= 0.050)
