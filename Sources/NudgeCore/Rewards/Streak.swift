@@ -306,7 +306,7 @@ extension StreakCheckpoint {
     var values: [String: Int] = [:]
     var days: [String: Day] = [:]
     var frozen: [Day]?
-    do throws(ExportReader.Unread) {
+    do throws(JSONBytes.Unread) {
       try reader.expect(UInt8(ascii: "{"))
       repeat {
         let key = try reader.string()
