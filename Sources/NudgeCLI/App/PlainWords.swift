@@ -44,18 +44,12 @@ struct PlainWords {
     }
   }
 
-  /// The option's value as a number (as the parser reads one: `Int("…")`, `Double("…")`),
-  /// `fallback` when it is not given; nil when it is given but is not a number.
-  func number<Number: LosslessStringConvertible>(
-    _ name: String, _ type: Number.Type, default fallback: Number
-  ) -> Number? {
-    guard let text = options[name] else { return fallback }
-    return Number(text)
-  }
-
-  /// The same for an option without a default: `.some(nil)` when it is not given.
-  func number<Number: LosslessStringConvertible>(_ name: String, _ none: Number?) -> Number?? {
-    guard let text = options[name] else { return .some(none) }
+  /// The option's value as a number (as the parser reads one: `Int("…")`, `Double("…")`):
+  /// `.some(nil)` when it is not given, nil when it is given but is not a number.
+  func number<Number: LosslessStringConvertible>(_ name: String, _ type: Number.Type)
+    -> Number??
+  {
+    guard let text = options[name] else { return .some(nil) }
     return Number(text).map { .some($0) }
   }
 }

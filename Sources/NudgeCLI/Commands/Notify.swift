@@ -96,10 +96,9 @@ struct NotifyCommand: ContextCommand {
         flags: ["--scheduled", "--snoozed", "--json"],
         unconditional: ["--wait", "--server-wait", "--snooze-seconds"]),
       words.positionals.count == 1, let target = Target(argument: words.positionals[0]),
-      let wait = words.number("--wait", Double?.none),
-      let serverWait = words.number(
-        "--server-wait", Double?.none),
-      let snoozeSeconds = words.number("--snooze-seconds", Int?.none)
+      let wait = words.number("--wait", Double.self),
+      let serverWait = words.number("--server-wait", Double.self),
+      let snoozeSeconds = words.number("--snooze-seconds", Int.self)
     else { return nil }
     var command = Self()
     command.slot = target

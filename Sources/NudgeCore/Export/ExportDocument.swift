@@ -340,13 +340,6 @@ public struct ExportDocument: Codable, Equatable, Sendable {
       }
     }
     func text(_ value: String?, _ location: @autoclosure () -> String) throws(InputError) {
-      // printable ASCII with no space at either end and not too long is clean as it is
-      if let bytes = value?.utf8, let first = bytes.first, let last = bytes.last,
-        first != 0x20, last != 0x20, bytes.count <= FreeText.maxLength,
-        bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-      {
-        return
-      }
       if let value, value != (try FreeText.clean(value, field: location())) {
         throw InputError("\(location()) has surrounding spaces or is empty; remove them.")
       }

@@ -298,16 +298,28 @@ public enum FreeText {
   public static let maxLength = 1000
 
   /// Trims, turns empty into nil, and refuses control characters or over-long text.
-  public static func clean(_ text: String?, field: String) throws(InputError) -> String? {
+  /// `field` names the text in an error, made only when there is one (an import checks
+  /// thousands of texts).
+  public static func clean(_ text: String?, field: @autoclosure () -> String) throws(InputError)
+    -> String?
+  {
     guard let text else { return nil }
+    // printable ASCII with no space at either end and not too long is clean as it is: no
+    // grapheme or Unicode property to look at
+    let bytes = text.utf8
+    if let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20,
+      bytes.count <= maxLength, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+    {
+      return text
+    }
     let trimmed = text.trimmingSpaces
     if trimmed.isEmpty { return nil }
     if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-      throw InputError("\(field) contains a control character; type plain text on one line.")
+      throw InputError("\(field()) contains a control character; type plain text on one line.")
     }
     // (bytes too: a thousand characters can each carry endless combining marks)
     if trimmed.utf8.count > maxLength * 8 || trimmed.count > maxLength {
-      throw InputError("\(field) is longer than \(maxLength) characters; shorten it.")
+      throw InputError("\(field()) is longer than \(maxLength) characters; shorten it.")
     }
     return trimmed
   }

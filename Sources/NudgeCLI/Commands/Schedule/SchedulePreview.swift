@@ -124,8 +124,8 @@ extension ScheduleCommand.Preview {
     preview.expressions = words.positionals
     preview.from = words.options["--from"]
     preview.tz = words.options["--tz"]
-    guard let count = words.number("--count", Int.self, default: 5) else { return nil }
-    preview.count = count
+    guard let count = words.number("--count", Int.self) else { return nil }
+    preview.count = count ?? 5
     preview.epoch = words.flags.contains("--epoch")
     guard (try? preview.validate()) != nil else { return nil }
     return preview
