@@ -110,9 +110,22 @@ public enum PlainTime {
       let range = word.replacing("..", with: "-").split(separator: "-").map(String.init)
       let days = range.compactMap(weekday)
       guard days.count == range.count, (1...2).contains(days.count) else { return nil }
-      names.append(days.joined(separator: ".."))
+      names.append(weekdayRange(days))
     }
     return names.joined(separator: ",")
+  }
+
+  /// systemd's form of a day or a range of days ("Mon", "Mon..Fri"); a range that runs past
+  /// Sunday, as people write "Fri-Mon", is split there ("Fri..Sun,Mon"): systemd refuses a
+  /// range that runs backwards.
+  static func weekdayRange(_ days: [String]) -> String {
+    let week = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    guard days.count == 2, let first = week.firstIndex(of: days[0]),
+      let last = week.firstIndex(of: days[1]), first > last
+    else { return days.joined(separator: "..") }
+    let tail = first == 6 ? "Sun" : "\(days[0])..Sun"
+    let head = last == 0 ? "Mon" : "Mon..\(days[1])"
+    return tail + "," + head
   }
 
   /// "Mon" for "mon", "monday", "mondays".
