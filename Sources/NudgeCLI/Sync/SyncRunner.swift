@@ -71,7 +71,8 @@ enum SyncRunner {
   static func hostname() -> String {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "this computer" }
-    let name = String(cString: buffer)
+    let name = String(
+      decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return SyncDevice.isName(name) ? name : "this computer"
   }
 }

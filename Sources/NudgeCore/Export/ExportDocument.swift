@@ -206,6 +206,14 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   /// Refuses objects and arrays nested deeper than `maxDepth`, and more than `maxValues`
   /// values, in one pass over the bytes, before a decoder builds or recurses into them.
   static func checkNesting(_ data: Data) throws(InputError) {
+    // read through the bytes themselves: Data's own iterator costs more than the scan
+    let result = data.withUnsafeBytes { bytes in
+      Result { () throws(InputError) in try checkNesting(bytes) }
+    }
+    try result.get()
+  }
+
+  private static func checkNesting(_ data: UnsafeRawBufferPointer) throws(InputError) {
     var depth = 0
     var values = 1
     var inString = false
