@@ -9,34 +9,46 @@ extension SQLiteConnection {
   /// The entries matching `condition` (a WHERE clause over `day`, `flow` and `key`), by day,
   /// then flow, then when saved.
   func flowEntries(_ condition: String, _ arguments: [SQLValue] = []) throws -> [FlowEntry] {
-    try rows(
+    // read in the primary key's order (day, flow, key), which needs no sorting (sorting ten
+    // years of rows by when saved was half of SQLite's work); a day's several entries of one
+    // flow (help notes) are then put in the order they were saved, as SQL would have
+    var found = try rows(
       """
       SELECT day, flow, key, answers, saved_at FROM flow_entry WHERE \(condition)
-      ORDER BY day, flow, saved_at, key
+      ORDER BY day, flow, key
       """, arguments
-    ) { row in
+    ) { row -> ReadEntry in
       let flow = row.text(at: 1) ?? ""
       let key = row.text(at: 2) ?? ""
-      guard let day = row.text(at: 0).flatMap({ Day($0) }), let text = row.text(at: 3),
+      guard let day = row.text(at: 0).flatMap({ Day($0) }), let utf8 = row.utf8(at: 3),
         let savedAt = row.text(at: 4),
-        // the object `putFlowEntry` writes, read byte by byte; any other spelling through
-        // JSONDecoder
+        // the object `putFlowEntry` writes, read byte by byte from the column; bytes that
+        // are not UTF-8 (a damaged file) as a String repairs them, and any other spelling
+        // through JSONDecoder
         let answers =
-          FlatJSON.stringObject(text)
-          ?? (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)))
+          FlatJSON.stringObject(utf8: utf8)
+          ?? repairedAnswers(String(decoding: utf8, as: UTF8.self))
       else {
         throw UnreadableValue(
           column: "flow_entry", text: row.text(at: 3),
           what: "an entry of \(flow) it cannot read as a day and answers")
       }
       do throws(InputError) {
-        return try FlowEntry(
+        let entry = try FlowEntry(
           stored: StoredEntry(
             flow: flow, day: day, id: key.isEmpty ? nil : key, answers: answers, savedAt: savedAt))
+        return ReadEntry(day: day, flow: flow, savedAt: savedAt, key: key, entry: entry)
       } catch {
-        throw UnreadableValue(column: "flow_entry", text: text, what: error.message)
+        throw UnreadableValue(column: "flow_entry", text: row.text(at: 3), what: error.message)
       }
     }
+    ReadEntry.orderBySaving(&found)
+    return found.map(\.entry)
+  }
+
+  private func repairedAnswers(_ text: String) -> [String: String]? {
+    FlatJSON.stringObject(text)
+      ?? (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)))
   }
 
   /// The entry of `flow` found by `key` (its day, or a help note's id), nil when there is none.
@@ -100,6 +112,37 @@ extension SQLiteConnection {
       try execute(
         "DELETE FROM flow_entry WHERE day = ? AND flow = ? AND key = ''",
         [SQLValue(stored.day), .text(stored.flow)])
+    }
+  }
+}
+
+/// A row of `flow_entry` as read, with what orders it.
+private struct ReadEntry {
+  let day: Day
+  let flow: String
+  let savedAt: String
+  let key: String
+  let entry: FlowEntry
+
+  /// Rows in (day, flow, key) order put in (day, flow, saved_at, key) order: only a run of one
+  /// day's entries of one flow moves, compared byte by byte as SQLite compares text.
+  static func orderBySaving(_ rows: inout [ReadEntry]) {
+    var start = 0
+    while start < rows.count {
+      var end = start + 1
+      while end < rows.count && rows[end].day == rows[start].day
+        && rows[end].flow.utf8.elementsEqual(rows[start].flow.utf8)
+      {
+        end += 1
+      }
+      if end - start > 1 {
+        rows[start..<end].sort { a, b in
+          a.savedAt.utf8.elementsEqual(b.savedAt.utf8)
+            ? a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+            : a.savedAt.utf8.lexicographicallyPrecedes(b.savedAt.utf8)
+        }
+      }
+      start = end
     }
   }
 }

@@ -34,6 +34,42 @@ import Testing
     #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])
   }
 
+  @Test func entriesComeByDayThenFlowThenWhenSavedAsSQLWouldSortThem() throws {
+    // Given help notes whose ids sort against the order they were saved in (two saved in the
+    // same second, so their ids decide), on days around other flows' entries
+    let db = try AppDatabase.inMemory()
+    let notes = [
+      ("zz", day, "2026-11-19T08:00:00Z"), ("b", day, "2026-11-19T12:00:00Z"),
+      ("a", day, "2026-11-19T12:00:00Z"), ("m", day, "2026-11-19T09:30:00Z"),
+      ("c", day.adding(days: 1), "2026-11-20T07:00:00Z"),
+      ("0", day.adding(days: 1), "2026-11-20T23:00:00Z"),
+    ]
+    for (id, day, at) in notes {
+      try db.insertHelpNote(HelpNote(id: id, day: day, category: .habit, note: nil, at: at))
+    }
+    try db.putEntry(PrepEntry.self, day: day, savedAt: "2026-11-19T21:30:00Z") { _ in }
+    try db.putEntry(CheckinEntry.self, day: day.adding(days: 1), savedAt: "2026-11-20T21:30:00Z") {
+      $0.followed = true
+    }
+    // When every entry is read
+    let read = try db.allEntries().map { "\($0.stored.day) \($0.stored.flow) \($0.stored.key)" }
+    // Then they come as ORDER BY day, flow, saved_at, key gives them
+    let sql = try db.read { db in
+      try db.rows(
+        "SELECT day, flow, key FROM flow_entry ORDER BY day, flow, saved_at, key"
+      ) { row in
+        let key = row.text(at: 2)!
+        return "\(row.text(at: 0)!) \(row.text(at: 1)!) \(key.isEmpty ? row.text(at: 0)! : key)"
+      }
+    }
+    #expect(read == sql)
+    #expect(
+      read.filter { $0.hasPrefix("2026-11-19 need-help") } == [
+        "2026-11-19 need-help zz", "2026-11-19 need-help m", "2026-11-19 need-help a",
+        "2026-11-19 need-help b",
+      ])
+  }
+
 }
 
 /// Runs `body` with this thread's file access checked as `nobody`'s when the tests run as root

@@ -20,7 +20,8 @@ struct JSONBytes {
   /// A JSON object whose every value is a string, and nothing after it.
   mutating func stringObject() throws(JSONBytes.Unread) -> [String: String] {
     try expect(UInt8(ascii: "{"))
-    var values: [String: String] = [:]
+    // an entry's answers are a handful: room for them at once, not grown one doubling at a time
+    var values = [String: String](minimumCapacity: 8)
     if !take(UInt8(ascii: "}")) {
       repeat {
         let key = try string()
