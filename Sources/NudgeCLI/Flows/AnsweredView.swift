@@ -8,6 +8,8 @@ struct AnsweredView {
 
   /// The entries of a day, in the catalogue's order of flows (then any no plan has now).
   func ordered(_ entries: [String: AnsweredEntry]) -> [AnsweredEntry] {
+    // most days hold one defined flow's entry or none: nothing to order, no catalogue to walk
+    if entries.count < 2 { return Array(entries.values) }
     let order = plans.definedFlows.map(\.flow.word)
     return entries.values.sorted {
       (order.firstIndex(of: $0.flow) ?? order.count, $0.flow)

@@ -533,7 +533,10 @@ private struct ExportWriter {
 
   init() { bytes.reserveCapacity(1 << 20) }
 
-  mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+  mutating func raw(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
 
   /// `"key" : value` one level in, the value as `NudgeJSON` writes it.
   mutating func member<T: Encodable>(_ key: String, _ value: T, last: Bool = false) throws {

@@ -7,25 +7,36 @@ public enum FlatJSON {
   /// `"` and `\`, `\b \f \n \r \t`, other controls as `\u00XX`, and `/` as `\/` unless
   /// `escapingSlashes` is false (`.withoutEscapingSlashes`).
   public static func appendString(_ text: String, to out: inout [UInt8], escapingSlashes: Bool) {
-    out.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-      case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-      case UInt8(ascii: "/") where escapingSlashes: out += [UInt8(ascii: "\\"), UInt8(ascii: "/")]
-      case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-      case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-      case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-      case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-      case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-      case 0x00..<0x20:
-        out += Array("\\u00".utf8)
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0xF)])
-      default: out.append(byte)
+    var text = text
+    text.withUTF8 { utf8 in
+      out.append(UInt8(ascii: "\""))
+      // the runs between bytes to escape are copied whole (most texts have none)
+      var run = 0
+      for index in utf8.indices {
+        let byte = utf8[index]
+        guard
+          byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || (byte == UInt8(ascii: "/") && escapingSlashes)
+        else { continue }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+        run = index + 1
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x00..<0x20:
+          out += Array("u00".utf8)
+          out.append(hexDigits[Int(byte >> 4)])
+          out.append(hexDigits[Int(byte & 0xF)])
+        default: out.append(byte)  // " \ and /
+        }
       }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+      out.append(UInt8(ascii: "\""))
     }
-    out.append(UInt8(ascii: "\""))
   }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)

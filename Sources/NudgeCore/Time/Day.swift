@@ -47,7 +47,27 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
   }
 
   public var description: String {
-    zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2)
+    guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else {
+      return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2)
+    }
+    // the usual day, written digit by digit (it is written for every row read or saved)
+    let (year, month, day) = (year, month, day)
+    return String(unsafeUninitializedCapacity: 10) { text in
+      func digit(_ value: Int, at position: Int) {
+        text[position] = UInt8(ascii: "0") + UInt8(value % 10)
+      }
+      digit(year / 1000, at: 0)
+      digit(year / 100, at: 1)
+      digit(year / 10, at: 2)
+      digit(year, at: 3)
+      text[4] = UInt8(ascii: "-")
+      digit(month / 10, at: 5)
+      digit(month, at: 6)
+      text[7] = UInt8(ascii: "-")
+      digit(day / 10, at: 8)
+      digit(day, at: 9)
+      return 10
+    }
   }
 
   public static func < (a: Day, b: Day) -> Bool {

@@ -25,6 +25,20 @@ import Testing
     #expect(day.description == expected)
   }
 
+  @Test func aDayIsWrittenAsItsPaddedFieldsAndReadBack() {
+    // the digit-by-digit writing of a usual day against the padded fields it stands for,
+    // across years of every width and the ends of the range
+    for year in [0, 1, 9, 10, 99, 100, 999, 1000, 1970, 2026, 9999, -1, 10_000, 123_456] {
+      for (month, day) in [(1, 1), (2, 29), (9, 9), (10, 10), (12, 31)] {
+        let text = Day(year: year, month: month, day: day).description
+        #expect(text == zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2))
+        if month != 2 || Day.isLeap(year) {
+          #expect(Day(text) == Day(year: year, month: month, day: day), "\(text)")
+        }
+      }
+    }
+  }
+
   @Test func rolloverHourZeroUsesTheCalendarDate() throws {
     let at = try #require(InstantFormat.parse("2026-11-20T00:40:00+01:00"))
     #expect(
