@@ -10,7 +10,8 @@ import FoundationEssentials
 enum ExportReader {
   /// The document in `bytes`, or nil to leave it to `JSONDecoder`.
   static func read(_ bytes: [UInt8]) -> ExportDocument? {
-    var reader = JSONBytes(bytes: bytes)
+    // the document is checked to be UTF-8 once, not each of its strings
+    var reader = JSONBytes(bytes: bytes, trusted: JSONBytes.isUTF8(bytes))
     do {
       return try reader.document()
     } catch {

@@ -66,8 +66,7 @@ public enum FlatJSON {
   /// `stringObject` of bytes from elsewhere (a database column), checked once to be UTF-8
   /// (ASCII at a glance, most are); bytes that are not UTF-8 give nil.
   public static func stringObject(utf8 bytes: [UInt8]) -> [String: String]? {
-    guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
-    else { return nil }
+    guard JSONBytes.isUTF8(bytes) else { return nil }
     var reader = JSONBytes(bytes: bytes, trusted: true)
     return try? reader.stringObject()
   }

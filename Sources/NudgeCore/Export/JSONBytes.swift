@@ -17,6 +17,12 @@ struct JSONBytes {
     self.trusted = trusted
   }
 
+  /// Whether `bytes` are UTF-8, checked once for a whole text whose strings are then read
+  /// without checking each (ASCII at a glance; anything else validated in one pass).
+  static func isUTF8(_ bytes: [UInt8]) -> Bool {
+    bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
+  }
+
   /// A JSON object whose every value is a string, and nothing after it.
   mutating func stringObject() throws(JSONBytes.Unread) -> [String: String] {
     try expect(UInt8(ascii: "{"))

@@ -41,7 +41,15 @@ public enum InstantFormat {
       guard !digits.isEmpty, let seconds = Int(digits), abs(seconds) < 1 << 40 else { return nil }
       return (Instant(seconds: seconds), 0)
     }
-    let chars = Array(text.utf8)
+    // read in place (it is read for every saved entry an import checks): no copies
+    var text = text
+    return text.withUTF8 { parseISO($0) }
+  }
+
+  /// `parseWithOffset`'s ISO 8601 form, from its UTF-8 bytes.
+  private static func parseISO(_ chars: UnsafeBufferPointer<UInt8>) -> (
+    instant: Instant, offset: Int
+  )? {
     func number(_ from: Int, _ count: Int) -> Int? {
       guard from + count <= chars.count else { return nil }
       var value = 0
@@ -57,26 +65,27 @@ public enum InstantFormat {
       let s = number(17, 2), (1...12).contains(mo), d >= 1, d <= Day.daysIn(month: mo, year: y),
       h < 24, mi < 60, s < 60
     else { return nil }
-    var rest = chars[19...]
-    if rest.first == 46 {  // fractional seconds are accepted and dropped
-      rest = rest.dropFirst()
-      guard let firstNonDigit = rest.firstIndex(where: { $0 < 48 || $0 > 57 }),
-        firstNonDigit > rest.startIndex
-      else { return nil }
-      rest = rest[firstNonDigit...]
+    var at = 19
+    if chars[at] == 46 {  // fractional seconds are accepted and dropped
+      at += 1
+      let digits = at
+      while at < chars.count && chars[at] >= 48 && chars[at] <= 57 { at += 1 }
+      guard at < chars.count, at > digits else { return nil }
     }
+    let o = UnsafeBufferPointer(rebasing: chars[at...])
     let offset: Int
-    if Array(rest) == [90] {
+    if o.count == 1 && o[0] == 90 {
       offset = 0
     } else {
       // ±HH:MM, or ±HH:MM:SS for an offset with seconds; any two-digit hour, as a `TZ` that
       // glibc clamps to 24 h may still add an hour of summer time
-      let o = Array(rest)
       guard o.count == 6 || o.count == 9, o[0] == 43 || o[0] == 45, o[3] == 58,
         o.count == 6 || o[6] == 58
       else { return nil }
-      let digitsAt = o.count == 6 ? [1, 2, 4, 5] : [1, 2, 4, 5, 7, 8]
-      guard digitsAt.allSatisfy({ o[$0] >= 48 && o[$0] <= 57 }) else { return nil }
+      func isDigit(_ at: Int) -> Bool { o[at] >= 48 && o[at] <= 57 }
+      guard isDigit(1), isDigit(2), isDigit(4), isDigit(5),
+        o.count == 6 || (isDigit(7) && isDigit(8))
+      else { return nil }
       func pair(_ at: Int) -> Int { (Int(o[at]) - 48) * 10 + Int(o[at + 1]) - 48 }
       let (oh, om, os) = (pair(1), pair(4), o.count == 9 ? pair(7) : 0)
       guard om < 60, os < 60 else { return nil }
