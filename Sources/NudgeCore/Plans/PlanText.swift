@@ -133,6 +133,11 @@ public enum PlanText {
       return text(from, to)
     }
 
+    /// ASCII's white space: what `Character.isWhitespace` says of an ASCII character.
+    static func isASCIISpace(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte)
+    }
+
     static func isBlank(_ byte: UInt8) -> Bool {
       byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
@@ -227,9 +232,22 @@ public enum PlanText {
           }
         }
       default:
-        // a word runs to a space (any of Unicode's) or a comment
-        let rest = self.rest
-        let word = rest.prefix { !$0.isWhitespace && $0 != "#" }
+        // a word runs to a space (any of Unicode's) or a comment; an ASCII word is found by
+        // its bytes
+        var stop = position
+        while stop < end && bytes[stop] < 0x80 && !Self.isASCIISpace(bytes[stop])
+          && bytes[stop] != UInt8(ascii: "#")
+        {
+          stop += 1
+        }
+        let word: Substring
+        // (a mark after the stop would join it into one character: read as characters then)
+        if stop == end || (bytes[stop] < 0x80 && (stop + 1 == end || bytes[stop + 1] < 0x80)) {
+          word = Substring(text(position, stop))
+        } else {
+          let rest = self.rest
+          word = rest.prefix { !$0.isWhitespace && $0 != "#" }
+        }
         position += word.utf8.count
         if word == "true" { return .flag(true) }
         if word == "false" { return .flag(false) }
@@ -243,6 +261,16 @@ public enum PlanText {
 
     mutating func parseString() throws(PlanFileError) -> String {
       position += 1  // the opening quote
+      // a text without escapes (most are) is its bytes up to the closing quote
+      var close = position
+      while close < end && bytes[close] != UInt8(ascii: "\"") && bytes[close] != UInt8(ascii: "\\")
+      {
+        close += 1
+      }
+      if close < end && bytes[close] == UInt8(ascii: "\"") {
+        defer { position = close + 1 }
+        return text(position, close)
+      }
       var result: [UInt8] = []
       while position < end {
         let byte = bytes[position]

@@ -104,11 +104,17 @@ import Testing
         .text("Lire un peu 📚, été \"ok\"\t"), .list(["naïve", "日本語", ""]), .number(12),
       ])
     #expect(tables[0].entries.map(\.key) == ["title", "words", "count"])
+    // words (numbers, flags) end at a space, a tab or a comment, or run on into a mark
+    let words = try PlanText.tables("a = true# on\nb = 3\t# three\nc = false \nd = 42")
+    #expect(words[0].entries.map(\.value) == [.flag(true), .number(3), .flag(false), .number(42)])
+    // (a space a mark joins is still a space: as it was read by characters)
+    #expect(try PlanText.tables("key = 1 \u{301}")[0].entries.map(\.value) == [.number(1)])
     for (line, words) in [
       ("key = \"a\\é\"", "'\\é' is not an escape"),
       ("key = \"a\\u00\"", "\\u takes four hex digits"),
       ("key = \"a\\u200E\"", "U+200E"),
       ("key = 12é", "'12é' is not a value"),
+      ("key = 1\u{301}", "is not a value"),
       ("key = \"a\" b", "unexpected 'b' after the value of 'key'"),
       ("kéy = 1", "'kéy' is not a key"),
       ("key = [\"a\" \"b\"]", "a list ends with ']'"),
