@@ -121,41 +121,49 @@ public enum InstantFormat {
   public static func append(_ instant: Instant, in zone: ZoneRules, to bytes: inout [UInt8]) {
     let t = LocalTime(instant, in: zone)
     let off = abs(t.utcOffset)
-    func digits(_ n: Int, _ width: Int) {
-      if n < 0 || n >= 10_000 || width > 4 {
-        bytes += Array(zeroPadded(n, width).utf8)
-        return
-      }
-      var divisor = 1
-      for _ in 1..<width { divisor *= 10 }
-      var rest = n
-      while divisor > 0 {
-        bytes.append(UInt8(48 + rest / divisor))
-        rest %= divisor
-        divisor /= 10
-      }
+    guard (0..<10_000).contains(t.date.year) else {
+      // a year of another width (never stored: SupportedTime), field by padded field
+      let fields = [
+        zeroPadded(t.date.year, 4), "-", zeroPadded(t.date.month, 2), "-",
+        zeroPadded(t.date.day, 2), "T", zeroPadded(t.hour, 2), ":", zeroPadded(t.minute, 2), ":",
+        zeroPadded(t.second, 2), t.utcOffset < 0 ? "-" : "+", zeroPadded(off / 3600, 2), ":",
+        zeroPadded(off % 3600 / 60, 2), off % 60 == 0 ? "" : ":" + zeroPadded(off % 60, 2),
+      ]
+      bytes += Array(fields.joined().utf8)
+      return
     }
-    digits(t.date.year, 4)
-    bytes.append(45)  // -
-    digits(t.date.month, 2)
-    bytes.append(45)
-    digits(t.date.day, 2)
-    bytes.append(84)  // T
-    digits(t.hour, 2)
-    bytes.append(58)  // :
-    digits(t.minute, 2)
-    bytes.append(58)
-    digits(t.second, 2)
-    bytes.append(t.utcOffset < 0 ? 45 : 43)  // - or +
-    digits(off / 3600, 2)
-    bytes.append(58)
-    digits(off % 3600 / 60, 2)
-    if off % 60 != 0 {  // an offset with seconds keeps them, so the text reads back exactly
-      bytes.append(58)
-      digits(off % 60, 2)
+    // the usual text, 25 bytes (28 with an offset's seconds), made in place and added at once
+    let count = off % 60 == 0 ? 25 : 28
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { text in
+      func digits(_ n: Int, _ width: Int, at end: Int) {
+        var rest = n
+        for position in stride(from: end - 1, through: end - width, by: -1) {
+          text[position] = UInt8(48 + rest % 10)
+          rest /= 10
+        }
+      }
+      digits(t.date.year, 4, at: 4)
+      text[4] = 45  // -
+      digits(t.date.month, 2, at: 7)
+      text[7] = 45
+      digits(t.date.day, 2, at: 10)
+      text[10] = 84  // T
+      digits(t.hour, 2, at: 13)
+      text[13] = 58  // :
+      digits(t.minute, 2, at: 16)
+      text[16] = 58
+      digits(t.second, 2, at: 19)
+      text[19] = t.utcOffset < 0 ? 45 : 43  // - or +
+      digits(off / 3600, 2, at: 22)
+      text[22] = 58
+      digits(off % 3600 / 60, 2, at: 25)
+      if count == 28 {  // an offset with seconds keeps them, so the text reads back exactly
+        text[25] = 58
+        digits(off % 60, 2, at: 28)
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[0..<count]))
     }
   }
-
 }
 
 /// The stretch of time Nudge keeps: from 1970-01-09 through 9998. Every day it works out from a

@@ -43,6 +43,69 @@ import Testing
     }
   }
 
+  @Test func instantsAreWrittenAsBeforeAndReadBack() throws {
+    // offsets with seconds (Amsterdam's 1900s, Monrovia's), half hours, the year's ends
+    var random = SplitMix(seed: 25)
+    for name in ["Europe/Berlin", "Europe/Amsterdam", "Africa/Monrovia", "Asia/Kolkata", "UTC"] {
+      let zone = try #require(TestZones.named(name))
+      let picked = [-2_208_988_800, -1_000_000_000, 0, 1_774_760_340, 253_402_300_799]
+      for seconds in picked
+        + (0..<300).map({ _ in Int(random.next() % 8_000_000_000) - 2_500_000_000 })
+      {
+        let instant = Instant(seconds: seconds)
+        let text = InstantFormat.format(instant, in: zone)
+        #expect(text == Self.referenceFormat(instant, in: zone), "\(name) \(seconds)")
+        // (a text of a five-digit year, past 9999 east of UTC, is no stored one)
+        if text.utf8.firstIndex(of: UInt8(ascii: "-"))
+          == text.utf8.index(text.utf8.startIndex, offsetBy: 4)
+        {
+          #expect(InstantFormat.parse(text) == instant, "\(text)")
+        }
+      }
+    }
+  }
+
+  /// The writing before it was made in place.
+  static func referenceFormat(_ instant: Instant, in zone: ZoneRules) -> String {
+    var bytes: [UInt8] = []
+    let t = LocalTime(instant, in: zone)
+    let off = abs(t.utcOffset)
+    func digits(_ n: Int, _ width: Int) {
+      if n < 0 || n >= 10_000 || width > 4 {
+        bytes += Array(zeroPadded(n, width).utf8)
+        return
+      }
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      var rest = n
+      while divisor > 0 {
+        bytes.append(UInt8(48 + rest / divisor))
+        rest %= divisor
+        divisor /= 10
+      }
+    }
+    digits(t.date.year, 4)
+    bytes.append(45)
+    digits(t.date.month, 2)
+    bytes.append(45)
+    digits(t.date.day, 2)
+    bytes.append(84)
+    digits(t.hour, 2)
+    bytes.append(58)
+    digits(t.minute, 2)
+    bytes.append(58)
+    digits(t.second, 2)
+    bytes.append(t.utcOffset < 0 ? 45 : 43)
+    digits(off / 3600, 2)
+    bytes.append(58)
+    digits(off % 3600 / 60, 2)
+    if off % 60 != 0 {
+      bytes.append(58)
+      digits(off % 60, 2)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The reading before it was made to read in place.
   static func reference(_ text: String) -> (instant: Instant, offset: Int)? {
     if text.hasPrefix("@") {
