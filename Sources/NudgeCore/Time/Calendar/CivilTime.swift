@@ -109,6 +109,23 @@ struct CivilClock {
     return tm
   }
 
+  /// Whether `mktime` would give `tm`'s fields back as they are, known without converting:
+  /// each field in its range, in UTC or on the steady day last met (with its DST flag, or
+  /// none asked). It then sets the guess as that `mktime` would (the bound checks of the elapse
+  /// loop ask this of fields already in range, several times an elapse).
+  mutating func keepsFields(_ tm: BrokenDownTime) -> Bool {
+    guard usesSteadyDays, (0...11).contains(tm.month), tm.day >= 1,
+      tm.day <= 28 || tm.day <= Day.daysIn(month: tm.month + 1, year: tm.year),
+      (0...23).contains(tm.hour), (0...59).contains(tm.minute), (0...59).contains(tm.second)
+    else { return false }
+    if utc { return true }
+    guard let steady, tm.day == steady.midnight.day, tm.month == steady.midnight.month,
+      tm.year == steady.midnight.year, tm.isDST < 0 || tm.isDST == steady.midnight.isDST
+    else { return false }
+    guess = -steady.offset
+    return true
+  }
+
   /// The local day `naiveDay` when it is steady (remembered for the next call).
   private mutating func steadyDay(_ naiveDay: Int) -> SteadyDay? {
     if let steady, steady.naiveDay == naiveDay { return steady }

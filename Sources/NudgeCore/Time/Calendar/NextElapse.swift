@@ -133,6 +133,8 @@ extension CalendarSpec {
   /// out of range or normalisation went backwards.
   private func withinBounds(_ tm: inout BrokenDownTime, _ clock: inout CivilClock) -> Int? {
     if tm.year > Self.maxYear { return nil }
+    // fields in range on a day of one offset: mktime would give them back (the usual case)
+    if clock.keepsFields(tm) { return 1 }
     var t = tm
     guard clock.mktime(&t) != nil else { return nil }
     guard let level = Self.firstDifferingField(t, tm) else { return 1 }
