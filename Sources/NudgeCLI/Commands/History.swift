@@ -52,22 +52,25 @@ struct HistoryCommand: ContextCommand {
       }
       return
     }
+    // the timeline is written at once, not a line at a time (ten years are 3,650 lines)
+    var text = ""
     for entry in timeline.reversed() {
       let label = entry.date == today ? "Today" : entry.date.short
-      let text = HabitDays.said(
+      let said = HabitDays.said(
         habits[entry.date] ?? [],
         after: summary(
           entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
           view: AnsweredView(plans: plans), stored: entry, zone: ctx.timeZone))
       // long days wrap under their text, never into the date column
-      let lines = TerminalText.wrap(text, width: ctx.columns - 11)
+      let lines = TerminalText.wrap(said, width: ctx.columns - 11)
       for (index, part) in lines.enumerated() {
         let column =
           index == 0 ? style.bold(label.padded(to: 11)) : String(repeating: " ", count: 11)
-        ctx.line(
-          column + paint(part, entry, style, frozen.contains(entry.date), entry.date == today))
+        text += column + paint(part, entry, style, frozen.contains(entry.date), entry.date == today)
+        text += "\n"
       }
     }
+    ctx.output.write(text)
   }
 
   /// The colour of a day's summary: green when done, cyan frozen, yellow in progress.
