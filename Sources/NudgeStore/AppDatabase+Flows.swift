@@ -80,8 +80,8 @@ extension AppDatabase {
 
   static func historyFacts(_ db: SQLiteConnection) throws -> HistoryFacts {
     var daysByFlow: [Flow: Set<Day>] = [:]
-    // every row, in the primary key's order: the sets keep each day once, where DISTINCT
-    // had SQLite sort the whole table to do the same
+    // every row: the sets keep each day once, where DISTINCT had SQLite sort the whole table
+    // to do the same
     _ = try db.rows("SELECT flow, day FROM flow_entry") { row in
       guard let flow = row.text(at: 0).flatMap({ Flow(rawValue: $0) }),
         let day = row.text(at: 1).flatMap({ Day($0) })

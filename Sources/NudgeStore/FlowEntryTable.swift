@@ -22,12 +22,12 @@ extension SQLiteConnection {
       let key = row.text(at: 2) ?? ""
       guard let day = row.text(at: 0).flatMap({ Day($0) }), let utf8 = row.utf8(at: 3),
         let savedAt = row.text(at: 4),
-        // the object `putFlowEntry` writes, read byte by byte from the column; bytes that
-        // are not UTF-8 (a damaged file) as a String repairs them, and any other spelling
-        // through JSONDecoder
+        // the object `putFlowEntry` writes, read byte by byte from the column; any other
+        // spelling through JSONDecoder
         let answers =
           FlatJSON.stringObject(utf8: utf8)
-          ?? repairedAnswers(String(decoding: utf8, as: UTF8.self))
+          ?? (try? JSONDecoder().decode(
+            [String: String].self, from: Data(String(decoding: utf8, as: UTF8.self).utf8)))
       else {
         throw UnreadableValue(
           column: "flow_entry", text: row.text(at: 3),
@@ -44,11 +44,6 @@ extension SQLiteConnection {
     }
     ReadEntry.orderBySaving(&found)
     return found.map(\.entry)
-  }
-
-  private func repairedAnswers(_ text: String) -> [String: String]? {
-    FlatJSON.stringObject(text)
-      ?? (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)))
   }
 
   /// The entry of `flow` found by `key` (its day, or a help note's id), nil when there is none.
@@ -125,7 +120,9 @@ private struct ReadEntry {
   let entry: FlowEntry
 
   /// Rows in (day, flow, key) order put in (day, flow, saved_at, key) order: only a run of one
-  /// day's entries of one flow moves, compared byte by byte as SQLite compares text.
+  /// day's entries of one flow moves, compared byte by byte as SQLite compares text (the
+  /// texts as read: a damaged file's, cut at a NUL or repaired, may order otherwise than its
+  /// raw bytes would).
   static func orderBySaving(_ rows: inout [ReadEntry]) {
     var start = 0
     while start < rows.count {

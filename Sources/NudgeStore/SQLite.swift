@@ -243,12 +243,13 @@ final class SQLiteConnection: @unchecked Sendable {
       return String(cString: bytes)
     }
 
-    /// The column's text as its UTF-8 bytes, not yet made a `String` (nil for NULL): for a
-    /// value the caller reads byte by byte anyway (an entry's answers).
+    /// The column's text as its bytes, not yet made a `String` (nil for NULL), up to a NUL
+    /// as `text(at:)` reads it: for a value the caller reads byte by byte anyway (an entry's
+    /// answers).
     func utf8(at index: Int32) -> [UInt8]? {
       guard let bytes = sqlite3_column_text(pointer, index) else { return nil }
-      return Array(
-        UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, index))))
+      let all = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, index)))
+      return Array(all[..<(all.firstIndex(of: 0) ?? all.endIndex)])
     }
   }
 }

@@ -34,6 +34,25 @@ import Testing
     #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])
   }
 
+  @Test func aDamagedAnswersColumnReadsAsItsTextAlwaysDid() throws {
+    // Given check-ins whose answers a damaged file holds: bytes that are not UTF-8, and a NUL
+    // with bytes after it (Nudge writes neither: FlatJSON escapes a NUL)
+    let db = try AppDatabase.inMemory()
+    try db.write { db in
+      try db.execute(
+        """
+        INSERT INTO flow_entry (day, flow, key, answers, saved_at) VALUES
+        ('2026-11-19', 'checkin', '', CAST(X'7B226665656C223A2263616626C3282C227D' AS TEXT),
+         '2026-11-19T21:30:00Z'),
+        ('2026-11-20', 'checkin', '', CAST(X'7B226665656C223A226F6B227D006A756E6B' AS TEXT),
+         '2026-11-20T21:30:00Z')
+        """)
+    }
+    // When they are read, Then as the column's text: repaired, and cut at the NUL
+    let feels = try db.allEntries().map { CheckinEntry($0)?.feel }
+    #expect(feels == ["caf&\u{FFFD}(,", "ok"])
+  }
+
   @Test func entriesComeByDayThenFlowThenWhenSavedAsSQLWouldSortThem() throws {
     // Given help notes whose ids sort against the order they were saved in (two saved in the
     // same second, so their ids decide), on days around other flows' entries

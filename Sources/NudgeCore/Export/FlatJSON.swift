@@ -63,10 +63,13 @@ public enum FlatJSON {
     return try? reader.stringObject()
   }
 
-  /// `stringObject` of bytes from elsewhere (a database column), checked once to be UTF-8
-  /// (ASCII at a glance, most are); bytes that are not UTF-8 give nil.
+  /// `stringObject` of the text `bytes` hold (a database column's), read as
+  /// `String(decoding:as:)` reads them: checked once to be UTF-8 (ASCII at a glance, most
+  /// are), and repaired as a `String` when they are not.
   public static func stringObject(utf8 bytes: [UInt8]) -> [String: String]? {
-    guard JSONBytes.isUTF8(bytes) else { return nil }
+    guard JSONBytes.isUTF8(bytes) else {
+      return stringObject(String(decoding: bytes, as: UTF8.self))
+    }
     var reader = JSONBytes(bytes: bytes, trusted: true)
     return try? reader.stringObject()
   }

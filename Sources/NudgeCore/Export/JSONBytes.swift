@@ -8,8 +8,8 @@ struct JSONBytes {
 
   let bytes: [UInt8]
   var at = 0
-  /// Whether the bytes come from a `String` (valid UTF-8 already): texts are then not
-  /// validated again.
+  /// Whether the bytes are known to be UTF-8 (they come from a `String`, or `isUTF8` checked
+  /// them whole): texts are then not validated again.
   var trusted = false
 
   init(bytes: [UInt8], trusted: Bool = false) {

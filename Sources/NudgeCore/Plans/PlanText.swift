@@ -268,8 +268,9 @@ public enum PlanText {
         close += 1
       }
       if close < end && bytes[close] == UInt8(ascii: "\"") {
-        defer { position = close + 1 }
-        return text(position, close)
+        let plain = text(position, close)
+        position = close + 1
+        return plain
       }
       var result: [UInt8] = []
       while position < end {

@@ -133,6 +133,7 @@ public enum InstantFormat {
       return
     }
     // the usual text, 25 bytes (28 with an offset's seconds), made in place and added at once
+    // (an offset has two digits of hours: zones keep within ±26 h, as the old writing did)
     let count = off % 60 == 0 ? 25 : 28
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { text in
       func digits(_ n: Int, _ width: Int, at end: Int) {

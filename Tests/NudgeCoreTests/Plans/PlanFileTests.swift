@@ -114,7 +114,7 @@ import Testing
       ("key = \"a\\u00\"", "\\u takes four hex digits"),
       ("key = \"a\\u200E\"", "U+200E"),
       ("key = 12é", "'12é' is not a value"),
-      ("key = 1\u{301}", "is not a value"),
+      ("key = 1\u{301}", "is not a value"), ("key = 1#\u{301}", "is not a value"),
       ("key = \"a\" b", "unexpected 'b' after the value of 'key'"),
       ("kéy = 1", "'kéy' is not a key"),
       ("key = [\"a\" \"b\"]", "a list ends with ']'"),
