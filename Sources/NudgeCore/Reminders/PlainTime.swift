@@ -30,6 +30,19 @@ public enum PlainTime {
     return days + " " + every
   }
 
+  /// The word of `text` that stands where a time of day goes and is none ("25" in
+  /// "wed..mon 25", "7:75"), when the words before it are day words; nil for anything else.
+  public static func badTimeWord(_ text: String) -> String? {
+    var words = text.lowercased().replacing(",", with: " , ").split(separator: " ").map(String.init)
+    words.removeAll { $0 == "at" || $0 == "every" || $0 == "on" }
+    // a word of a clock's characters: digits, ':' and am/pm ("*:0/15" is systemd's to judge)
+    guard let last = words.last, last.contains(where: \.isNumber),
+      last.allSatisfy({ $0.isNumber || ":.apm".contains($0) }), clock(last) == nil,
+      days(Array(words.dropLast())) != nil
+    else { return nil }
+    return last
+  }
+
   /// The plain words for an expression Nudge can say simply ("weekdays 07:00", "21:30"), nil
   /// for anything else (shown as the expression itself).
   public static func describe(_ expression: String) -> String? {

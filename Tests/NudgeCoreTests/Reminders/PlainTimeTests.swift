@@ -35,6 +35,15 @@ import Testing
     #expect(PlainTime.expression(text) == nil)
   }
 
+  @Test func aNumberThatIsNoTimeIsNamedAfterDayWords() {
+    #expect(PlainTime.badTimeWord("wed..mon 25") == "25")
+    #expect(PlainTime.badTimeWord("sun-tue 7:75") == "7:75")
+    #expect(PlainTime.badTimeWord("25") == "25")
+    #expect(PlainTime.badTimeWord("weekdays 7:30") == nil)  // a time: nothing wrong
+    #expect(PlainTime.badTimeWord("tomorrow 25") == nil)  // not day words
+    #expect(PlainTime.badTimeWord("*:0/15") == nil)
+  }
+
   @Test func expressionsAreSaidBackInPlainWords() {
     #expect(PlainTime.describe("*-*-* 07:00:00") == "07:00")
     #expect(PlainTime.describe("Mon..Fri *-*-* 21:30:00") == "weekdays 21:30")

@@ -83,8 +83,13 @@ extension Context {
       return try CalendarSpec.parse(expression, localZone: local, zoneExists: zones.exists)
     } catch {
       if let asTyped {
+        // day words before a number that is no time: that number is what is wrong
+        let reason =
+          PlainTime.badTimeWord(asTyped).map {
+            "'\($0)' is not a time of day: hours 0-23, or 1-12 with am or pm, and minutes 00-59"
+          } ?? error.message
         throw CLIError(
-          "'\(asTyped)' is not a time Nudge understands (\(error.message)): write it like '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
+          "'\(asTyped)' is not a time Nudge understands (\(reason)): write it like '7' (07:00), '9pm', '7:30 am', 'weekdays 7:30', 'weekends 9am', 'Mon,Wed,Fri 18:00', or as a systemd calendar expression (systemd.time(7)).",
           code: .usage)
       }
       throw CLIError(

@@ -51,8 +51,18 @@ extension ScheduleCommand {
       }
       if tz == nil { ctx.noteUnknownTZ() }
       let local = ctx.zones.local(tz: tz ?? ctx.environment["TZ"])
-      // every expression checked before anything is printed
-      let specs = try expressions.map { try ctx.parseCalendar($0, local: local) }
+      // every expression checked before anything is printed; plain words ('fri-mon 9pm') are
+      // what `schedule set` reads, not systemd: the refusal names the expression they become
+      let specs = try expressions.map { text in
+        do {
+          return try ctx.parseCalendar(text, local: local)
+        } catch let refusal as CLIError {
+          guard let words = PlainTime.expression(text) else { throw refusal }
+          throw CLIError(
+            "'\(text)' is plain words, which 'nudge schedule set' reads, not a calendar expression; they stand for '\(words)': nudge schedule preview '\(words)'",
+            code: refusal.code)
+        }
+      }
       var base = ctx.clock.started.seconds
       if let from {
         guard let parsed = InstantFormat.parse(from) else {

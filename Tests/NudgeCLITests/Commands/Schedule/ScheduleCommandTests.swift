@@ -155,6 +155,18 @@ import Testing
     #expect(none.stderr.contains("has no elapse after"))
   }
 
+  @Test func plainWordsInAPreviewAreRefusedNamingTheExpressionTheyStandFor() throws {
+    // the preview reads systemd's expressions, as systemd-analyze does; `set` reads words
+    let nudge = Nudge()
+    let words = try nudge("schedule", "preview", "fri-mon 9pm")
+    #expect(words.status == 65 && words.stdout.isEmpty)
+    #expect(words.stderr.contains("nudge schedule preview 'Fri..Sun,Mon *-*-* 21:00:00'"))
+    let shown = try nudge("schedule", "preview", "Fri..Sun,Mon *-*-* 21:00:00", "--count", "1")
+    #expect(shown.status == 0 && shown.stdout.contains("T21:00:00"))
+    // what is neither keeps systemd's own reason
+    #expect(try nudge("schedule", "preview", "bogus").stderr.contains("systemd accepts"))
+  }
+
   @Test func theEveningReminderOffersTheCheckInOnceThePrepIsDone() throws {
     let nudge = Nudge()
     try nudge("prep", "--item", "water=yes", "--no-input", now: "2026-11-24T20:00:00+01:00")
