@@ -4,8 +4,7 @@ public enum PlainTime {
   /// The systemd calendar expression `text` means, or nil when it is not plain words (the
   /// caller then reads it as a systemd expression).
   public static func expression(_ text: String) -> String? {
-    var words = text.lowercased().replacing(",", with: " , ").split(separator: " ").map(String.init)
-    words.removeAll { $0 == "at" || $0 == "every" || $0 == "on" }
+    let words = words(text)
     // the time of day: at the end ("weekdays 7:30 am") or at the start ("9am weekdays")
     if let (time, rest) = time(in: words, atEnd: true) ?? time(in: words, atEnd: false),
       let days = days(rest)
@@ -33,14 +32,20 @@ public enum PlainTime {
   /// The word of `text` that stands where a time of day goes and is none ("25" in
   /// "wed..mon 25", "7:75"), when the words before it are day words; nil for anything else.
   public static func badTimeWord(_ text: String) -> String? {
-    var words = text.lowercased().replacing(",", with: " , ").split(separator: " ").map(String.init)
-    words.removeAll { $0 == "at" || $0 == "every" || $0 == "on" }
+    let words = words(text)
     // a word of a clock's characters: digits, ':' and am/pm ("*:0/15" is systemd's to judge)
     guard let last = words.last, last.contains(where: \.isNumber),
       last.allSatisfy({ $0.isNumber || ":.apm".contains($0) }), clock(last) == nil,
       days(Array(words.dropLast())) != nil
     else { return nil }
     return last
+  }
+
+  /// `text`'s words in lower case, a comma a word of its own, without "at", "every", "on".
+  private static func words(_ text: String) -> [String] {
+    var words = text.lowercased().replacing(",", with: " , ").split(separator: " ").map(String.init)
+    words.removeAll { $0 == "at" || $0 == "every" || $0 == "on" }
+    return words
   }
 
   /// The plain words for an expression Nudge can say simply ("weekdays 07:00", "21:30"), nil

@@ -53,19 +53,11 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
     // the usual day, written digit by digit (it is written for every row read or saved)
     let (year, month, day) = (year, month, day)
     return String(unsafeUninitializedCapacity: 10) { text in
-      func digit(_ value: Int, at position: Int) {
-        text[position] = UInt8(ascii: "0") + UInt8(value % 10)
-      }
-      digit(year / 1000, at: 0)
-      digit(year / 100, at: 1)
-      digit(year / 10, at: 2)
-      digit(year, at: 3)
+      writePadded(year, width: 4, endingAt: 4, in: text)
       text[4] = UInt8(ascii: "-")
-      digit(month / 10, at: 5)
-      digit(month, at: 6)
+      writePadded(month, width: 2, endingAt: 7, in: text)
       text[7] = UInt8(ascii: "-")
-      digit(day / 10, at: 8)
-      digit(day, at: 9)
+      writePadded(day, width: 2, endingAt: 10, in: text)
       return 10
     }
   }
@@ -177,6 +169,18 @@ public struct DayRule: Equatable, Sendable {
 
 /// `n` in decimal with at least `width` digits (a minus sign before them), without going
 /// through Foundation's formatter (the preview prints thousands).
+/// Writes `n` (0 or more) as its last `width` decimal digits, zero-padded, into `text` just
+/// before `end`: `zeroPadded` in place, for texts built byte by byte.
+func writePadded(
+  _ n: Int, width: Int, endingAt end: Int, in text: UnsafeMutableBufferPointer<UInt8>
+) {
+  var rest = n
+  for position in stride(from: end - 1, through: end - width, by: -1) {
+    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+    rest /= 10
+  }
+}
+
 public func zeroPadded(_ n: Int, _ width: Int) -> String {
   let digits = String(n.magnitude)
   let padding = String(repeating: "0", count: max(0, width - digits.count))

@@ -137,11 +137,7 @@ public enum InstantFormat {
     let count = off % 60 == 0 ? 25 : 28
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { text in
       func digits(_ n: Int, _ width: Int, at end: Int) {
-        var rest = n
-        for position in stride(from: end - 1, through: end - width, by: -1) {
-          text[position] = UInt8(48 + rest % 10)
-          rest /= 10
-        }
+        writePadded(n, width: width, endingAt: end, in: text)
       }
       digits(t.date.year, 4, at: 4)
       text[4] = 45  // -
