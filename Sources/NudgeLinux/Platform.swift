@@ -410,16 +410,31 @@ public struct LinuxPlatform: Platform {
 
   /// This process's environment as it is now (`environ`): for a name given twice, the first,
   /// as `getenv` reads it. Read directly: Foundation's `ProcessInfo` took 3% of a start-up.
-  public static func environment() -> [String: String] {
-    var result: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-      let text = String(cString: pointer)
-      if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
-        let name = String(text[..<equals])
-        if result[name] == nil { result[name] = String(text[text.index(after: equals)...]) }
+  public static func environment() -> [String: String] { environment(entries: environ) }
+
+  /// The variables of an `environ`-style list (`NAME=value` strings up to a null pointer): an
+  /// entry without `=` is skipped, invalid UTF-8 is repaired as `String(cString:)` repairs it.
+  static func environment(entries environ: UnsafePointer<UnsafeMutablePointer<CChar>?>)
+    -> [String: String]
+  {
+    var count = 0
+    while environ[count] != nil { count += 1 }
+    var result: [String: String] = Dictionary(minimumCapacity: count)
+    for index in 0..<count {
+      guard let pointer = environ[index] else { break }
+      // the bytes up to the first '=' and after it, each repaired as `String(cString:)` would
+      let entry = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
+      let length = strlen(pointer)
+      guard let equals = memchr(entry, Int32(UInt8(ascii: "=")), length) else { continue }
+      let nameLength = UnsafeRawPointer(equals) - UnsafeRawPointer(entry)
+      let name = String(
+        decoding: UnsafeBufferPointer(start: entry, count: nameLength), as: UTF8.self)
+      if result[name] == nil {
+        result[name] = String(
+          decoding: UnsafeBufferPointer(
+            start: entry + nameLength + 1, count: length - nameLength - 1),
+          as: UTF8.self)
       }
-      entry += 1
     }
     return result
   }

@@ -49,6 +49,35 @@ import Testing
     return ["XDG_RUNTIME_DIR": root + "/runtime", "PATH": bin]
   }
 
+  @Test func theEnvironmentIsReadAsGetenvReadsIt() {
+    // raw entries: a name given twice (the first counts), '=' inside a value, an empty value,
+    // an entry without '=', invalid UTF-8 in a name and in a value
+    let raw: [[UInt8]] = [
+      Array("HOME=/home/ana".utf8), Array("HOME=/elsewhere".utf8), Array("URL=a=b=c".utf8),
+      Array("EMPTY=".utf8), Array("NOEQUALS".utf8), [0x42, 0xFF, 0x3D, 0x78],
+      [0x56, 0x3D, 0x61, 0xC3, 0x28, 0x62],
+    ]
+    let entries = raw.map { bytes in
+      bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<CChar> in
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: buffer.count + 1)
+        for (i, byte) in buffer.enumerated() { copy[i] = CChar(bitPattern: byte) }
+        copy[buffer.count] = 0
+        return copy
+      }
+    }
+    defer { entries.forEach { $0.deallocate() } }
+    let list: [UnsafeMutablePointer<CChar>?] = entries + [nil]
+    let environment = list.withUnsafeBufferPointer {
+      LinuxPlatform.environment(entries: $0.baseAddress!)
+    }
+    #expect(
+      environment == [
+        "HOME": "/home/ana", "URL": "a=b=c", "EMPTY": "", "B\u{FFFD}": "x", "V": "a\u{FFFD}(b",
+      ])
+    // and this process's own, as Foundation reads it
+    #expect(LinuxPlatform.environment() == ProcessInfo.processInfo.environment)
+  }
+
   @Test func runWaitsForItsChildAndReportsItsStatus() throws {
     #expect(try platform.run(["/bin/sh", "-c", "exit 7"], environment: [:]) == 7)
     #expect(try platform.run(["/bin/sh", "-c", "kill -HUP $$"], environment: [:]) == 128 + SIGHUP)

@@ -57,6 +57,11 @@ public enum NudgeMain {
       exit(0)
     }
     do {
+      // the calendar preview, when its words are plain, runs without a command value at all
+      if let preview = PreviewRequest.quickParse(arguments) {
+        try preview.run(Context.live())
+        exit(0)
+      }
       var command = try parse(arguments)
       try command.run()
       exit(0)
@@ -78,21 +83,22 @@ public enum NudgeMain {
 
   /// The command the arguments name; a `nudge://` link is routed to `open` as data, never
   /// parsed as options (`nudge open --help=x` is a link to refuse).
-  /// `environment`: where the person's plan files are (a flow they define is a command too).
+  /// `environment`: where the person's plan files are (a flow they define is a command too);
+  /// read only for a word that may name such a flow.
   static func parse(
-    _ arguments: [String], environment: [String: String] = LinuxPlatform.environment()
+    _ arguments: [String],
+    environment: @autoclosure () -> [String: String] = LinuxPlatform.environment()
   ) throws -> any ParsableCommand {
     // the today view, the command run most, needs no parsing: the parser's first use (the
     // reflection of the command tree and of its completion options) is a third of a start
     if arguments.isEmpty { return TodayCommand() }
-    // nor do the calendar preview and the reminder's post, when their words are plain
-    if let preview = ScheduleCommand.Preview.quickParse(arguments) { return preview }
+    // nor does the reminder's post, when its words are plain (nor the calendar preview: main)
     if let notify = NotifyCommand.quickParse(arguments) { return notify }
     if let shell = Completions.requestedShell(arguments) {
       throw CleanExit.message(Completions.script(for: shell))
     }
     if let word = arguments.first,
-      let defined = DefinedFlowCommand.definition(word, environment: environment)
+      let defined = DefinedFlowCommand.definition(word, environment: environment())
     {
       // its own help and its own usage errors, never the root command's
       if arguments.contains("--help") || arguments.contains("-h") {

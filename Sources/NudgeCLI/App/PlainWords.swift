@@ -7,13 +7,15 @@
 struct PlainWords {
   var positionals: [String] = []
   var options: [String: String] = [:]
-  var flags: Set<String> = []
+  /// (Arrays, not sets, here and below: a handful of words each, and a process that builds
+  /// no `Set<String>` otherwise pays a third of a millisecond to make its first.)
+  var flags: [String] = []
 
   /// `unconditional`: the options whose value may start with `-` (as the parser's
   /// `.unconditional` takes it); any other option's value may not.
   init?(
-    _ words: ArraySlice<String>, options known: Set<String>, flags knownFlags: Set<String>,
-    unconditional: Set<String> = []
+    _ words: ArraySlice<String>, options known: [String], flags knownFlags: [String],
+    unconditional: [String] = []
   ) {
     var index = words.startIndex
     while index < words.endIndex {
@@ -24,7 +26,8 @@ struct PlainWords {
         continue
       }
       if knownFlags.contains(word) {
-        guard flags.insert(word).inserted else { return nil }
+        guard !flags.contains(word) else { return nil }
+        flags.append(word)
         continue
       }
       var name = word

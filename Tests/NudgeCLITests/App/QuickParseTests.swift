@@ -9,13 +9,6 @@ import Testing
 @Suite struct QuickParseTests {
   typealias Preview = ScheduleCommand.Preview
 
-  static func fields(_ preview: Preview) -> [String] {
-    [
-      preview.expressions.joined(separator: "|"), preview.from ?? "-", preview.tz ?? "-",
-      String(preview.count), String(preview.epoch),
-    ]
-  }
-
   @Test(arguments: [
     ["Mon..Fri 21:30", "--count", "1000"],
     ["*-*-* 07:00:00"],
@@ -27,9 +20,9 @@ import Testing
   ])
   func plainWordsReadAsTheParserReadsThem(rest: [String]) throws {
     let arguments = ["schedule", "preview"] + rest
-    let quick = try #require(Preview.quickParse(arguments), "\(rest)")
+    let quick = try #require(PreviewRequest.quickParse(arguments), "\(rest)")
     let parsed = try #require(try NudgeCLI.Nudge.parseAsRoot(arguments) as? Preview)
-    #expect(Self.fields(quick) == Self.fields(parsed))
+    #expect(quick == parsed.request)
   }
 
   @Test(arguments: [
@@ -48,7 +41,7 @@ import Testing
     ["-*-* 07:00"],
   ])
   func anythingElseIsLeftToTheParser(rest: [String]) {
-    #expect(Preview.quickParse(["schedule", "preview"] + rest) == nil, "\(rest)")
+    #expect(PreviewRequest.quickParse(["schedule", "preview"] + rest) == nil, "\(rest)")
   }
 
   static func fields(_ notify: NotifyCommand) -> [String] {
@@ -87,7 +80,7 @@ import Testing
 
   @Test func otherCommandsAreNotReadHere() {
     for arguments in [["schedule", "set", "morning", "7:00"], ["preview", "daily"], ["schedule"]] {
-      #expect(Preview.quickParse(arguments) == nil, "\(arguments)")
+      #expect(PreviewRequest.quickParse(arguments) == nil, "\(arguments)")
     }
     for arguments in [["log", "morning"], ["schedule", "notify", "morning"], []] {
       #expect(NotifyCommand.quickParse(arguments) == nil, "\(arguments)")

@@ -18,15 +18,75 @@ public struct ZoneRules: Sendable, Equatable {
     var correction: Int
   }
 
-  public var name: String
-  var transitions: [Int] = []
-  var transitionTypes: [Int] = []
-  var types: [LocalType]
-  var rule: PosixTZ?
-  var leaps: [Leap] = []
+  /// The zone's fields, shared by its copies until one of them changes (copy on write): the
+  /// elapse loop and every formatted instant copy a zone, which was a retain of each of its
+  /// arrays and texts and is now one.
+  /// (No dynamic exclusivity checks: a zone's fields change only through a copy of its own,
+  /// `ownFields()`, never while another access is under way; the checks were a fifth of an
+  /// elapse.)
+  private final class Fields: @unchecked Sendable {
+    @exclusivity(unchecked) var name = ""
+    @exclusivity(unchecked) var transitions: [Int] = []
+    @exclusivity(unchecked) var transitionTypes: [Int] = []
+    @exclusivity(unchecked) var types: [LocalType] = []
+    @exclusivity(unchecked) var rule: PosixTZ? = nil
+    @exclusivity(unchecked) var leaps: [Leap] = []
+    @exclusivity(unchecked) var firstParseTransitions: [Int]? = nil
+
+    init() {}
+
+    init(copying other: Fields) {
+      (name, transitions, transitionTypes, types) =
+        (other.name, other.transitions, other.transitionTypes, other.types)
+      (rule, leaps, firstParseTransitions) = (other.rule, other.leaps, other.firstParseTransitions)
+    }
+  }
+
+  private var fields = Fields()
+
+  /// The fields, this copy's own before it changes them.
+  private mutating func ownFields() -> Fields {
+    if !isKnownUniquelyReferenced(&fields) { fields = Fields(copying: fields) }
+    return fields
+  }
+
+  public var name: String {
+    get { fields.name }
+    set { ownFields().name = newValue }
+  }
+  var transitions: [Int] {
+    get { fields.transitions }
+    _modify { yield &ownFields().transitions }
+  }
+  var transitionTypes: [Int] {
+    get { fields.transitionTypes }
+    _modify { yield &ownFields().transitionTypes }
+  }
+  var types: [LocalType] {
+    get { fields.types }
+    _modify { yield &ownFields().types }
+  }
+  var rule: PosixTZ? {
+    get { fields.rule }
+    _modify { yield &ownFields().rule }
+  }
+  var leaps: [Leap] {
+    get { fields.leaps }
+    _modify { yield &ownFields().leaps }
+  }
   /// A rule-less POSIX TZ's transitions as glibc's first parse in a process places them
   /// (`rule_dstoff` still 0); nil for every other zone.
-  var firstParseTransitions: [Int]? = nil
+  var firstParseTransitions: [Int]? {
+    get { fields.firstParseTransitions }
+    _modify { yield &ownFields().firstParseTransitions }
+  }
+
+  public static func == (a: ZoneRules, b: ZoneRules) -> Bool {
+    a.fields === b.fields
+      || (a.name == b.name && a.transitions == b.transitions
+        && a.transitionTypes == b.transitionTypes && a.types == b.types && a.rule == b.rule
+        && a.leaps == b.leaps && a.firstParseTransitions == b.firstParseTransitions)
+  }
 
   /// The zone as a process that has not parsed `TZ` yet sees it in its first conversion (what
   /// `systemd-analyze calendar` breaks its base time down in); nil when that is this zone.
