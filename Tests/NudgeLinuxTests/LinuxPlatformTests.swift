@@ -65,7 +65,7 @@ import Testing
         return copy
       }
     }
-    defer { entries.forEach { $0.deallocate() } }
+    defer { for entry in entries { entry.deallocate() } }
     let list: [UnsafeMutablePointer<CChar>?] = entries + [nil]
     let environment = list.withUnsafeBufferPointer {
       LinuxPlatform.environment(entries: $0.baseAddress!)
