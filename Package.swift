@@ -53,9 +53,10 @@ let package = Package(
   targets: [
     // Pure rules: days, flows, history, config, export format. No I/O.
     .target(name: "NudgeCore"),
-    // The system's SQLite (libsqlite3), called directly: no Foundation at start-up.
-    .systemLibrary(
-      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // The system's SQLite (libsqlite3.so.0), called directly (no Foundation at start-up) and
+    // loaded with dlopen when a database is first opened: compiled against its header
+    // (libsqlite3-dev), never linked, so a command that opens no database starts without it.
+    .target(name: "CSQLite"),
     // SQLite: migrations, records, named writes.
     .target(name: "NudgeStore", dependencies: ["NudgeCore", "CSQLite"]),
     // libnotify (with GLib and GIO) and libsystemd, the system's shared libraries, loaded with

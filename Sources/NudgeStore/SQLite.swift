@@ -7,6 +7,9 @@ struct SQLiteError: Error, CustomStringConvertible {
   let message: String
 
   var description: String { "\(message) (SQLite code \(code))" }
+
+  /// Not SQLite's: the library itself could not be loaded (`message` says why).
+  static let libraryMissing: Int32 = -1
 }
 
 /// A value bound to a statement's parameter or read from a column.
@@ -36,6 +39,9 @@ final class SQLiteConnection: @unchecked Sendable {
     path: String, create: Bool = false, readOnly: Bool = false, immutable: Bool = false,
     busySeconds: Int32 = 10
   ) throws(SQLiteError) {
+    if let failure = nd_sqlite_load() {
+      throw SQLiteError(code: SQLiteError.libraryMissing, message: String(cString: failure))
+    }
     var db: OpaquePointer?
     var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
     if create { flags |= SQLITE_OPEN_CREATE }
@@ -47,19 +53,19 @@ final class SQLiteConnection: @unchecked Sendable {
       flags |= SQLITE_OPEN_URI
       name = "file:" + Self.uriEscaped(path) + "?immutable=1"
     }
-    let status = sqlite3_open_v2(name, &db, flags, nil)
+    let status = nd_sqlite3_open_v2(name, &db, flags, nil)
     guard status == SQLITE_OK, let db else {
-      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-      sqlite3_close_v2(db)
+      let message = db.map { String(cString: nd_sqlite3_errmsg($0)) } ?? "out of memory"
+      nd_sqlite3_close_v2(db)
       throw SQLiteError(code: status & 0xFF, message: message)
     }
     handle = db
-    sqlite3_busy_timeout(db, busySeconds * 1000)
+    nd_sqlite3_busy_timeout(db, busySeconds * 1000)
   }
 
   deinit {
-    for statement in prepared.values { sqlite3_finalize(statement) }
-    sqlite3_close_v2(handle)
+    for statement in prepared.values { nd_sqlite3_finalize(statement) }
+    nd_sqlite3_close_v2(handle)
   }
 
   /// `path` with every byte but unreserved ones and `/` percent-encoded, for a `file:` URI.
@@ -82,12 +88,12 @@ final class SQLiteConnection: @unchecked Sendable {
   }
 
   private func failure(_ status: Int32) -> SQLiteError {
-    SQLiteError(code: status & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+    SQLiteError(code: status & 0xFF, message: String(cString: nd_sqlite3_errmsg(handle)))
   }
 
   /// Runs one or more statements that take no arguments and return no rows.
   func execute(_ sql: String) throws(SQLiteError) {
-    let status = sqlite3_exec(handle, sql, nil, nil, nil)
+    let status = nd_sqlite3_exec(handle, sql, nil, nil, nil)
     guard status == SQLITE_OK else { throw failure(status) }
   }
 
@@ -106,7 +112,7 @@ final class SQLiteConnection: @unchecked Sendable {
           try statement.bind(value, at: Int32(index + 1))
         }
         while try statement.step() {}
-        sqlite3_reset(statement.pointer)
+        nd_sqlite3_reset(statement.pointer)
       }
     }
   }
@@ -138,13 +144,13 @@ final class SQLiteConnection: @unchecked Sendable {
     // a kept statement, unless it is running (the same text run again from inside its rows)
     let pointer: OpaquePointer
     var keep = false
-    if let cached = prepared[sql], sqlite3_stmt_busy(cached) == 0 {
+    if let cached = prepared[sql], nd_sqlite3_stmt_busy(cached) == 0 {
       pointer = cached
       keep = true
     } else {
       var made: OpaquePointer?
       let persistent = prepared[sql] == nil && prepared.count < Self.maxPrepared
-      let status = sqlite3_prepare_v3(
+      let status = nd_sqlite3_prepare_v3(
         handle, sql, -1, persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &made, nil)
       guard status == SQLITE_OK, let made else { throw failure(status) }
       pointer = made
@@ -155,10 +161,10 @@ final class SQLiteConnection: @unchecked Sendable {
     }
     defer {
       if keep {
-        sqlite3_reset(pointer)
-        sqlite3_clear_bindings(pointer)
+        nd_sqlite3_reset(pointer)
+        nd_sqlite3_clear_bindings(pointer)
       } else {
-        sqlite3_finalize(pointer)
+        nd_sqlite3_finalize(pointer)
       }
     }
     let statement = Statement(pointer: pointer, connection: self)
@@ -178,7 +184,7 @@ final class SQLiteConnection: @unchecked Sendable {
       try execute("COMMIT")
       return result
     } catch {
-      if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+      if nd_sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
       throw error
     }
   }
@@ -206,11 +212,11 @@ final class SQLiteConnection: @unchecked Sendable {
     fileprivate func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
       let status =
         switch value {
-        case .null: sqlite3_bind_null(pointer, index)
-        case .integer(let number): sqlite3_bind_int64(pointer, index, number)
+        case .null: nd_sqlite3_bind_null(pointer, index)
+        case .integer(let number): nd_sqlite3_bind_int64(pointer, index, number)
         case .text(let text):
           // SQLITE_TRANSIENT: SQLite copies the bytes before the Swift string goes away
-          sqlite3_bind_text(
+          nd_sqlite3_bind_text(
             pointer, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
       guard status == SQLITE_OK else { throw connection.failure(status) }
@@ -218,28 +224,28 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Moves to the next row; false once there are no more.
     fileprivate func step() throws(SQLiteError) -> Bool {
-      let status = sqlite3_step(pointer)
+      let status = nd_sqlite3_step(pointer)
       if status == SQLITE_ROW { return true }
       if status == SQLITE_DONE { return false }
       throw connection.failure(status)
     }
 
-    var columnCount: Int32 { sqlite3_column_count(pointer) }
+    var columnCount: Int32 { nd_sqlite3_column_count(pointer) }
 
-    func name(at index: Int32) -> String { String(cString: sqlite3_column_name(pointer, index)) }
+    func name(at index: Int32) -> String { String(cString: nd_sqlite3_column_name(pointer, index)) }
 
-    func isNull(at index: Int32) -> Bool { sqlite3_column_type(pointer, index) == SQLITE_NULL }
+    func isNull(at index: Int32) -> Bool { nd_sqlite3_column_type(pointer, index) == SQLITE_NULL }
 
     func integer(at index: Int32) -> Int? {
-      isNull(at: index) ? nil : Int(sqlite3_column_int64(pointer, index))
+      isNull(at: index) ? nil : Int(nd_sqlite3_column_int64(pointer, index))
     }
 
     func double(at index: Int32) -> Double? {
-      isNull(at: index) ? nil : sqlite3_column_double(pointer, index)
+      isNull(at: index) ? nil : nd_sqlite3_column_double(pointer, index)
     }
 
     func text(at index: Int32) -> String? {
-      guard let bytes = sqlite3_column_text(pointer, index) else { return nil }
+      guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
       return String(cString: bytes)
     }
 
@@ -247,8 +253,8 @@ final class SQLiteConnection: @unchecked Sendable {
     /// as `text(at:)` reads it: for a value the caller reads byte by byte anyway (an entry's
     /// answers).
     func utf8(at index: Int32) -> [UInt8]? {
-      guard let bytes = sqlite3_column_text(pointer, index) else { return nil }
-      let all = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, index)))
+      guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
+      let all = UnsafeBufferPointer(start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
       return Array(all[..<(all.firstIndex(of: 0) ?? all.endIndex)])
     }
   }

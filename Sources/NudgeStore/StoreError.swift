@@ -47,6 +47,10 @@ extension StoreError {
     let keep =
       "Nudge left it untouched; move it away (or set NUDGE_DB to another file) to start fresh."
     switch db.code {
+    case SQLiteError.libraryMissing:
+      self = .cannotCreate(
+        "Cannot load SQLite (\(db.message)): install it (apt-get install libsqlite3-0) and try again."
+      )
     case SQLITE_BUSY, SQLITE_LOCKED:
       self = .busy(
         "The database at \(path) is busy: another nudge is writing. Try again in a moment.")

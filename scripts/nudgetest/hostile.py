@@ -314,6 +314,54 @@ def case_hostile_databases(suite):
     return case
 
 
+def case_no_sqlite(suite):
+    """SQLite is loaded when a database is first opened: without the library (hidden in a mount
+    namespace of its own) a command that needs the database says what to install in one line
+    (73) and changes nothing; --help and a calendar preview, which need none, still work."""
+    case = Case("no SQLite library: one line saying what to install")
+    world = World(suite, "no-sqlite")
+    r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation", now=NOW)
+    case.check(r.returncode == 0, f"first save: exit {r.returncode} {r.stderr!r}")
+    before = database_bytes(world)
+    found = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    library = re.search(r"libsqlite3\.so\.0 \(libc6,x86-64\) => (\S+)", found)
+    case.check(library is not None, "ldconfig -p names no libsqlite3.so.0")
+    if library is None:
+        return case
+    real = os.path.realpath(library.group(1))
+    empty = os.path.join(world.dir, "empty.so")
+    open(empty, "w").close()
+
+    def hidden(*args):
+        # the library replaced by an empty file for this process only (unshare -m)
+        script = 'mount --bind "$1" "$2" && shift 2 && exec "$@"'
+        return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", empty, real,
+                               suite.nudge, *args],
+                              env=world.environment(NOW, None), stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=30)
+
+    for args in (["today"], ["prep", "--item", "water=no", "--no-input", "--no-animation"],
+                 ["streak", "--json"], ["export"]):
+        r = hidden(*args)
+        case.check(r.returncode == 73 and one_line_error(r)
+                   and "Cannot load SQLite" in r.stderr
+                   and "apt-get install libsqlite3-0" in r.stderr and r.stdout == "",
+                   f"{' '.join(args)} without SQLite: exit {r.returncode} {r.stdout!r} "
+                   f"{r.stderr.strip()!r}")
+    r = hidden("--help")
+    case.check(r.returncode == 0 and "prep" in r.stdout, f"--help without SQLite: exit "
+               f"{r.returncode} {r.stderr.strip()!r}")
+    r = hidden("schedule", "preview", "Mon..Fri 07:00", "--from", "@1700000000", "--count", "2")
+    case.check(r.returncode == 0 and r.stdout.splitlines() == [
+        "2023-11-15T07:00:00+01:00", "2023-11-16T07:00:00+01:00"],
+        f"preview without SQLite: exit {r.returncode} {r.stdout!r} {r.stderr.strip()!r}")
+    case.check(database_bytes(world) == before, "the database changed without SQLite")
+    r = world.run("history", "--json", "--days", "1", now=NOW)
+    case.check(r.returncode == 0 and json.loads(r.stdout)[0]["prep"]["water"] is True,
+               f"with SQLite back: exit {r.returncode} {r.stdout[:200]!r}")
+    return case
+
+
 def case_hostile_text(suite):
     """Text that rearranges the screen: escapes, bidi overrides and isolates, separators and
     zero-width characters at the edges are shown escaped, kept exactly in the database and

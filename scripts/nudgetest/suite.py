@@ -16,7 +16,8 @@ from .faults import case_no_network, case_notification_faults, case_time_faults
 from .files import case_bad_files, case_read_only, case_disk_full, case_permissions
 from .fuzzing import case_fuzz_config, case_fuzz_import, case_libfuzzer
 from .hostile import (case_hostile_files, case_hostile_streams, case_hostile_values,
-                      case_hostile_databases, case_hostile_text, case_test_hooks)
+                      case_hostile_databases, case_hostile_text, case_test_hooks,
+                      case_no_sqlite)
 from .links import case_hostile_links, case_no_shell
 from .world import Case
 
@@ -98,6 +99,7 @@ CASES = [
     ("hostile-streams", case_hostile_streams),
     ("hostile-values", case_hostile_values),
     ("hostile-databases", case_hostile_databases),
+    ("no-sqlite", case_no_sqlite),
     ("hostile-text", case_hostile_text),
     ("test-hooks", case_test_hooks),
 ]

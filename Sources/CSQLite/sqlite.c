@@ -1,0 +1,52 @@
+#include "CSQLite.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char soname[] = "libsqlite3.so.0";
+static const char *error;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+// each function's address, set once by load() before nd_sqlite_load returns
+#define FUNCTION(ret, name, params, args) static __typeof__(name) *real_##name;
+#include "functions.def"
+#undef FUNCTION
+
+static void load(void) {
+  void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    // a copy: dlerror's buffer is reused by the next dl call of the thread
+    error = strdup(dlerror());
+    return;
+  }
+#define FUNCTION(ret, name, params, args)                                   \
+  real_##name = (__typeof__(name) *)dlsym(handle, #name);                   \
+  if (!real_##name) {                                                       \
+    static char missing[128];                                               \
+    snprintf(missing, sizeof missing, "%s has no %s", soname, #name);       \
+    error = missing;                                                        \
+    return;                                                                 \
+  }
+#include "functions.def"
+#undef FUNCTION
+}
+
+const char *nd_sqlite_load(void) {
+  pthread_once(&once, load);
+  return error;
+}
+
+// A call before a successful nd_sqlite_load is a bug: it stops here, naming the function.
+#define FUNCTION(ret, name, params, args)                                              \
+  ret nd_##name params {                                                               \
+    if (__builtin_expect(real_##name == NULL, 0)) {                                    \
+      fprintf(stderr, "nudge: %s called before %s was loaded\n", #name, soname);     \
+      abort();                                                                         \
+    }                                                                                  \
+    return real_##name args;                                                           \
+  }
+#include "functions.def"
+#undef FUNCTION
