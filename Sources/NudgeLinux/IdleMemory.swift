@@ -18,6 +18,21 @@ public enum IdleMemory {
     _ = malloc_trim(0)
   }
 
+  /// For a command that runs and ends: the heap keeps what it frees for the command's later
+  /// allocations, large ones too, instead of unmapping them (above 128 KiB by default) or
+  /// trimming its top, each time to fault fresh zeroed pages in again. Reading ten years of
+  /// history grows arrays of megabytes: a third of its page faults (3,600 → 2,600), a tenth of
+  /// its time. Not for the daemon, which lives on (a waiting reminder trims, `release`).
+  /// False when the C library refused a setting.
+  @discardableResult public static func keepFreedHeap() -> Bool {
+    let mapped = mallopt(M_MMAP_THRESHOLD, 32 << 20)  // glibc's largest (HEAP_MAX_SIZE / 2)
+    let trimmed = mallopt(M_TRIM_THRESHOLD, 256 << 20)
+    return mapped == 1 && trimmed == 1
+  }
+
+  /// How many chunks the heap has mapped on their own (mallinfo2's hblks).
+  static var mappedChunks: Int { Int(mallinfo2().hblks) }
+
   /// Where the executable's code is mapped: read once (the mappings do not move).
   static let codeRanges: [(start: UInt, length: Int)] = {
     guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),

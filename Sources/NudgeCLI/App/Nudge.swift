@@ -56,6 +56,7 @@ public enum NudgeMain {
       StandardStreams.write(RootHelp.text(width: width) + "\n", to: STDOUT_FILENO)
       exit(0)
     }
+    if arguments.first != "daemon" { IdleMemory.keepFreedHeap() }
     do {
       // the calendar preview, when its words are plain, runs without a command value at all
       if let preview = PreviewRequest.quickParse(arguments) {
