@@ -12,12 +12,17 @@ extension SQLiteConnection {
     // read in the primary key's order (day, flow, key), which needs no sorting (sorting ten
     // years of rows by when saved was half of SQLite's work); a day's several entries of one
     // flow (help notes) are then put in the order they were saved, as SQL would have
-    var found = try rows(
+    var entries: [FlowEntry] = []
+    // the rows that share a day and a flow with another: their run (its first index), their
+    // index, saved_at and key (no other row needs them)
+    var shared: [SharedRow] = []
+    var previous: (day: Day, flow: String, savedAt: String, key: String)? = nil
+    try forEachRow(
       """
       SELECT day, flow, key, answers, saved_at FROM flow_entry WHERE \(condition)
       ORDER BY day, flow, key
       """, arguments
-    ) { row -> ReadEntry in
+    ) { row in
       let flow = row.text(at: 1) ?? ""
       let key = row.text(at: 2) ?? ""
       guard let day = row.text(at: 0).flatMap({ Day($0) }), let utf8 = row.utf8(at: 3),
@@ -37,13 +42,54 @@ extension SQLiteConnection {
         let entry = try FlowEntry(
           stored: StoredEntry(
             flow: flow, day: day, id: key.isEmpty ? nil : key, answers: answers, savedAt: savedAt))
-        return ReadEntry(day: day, flow: flow, savedAt: savedAt, key: key, entry: entry)
+        if let previous, previous.day == day, previous.flow.utf8.elementsEqual(flow.utf8) {
+          let before = entries.count - 1
+          let run = shared.last.flatMap { $0.index == before ? $0.run : nil } ?? before
+          if run == before { shared.append(SharedRow(run, before, previous.savedAt, previous.key)) }
+          shared.append(SharedRow(run, entries.count, savedAt, key))
+        }
+        previous = (day, flow, savedAt, key)
+        entries.append(entry)
       } catch {
         throw UnreadableValue(column: "flow_entry", text: row.text(at: 3), what: error.message)
       }
     }
-    ReadEntry.orderBySaving(&found)
-    return found.map(\.entry)
+    Self.orderBySaving(&entries, shared: shared)
+    return entries
+  }
+
+  /// A row read that shares its day and flow with the row before or after it.
+  private struct SharedRow {
+    /// The index of the first row of its run (the rows of one day and one flow).
+    let run: Int
+    let index: Int
+    let savedAt: String
+    let key: String
+
+    init(_ run: Int, _ index: Int, _ savedAt: String, _ key: String) {
+      (self.run, self.index, self.savedAt, self.key) = (run, index, savedAt, key)
+    }
+  }
+
+  /// Rows in (day, flow, key) order put in (day, flow, saved_at, key) order: only a run of one
+  /// day's entries of one flow moves (`shared`: each run's rows, in order, with their saved_at
+  /// and key), compared byte by byte as SQLite compares text (the texts as read: a damaged
+  /// file's, cut at a NUL or repaired, may order otherwise than its raw bytes would).
+  private static func orderBySaving(_ entries: inout [FlowEntry], shared: [SharedRow]) {
+    var start = 0
+    while start < shared.count {
+      var end = start + 1
+      while end < shared.count && shared[end].run == shared[start].run { end += 1 }
+      let run = shared[start..<end]
+      let sorted = run.sorted { a, b in
+        a.savedAt.utf8.elementsEqual(b.savedAt.utf8)
+          ? a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+          : a.savedAt.utf8.lexicographicallyPrecedes(b.savedAt.utf8)
+      }
+      let moved = sorted.map { entries[$0.index] }
+      for (offset, entry) in moved.enumerated() { entries[run.first!.index + offset] = entry }
+      start = end
+    }
   }
 
   /// The entry of `flow` found by `key` (its day, or a help note's id), nil when there is none.
@@ -107,39 +153,6 @@ extension SQLiteConnection {
       try execute(
         "DELETE FROM flow_entry WHERE day = ? AND flow = ? AND key = ''",
         [SQLValue(stored.day), .text(stored.flow)])
-    }
-  }
-}
-
-/// A row of `flow_entry` as read, with what orders it.
-private struct ReadEntry {
-  let day: Day
-  let flow: String
-  let savedAt: String
-  let key: String
-  let entry: FlowEntry
-
-  /// Rows in (day, flow, key) order put in (day, flow, saved_at, key) order: only a run of one
-  /// day's entries of one flow moves, compared byte by byte as SQLite compares text (the
-  /// texts as read: a damaged file's, cut at a NUL or repaired, may order otherwise than its
-  /// raw bytes would).
-  static func orderBySaving(_ rows: inout [ReadEntry]) {
-    var start = 0
-    while start < rows.count {
-      var end = start + 1
-      while end < rows.count && rows[end].day == rows[start].day
-        && rows[end].flow.utf8.elementsEqual(rows[start].flow.utf8)
-      {
-        end += 1
-      }
-      if end - start > 1 {
-        rows[start..<end].sort { a, b in
-          a.savedAt.utf8.elementsEqual(b.savedAt.utf8)
-            ? a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
-            : a.savedAt.utf8.lexicographicallyPrecedes(b.savedAt.utf8)
-        }
-      }
-      start = end
     }
   }
 }

@@ -22,9 +22,11 @@ public enum SQLValue: Equatable, Sendable {
 /// One open SQLite connection: statements, transactions and the errors SQLite reports.
 ///
 /// `@unchecked Sendable` so that `AppDatabase` (Sendable) can hold it; what makes that safe is
-/// `AppDatabase`'s lock, held for each whole transaction, not `SQLITE_OPEN_FULLMUTEX` (which
-/// only serializes single calls, while a transaction spans several). Use a connection only
-/// inside an `AppDatabase` read or write body, or before the database is shared (migrations).
+/// `AppDatabase`'s lock, held for each whole transaction (SQLite's own per-call mutex,
+/// `SQLITE_OPEN_FULLMUTEX`, only serialized single calls, while a transaction spans several;
+/// the connection is opened `SQLITE_OPEN_NOMUTEX`: a lock and an unlock around every column
+/// read were 2% of reading ten years). Use a connection only inside an `AppDatabase` read or
+/// write body, or before the database is shared (migrations).
 final class SQLiteConnection: @unchecked Sendable {
   private let handle: OpaquePointer
   /// Statements prepared once and kept, by their text: a statement run for each of thousands of
@@ -43,7 +45,7 @@ final class SQLiteConnection: @unchecked Sendable {
       throw SQLiteError(code: SQLiteError.libraryMissing, message: String(cString: failure))
     }
     var db: OpaquePointer?
-    var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_FULLMUTEX
+    var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
     if create { flags |= SQLITE_OPEN_CREATE }
     var name = path
     if readOnly && immutable {
@@ -125,6 +127,15 @@ final class SQLiteConnection: @unchecked Sendable {
       var result: [T] = []
       while try statement.step() { result.append(try row(statement)) }
       return result
+    }
+  }
+
+  /// Calls `body` for every row of a query, while the statement is on it.
+  func forEachRow(
+    _ sql: String, _ arguments: [SQLValue] = [], _ body: (Statement) throws -> Void
+  ) throws {
+    try withStatement(sql, arguments) { statement in
+      while try statement.step() { try body(statement) }
     }
   }
 
@@ -254,7 +265,8 @@ final class SQLiteConnection: @unchecked Sendable {
     /// answers).
     func utf8(at index: Int32) -> [UInt8]? {
       guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
-      let all = UnsafeBufferPointer(start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
+      let all = UnsafeBufferPointer(
+        start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
       return Array(all[..<(all.firstIndex(of: 0) ?? all.endIndex)])
     }
   }

@@ -62,6 +62,10 @@ import Testing
       ("a", day, "2026-11-19T12:00:00Z"), ("m", day, "2026-11-19T09:30:00Z"),
       ("c", day.adding(days: 1), "2026-11-20T07:00:00Z"),
       ("0", day.adding(days: 1), "2026-11-20T23:00:00Z"),
+      // the next day's notes, right after those in key order, saved earlier than them: each
+      // day's run is ordered on its own
+      ("x", day.adding(days: 2), "2026-11-20T06:00:00Z"),
+      ("d", day.adding(days: 2), "2026-11-20T05:00:00Z"),
     ]
     for (id, day, at) in notes {
       try db.insertHelpNote(HelpNote(id: id, day: day, category: .habit, note: nil, at: at))
@@ -86,6 +90,11 @@ import Testing
       read.filter { $0.hasPrefix("2026-11-19 need-help") } == [
         "2026-11-19 need-help zz", "2026-11-19 need-help m", "2026-11-19 need-help a",
         "2026-11-19 need-help b",
+      ])
+    #expect(
+      read.suffix(4) == [
+        "2026-11-20 need-help c", "2026-11-20 need-help 0", "2026-11-21 need-help d",
+        "2026-11-21 need-help x",
       ])
   }
 
