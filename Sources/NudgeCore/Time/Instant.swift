@@ -99,9 +99,18 @@ public enum InstantFormat {
   /// offset, when `zone` (the zone it was saved in) shows that clock time twice that day (the
   /// repeated hour of a fall-back night), so two times in that hour read apart.
   public static func clock(_ text: String, in zone: ZoneRules) -> String {
-    let chars = Array(text)
-    guard chars.count >= 16, let (instant, offset) = parseWithOffset(text) else { return text }
-    let clock = String(chars[11..<16])
+    guard let (instant, offset) = parseWithOffset(text) else { return text }
+    // the hour and minute as written: the 12th to 16th characters, which are bytes (a text
+    // read as a time is ASCII there; anything else is read by characters, as it always was)
+    let utf8 = text.utf8
+    let clock: String
+    if utf8.count >= 16, utf8.prefix(16).allSatisfy({ $0 < 0x80 }) {
+      clock = String(decoding: utf8.dropFirst(11).prefix(5), as: UTF8.self)
+    } else {
+      let chars = Array(text)
+      guard chars.count >= 16 else { return text }
+      clock = String(chars[11..<16])
+    }
     let t = instant.seconds
     guard zone.localType(at: t).offset == offset, zone.repeatsWallTime(at: t) else { return clock }
     let size = abs(offset)

@@ -34,6 +34,22 @@ import Testing
     #expect(InstantFormat.clock("2026-11-01T01:30:00-05:00", in: newYork) == "01:30 (-05:00)")
   }
 
+  @Test func aClockTimeIsReadAsTheCharactersItWasWrittenWith() {
+    // the clock time from the 12th to 16th characters, whatever the text (damaged ones too)
+    func byCharacters(_ text: String) -> String {
+      let chars = Array(text)
+      guard chars.count >= 16, InstantFormat.parseWithOffset(text) != nil else { return text }
+      return String(chars[11..<16])
+    }
+    for text in [
+      "2026-11-20T21:30:00+01:00", "2026-11-20T21:30:00.123456+01:00", "2026-11-20T21:30:00Z",
+      "2026-11-20T21:30", "2026-11-20T21:3", "", "é", "2026-11-20T21:30:00+01:00é",
+      "2026-11-2é0T21:30:00+01:00", "2026-11-20T21:30:00+0é1:00", "x026-11-20T21:30:00+01:00",
+    ] {
+      #expect(InstantFormat.clock(text, in: .utc) == byCharacters(text), "\(text)")
+    }
+  }
+
   @Test func notesInTheRepeatedHourAreOrderedByTheInstant() {
     let day = Day("2026-10-24")!
     let winter = HelpNote(
