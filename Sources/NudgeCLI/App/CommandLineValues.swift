@@ -43,15 +43,16 @@ func flagText(_ value: String?, _ flag: String) throws -> String? {
 extension Day {
   /// "Sat 21 Nov" for timelines.
   var short: String {
-    let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    let months = [
-      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-    return "\(names[weekday]) \(day) \(months[month - 1])"
+    Self.weekdayNames[weekday] + " " + String(day) + " " + Self.monthNames[month - 1]
   }
 
+  private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+  private static let monthNames = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
+
   /// "Sat".
-  var weekdayName: String { ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday] }
+  var weekdayName: String { Self.weekdayNames[weekday] }
 
   /// "21 Nov", for the heatmap's week labels.
   var dayMonth: String { String(short.split(separator: " ", maxSplits: 1)[1]) }

@@ -14,7 +14,10 @@ extension StringProtocol {
 
   /// The text cut or padded with spaces to `width` characters, for columns.
   public func padded(to width: Int) -> String {
-    count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
+    // printable ASCII is a character a byte: counted without finding grapheme boundaries
+    let length = utf8.allSatisfy { (0x20...0x7E).contains($0) } ? utf8.count : count
+    return length >= width
+      ? String(prefix(width)) : self + String(repeating: " ", count: width - length)
   }
 }
 

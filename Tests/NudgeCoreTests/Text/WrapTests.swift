@@ -3,6 +3,21 @@ import Testing
 @testable import NudgeCore
 
 @Suite struct WrapTests {
+  @Test func paddingCountsCharactersWhateverTheText() {
+    func byCharacters(_ text: String, _ width: Int) -> String {
+      text.count >= width
+        ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
+    }
+    for text in [
+      "", "Today", "Fri 20 Nov", "Wed 30 Sept", "exactly 11!", "café au lait", "\r\n\r\n",
+      "a\r\nb", "🔥🔥", "e\u{301}e\u{301}", "tab\there",
+    ] {
+      for width in [0, 3, 11, 20] {
+        #expect(text.padded(to: width) == byCharacters(text, width), "\(text) \(width)")
+      }
+    }
+  }
+
   @Test func wrapsAtSpacesIndentsAndCutsLongWords() {
     let lines = TerminalText.wrap(
       "  My Why: energy for my kids and for the long afternoons", width: 20, indent: 4)
