@@ -12,8 +12,9 @@ extension StringProtocol {
   /// `trimmingCharacters(in: .whitespaces)`.
   public var trimmingSpaces: String { trimming { $0.isWhitespace && !$0.isNewline } }
 
-  /// The text cut or padded with spaces to `width` characters, for columns.
-  public func padded(to width: Int) -> String {
+  /// The text cut or padded with spaces to `width` characters, for columns. (Inlinable: made
+  /// for the caller's own type, `String`, its bytes are read without generic calls.)
+  @inlinable public func padded(to width: Int) -> String {
     // printable ASCII is a character a byte: counted without finding grapheme boundaries
     let length = utf8.allSatisfy { (0x20...0x7E).contains($0) } ? utf8.count : count
     return length >= width
