@@ -79,17 +79,17 @@ extension AppDatabase {
   }
 
   static func historyFacts(_ db: SQLiteConnection) throws -> HistoryFacts {
-    var daysByFlow: [Flow: Set<Day>] = [:]
+    var daysByFlow: [Flow: [Day]] = [:]
     // every row: the sets keep each day once, where DISTINCT had SQLite sort the whole table
-    // to do the same
-    _ = try db.rows("SELECT flow, day FROM flow_entry") { row in
-      guard let flow = row.text(at: 0).flatMap({ Flow(rawValue: $0) }),
-        let day = row.text(at: 1).flatMap({ Day($0) })
+    // to do the same; gathered in lists first (a day's several help notes come one after the
+    // other), each set then made at its size, not grown (and rehashed) a row at a time
+    try db.forEachRow("SELECT flow, day FROM flow_entry") { row in
+      guard let flow = row.text(at: 0).flatMap({ Flow(rawValue: $0) }), let day = row.day(at: 1)
       else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
-      daysByFlow[flow, default: []].insert(day)
+      if daysByFlow[flow]?.last != day { daysByFlow[flow, default: []].append(day) }
     }
     var facts = HistoryFacts(
-      daysByFlow: daysByFlow,
+      daysByFlow: daysByFlow.mapValues { Set($0) },
       pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
     facts.followedDays = Set(
       try db.flowEntries(

@@ -25,7 +25,7 @@ extension SQLiteConnection {
     ) { row in
       let flow = row.text(at: 1) ?? ""
       let key = row.text(at: 2) ?? ""
-      guard let day = row.text(at: 0).flatMap({ Day($0) }), let utf8 = row.utf8(at: 3),
+      guard let day = row.day(at: 0), let utf8 = row.utf8(at: 3),
         let savedAt = row.text(at: 4),
         // the object `putFlowEntry` writes, read byte by byte from the column; any other
         // spelling through JSONDecoder

@@ -1,4 +1,5 @@
 import CSQLite
+import NudgeCore
 
 /// A failure SQLite reported: its primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`…) and
 /// its message.
@@ -258,6 +259,16 @@ final class SQLiteConnection: @unchecked Sendable {
     func text(at index: Int32) -> String? {
       guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
       return String(cString: bytes)
+    }
+
+    /// The column's text read as a day (`Day("…")` of `text(at:)`), without making a
+    /// `String` of it: nil for NULL or anything else.
+    func day(at index: Int32) -> Day? {
+      guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
+      let all = UnsafeBufferPointer(
+        start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
+      return Day(
+        utf8: UnsafeBufferPointer(rebasing: all[..<(all.firstIndex(of: 0) ?? all.endIndex)]))
     }
 
     /// The column's text as its bytes, not yet made a `String` (nil for NULL), up to a NUL

@@ -17,7 +17,14 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
   /// digits), so a day an older Nudge stored out of range still reads back.
   public init?(_ text: String) {
     var text = text
-    let parsed = text.withUTF8 { all -> (Int, Int, Int)? in
+    guard let day = text.withUTF8({ Day(utf8: $0) }) else { return nil }
+    self = day
+  }
+
+  /// The same from the text's bytes (a column's, read without making a `String`): any byte
+  /// that is not a digit or a dash where the form has one, invalid UTF-8 too, is no day.
+  public init?(utf8 all: UnsafeBufferPointer<UInt8>) {
+    let parsed = { () -> (Int, Int, Int)? in
       let negative = all.first == UInt8(ascii: "-")
       let bytes = UnsafeBufferPointer(rebasing: all[(negative ? 1 : 0)...])
       let yearDigits = bytes.count - 6
@@ -40,7 +47,7 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         return nil
       }
       return (negative ? -y : y, m, d)
-    }
+    }()
     guard let (y, m, d) = parsed, (1...12).contains(m), d >= 1, d <= Day.daysIn(month: m, year: y)
     else { return nil }
     self.init(year: y, month: m, day: d)

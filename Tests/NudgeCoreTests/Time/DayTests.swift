@@ -4,6 +4,20 @@ import Testing
 @testable import NudgeCore
 
 @Suite struct DayTests {
+  @Test func aDayReadFromBytesIsTheDayReadFromText() {
+    let texts: [[UInt8]] = [
+      Array("2026-11-20".utf8), Array("-0001-01-01".utf8), Array("10000-02-29".utf8),
+      Array("2026-02-29".utf8), Array("2026-1-20".utf8), Array("2026-11-20 ".utf8), [],
+      [0x32, 0x30, 0x32, 0x36, 0x2D, 0x31, 0x31, 0x2D, 0x32, 0xFF],
+      [0x32, 0x30, 0x32, 0xC3, 0xA9, 0x2D, 0x31, 0x31, 0x2D, 0x32, 0x30],
+    ]
+    for bytes in texts {
+      let fromBytes = bytes.withUnsafeBufferPointer { Day(utf8: $0) }
+      #expect(fromBytes == Day(String(decoding: bytes, as: UTF8.self)), "\(bytes)")
+    }
+    #expect([UInt8]("2026-11-20".utf8).withUnsafeBufferPointer { Day(utf8: $0) } != nil)
+  }
+
   @Test(arguments: [
     ("2026-11-20T00:40:00+01:00", "Europe/Berlin", "2026-11-19"),
     ("2026-11-20T03:59:59+01:00", "Europe/Berlin", "2026-11-19"),
