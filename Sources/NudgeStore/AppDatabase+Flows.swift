@@ -79,17 +79,36 @@ extension AppDatabase {
   }
 
   static func historyFacts(_ db: SQLiteConnection) throws -> HistoryFacts {
-    var daysByFlow: [Flow: [Day]] = [:]
     // every row: the sets keep each day once, where DISTINCT had SQLite sort the whole table
     // to do the same; gathered in lists first (a day's several help notes come one after the
-    // other), each set then made at its size, not grown (and rehashed) a row at a time
+    // other), the coach's four flows without hashing theirs, each set then made at its size,
+    // not grown (and rehashed) a row at a time
+    var coach: [[Day]] = [[], [], [], []]
+    var defined: [Flow: [Day]] = [:]
     try db.forEachRow("SELECT flow, day FROM flow_entry") { row in
-      guard let flow = row.text(at: 0).flatMap({ Flow(rawValue: $0) }), let day = row.day(at: 1)
+      guard let flow = row.flow(at: 0), let day = row.day(at: 1)
       else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
-      if daysByFlow[flow]?.last != day { daysByFlow[flow, default: []].append(day) }
+      let list: Int? =
+        switch flow {
+        case .prep: 0
+        case .review: 1
+        case .checkin: 2
+        case .needHelp: 3
+        case .defined: nil
+        }
+      if let list {
+        if coach[list].last != day { coach[list].append(day) }
+      } else if defined[flow]?.last != day {
+        defined[flow, default: []].append(day)
+      }
+    }
+    var daysByFlow = defined.mapValues { Set($0) }
+    for (list, flow) in [Flow.prep, .review, .checkin, .needHelp].enumerated()
+    where !coach[list].isEmpty {
+      daysByFlow[flow] = Set(coach[list])
     }
     var facts = HistoryFacts(
-      daysByFlow: daysByFlow.mapValues { Set($0) },
+      daysByFlow: daysByFlow,
       pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
     facts.followedDays = Set(
       try db.flowEntries(

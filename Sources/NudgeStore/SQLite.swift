@@ -261,6 +261,19 @@ final class SQLiteConnection: @unchecked Sendable {
       return String(cString: bytes)
     }
 
+    /// The column's text read as a flow's stored name (`Flow(rawValue:)` of `text(at:)`): the
+    /// coach's four known by their bytes, without making a `String` of them.
+    func flow(at index: Int32) -> Flow? {
+      guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
+      let all = UnsafeBufferPointer(
+        start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
+      for flow in [Flow.prep, .review, .checkin, .needHelp]
+      where flow.rawValue.utf8.elementsEqual(all) {
+        return flow
+      }
+      return text(at: index).flatMap { Flow(rawValue: $0) }
+    }
+
     /// The column's text read as a day (`Day("…")` of `text(at:)`), without making a
     /// `String` of it: nil for NULL or anything else.
     func day(at index: Int32) -> Day? {
