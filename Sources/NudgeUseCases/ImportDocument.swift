@@ -51,8 +51,9 @@ public struct ImportDocument: Sendable {
       var summary = Summary()
       // every entry here, read once: the document's are compared with them in memory and
       // only what changes is written (the same document imported again writes nothing)
-      var here: [EntryKey: FlowEntry] = [:]
-      for entry in try db.allEntries() { here[EntryKey(entry.flow, entry.key)] = entry }
+      let stored = try db.allEntries()
+      var here: [EntryKey: FlowEntry] = Dictionary(minimumCapacity: stored.count)
+      for entry in stored { here[EntryKey(entry.flow, entry.key)] = entry }
       var puts: [FlowEntry] = []
       var notes: [FlowEntry] = []
       func merge<Entry: DayRecord>(_ entries: [Entry]) {
