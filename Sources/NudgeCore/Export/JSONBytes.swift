@@ -50,8 +50,14 @@ struct JSONBytes {
     try expect(UInt8(ascii: "["))
     var list: [T] = []
     if take(UInt8(ascii: "]")) { return list }
+    // one pair of lists for every entry's fields, emptied (keeping their room) for the next:
+    // not four allocations an entry as they grow
+    var fields = ExportReader.Fields()
+    fields.names.reserveCapacity(8)
+    fields.values.reserveCapacity(8)
     repeat {
-      var fields = ExportReader.Fields()
+      fields.names.removeAll(keepingCapacity: true)
+      fields.values.removeAll(keepingCapacity: true)
       try expect(UInt8(ascii: "{"))
       if !take(UInt8(ascii: "}")) {
         repeat {
