@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import NudgeCore
 
 /// A failure SQLite reported: its primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`…) and
@@ -267,12 +268,16 @@ final class SQLiteConnection: @unchecked Sendable {
       guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
       let all = UnsafeBufferPointer(
         start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
-      for flow in [Flow.prep, .review, .checkin, .needHelp]
-      where flow.rawValue.utf8.elementsEqual(all) {
+      for (flow, name) in Self.coachFlows
+      where name.count == all.count && memcmp(name, bytes, all.count) == 0 {
         return flow
       }
       return text(at: index).flatMap { Flow(rawValue: $0) }
     }
+
+    /// The coach's flows and the bytes of their stored names.
+    private static let coachFlows: [(Flow, [UInt8])] = [Flow.prep, .review, .checkin, .needHelp]
+      .map { ($0, Array($0.rawValue.utf8)) }
 
     /// The column's text read as a day (`Day("…")` of `text(at:)`), without making a
     /// `String` of it: nil for NULL or anything else.
