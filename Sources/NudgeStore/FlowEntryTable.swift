@@ -16,7 +16,10 @@ extension SQLiteConnection {
     // the rows that share a day and a flow with another: their run (its first index), their
     // index, saved_at and key (no other row needs them)
     var shared: [SharedRow] = []
-    var previous: (day: Day, flow: String, savedAt: String, key: String)? = nil
+    // the row before's (plain variables: an optional tuple of texts was copied out and
+    // destroyed whole each row)
+    var (previousDay, previousFlow, previousSavedAt, previousKey): (Day?, String, String, String) =
+      (nil, "", "", "")
     try forEachRow(
       """
       SELECT day, flow, key, answers, saved_at FROM flow_entry WHERE \(condition)
@@ -42,13 +45,13 @@ extension SQLiteConnection {
         let entry = try FlowEntry(
           stored: StoredEntry(
             flow: flow, day: day, id: key.isEmpty ? nil : key, answers: answers, savedAt: savedAt))
-        if let previous, previous.day == day, previous.flow.utf8.elementsEqual(flow.utf8) {
+        if previousDay == day, previousFlow.utf8.elementsEqual(flow.utf8) {
           let before = entries.count - 1
           let run = shared.last.flatMap { $0.index == before ? $0.run : nil } ?? before
-          if run == before { shared.append(SharedRow(run, before, previous.savedAt, previous.key)) }
+          if run == before { shared.append(SharedRow(run, before, previousSavedAt, previousKey)) }
           shared.append(SharedRow(run, entries.count, savedAt, key))
         }
-        previous = (day, flow, savedAt, key)
+        (previousDay, previousFlow, previousSavedAt, previousKey) = (day, flow, savedAt, key)
         entries.append(entry)
       } catch {
         throw UnreadableValue(column: "flow_entry", text: row.text(at: 3), what: error.message)
