@@ -1,5 +1,4 @@
 import CSQLite
-import Glibc
 import NudgeCore
 
 /// A failure SQLite reported: its primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`…) and
@@ -265,38 +264,33 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The column's text read as a flow's stored name (`Flow(rawValue:)` of `text(at:)`): the
     /// coach's four known by their bytes, without making a `String` of them.
     func flow(at index: Int32) -> Flow? {
-      guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
-      let all = UnsafeBufferPointer(
-        start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
+      guard let bytes = bytes(at: index) else { return nil }
       for (flow, name) in Self.coachFlows
-      where name.count == all.count && memcmp(name, bytes, all.count) == 0 {
+      where name.count == bytes.count && name.elementsEqual(bytes) {
         return flow
       }
       return text(at: index).flatMap { Flow(rawValue: $0) }
     }
 
     /// The coach's flows and the bytes of their stored names.
-    private static let coachFlows: [(Flow, [UInt8])] = [Flow.prep, .review, .checkin, .needHelp]
-      .map { ($0, Array($0.rawValue.utf8)) }
+    private static let coachFlows = Flow.allCases.map { ($0, Array($0.rawValue.utf8)) }
 
     /// The column's text read as a day (`Day("…")` of `text(at:)`), without making a
     /// `String` of it: nil for NULL or anything else.
-    func day(at index: Int32) -> Day? {
-      guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
-      let all = UnsafeBufferPointer(
-        start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
-      return Day(
-        utf8: UnsafeBufferPointer(rebasing: all[..<(all.firstIndex(of: 0) ?? all.endIndex)]))
-    }
+    func day(at index: Int32) -> Day? { bytes(at: index).flatMap { Day(utf8: $0) } }
 
     /// The column's text as its bytes, not yet made a `String` (nil for NULL), up to a NUL
     /// as `text(at:)` reads it: for a value the caller reads byte by byte anyway (an entry's
     /// answers).
-    func utf8(at index: Int32) -> [UInt8]? {
-      guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
+    func utf8(at index: Int32) -> [UInt8]? { bytes(at: index).map { Array($0) } }
+
+    /// The column's text in SQLite's buffer (valid until the statement moves on), up to a NUL
+    /// as `text(at:)` reads it; nil for NULL.
+    private func bytes(at index: Int32) -> UnsafeBufferPointer<UInt8>? {
+      guard let start = nd_sqlite3_column_text(pointer, index) else { return nil }
       let all = UnsafeBufferPointer(
-        start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index)))
-      return Array(all[..<(all.firstIndex(of: 0) ?? all.endIndex)])
+        start: start, count: Int(nd_sqlite3_column_bytes(pointer, index)))
+      return UnsafeBufferPointer(rebasing: all[..<(all.firstIndex(of: 0) ?? all.endIndex)])
     }
   }
 }

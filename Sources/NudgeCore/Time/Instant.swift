@@ -101,16 +101,9 @@ public enum InstantFormat {
   public static func clock(_ text: String, in zone: ZoneRules) -> String {
     guard let (instant, offset) = parseWithOffset(text) else { return text }
     // the hour and minute as written: the 12th to 16th characters, which are bytes (a text
-    // read as a time is ASCII there; anything else is read by characters, as it always was)
-    let utf8 = text.utf8
-    let clock: String
-    if utf8.count >= 16, utf8.prefix(16).allSatisfy({ $0 < 0x80 }) {
-      clock = String(decoding: utf8.dropFirst(11).prefix(5), as: UTF8.self)
-    } else {
-      let chars = Array(text)
-      guard chars.count >= 16 else { return text }
-      clock = String(chars[11..<16])
-    }
+    // that reads as a time is ASCII there)
+    guard text.utf8.count >= 16 else { return text }
+    let clock = String(decoding: text.utf8.dropFirst(11).prefix(5), as: UTF8.self)
     let t = instant.seconds
     guard zone.localType(at: t).offset == offset, zone.repeatsWallTime(at: t) else { return clock }
     let size = abs(offset)
