@@ -119,6 +119,8 @@ extension AppDatabase {
       try db.execute(
         "INSERT INTO sync_self (id, device, name, folder, joined_at) VALUES (1, ?, ?, ?, ?)",
         [.text(device), .text(name), .text(folder), .text(at)])
+      // from now on every write marks what it changed, whatever writes it
+      try db.execute(Self.syncTriggersVersion13)
       // the same id, one more join (what it brings is dated apart from its last join's)
       try db.execute(
         """
@@ -138,7 +140,8 @@ extension AppDatabase {
   }
 
   /// Stops syncing: this device forgets the folder, the other devices and the conflicts (the
-  /// folder keeps its files; the entries stay as they are).
+  /// folder keeps its files; the entries stay as they are), and its writes mark nothing (the
+  /// sync triggers go: SQLite would parse them at every open).
   public func leaveSync() throws(StoreError) {
     try write { db in try Self.clearSync(db) }
   }
@@ -150,6 +153,7 @@ extension AppDatabase {
     ] {
       try db.execute("DELETE FROM \(table)")
     }
+    for trigger in syncTriggerNames { try db.execute("DROP TRIGGER IF EXISTS \(trigger)") }
   }
 
   /// This device's sync state, whether a change waits to be written, and the other devices as

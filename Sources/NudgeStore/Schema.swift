@@ -19,6 +19,10 @@ extension AppDatabase {
       for (number, step) in migrations.enumerated() where number + 1 > version {
         guard number + 1 <= target else { break }
         try db.execute(step)
+        // version 13 keeps the sync triggers of a device that syncs (in their shorter form)
+        if number + 1 == 13, try db.integer("SELECT count(*) FROM sync_self") ?? 0 > 0 {
+          try db.execute(syncTriggersVersion13)
+        }
         try db.execute("PRAGMA user_version = \(number + 1)")
       }
       // a file from before achievements gets those its history already earned (by today's
@@ -365,5 +369,91 @@ extension AppDatabase {
         BEGIN INSERT INTO sync_dirty (key) SELECT k FROM (SELECT 'setting/celebrations' AS k)
           WHERE NOT EXISTS (SELECT 1 FROM sync_dirty WHERE key = k); END;
     """,
+    // Version 13: the sync triggers exist only while this device syncs (`joinSync` makes
+    // them, `leaveSync` drops them; a device that syncs keeps them, see `migrate`), and are
+    // written shorter: SQLite parses every trigger at each open, and these twelve were a tenth
+    // of the start of every command that reads the database.
+    """
+      DROP TRIGGER sync_entry_added;
+      DROP TRIGGER sync_entry_changed;
+      DROP TRIGGER sync_entry_removed;
+      DROP TRIGGER sync_pause_added;
+      DROP TRIGGER sync_pause_changed;
+      DROP TRIGGER sync_pause_removed;
+      DROP TRIGGER sync_slot_added;
+      DROP TRIGGER sync_slot_changed;
+      DROP TRIGGER sync_slot_removed;
+      DROP TRIGGER sync_setting_added;
+      DROP TRIGGER sync_setting_changed;
+      DROP TRIGGER sync_setting_removed;
+    """,
+  ]
+
+  /// The triggers that mark what changes here while this device syncs (`sync_dirty`), as
+  /// version 13 makes them. Frozen with it: a later change to them is a new version that drops
+  /// and makes them again.
+  static let syncTriggersVersion13 = """
+    CREATE TRIGGER sync_entry_added AFTER INSERT ON flow_entry BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'entry/' || NEW.day || '/' || NEW.flow
+        || CASE NEW.key WHEN '' THEN '' ELSE '/' || NEW.key END AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_entry_changed AFTER UPDATE ON flow_entry BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'entry/' || OLD.day || '/' || OLD.flow
+        || CASE OLD.key WHEN '' THEN '' ELSE '/' || OLD.key END AS k
+        UNION SELECT 'entry/' || NEW.day || '/' || NEW.flow
+        || CASE NEW.key WHEN '' THEN '' ELSE '/' || NEW.key END)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_entry_removed AFTER DELETE ON flow_entry BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'entry/' || OLD.day || '/' || OLD.flow
+        || CASE OLD.key WHEN '' THEN '' ELSE '/' || OLD.key END AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_pause_added AFTER INSERT ON pause BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'pause/' || NEW.first_day AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_pause_changed AFTER UPDATE ON pause BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'pause/' || OLD.first_day AS k
+        UNION SELECT 'pause/' || NEW.first_day)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_pause_removed AFTER DELETE ON pause BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'pause/' || OLD.first_day AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_slot_added AFTER INSERT ON slot_schedule BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'slot/' || NEW.slot AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_slot_changed AFTER UPDATE ON slot_schedule BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'slot/' || OLD.slot AS k
+        UNION SELECT 'slot/' || NEW.slot)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_slot_removed AFTER DELETE ON slot_schedule BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'slot/' || OLD.slot AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_setting_added AFTER INSERT ON setting
+      WHEN NEW.key = 'celebrations' BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'setting/celebrations' AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_setting_changed AFTER UPDATE ON setting
+      WHEN 'celebrations' IN (NEW.key, OLD.key) BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'setting/celebrations' AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_setting_removed AFTER DELETE ON setting
+      WHEN OLD.key = 'celebrations' BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'setting/celebrations' AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    """
+
+  /// The names of the sync triggers (`syncTriggersVersion13`), for `leaveSync` to drop.
+  static let syncTriggerNames = [
+    "sync_entry_added",
+    "sync_entry_changed",
+    "sync_entry_removed",
+    "sync_pause_added",
+    "sync_pause_changed",
+    "sync_pause_removed",
+    "sync_slot_added",
+    "sync_slot_changed",
+    "sync_slot_removed",
+    "sync_setting_added",
+    "sync_setting_changed",
+    "sync_setting_removed",
   ]
 }

@@ -291,6 +291,61 @@ import Testing
       try db.writeSyncChanges(now: Self.now, at: at) { _ in Issue.record("appended") }.isEmpty)
   }
 
+  func syncTriggers(_ db: AppDatabase) throws -> [String] {
+    try db.read {
+      try $0.texts(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync%' ORDER BY name")
+    }
+  }
+
+  @Test func theSyncTriggersExistOnlyWhileTheDeviceSyncs() throws {
+    // a database that does not sync has none (SQLite parses every trigger at each open)
+    let db = try device(Self.a, joined: false)
+    #expect(try syncTriggers(db).isEmpty)
+    // joining makes the twelve, and joining again (another folder) keeps them
+    try db.joinSync(device: Self.a, name: "a", folder: "/tmp/one", at: at)
+    #expect(try syncTriggers(db) == AppDatabase.syncTriggerNames.sorted())
+    try db.joinSync(device: Self.a, name: "a", folder: "/tmp/two", at: at)
+    #expect(try syncTriggers(db).count == 12)
+    try db.putEntry(prep(water: true))
+    #expect(try dirty(db).contains("entry/2026-11-19/prep"))
+    // leaving drops them: a write marks nothing
+    try db.leaveSync()
+    #expect(try syncTriggers(db).isEmpty)
+    try db.removeFlowEntry(.prep(prep(water: true)))
+    #expect(try syncRows(db, "sync_dirty") == 0)
+  }
+
+  @Test func version13KeepsTheTriggersOfADeviceThatSyncsAndDropsTheOthers() throws {
+    for syncs in [true, false] {
+      // a version-12 file (its triggers guarded by `EXISTS (SELECT 1 FROM sync_self)`)
+      let dir = NSTemporaryDirectory() + "nudge-sync-\(UUID().uuidString)"
+      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      let old = try SQLiteConnection(path: dir + "/nudge.db", create: true)
+      try AppDatabase.migrate(old, upTo: 12)
+      if syncs {
+        try old.execute(
+          "INSERT INTO sync_self (id, device, name, folder, joined_at) VALUES (1, ?, 'a', ?, ?)",
+          [.text(Self.a), .text(dir), .text(at)])
+      }
+      #expect(
+        try old.integer(
+          "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync%'") == 12)
+      // opened by this Nudge
+      let db = try AppDatabase.open(path: dir + "/nudge.db")
+      #expect(try syncTriggers(db) == (syncs ? AppDatabase.syncTriggerNames.sorted() : []))
+      // the kept ones mark as the old ones did (twice the same key: one row)
+      try db.putEntry(prep(water: true))
+      try db.putEntry(prep(water: false))
+      try db.startPause(Pause(firstDay: day, lastDay: day.adding(days: 6)), today: day)
+      try db.setSetting(.celebrations, to: "off")
+      try db.setSetting(.rolloverHour, to: "5")
+      #expect(
+        try dirty(db)
+          == (syncs ? ["entry/2026-11-19/prep", "pause/2026-11-19", "setting/celebrations"] : []))
+    }
+  }
+
   // MARK: - Exchange
 
   @Test func anotherDevicesChangesGiveTheSameRows() throws {
