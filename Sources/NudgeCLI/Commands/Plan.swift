@@ -313,9 +313,12 @@ extension Context {
   }
 
   /// The catalogue as `environment` places the person's plan files, read through `files`.
+  /// `readingBuiltIn`: which built-in plans are read when the person has no plan files (with
+  /// files, every one is: a file is judged against all of them).
   static func planCatalogue(
     _ environment: [String: String], files fileSystem: any FileSystem, excluding: String? = nil,
-    timeProblem: (String) -> String? = { _ in nil }
+    timeProblem: (String) -> String? = { _ in nil },
+    readingBuiltIn: (String) -> Bool = { _ in true }
   ) -> PlanCatalogue {
     var files: [(path: String, text: String?)] = []
     if let folder = planFolder(environment) {
@@ -335,7 +338,8 @@ extension Context {
       }
     }
     return PlanCatalogue.load(
-      files: files, commandWords: Nudge.commandWords, timeProblem: timeProblem)
+      files: files, commandWords: Nudge.commandWords, timeProblem: timeProblem,
+      readingBuiltIn: files.isEmpty ? readingBuiltIn : { _ in true })
   }
 
   /// What is wrong with a plan slot's time (nil: plain words or a calendar expression Nudge

@@ -115,7 +115,7 @@ struct TodayCommand: ContextCommand {
       }
     }
     // the flows of the other plans that are on, those of this part of the day
-    let plans = try ctx.plans(db)
+    let plans = try ctx.plansOn(db)
     for flow in plans.flowsOn where flow.isShown(in: phase) {
       let title = VisibleText.escaped(flow.title)
       ctx.line(

@@ -83,6 +83,22 @@ extension Context {
     PlanSet(catalogue: planCatalogue(), choices: try db.planChoices())
   }
 
+  /// The plans as `plans(db)` has them, for a caller that asks only of the plans that are on
+  /// (`flowsOn`, `definitionOn`, a plan slot's title and schedule): when the person has no plan
+  /// files, the coach's plan (its flows are compiled in, and no `PlanSet` answer comes from
+  /// it) and a built-in plan that is off are not read. Reading the sleep plan and the coach's
+  /// was a sixth of the today view's start. (A built-in plan has no reminder times of its
+  /// own, PlanFileTests holds: leaving an off one unread drops no disabled schedule.)
+  func plansOn(_ db: AppDatabase) throws -> PlanSet {
+    let choices = try db.planChoices()
+    let catalogue = Self.planCatalogue(
+      environment, files: platform.files, timeProblem: planTimeProblem,
+      readingBuiltIn: { name in
+        name != PlanSet.coach && (choices[name] ?? !BuiltInPlans.offByDefault.contains(name))
+      })
+    return PlanSet(catalogue: catalogue, choices: choices)
+  }
+
   /// An achievement's title: a defined flow's first is titled by its plan's `first`.
   func achievementTitle(_ achievement: Achievement) -> String {
     guard case .firstOf(let word) = achievement,

@@ -52,7 +52,7 @@ extension Reminder {
       // this morning's reminder here)
       SyncRunner.takeIn(ctx, db)
       let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
-      let plans = try ctx.plans(db)
+      let plans = try ctx.plansOn(db)
       switch try FireReminder(db: db)(
         request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses,
         also: { slot in plans.flowsOn(slot).map { .defined($0.word) } },

@@ -25,11 +25,14 @@ public struct PlanCatalogue: Sendable {
 
   /// Reads the built-in plans and `files` (path, and text, nil when it could not be read or
   /// is over the size a plan may have). `commandWords`: the words `nudge` has for its own
-  /// commands, which no flow may take.
+  /// commands, which no flow may take. `readingBuiltIn`: whether a built-in plan (by name) is
+  /// read; one left unread is not in `entries` (only a caller that asks nothing of it may
+  /// leave one: see `Context.plansOn`).
   public static func load(
     builtIn: [(name: String, text: String)] = BuiltInPlans.texts,
     files: [(path: String, text: String?)], commandWords: Set<String>,
-    timeProblem: (String) -> String? = { _ in nil }
+    timeProblem: (String) -> String? = { _ in nil },
+    readingBuiltIn: (String) -> Bool = { _ in true }
   ) -> PlanCatalogue {
     var catalogue = PlanCatalogue()
     var taken = commandWords
@@ -61,7 +64,7 @@ public struct PlanCatalogue: Sendable {
         catalogue.problems.append(Problem(file: file ?? "plans/\(name).plan", error: error))
       }
     }
-    for (name, text) in builtIn { add(text, file: nil, name: name) }
+    for (name, text) in builtIn where readingBuiltIn(name) { add(text, file: nil, name: name) }
     if files.count > maxFiles {
       catalogue.problems.append(
         Problem(

@@ -253,6 +253,20 @@ import Testing
     #expect(evening.stdout.contains("Tonight's challenge: \(challenge["name"] as? String ?? "?")"))
   }
 
+  @Test func withNoPlanFilesTheTodayViewShowsTheSleepPlanOnlyWhileItIsOn() throws {
+    // no plan files: the today view reads no built-in plan that is off (`Context.plansOn`)
+    let nudge = InProcess()
+    let morning = "2026-11-20T07:30:00+01:00"
+    #expect(!(try nudge("today", now: morning)).stdout.contains("Last night"))
+    #expect(try nudge("plan", "on", "sleep").status == 0)
+    let on = try nudge("today", now: morning)
+    #expect(on.stdout.contains("→ Last night: nudge sleep"), "\(on.stdout)")
+    #expect(try nudge("plan", "off", "sleep").status == 0)
+    #expect(!(try nudge("today", now: morning)).stdout.contains("Last night"))
+    // and `plan list` still has both built-in plans
+    #expect(try nudge("plan", "list").stdout.contains("coach"))
+  }
+
   @Test func itsHelpAndUsageErrorsAreItsOwn() throws {
     let nudge = try Self.withWalkingPlan()
     let help = try nudge("walk", "--help")

@@ -23,6 +23,27 @@ import Testing
     }
   }
 
+  @Test func whatIsKnownOfTheBuiltInPlansWithoutReadingThemIsWhatTheirFilesSay() throws {
+    // `offByDefault` is what lets a command leave those plans unread (`Context.plansOn`); an
+    // off plan left unread must drop no reminder time of its own, so none has one
+    for (name, text) in BuiltInPlans.texts {
+      let plan = try PlanFile.read(text)
+      #expect(plan.name == name)
+      #expect(BuiltInPlans.offByDefault.contains(name) == !plan.onByDefault, "\(name)")
+      #expect(plan.slots.isEmpty, "\(name): a built-in plan with reminder times of its own")
+    }
+  }
+
+  /// A catalogue that leaves a built-in plan unread has the others as they are.
+  @Test func aBuiltInPlanLeftUnreadIsNotInTheCatalogue() throws {
+    let all = PlanCatalogue.load(files: [], commandWords: [])
+    let some = PlanCatalogue.load(
+      files: [], commandWords: [], readingBuiltIn: { $0 == "sleep" })
+    #expect(all.entries.map(\.plan.name) == ["coach", "sleep"])
+    #expect(some.entries.map(\.plan.name) == ["sleep"] && some.problems.isEmpty)
+    #expect(some.entries[0].plan == all.entries[1].plan)
+  }
+
   @Test func theCoachIsTodaysFourFlowsAndSleepItsTwo() throws {
     let coach = try PlanFile.read(BuiltInPlans.texts[0].text)
     #expect(coach.name == "coach" && coach.onByDefault)
