@@ -68,6 +68,7 @@ session nowait default '
 start=$(date +%s%N)
 NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 > "$CASE/out" 2>&1
 echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+ls "$DATA/nudge" > "$CASE/files"
 sleep 0.5  # a hold: still on the screen half a second after nudge returned
 echo "displayed=$(dunstctl count displayed)"
 "$NUDGE" log --json > "$CASE/log.json"
@@ -78,6 +79,10 @@ dunstctl history > "$CASE/history.json"
 check "--wait 0: exit 0 in under a second, still displayed afterwards" \
   bash -c "grep -qE 'status=0 ms=[0-9]{1,3}$' '$work/nowait/log' && grep -q 'displayed=1' '$work/nowait/log'"
 check "--wait 0: one log entry, shown" test "$(outcomes "$work/nowait/log.json")" = shown
+# the database was closed at the end: its WAL folded back and removed (left open, the next
+# process read the whole WAL again to rebuild its index)
+check "--wait 0: the database closed at exit (no -wal left)" \
+  bash -c "grep -q '^nudge.sqlite3$' '$work/nowait/files' && ! grep -q -- '-wal$' '$work/nowait/files'"
 check "--wait 0: the body's lines are lines (no escaped line break shown)" python3 -c "
 import json, sys
 body = json.load(open('$work/nowait/history.json'))['data'][0][0]['body']['data']

@@ -133,6 +133,10 @@ private struct OnScreen: Sendable {
       ctx.output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
       ctx.platform.exitImmediately(69)
     }
+    // the handler holds this reminder, and so the database: let go of it once the reminder's
+    // life is over, so the database closes when the command ends (its WAL folded back into the
+    // file; left open, the next process read the whole WAL again to rebuild its index)
+    defer { ctx.notifier.whenServerHangs {} }
     // `--wait 0` posts without buttons, so it needs no server check before: the post says
     let leftOnScreen = options.wait == 0
     if !leftOnScreen || session.request == .scheduled(slot),
