@@ -34,6 +34,22 @@ import Testing
     #expect(try db.doneDays() == [day, day.adding(days: 1), day.adding(days: 3)])
   }
 
+  @Test func theHistoryFactsFollowedDaysAreTheCheckinsWhoseSwapWasFollowed() throws {
+    // check-ins followed, not followed and unanswered, and a prep (which has no swap)
+    let db = try AppDatabase.inMemory()
+    for (offset, followed) in [(0, true), (1, false), (2, nil), (4, true)] as [(Int, Bool?)] {
+      try db.putEntry(
+        CheckinEntry(
+          day: day.adding(days: offset), followed: followed, savedAt: "2026-11-19T21:00:00Z"))
+    }
+    try db.putEntry(PrepEntry.self, day: day.adding(days: 3), savedAt: "2026-11-19T21:30:00Z") {
+      _ in
+    }
+    let facts = try db.historyFacts()
+    #expect(facts.followedDays == [day, day.adding(days: 4)])
+    #expect(facts.checkinDays.count == 4)
+  }
+
   @Test func aDamagedAnswersColumnReadsAsItsTextAlwaysDid() throws {
     // Given check-ins whose answers a damaged file holds: bytes that are not UTF-8, and a NUL
     // with bytes after it (Nudge writes neither: FlatJSON escapes a NUL)
