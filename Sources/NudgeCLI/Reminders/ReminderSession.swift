@@ -133,10 +133,15 @@ private struct OnScreen: Sendable {
       ctx.output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
       ctx.platform.exitImmediately(69)
     }
-    // the handler holds this reminder, and so the database: let go of it once the reminder's
-    // life is over, so the database closes when the command ends (its WAL folded back into the
-    // file; left open, the next process read the whole WAL again to rebuild its index)
-    defer { ctx.notifier.whenServerHangs {} }
+    // the handler holds this reminder, and so the database: once the reminder's life is over
+    // a hang only ends the process, so the database closes when the command ends (its WAL
+    // folded back into the file; left open, the next process read the whole WAL again)
+    defer {
+      ctx.notifier.whenServerHangs { [output = ctx.output, platform = ctx.platform] in
+        output.writeError("nudge: the notification server did not answer within 3 seconds.\n")
+        platform.exitImmediately(69)
+      }
+    }
     // `--wait 0` posts without buttons, so it needs no server check before: the post says
     let leftOnScreen = options.wait == 0
     if !leftOnScreen || session.request == .scheduled(slot),
