@@ -372,20 +372,21 @@ extension AppDatabase {
     // Version 13: the sync triggers exist only while this device syncs (`joinSync` makes
     // them, `leaveSync` drops them; a device that syncs keeps them, see `migrate`), and are
     // written shorter: SQLite parses every trigger at each open, and these twelve were a tenth
-    // of the start of every command that reads the database.
+    // of the start of every command that reads the database. (A file whose triggers someone
+    // dropped by hand still upgrades: IF EXISTS.)
     """
-      DROP TRIGGER sync_entry_added;
-      DROP TRIGGER sync_entry_changed;
-      DROP TRIGGER sync_entry_removed;
-      DROP TRIGGER sync_pause_added;
-      DROP TRIGGER sync_pause_changed;
-      DROP TRIGGER sync_pause_removed;
-      DROP TRIGGER sync_slot_added;
-      DROP TRIGGER sync_slot_changed;
-      DROP TRIGGER sync_slot_removed;
-      DROP TRIGGER sync_setting_added;
-      DROP TRIGGER sync_setting_changed;
-      DROP TRIGGER sync_setting_removed;
+      DROP TRIGGER IF EXISTS sync_entry_added;
+      DROP TRIGGER IF EXISTS sync_entry_changed;
+      DROP TRIGGER IF EXISTS sync_entry_removed;
+      DROP TRIGGER IF EXISTS sync_pause_added;
+      DROP TRIGGER IF EXISTS sync_pause_changed;
+      DROP TRIGGER IF EXISTS sync_pause_removed;
+      DROP TRIGGER IF EXISTS sync_slot_added;
+      DROP TRIGGER IF EXISTS sync_slot_changed;
+      DROP TRIGGER IF EXISTS sync_slot_removed;
+      DROP TRIGGER IF EXISTS sync_setting_added;
+      DROP TRIGGER IF EXISTS sync_setting_changed;
+      DROP TRIGGER IF EXISTS sync_setting_removed;
     """,
   ]
 

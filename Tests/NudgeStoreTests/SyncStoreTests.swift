@@ -316,6 +316,23 @@ import Testing
     #expect(try syncRows(db, "sync_dirty") == 0)
   }
 
+  @Test func aVersion12FileMissingASyncTriggerStillUpgrades() throws {
+    // a file whose sync trigger someone dropped by hand: upgraded, its entries kept, not a
+    // failure that "try again" would meet forever
+    let dir = NSTemporaryDirectory() + "nudge-sync-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let old = try SQLiteConnection(path: dir + "/nudge.db", create: true)
+    try AppDatabase.migrate(old, upTo: 12)
+    try old.execute("DROP TRIGGER sync_pause_added")
+    try old.execute(
+      "INSERT INTO flow_entry (day, flow, key, answers, saved_at) VALUES (?, 'prep', '', '{}', ?)",
+      [.text("2026-11-19"), .text(at)])
+    let db = try AppDatabase.open(path: dir + "/nudge.db")
+    #expect(try db.read { try $0.integer("PRAGMA user_version") } == 13)
+    #expect(try syncTriggers(db).isEmpty)
+    #expect(try syncRows(db, "flow_entry") == 1)
+  }
+
   @Test func version13KeepsTheTriggersOfADeviceThatSyncsAndDropsTheOthers() throws {
     for syncs in [true, false] {
       // a version-12 file (its triggers guarded by `EXISTS (SELECT 1 FROM sync_self)`)
