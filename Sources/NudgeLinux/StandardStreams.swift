@@ -34,17 +34,25 @@ public enum StandardStreams {
     readAll(from: STDIN_FILENO, limit: limit)
   }
 
-  /// Everything `fd` holds until its end, nil past `limit` bytes or on a read error.
-  static func readAll(from fd: Int32, limit: Int) -> [UInt8]? {
+  /// Everything `fd` holds until its end, nil past `limit` bytes or on a read error. Each read
+  /// goes into memory nobody has written yet (not a zero-filled buffer): a page is touched only
+  /// when bytes arrive in it. `expected`: the size to read in one go (a file's, from fstat).
+  static func readAll(from fd: Int32, limit: Int, expected: Int = 65536) -> [UInt8]? {
     var data: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
+    // one byte past what is expected: the read that returns it, or 0, finds the end; a file
+    // that says it is empty (/proc) or grows is read on in 64 KiB reads
+    var size = expected > 0 ? min(expected, limit, 1 << 24) + 1 : 65536
     while true {
-      let got = read(fd, &chunk, chunk.count)
-      if got < 0 && errno == EINTR { continue }
+      var got = 0
+      let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        repeat { got = read(fd, buffer.baseAddress, size) } while got < 0 && errno == EINTR
+        count = max(got, 0)
+      }
       if got < 0 { return nil }
       if got == 0 { return data }
       guard data.count + got <= limit else { return nil }
-      data.append(contentsOf: chunk[0..<got])
+      if data.isEmpty { data = chunk } else { data.append(contentsOf: chunk) }
+      size = max(size, 65536)
     }
   }
 
@@ -85,7 +93,9 @@ public enum StandardStreams {
     guard info.st_mode & S_IFMT == S_IFREG else {
       return .failure(.notRegular(AtomicFile.kind(info.st_mode)))
     }
-    guard Int(info.st_size) <= limit, let bytes = readAll(from: fd, limit: limit) else {
+    guard Int(info.st_size) <= limit,
+      let bytes = readAll(from: fd, limit: limit, expected: Int(info.st_size))
+    else {
       return .failure(.tooLarge)
     }
     return .success(bytes)

@@ -78,6 +78,29 @@ import Testing
     #expect(LinuxPlatform.environment() == ProcessInfo.processInfo.environment)
   }
 
+  /// A file is read whole in one read of its size (no zero-filled 64 KiB buffer first), and
+  /// still whole when it is larger than a read, empty, says it is empty (/proc), or over the limit.
+  @Test func aFileIsReadWholeWhateverItsSize() throws {
+    let dir = try directory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for size in [0, 1, 4095, 65536, 65537, 200_001] {
+      let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 251) }
+      let path = dir + "/f\(size)"
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      #expect(try StandardStreams.readFile(path, limit: 1 << 20).get() == bytes, "\(size) bytes")
+      #expect(
+        try StandardStreams.readFile(path, limit: size).get() == bytes, "\(size) at the limit")
+      if size > 0 {
+        #expect(throws: StandardStreams.FileReadFailure.tooLarge) {
+          try StandardStreams.readFile(path, limit: size - 1).get()
+        }
+      }
+    }
+    // a size of 0 that has bytes: read on until the end
+    let status = try StandardStreams.readFile("/proc/self/status", limit: 1 << 20).get()
+    #expect(String(decoding: status, as: UTF8.self).contains("\nPid:"))
+  }
+
   @Test func runWaitsForItsChildAndReportsItsStatus() throws {
     #expect(try platform.run(["/bin/sh", "-c", "exit 7"], environment: [:]) == 7)
     #expect(try platform.run(["/bin/sh", "-c", "kill -HUP $$"], environment: [:]) == 128 + SIGHUP)
