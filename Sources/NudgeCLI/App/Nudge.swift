@@ -95,6 +95,10 @@ public enum NudgeMain {
     if arguments.isEmpty { return TodayCommand() }
     // nor does the reminder's post, when its words are plain (nor the calendar preview: main)
     if let notify = NotifyCommand.quickParse(arguments) { return notify }
+    // nor a backup or the timeline, whose words are as plain (their parse was a twentieth of
+    // ten years' export)
+    if let export = ExportCommand.quickParse(arguments) { return export }
+    if let history = HistoryCommand.quickParse(arguments) { return history }
     if let shell = Completions.requestedShell(arguments) {
       throw CleanExit.message(Completions.script(for: shell))
     }

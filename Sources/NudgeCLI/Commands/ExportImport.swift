@@ -25,6 +25,23 @@ struct ExportCommand: ContextCommand {
       valueName: "file"))
   var output: String?
 
+  /// `nudge export [--csv] [-o FILE]` read without the argument parser (`PlainWords`; its
+  /// first use was a twentieth of a ten-year export). Anything else is nil, for the parser to
+  /// read: `-o=FILE` among it, which the parser may not take as `-o FILE`.
+  static func quickParse(_ arguments: [String]) -> Self? {
+    guard arguments.first == "export",
+      !arguments.contains(where: { $0.hasPrefix("-o=") }),
+      let words = PlainWords(
+        arguments.dropFirst(), options: ["-o", "--output"], flags: ["--csv"]),
+      words.positionals.isEmpty,
+      words.options.count <= 1
+    else { return nil }
+    var command = Self()
+    command.csv = words.flags.contains("--csv")
+    command.output = words.options["-o"] ?? words.options["--output"]
+    return command
+  }
+
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let data =

@@ -24,6 +24,25 @@ struct HistoryCommand: ContextCommand {
     }
   }
 
+  /// `nudge history [--days N] [--json] [--full]` read without the argument parser
+  /// (`PlainWords`); anything else, or what `validate` refuses, is nil for the parser to read
+  /// and say what is wrong.
+  static func quickParse(_ arguments: [String]) -> Self? {
+    guard arguments.first == "history",
+      let words = PlainWords(
+        arguments.dropFirst(), options: ["--days"], flags: ["--json", "--full"],
+        unconditional: ["--days"]),
+      words.positionals.isEmpty,
+      let days = words.number("--days", Int.self)
+    else { return nil }
+    var command = Self()
+    command.days = days ?? 7
+    command.json = words.flags.contains("--json")
+    command.full = words.flags.contains("--full")
+    guard (try? command.validate()) != nil else { return nil }
+    return command
+  }
+
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let settings = try db.settings()

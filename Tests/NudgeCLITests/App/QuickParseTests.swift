@@ -78,12 +78,61 @@ import Testing
     #expect(NotifyCommand.quickParse(["notify"] + rest) == nil, "\(rest)")
   }
 
+  @Test(arguments: [
+    [], ["--csv"], ["-o", "backup.json"], ["--output", "b.json", "--csv"], ["--output=b.json"],
+  ])
+  func exportReadsAsTheParserReadsIt(rest: [String]) throws {
+    let arguments = ["export"] + rest
+    let quick = try #require(ExportCommand.quickParse(arguments), "\(rest)")
+    let parsed = try #require(try NudgeCLI.Nudge.parseAsRoot(arguments) as? ExportCommand)
+    #expect(
+      [quick.csv.description, quick.output ?? "-"] == [
+        parsed.csv.description, parsed.output ?? "-",
+      ])
+  }
+
+  @Test(arguments: [
+    ["extra"], ["-o"], ["-o", "a", "--output", "b"], ["-o", "a", "-o", "b"], ["--csv", "--csv"],
+    ["--output", "-"], ["-o=b.json"], ["-ob.json"], ["--help"], ["--json"], ["--", "x"],
+  ])
+  func exportLeavesAnythingElseToTheParser(rest: [String]) {
+    #expect(ExportCommand.quickParse(["export"] + rest) == nil, "\(rest)")
+  }
+
+  @Test(arguments: [
+    [], ["--days", "3650"], ["--days=1", "--json"], ["--full", "--days", "30"],
+    ["--json", "--full"],
+  ])
+  func historyReadsAsTheParserReadsIt(rest: [String]) throws {
+    let arguments = ["history"] + rest
+    let quick = try #require(HistoryCommand.quickParse(arguments), "\(rest)")
+    let parsed = try #require(try NudgeCLI.Nudge.parseAsRoot(arguments) as? HistoryCommand)
+    #expect(
+      [quick.days, quick.json ? 1 : 0, quick.full ? 1 : 0] == [
+        parsed.days, parsed.json ? 1 : 0, parsed.full ? 1 : 0,
+      ])
+  }
+
+  @Test(arguments: [
+    ["--days", "0"], ["--days", "3651"], ["--days", "-1"], ["--days", "week"], ["--days"],
+    ["--days", "1", "--days", "2"], ["--json", "--json"], ["7"], ["--help"], ["--days", "1.5"],
+  ])
+  func historyLeavesAnythingElseToTheParser(rest: [String]) {
+    #expect(HistoryCommand.quickParse(["history"] + rest) == nil, "\(rest)")
+  }
+
   @Test func otherCommandsAreNotReadHere() {
     for arguments in [["schedule", "set", "morning", "7:00"], ["preview", "daily"], ["schedule"]] {
       #expect(PreviewRequest.quickParse(arguments) == nil, "\(arguments)")
     }
     for arguments in [["log", "morning"], ["schedule", "notify", "morning"], []] {
       #expect(NotifyCommand.quickParse(arguments) == nil, "\(arguments)")
+    }
+    for arguments in [["import", "-o", "x"], ["history"], ["show", "--json"], []] {
+      #expect(ExportCommand.quickParse(arguments) == nil, "\(arguments)")
+    }
+    for arguments in [["export"], ["show", "--days", "3"], ["log"], []] {
+      #expect(HistoryCommand.quickParse(arguments) == nil, "\(arguments)")
     }
   }
 }
