@@ -27,7 +27,7 @@ struct ExportCommand: ContextCommand {
 
   /// `nudge export [--csv] [-o FILE]` read without the argument parser (`PlainWords`; its
   /// first use was a twentieth of a ten-year export). Anything else is nil, for the parser to
-  /// read: `-o=FILE` among it, which the parser may not take as `-o FILE`.
+  /// read: `-o=FILE` among it (a short option's `=` is the parser's to read).
   static func quickParse(_ arguments: [String]) -> Self? {
     guard arguments.first == "export",
       !arguments.contains(where: { $0.hasPrefix("-o=") }),
