@@ -22,15 +22,18 @@ extension LibnotifyNotifier {
   }
 }
 
-/// One watched call: its thread runs `handler` unless `finished()` comes first.
+/// One watched call: its thread runs `handler` unless `finished()` comes first. `finished()`
+/// lets the handler go at once, on the caller's thread: what it captured (a reminder and its
+/// database) is not left to the watching thread, which may wake only after the process has
+/// moved on to its exit (and then the database would not be closed).
 final class HangWatch: Sendable {
   private let deadline: Double
-  private let handler: @Sendable () -> Void
+  private let handler: Mutex<(@Sendable () -> Void)?>
   private let done = DispatchSemaphore(value: 0)
 
   init(deadline: Double, handler: @escaping @Sendable () -> Void) {
     self.deadline = deadline
-    self.handler = handler
+    self.handler = Mutex(handler)
   }
 
   /// Starts the watching thread (detached: it ends by itself).
@@ -41,7 +44,11 @@ final class HangWatch: Sendable {
       &thread, nil,
       { raw in
         let watch = Unmanaged<HangWatch>.fromOpaque(raw!).takeRetainedValue()
-        if watch.done.wait(timeout: .now() + watch.deadline) == .timedOut { watch.handler() }
+        if watch.done.wait(timeout: .now() + watch.deadline) == .timedOut {
+          // taken under the lock: a call that finished meanwhile has let it go
+          let handler = watch.handler.withLock { $0.take() }
+          handler?()
+        }
         return nil
       }, box)
     if started == 0 {
@@ -51,6 +58,9 @@ final class HangWatch: Sendable {
     }
   }
 
-  /// The call returned in time.
-  func finished() { done.signal() }
+  /// The call returned in time: the handler is let go, and the thread woken to end.
+  func finished() {
+    _ = handler.withLock { $0.take() }
+    done.signal()
+  }
 }
