@@ -36,7 +36,8 @@ $script
 kill %1 2>/dev/null
 CASE
   DATA="$dir/data" CASE="$dir" NUDGE="$NUDGE" SOCKET="$socket" XDG_DATA_HOME="$dir/data" \
-    timeout 120 dbus-run-session -- bash "$dir/case.sh" > "$dir/log" 2>&1
+    timeout 120 dbus-run-session ${BUS_CONFIG:+--config-file "$BUS_CONFIG"} -- bash "$dir/case.sh" \
+    > "$dir/log" 2>&1
 }
 
 tm new-session -d -s flow -x 100 -y 40 "sleep 600"
@@ -87,6 +88,30 @@ check "--wait 0: the body's lines are lines (no escaped line break shown)" pytho
 import json, sys
 body = json.load(open('$work/nowait/history.json'))['data'][0][0]['body']['data']
 sys.exit(0 if body.count(chr(10)) >= 2 and '\\\\u{' not in body and 'Run: nudge review' in body else 1)"
+
+# 1c''. --wait 0 posts straight over the bus's Unix socket, without libnotify: on a bus in the
+# abstract namespace too; a bus reached by TCP (which it leaves to libnotify) shows it as well.
+# (BUS_CONFIG: session.conf listening elsewhere; over TCP, with anonymous authentication)
+sed "s|<listen>.*</listen>|<listen>unix:abstract=$work/abstract-bus</listen>|" \
+  /usr/share/dbus-1/session.conf > "$work/abstract.conf"
+sed -e "s|<listen>.*</listen>|<listen>tcp:host=127.0.0.1,bind=127.0.0.1,port=0</listen>|" \
+  -e "s|<auth>EXTERNAL</auth>|<auth>ANONYMOUS</auth><allow_anonymous/>|" \
+  /usr/share/dbus-1/session.conf > "$work/tcp.conf"
+for transport in abstract tcp; do
+  BUS_CONFIG=$work/$transport.conf session "bus-$transport" default '
+echo "address=$DBUS_SESSION_BUS_ADDRESS"
+NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 --json > "$CASE/out.json" 2> "$CASE/err"
+echo "status=$?"
+sleep 0.3  # a hold: still on the screen after nudge returned
+echo "displayed=$(dunstctl count displayed)"
+'
+done
+check "--wait 0 on a bus in the abstract namespace: shown (exit 0, displayed)" bash -c "
+  grep -q 'address=unix:abstract=' '$work/bus-abstract/log' && grep -q 'status=0' '$work/bus-abstract/log' &&
+  grep -q 'displayed=1' '$work/bus-abstract/log' && grep -q '\"shown\"' '$work/bus-abstract/out.json'"
+check "--wait 0 on a bus reached by TCP (through libnotify): shown (exit 0, displayed)" bash -c "
+  grep -q 'address=tcp:' '$work/bus-tcp/log' && grep -q 'status=0' '$work/bus-tcp/log' &&
+  grep -q 'displayed=1' '$work/bus-tcp/log' && grep -q '\"shown\"' '$work/bus-tcp/out.json'"
 
 # 1c'. A slot two plans share posts one reminder: the coach's flow, and the sleep plan's named
 # too; once the coach's is done, the sleep plan's in its own words.
@@ -337,6 +362,25 @@ kill -CONT %1
 '
 grep -o "status=.*" "$work/frozen/log"
 check "frozen server: exit 69 within 3 s" bash -c "grep -qE 'status=69 ms=([0-9]{1,3}|[12][0-9]{3})$' '$work/frozen/log'"
+
+# 5c. The same with --wait 0 (straight over the socket): the deadline ends the wait for the
+#     answers, the reminder is printed and logged undelivered, and the database is closed.
+session frozen0 default '
+kill -STOP %1
+start=$(date +%s%N)
+"$NUDGE" notify demo --wait 0 > "$CASE/out" 2> "$CASE/err"
+echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+kill -CONT %1
+ls "$DATA/nudge" > "$CASE/files"
+"$NUDGE" log --json > "$CASE/log.json"
+'
+grep -o "status=.*" "$work/frozen0/log"
+check "frozen server, --wait 0: exit 69 within 3 s, the reminder printed, one line of why" bash -c "
+  grep -qE 'status=69 ms=([0-9]{1,3}|[12][0-9]{3})$' '$work/frozen0/log' && grep -q 'Run: nudge prep' '$work/frozen0/out' &&
+  test \"\$(wc -l < '$work/frozen0/err')\" = 1 && grep -q 'did not answer within 3 seconds' '$work/frozen0/err'"
+check "frozen server, --wait 0: logged undelivered" test "$(outcomes "$work/frozen0/log.json")" = undelivered
+check "frozen server, --wait 0: the database closed (no -wal left)" \
+  bash -c "grep -q '^nudge.sqlite3$' '$work/frozen0/files' && ! grep -q -- '-wal$' '$work/frozen0/files'"
 
 # 8. Do Not Disturb (dunst paused): the reminder is held, not shown; its window ends while still
 #    held, so it is replaced by one button-less "missed" notice that dunst shows once unpaused,

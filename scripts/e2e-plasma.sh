@@ -337,6 +337,35 @@ check "dnd: when it ends, Plasma shows the one without buttons (plasma-dnd-after
 check "dnd: and expires it by itself (reason 1)" \
   bash -c "awk -F'\t' '\$1==\"NotificationClosed\" && \$3==1' '$c/events' | grep -q ."
 
+# 3b. `--wait 0` (posted straight over the bus's socket, without libnotify): under Do Not Disturb
+#     reported and logged held, nothing drawn, shown by Plasma once it ends; without it, shown.
+c=$work/dnd0
+mkdir -p "$c"
+/usr/bin/python3 "$work/inhibit.py" > "$c/cookie" 2> "$c/inhibit.err" &
+holder=$!
+wait_for -t 5 test -s "$c/cookie"
+XDG_DATA_HOME=$c/data timeout 30 "$NUDGE" notify demo --wait 0 --json > "$c/out.json" 2> "$c/err"
+echo "dnd, --wait 0: exit $?, $(tr -d '\n ' < "$c/out.json")"
+sleep 0.5
+popups > "$c/popups-during"
+kill "$holder"
+wait_for -t 5 not_inhibited
+wait_popup 3
+popups > "$c/popups-after"
+import -window root "$artifacts/plasma-dnd-wait0.png"
+wait_for -t 10 popup_count 0
+XDG_DATA_HOME=$c/data timeout 30 "$NUDGE" notify demo --wait 0 --json > "$c/out-shown.json" 2> "$c/err-shown"
+wait_popup 3
+popups > "$c/popups-shown"
+wait_for -t 10 popup_count 0
+check "dnd, --wait 0: reported held, logged held, no popup until Do Not Disturb ends" bash -c "
+  grep -q '\"outcome\" *: *\"held\"' '$c/out.json' && test ! -s '$c/popups-during' &&
+  test \"\$(wc -l < '$c/popups-after')\" = 1"
+check "--wait 0 without Do Not Disturb: reported shown and drawn" bash -c "
+  grep -q '\"outcome\" *: *\"shown\"' '$c/out-shown.json' && test \"\$(wc -l < '$c/popups-shown')\" = 1"
+echo "dnd, --wait 0: logged: $(log_outcomes "$c/data")"
+check "dnd, --wait 0: logged held, then shown" test "$(log_outcomes "$c/data")" = "held shown"
+
 # 4. Close reasons. A reminder with buttons is posted with expire_timeout 0: Plasma never expires
 #    it (its popup timer is the timeout, none for 0; the default is 5 s); the close button
 #    dismisses it (reason 2).

@@ -35,13 +35,13 @@ public final class LibnotifyNotifier: Notifier {
   public func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
     -> DesktopNotification.Outcome
   {
-    if let missing = Self.libraryMissing { return .undelivered(missing.message) }
     if wait.seconds <= 0 {
       // nobody waits for Do Not Disturb to end: it is held or shown, as the post found it
       let (outcome, visibility) = leave(notification)
       if outcome == .left { wait.onVisibility(visibility) }
       return outcome
     }
+    if let missing = Self.libraryMissing { return .undelivered(missing.message) }
     let started = ContinuousClock.now
     func remaining() -> Double {
       let elapsed = (ContinuousClock.now - started).components
@@ -109,7 +109,8 @@ public final class LibnotifyNotifier: Notifier {
   /// Shows a notification without buttons and leaves it for the server to expire: no probe (a
   /// missing server fails the Notify call itself), no main loop, nothing waits. Whether Do Not
   /// Disturb holds it is asked with the post (no capabilities call for it: the server is asked
-  /// for `Inhibited` directly).
+  /// for `Inhibited` directly). Straight over the bus's Unix socket (`BusPost`), without
+  /// loading GLib; through libnotify only on a bus reached otherwise (tcp, launchd).
   func leave(_ notification: DesktopNotification) -> (DesktopNotification.Outcome, Visibility) {
     // never let GLib start a session bus of its own (it would outlive this command)
     guard hasSessionBus else {
@@ -117,6 +118,20 @@ public final class LibnotifyNotifier: Notifier {
     }
     var plain = notification
     plain.actions = []
+    if let endpoint = SessionBusSocket.endpoint(environment: environment) {
+      let post = BusPost(endpoint: endpoint, deadline: .now + .seconds(deadline))
+      let shown = post.leave(
+        plain, server: lastServer.withLock { $0?.info },
+        gnomeShowsBanners: {
+          // GNOME's switch is a GSettings key: GLib is loaded for it, on GNOME only
+          Self.libraryMissing == nil ? DoNotDisturb.gnomeShowsBanners() : true
+        })
+      switch shown {
+      case .success(let visibility): return (.left, visibility)
+      case .failure(let failure): return (.undelivered(failure.message), .shown)
+      }
+    }
+    if let missing = Self.libraryMissing { return (.undelivered(missing.message), .shown) }
     // a body link needs to know whether the server makes it clickable: the last probe says
     let known = lastServer.withLock { $0?.info }
     let server = notification.link == nil ? nil : known ?? (try? probe().get())

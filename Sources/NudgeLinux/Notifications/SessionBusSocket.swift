@@ -1,0 +1,256 @@
+// The session bus reached through its Unix socket, without GLib: where it listens (from the
+// environment, which is checked like any input), the EXTERNAL authentication, and calls sent
+// together and their replies read back, every wait bounded by one deadline. A post nobody
+// waits for (`--wait 0`) uses it; everything that waits for a click uses libnotify.
+
+import Glibc
+
+/// A connection to the session bus over its Unix socket: calls are queued, written together,
+/// and their replies read back by serial before the deadline.
+final class SessionBusSocket {
+  /// Where a session bus listens that Nudge can reach without GLib.
+  enum Endpoint: Equatable {
+    /// A socket file (`unix:path=`).
+    case path(String)
+    /// A name in the abstract namespace (`unix:abstract=`).
+    case abstract(String)
+  }
+
+  /// Why the bus could not be used.
+  enum Failure: Error, Equatable {
+    /// No connection: the socket's address and the system's reason.
+    case unreachable(String)
+    /// The bus refused the authentication (its answer).
+    case refused(String)
+    /// The deadline passed with calls unanswered.
+    case timedOut
+    /// The bus closed the connection or sent what is not a message.
+    case broken(String)
+
+    var message: String {
+      switch self {
+      case .unreachable(let m): "cannot connect to the session bus (\(m))"
+      case .refused(let m): "the session bus refused the connection (\(m))"
+      case .timedOut: "the notification server did not answer within 3 seconds"
+      case .broken(let m): "the session bus connection failed (\(m))"
+      }
+    }
+  }
+
+  /// The session bus's endpoint: the first `unix:path=` or `unix:abstract=` address of
+  /// `DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus` when the variable is unset or
+  /// empty (as GLib and sd-bus look); nil when the variable names only other transports (tcp,
+  /// launchd, autolaunch), which are left to GLib, or a value no socket address can hold.
+  static func endpoint(environment: [String: String]) -> Endpoint? {
+    guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+      guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else {
+        return nil
+      }
+      return fits(.path(runtime + "/bus"))
+    }
+    for entry in address.split(separator: ";") {
+      guard entry.hasPrefix("unix:") else { continue }
+      for pair in entry.dropFirst(5).split(separator: ",") {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let value = unescaped(parts[1]), !value.isEmpty else { continue }
+        switch parts[0] {
+        case "path": return fits(.path(value))
+        case "abstract": return fits(.abstract(value))
+        default: continue
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The endpoint when its name fits a socket address (108 bytes with the NUL or the leading
+  /// zero byte) and holds no NUL.
+  private static func fits(_ endpoint: Endpoint) -> Endpoint? {
+    let name =
+      switch endpoint {
+      case .path(let p): p
+      case .abstract(let a): a
+      }
+    return name.utf8.count < 108 && !name.utf8.contains(0) ? endpoint : nil
+  }
+
+  /// A D-Bus address value with its `%XX` escapes undone; nil for a broken escape.
+  static func unescaped(_ value: Substring) -> String? {
+    var bytes: [UInt8] = []
+    var iterator = value.utf8.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+
+  private let fd: Int32
+  private let deadline: ContinuousClock.Instant
+  private var outgoing: [UInt8]
+  private var received: [UInt8] = []
+  /// True once the bus's `OK` line has been read: what follows it is messages.
+  private var authenticated = false
+  private var lastSerial: UInt32 = 0
+
+  /// Connects and queues the authentication (EXTERNAL, as this process's user), `BEGIN` and
+  /// `Hello`, sent with the first calls without waiting for the bus's answer to each (as
+  /// sd-bus does); every later wait ends at `deadline`.
+  init(connectingTo endpoint: Endpoint, deadline: ContinuousClock.Instant) throws(Failure) {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw .unreachable("socket: " + String(cString: strerror(errno))) }
+    self.deadline = deadline
+    let uid = String(getuid())
+    outgoing = Array("\0AUTH EXTERNAL ".utf8)
+    for byte in uid.utf8 { outgoing += Array(String(byte, radix: 16).utf8) }
+    outgoing += Array("\r\nBEGIN\r\n".utf8)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let (name, abstract, shown) =
+      switch endpoint {
+      case .path(let p): (Array(p.utf8), false, p)
+      case .abstract(let a): (Array(a.utf8), true, "@" + a)
+      }
+    let length = withUnsafeMutableBytes(of: &address.sun_path) { path in
+      let start = abstract ? 1 : 0  // the abstract namespace: a leading zero byte
+      path.baseAddress!.advanced(by: start).copyMemory(from: name, byteCount: name.count)
+      return MemoryLayout<sa_family_t>.size + start + name.count + (abstract ? 0 : 1)
+    }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(length))
+      }
+    }
+    guard connected == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(fd)
+      throw .unreachable("\(shown): \(reason)")
+    }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    _ = queue {
+      .call(
+        serial: $0, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", member: "Hello")
+    }
+  }
+
+  deinit { close(fd) }
+
+  /// Queues a message (made with its serial), to be written with the next wait for replies;
+  /// returns its serial.
+  func queue(_ message: (UInt32) -> BusMessage) -> UInt32 {
+    lastSerial += 1
+    outgoing += message(lastSerial).encoded()
+    return lastSerial
+  }
+
+  /// Writes what is queued and reads until every one of `serials` has its reply (a method
+  /// return or an error); other messages (the bus's signals) are passed over.
+  func replies(to serials: [UInt32]) throws(Failure) -> [UInt32: BusMessage] {
+    var answers: [UInt32: BusMessage] = [:]
+    while true {
+      while let message = try nextMessage() {
+        if let serial = message.replySerial, serials.contains(serial),
+          message.kind == .methodReturn || message.kind == .error
+        {
+          answers[serial] = message
+        }
+      }
+      if answers.count == serials.count && outgoing.isEmpty { return answers }
+      try waitAndTransfer()
+    }
+  }
+
+  /// The next whole message already received, nil if there is none yet; the bus's
+  /// authentication line first.
+  private func nextMessage() throws(Failure) -> BusMessage? {
+    if !authenticated {
+      guard
+        let end = received.indices.dropLast().first(where: {
+          received[$0] == 13 && received[$0 + 1] == 10
+        })
+      else {
+        guard received.count < 512 else { throw .broken("an authentication line without its end") }
+        return nil
+      }
+      let line = String(decoding: received[..<end], as: UTF8.self)
+      guard line.hasPrefix("OK ") else {
+        throw .refused(String(line.prefix(200)))
+      }
+      received.removeFirst(end + 2)
+      authenticated = true
+    }
+    do {
+      guard let length = try BusMessage.length(ofMessageAt: received[...]),
+        received.count >= length
+      else { return nil }
+      let message = try BusMessage.decode(received[..<length])
+      received.removeFirst(length)
+      return message
+    } catch let error as BusWireError {
+      throw .broken(error.description)
+    } catch {
+      throw .broken("\(error)")
+    }
+  }
+
+  /// Waits (until the deadline) for the socket to take what is queued or to have something
+  /// to read, and moves what it can both ways.
+  private func waitAndTransfer() throws(Failure) {
+    let left = deadline - ContinuousClock.now
+    guard left > .zero else { throw .timedOut }
+    let milliseconds =
+      left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+    var watched = pollfd(
+      fd: fd, events: Int16(POLLIN) | (outgoing.isEmpty ? 0 : Int16(POLLOUT)), revents: 0)
+    let ready = poll(&watched, 1, Int32(min(milliseconds, 10_000)))
+    if ready < 0 {
+      guard errno == EINTR else { throw .broken("poll: " + String(cString: strerror(errno))) }
+      return
+    }
+    if watched.revents & Int16(POLLOUT) != 0 && !outgoing.isEmpty {
+      let written = outgoing.withUnsafeBytes {
+        send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if written > 0 {
+        outgoing.removeFirst(written)
+      } else if written < 0 && errno != EAGAIN && errno != EINTR {
+        throw .broken("write: " + String(cString: strerror(errno)))
+      }
+    }
+    if watched.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+      var chunk = [UInt8](repeating: 0, count: 16384)
+      let read = chunk.withUnsafeMutableBytes {
+        recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
+      if read > 0 {
+        guard received.count + read <= BusMessage.largest + 512 else {
+          throw .broken("more unread data than any reply holds")
+        }
+        received += chunk[..<read]
+      } else if read == 0 {
+        throw .broken(
+          authenticated
+            ? "the bus closed the connection"
+            : "the bus closed the connection before authenticating")
+      } else if errno != EAGAIN && errno != EINTR {
+        throw .broken("read: " + String(cString: strerror(errno)))
+      }
+    }
+  }
+}
