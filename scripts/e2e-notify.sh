@@ -511,5 +511,14 @@ unshare -m bash -c "mount --bind /dev/null \$(ldconfig -p | awk '/libnotify.so.4
 check "no libnotify: exit 69, the reminder printed, one line saying what to install" bash -c \
   "test \"\$(cat '$work/nolib.status')\" = 69 && grep -q 'Run: nudge' '$work/nolib.out' && test \$(wc -l < '$work/nolib.err') = 1 && grep -q 'apt-get install libnotify4' '$work/nolib.err'"
 check "no libnotify: other commands run" test -s "$work/nolib.preview"
+# --wait 0 needs no libnotify: it posts over the bus's socket (a dunst session, libnotify hidden)
+session nolib0 default '
+lib=$(ldconfig -p | awk "/libnotify.so.4 /{print \$NF; exit}")
+unshare -m bash -c "mount --bind /dev/null $lib && \"\$NUDGE\" notify demo --wait 0 > \"\$CASE/out\" 2> \"\$CASE/err\"; echo \$? > \"\$CASE/status\""
+sleep 0.3  # a hold: still on the screen after nudge returned
+echo "displayed=$(dunstctl count displayed)"
+'
+check "no libnotify, --wait 0: shown all the same (exit 0, displayed, nothing on stderr)" bash -c \
+  "test \"\$(cat '$work/nolib0/status')\" = 0 && grep -q 'displayed=1' '$work/nolib0/log' && test ! -s '$work/nolib0/err'"
 
 e2e_done
