@@ -152,13 +152,22 @@ extension CalendarSpec {
     return 0
   }
 
-  private func matchesWeekday(_ tm: BrokenDownTime, _ clock: inout CivilClock) -> Bool {
-    if weekdays < 0 || weekdays >= Self.allWeekdays { return true }
+  /// 0 when `tm`'s weekday is one of the expression's; else how many days on the next day
+  /// that is one lies, at most the first day of the next month (1 where normalisation moved
+  /// the date, or no weekday is set at all).
+  private func daysToMatchingWeekday(_ tm: BrokenDownTime, _ clock: inout CivilClock) -> Int {
+    if weekdays < 0 || weekdays >= Self.allWeekdays { return 0 }
     var t = tm
-    guard clock.mktime(&t) != nil else { return false }
+    guard clock.mktime(&t) != nil else { return 1 }
     let date = Day(year: t.year, month: t.month + 1, day: t.day)
     let k = (date.weekday + 6) % 7
-    return weekdays & (1 << k) != 0
+    if weekdays & (1 << k) != 0 { return 0 }
+    guard weekdays & 0x7f != 0, t.year == tm.year, t.month == tm.month, t.day == tm.day else {
+      return 1
+    }
+    var days = 1
+    while weekdays & (1 << ((k + days) % 7)) == 0 { days += 1 }
+    return min(days, Day.daysIn(month: tm.month + 1, year: tm.year) - tm.day + 1)
   }
 
   /// -1, 0 or 1 as `a`'s fields, year first, come before, equal or after `b`'s.
@@ -179,7 +188,9 @@ extension CalendarSpec {
     var c = tm
     var tmUsec = usec
     var invalidateDST = false
-    for _ in 0..<1000 {
+    var turns = 0
+    while turns < 1000 {
+      turns += 1
       _ = clock.mktime(&c)
       if !invalidateDST { c.isDST = dst }
 
@@ -216,8 +227,21 @@ extension CalendarSpec {
       }
       if r == 0 { continue }
 
-      if !matchesWeekday(c, &clock) {
-        c.day += 1
+      let skipped = daysToMatchingWeekday(c, &clock)
+      if skipped > 0 {
+        if clock.utc && skipped > 1 {
+          // systemd steps one day at a time, a turn of this loop for each day of the day's
+          // chain, whose weekday then fails again (a day off the chain is passed over by the
+          // day's match within a turn). In UTC nothing normalises a day's midnight, so the
+          // jump lands where those turns would, and counts them: the same elapse, and the same
+          // turn where systemd gives up.
+          turns += (c.day + 1..<c.day + skipped).count {
+            matching(day, isDay: true, c, $0, &clock) == $0
+          }
+          c.day += skipped
+        } else {
+          c.day += 1
+        }
         (c.hour, c.minute, c.second, tmUsec) = (0, 0, 0, 0)
         continue
       }
