@@ -7,9 +7,10 @@ import Glibc
 import NudgeCore
 import Synchronization
 
-/// Posts notifications through libnotify and waits in a GLib main loop for the click. Every
-/// D-Bus call is bounded: the server is asked for its capabilities with a 2-second timeout
-/// before libnotify (whose own calls wait 25 s) is used.
+/// Posts notifications through libnotify and waits in a GLib main loop for the click; one
+/// nobody waits for goes straight over the bus's socket (`BusPost`). Every D-Bus call is
+/// bounded: the server is asked for its capabilities with a 2-second timeout before libnotify
+/// (whose own calls wait 25 s) is used.
 public final class LibnotifyNotifier: Notifier {
   let environment: [String: String]
   /// Runs if a D-Bus call is still blocked after `deadline` seconds; it must end the process
