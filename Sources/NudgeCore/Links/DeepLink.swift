@@ -140,7 +140,7 @@ public enum DeepLink: Equatable, Sendable {
 
   /// `text` with each `%XX` made the byte it stands for, read as UTF-8; nil for a malformed
   /// escape or bytes that are not UTF-8.
-  static func percentDecoded(_ text: String) -> String? {
+  public static func percentDecoded(_ text: String) -> String? {
     var bytes: [UInt8] = []
     var iterator = text.utf8.makeIterator()
     while let byte = iterator.next() {

@@ -4,6 +4,7 @@
 // waits for (`--wait 0`) uses it; everything that waits for a click uses libnotify.
 
 import Glibc
+import NudgeCore
 
 /// A connection to the session bus over its Unix socket: calls are queued, written together,
 /// and their replies read back by serial before the deadline.
@@ -52,7 +53,10 @@ final class SessionBusSocket {
       guard entry.hasPrefix("unix:") else { continue }
       for pair in entry.dropFirst(5).split(separator: ",") {
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let value = unescaped(parts[1]), !value.isEmpty else { continue }
+        // a value's %XX escapes undone (nil for a broken one), as a link's are
+        guard parts.count == 2, let value = DeepLink.percentDecoded(String(parts[1])),
+          !value.isEmpty
+        else { continue }
         switch parts[0] {
         case "path": return fits(.path(value))
         case "abstract": return fits(.abstract(value))
@@ -72,32 +76,6 @@ final class SessionBusSocket {
       case .abstract(let a): a
       }
     return name.utf8.count < 108 && !name.utf8.contains(0) ? endpoint : nil
-  }
-
-  /// A D-Bus address value with its `%XX` escapes undone; nil for a broken escape.
-  static func unescaped(_ value: Substring) -> String? {
-    var bytes: [UInt8] = []
-    var iterator = value.utf8.makeIterator()
-    while let byte = iterator.next() {
-      guard byte == UInt8(ascii: "%") else {
-        bytes.append(byte)
-        continue
-      }
-      guard let high = iterator.next().flatMap(hexValue),
-        let low = iterator.next().flatMap(hexValue)
-      else { return nil }
-      bytes.append(high << 4 | low)
-    }
-    return String(validating: bytes, as: UTF8.self)
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   private let fd: Int32
