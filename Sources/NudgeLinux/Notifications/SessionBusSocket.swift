@@ -90,7 +90,11 @@ final class SessionBusSocket {
   /// `Hello`, sent with the first calls without waiting for the bus's answer to each (as
   /// sd-bus does); every later wait ends at `deadline`.
   init(connectingTo endpoint: Endpoint, deadline: ContinuousClock.Instant) throws(Failure) {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    // non-blocking from the start: a Unix socket's connect then never waits (a frozen bus
+    // whose queue of connections is full refuses at once, EAGAIN)
+    fd = socket(
+      AF_UNIX,
+      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { throw .unreachable("socket: " + String(cString: strerror(errno))) }
     self.deadline = deadline
     let uid = String(getuid())
@@ -119,7 +123,6 @@ final class SessionBusSocket {
       close(fd)
       throw .unreachable("\(shown): \(reason)")
     }
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     _ = queue {
       .call(
         serial: $0, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",

@@ -107,11 +107,11 @@ import Testing
     }
   }
 
-  /// A socket that takes the connection and never answers (a frozen bus): the wait ends at the
-  /// deadline, not later.
-  @Test func aBusThatNeverAnswersEndsAtTheDeadline() throws {
-    let folder = NSTemporaryDirectory() + "nudge-silent-\(getpid())"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  /// A socket at `path` that takes connections (up to `backlog` waiting) and never answers:
+  /// a frozen bus. Closed when `body` returns.
+  func silentBus<T>(backlog: Int32, _ body: (String) throws -> T) throws -> T {
+    var template = Array("/tmp/nudge-silent-XXXXXX".utf8CString)
+    let folder = String(cString: mkdtemp(&template))
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(listener) }
@@ -125,7 +125,40 @@ import Testing
       }
     }
     #expect(bound == 0)
-    #expect(listen(listener, 4) == 0)
+    #expect(listen(listener, backlog) == 0)
+    return try body(path)
+  }
+
+  /// A frozen bus whose queue of connections is full: the connection is refused at once, not
+  /// waited for.
+  @Test func aFrozenBusWithAFullQueueIsUnreachableAtOnce() throws {
+    try silentBus(backlog: 0) { path in
+      let started = ContinuousClock.now
+      var held: [SessionBusSocket] = []
+      var refusal: SessionBusSocket.Failure? = nil
+      while refusal == nil && held.count < 16 {
+        do {
+          held.append(try SessionBusSocket(connectingTo: .path(path), deadline: soon()))
+        } catch {
+          refusal = error as? SessionBusSocket.Failure ?? .broken("\(error)")
+        }
+      }
+      guard case .unreachable(let reason)? = refusal else {
+        Issue.record("\(held.count) connections taken, none refused")
+        return
+      }
+      #expect(reason.hasPrefix(path + ": "), "\(reason)")
+      #expect(ContinuousClock.now - started < .seconds(1))
+    }
+  }
+
+  /// A socket that takes the connection and never answers (a frozen bus): the wait ends at the
+  /// deadline, not later.
+  @Test func aBusThatNeverAnswersEndsAtTheDeadline() throws {
+    try silentBus(backlog: 4) { path in try endsAtTheDeadline(path) }
+  }
+
+  func endsAtTheDeadline(_ path: String) throws {
     let started = ContinuousClock.now
     let bus = try SessionBusSocket(connectingTo: .path(path), deadline: soon(0.3))
     let serial = bus.queue {
