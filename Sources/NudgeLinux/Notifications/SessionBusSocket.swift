@@ -120,7 +120,7 @@ final class SessionBusSocket {
     }
     guard connected == 0 else {
       let reason = String(cString: strerror(errno))
-      close(fd)
+      // no close here: every property is set, so deinit runs (and closes it once)
       throw .unreachable("\(shown): \(reason)")
     }
     _ = queue {
