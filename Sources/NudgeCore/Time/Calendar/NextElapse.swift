@@ -235,9 +235,16 @@ extension CalendarSpec {
           // day's match within a turn). In UTC nothing normalises a day's midnight, so the
           // jump lands where those turns would, and counts them: the same elapse, and the same
           // turn where systemd gives up.
+          // A jump stopped at the month's end passes over one more turn when the month's last
+          // day is off the chain: systemd's step to the day after the chain's last finds no
+          // day, and that turn moves on to the next month.
+          let daysInMonth = Day.daysIn(month: c.month + 1, year: c.year)
+          let passesMonthEnd = c.day + skipped > daysInMonth
+          let monthEndOffChain = matching(day, isDay: true, c, daysInMonth, &clock) != daysInMonth
           turns += (c.day + 1..<c.day + skipped).count {
             matching(day, isDay: true, c, $0, &clock) == $0
           }
+          if passesMonthEnd && monthEndOffChain { turns += 1 }
           c.day += skipped
         } else {
           c.day += 1
