@@ -6,6 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+// clang says whether AddressSanitizer is on through __has_feature, GCC through a macro
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NUDGE_HAS_ASAN 1
+#endif
+#endif
+#ifndef NUDGE_HAS_ASAN
+#define NUDGE_HAS_ASAN 0
+#endif
+
 static const char soname[] = "libsqlite3.so.0";
 static const char *error;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -20,8 +30,17 @@ static void load(void) {
   // the global one. Debian links it with BIND_NOW and it calls its own exported functions
   // through the PLT: each of its 1,709 symbols was looked up in nudge, libm and libc before
   // SQLite itself, at every start (the today view: 5.37 -> 4.95 M instructions, BENCHMARKS.md).
-  // What it binds to is the same either way: nudge defines none of SQLite's or libc's symbols.
-  void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  // Nudge defines none of SQLite's or libc's symbols, so it binds them to the same functions.
+  // What it changes: a library preloaded with LD_PRELOAD (another malloc, a counting one) is
+  // not used by SQLite's own calls, which go to libc's; Nudge never frees SQLite's memory with
+  // free() (only sqlite3_free), so the two allocators never meet. AddressSanitizer refuses
+  // DEEPBIND, and musl has no such flag: those builds load SQLite the plain way.
+#if defined(RTLD_DEEPBIND) && !defined(__SANITIZE_ADDRESS__) && !NUDGE_HAS_ASAN
+  int flags = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND;
+#else
+  int flags = RTLD_NOW | RTLD_LOCAL;
+#endif
+  void *handle = dlopen(soname, flags);
   if (!handle) {
     // a copy: dlerror's buffer is reused by the next dl call of the thread
     error = strdup(dlerror());
