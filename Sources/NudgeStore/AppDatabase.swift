@@ -315,18 +315,7 @@ public final class AppDatabase: Sendable {
   /// A `-wal` or `-shm` left where no database is (its file was deleted while a writer was
   /// killed) would be read into a new database there and corrupt it: it is renamed aside
   /// (`PATH-wal.orphaned-EPOCH`), not deleted, since it may hold the last saves of that file.
-  /// An empty `-wal` (every connection keeps its WAL, emptied, when it closes) and the index
-  /// beside it hold nothing: they are removed.
   static func setAsideOrphans(of path: String) {
-    var wal = stat()
-    let walExists = lstat(path + "-wal", &wal) == 0
-    if !walExists || (wal.st_mode & S_IFMT == S_IFREG && wal.st_size == 0) {
-      var shm = stat()
-      if lstat(path + "-shm", &shm) == 0 && shm.st_mode & S_IFMT == S_IFREG {
-        unlink(path + "-shm")
-      }
-      if walExists { unlink(path + "-wal") }
-    }
     let stamp = Int(time(nil))
     for suffix in ["-wal", "-shm", "-journal"] {
       var info = stat()

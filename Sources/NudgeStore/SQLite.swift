@@ -64,16 +64,6 @@ final class SQLiteConnection: @unchecked Sendable {
     }
     handle = db
     nd_sqlite3_busy_timeout(db, busySeconds * 1000)
-    if !readOnly && path != ":memory:" {
-      // The WAL and its index stay beside the file when the last connection closes: each
-      // command made and removed both before (two files created, two unlinked: a tenth of the
-      // today view's time, BENCHMARKS.md, the eighth round). The WAL is emptied each time it
-      // starts over and at close (journal_size_limit 0), so a `-wal` with bytes in it always
-      // holds commits the file lacks (AppDatabase.open reads read-only media by that).
-      var persist: Int32 = 1
-      _ = nd_sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-      _ = nd_sqlite3_exec(db, "PRAGMA journal_size_limit = 0", nil, nil, nil)
-    }
   }
 
   deinit {

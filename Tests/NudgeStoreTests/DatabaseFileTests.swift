@@ -28,31 +28,6 @@ import Testing
     #expect(try again.integrityCheck() == "ok")
   }
 
-  func size(_ path: String) -> Int? {
-    var info = stat()
-    return stat(path, &info) == 0 ? Int(info.st_size) : nil
-  }
-
-  @Test func theWALIsKeptBesideTheFileEmptiedWhenTheLastConnectionCloses() throws {
-    // Given a database written to and then closed
-    let path = tempDir() + "/nudge.sqlite3"
-    do {
-      let db = try AppDatabase.open(path: path)
-      try db.putEntry(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
-        $0.water = true
-      }
-      // while it is open the WAL holds the commit
-      #expect((size(path + "-wal") ?? 0) > 0)
-    }
-    // Then the WAL and its index stay, the WAL empty: the commit is in the file itself
-    #expect(size(path + "-wal") == 0)
-    #expect(size(path + "-shm") != nil)
-    #expect(try mode(path + "-wal") == 0o600)
-    let again = try AppDatabase.open(path: path)
-    #expect(try again.prep(on: Day("2026-11-19")!)?.water == true)
-    #expect(try again.integrityCheck() == "ok")
-  }
-
   func expectRefusedUnchanged(_ bytes: Data, kind: (StoreError) -> Bool) throws {
     let path = tempDir() + "/nudge.sqlite3"
     _ = FileManager.default.createFile(atPath: path, contents: bytes)

@@ -78,29 +78,6 @@ import Testing
       try AppDatabase.open(path: dir + "/" + rescued).prep(on: Day("2026-11-20")!)?.water == true)
   }
 
-  @Test func anEmptyWALAndItsIndexLeftWithoutTheirDatabaseAreRemoved() throws {
-    // Given a database closed (its WAL kept, empty) and then deleted on its own
-    let dir = folder()
-    let path = dir + "/nudge.sqlite3"
-    do {
-      let db = try AppDatabase.open(path: path)
-      try db.putEntry(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
-        $0.water = true
-      }
-    }
-    #expect(FileManager.default.fileExists(atPath: path + "-shm"))
-    unlink(path)
-    // When a new database is made there
-    let fresh = try AppDatabase.open(path: path)
-    // Then it is whole and empty, and nothing was set aside: the two files held nothing
-    #expect(try fresh.integrityCheck() == "ok")
-    #expect(try fresh.prep(on: Day("2026-11-19")!) == nil)
-    #expect(
-      try !FileManager.default.contentsOfDirectory(atPath: dir).contains {
-        $0.contains(".orphaned-")
-      })
-  }
-
   @Test func aWALLeftWithoutItsDatabaseIsSetAsideNotReadIntoANewOne() throws {
     // Given a database with entries whose WAL still holds commits when the file is deleted
     let dir = folder()
