@@ -120,9 +120,14 @@ public final class AppDatabase: Sendable {
     }
     guard let identity = slot.identity, FileIdentity(path: path) != identity else { return }
     let gone = FileIdentity(path: path) == nil
-    // the old connection is closed first, while its WAL still has its name, so SQLite
-    // checkpoints and removes its own WAL, never one a new database there will use
+    // The old file's WAL is folded into it (through the open file, wherever it is now) and
+    // emptied before its connection closes: SQLite does not checkpoint a file that was moved
+    // or deleted when it closes, and frames left in the WAL under the path's name would be
+    // read into the database there now (a backup moved into place lost its own entries to
+    // the old file's). A WAL another process keeps from emptying is set aside instead.
+    let emptied = (try? slot.connection.integer("PRAGMA wal_checkpoint(TRUNCATE)")) == 0
     slot.connection = try SQLiteConnection(path: ":memory:")
+    if !emptied { Self.setAsideOrphans(of: path) }
     let what = gone ? "deleted" : "replaced"
     do {
       let fresh = try Self.open(path: path, creatingFolders: false)
@@ -315,7 +320,17 @@ public final class AppDatabase: Sendable {
   /// A `-wal` or `-shm` left where no database is (its file was deleted while a writer was
   /// killed) would be read into a new database there and corrupt it: it is renamed aside
   /// (`PATH-wal.orphaned-EPOCH`), not deleted, since it may hold the last saves of that file.
+  /// An empty `-wal` and its `-shm` are removed.
   static func setAsideOrphans(of path: String) {
+    // an empty WAL (one emptied into a file that was then deleted) and its index hold nothing
+    var wal = stat()
+    if lstat(path + "-wal", &wal) == 0 && wal.st_mode & S_IFMT == S_IFREG && wal.st_size == 0 {
+      var shm = stat()
+      if lstat(path + "-shm", &shm) == 0 && shm.st_mode & S_IFMT == S_IFREG {
+        unlink(path + "-shm")
+      }
+      unlink(path + "-wal")
+    }
     let stamp = Int(time(nil))
     for suffix in ["-wal", "-shm", "-journal"] {
       var info = stat()

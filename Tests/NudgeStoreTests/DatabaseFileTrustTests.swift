@@ -78,6 +78,61 @@ import Testing
       try AppDatabase.open(path: dir + "/" + rescued).prep(on: Day("2026-11-20")!)?.water == true)
   }
 
+  @Test func aFileDeletedAloneWhileOpenLeavesNothingAside() throws {
+    // Given an open database whose WAL holds a commit, and whose file alone is deleted
+    let dir = folder()
+    let path = dir + "/nudge.sqlite3"
+    let db = try AppDatabase.open(path: path)
+    try db.putEntry(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
+      $0.water = true
+    }
+    #expect(unlink(path) == 0)
+    // When the next save is made
+    try db.putEntry(PrepEntry.self, day: Day("2026-11-20")!, savedAt: "2026-11-20T21:00:00Z") {
+      $0.water = true
+    }
+    // Then it is in a new, whole database holding only it, and no emptied WAL is set aside
+    #expect(db.takeReplacedNotice()?.contains("was deleted") == true)
+    let reopened = try AppDatabase.open(path: path)
+    #expect(try reopened.integrityCheck() == "ok")
+    #expect(try reopened.prep(on: Day("2026-11-20")!)?.water == true)
+    #expect(try reopened.prep(on: Day("2026-11-19")!) == nil)
+    #expect(
+      try !FileManager.default.contentsOfDirectory(atPath: dir).contains {
+        $0.contains(".orphaned-")
+      })
+  }
+
+  @Test func aFileReplacedByABackupWhileOpenIsNotOverwrittenByTheOldFilesWAL() throws {
+    // Given a backup (another Nudge database, closed) and an open database whose WAL holds a
+    // commit the file lacks
+    let dir = folder()
+    let path = dir + "/nudge.sqlite3"
+    let backup = dir + "/backup.sqlite3"
+    do {
+      let copy = try AppDatabase.open(path: backup)
+      try copy.putEntry(PrepEntry.self, day: Day("2026-11-10")!, savedAt: "2026-11-10T21:00:00Z") {
+        $0.water = true
+      }
+    }
+    let db = try AppDatabase.open(path: path)
+    try db.putEntry(PrepEntry.self, day: Day("2026-11-19")!, savedAt: "2026-11-19T21:00:00Z") {
+      $0.produce = true
+    }
+    // When the backup is moved into place and the next save is made
+    #expect(rename(backup, path) == 0)
+    try db.putEntry(PrepEntry.self, day: Day("2026-11-20")!, savedAt: "2026-11-20T21:00:00Z") {
+      $0.water = true
+    }
+    // Then the save is in the backup, which is whole and holds nothing of the old file
+    #expect(db.takeReplacedNotice()?.contains("was replaced") == true)
+    let reopened = try AppDatabase.open(path: path)
+    #expect(try reopened.integrityCheck() == "ok")
+    #expect(try reopened.prep(on: Day("2026-11-10")!)?.water == true)
+    #expect(try reopened.prep(on: Day("2026-11-20")!)?.water == true)
+    #expect(try reopened.prep(on: Day("2026-11-19")!) == nil)
+  }
+
   @Test func aWALLeftWithoutItsDatabaseIsSetAsideNotReadIntoANewOne() throws {
     // Given a database with entries whose WAL still holds commits when the file is deleted
     let dir = folder()
