@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-// clang says whether AddressSanitizer is on through __has_feature, GCC through a macro
+// clang says whether a sanitizer is on through __has_feature, GCC through a macro; the
+// address and thread sanitizers both refuse RTLD_DEEPBIND
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NUDGE_HAS_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define NUDGE_SANITIZED 1
 #endif
 #endif
-#ifndef NUDGE_HAS_ASAN
-#define NUDGE_HAS_ASAN 0
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define NUDGE_SANITIZED 1
+#endif
+#ifndef NUDGE_SANITIZED
+#define NUDGE_SANITIZED 0
 #endif
 
 static const char soname[] = "libsqlite3.so.0";
@@ -33,9 +37,10 @@ static void load(void) {
   // Nudge defines none of SQLite's or libc's symbols, so it binds them to the same functions.
   // What it changes: a library preloaded with LD_PRELOAD (another malloc, a counting one) is
   // not used by SQLite's own calls, which go to libc's; Nudge never frees SQLite's memory with
-  // free() (only sqlite3_free), so the two allocators never meet. AddressSanitizer refuses
-  // DEEPBIND, and musl has no such flag: those builds load SQLite the plain way.
-#if defined(RTLD_DEEPBIND) && !defined(__SANITIZE_ADDRESS__) && !NUDGE_HAS_ASAN
+  // free() (only sqlite3_free), so the two allocators never meet. The address and thread
+  // sanitizers refuse DEEPBIND, and musl has no such flag: those builds load SQLite the plain
+  // way.
+#if defined(RTLD_DEEPBIND) && !NUDGE_SANITIZED
   int flags = RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND;
 #else
   int flags = RTLD_NOW | RTLD_LOCAL;
