@@ -368,15 +368,19 @@ check "frozen server: exit 69 within 3 s" bash -c "grep -qE 'status=69 ms=([0-9]
 session frozen0 default '
 kill -STOP %1
 start=$(date +%s%N)
-"$NUDGE" notify demo --wait 0 > "$CASE/out" 2> "$CASE/err"
+# an evening: the demo is the evening prep reminder, whatever the hour the suite runs at
+NUDGE_NOW=2026-11-23T21:00:00+01:00 "$NUDGE" notify demo --wait 0 > "$CASE/out" 2> "$CASE/err"
 echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
 kill -CONT %1
 ls "$DATA/nudge" > "$CASE/files"
 "$NUDGE" log --json > "$CASE/log.json"
 '
 grep -o "status=.*" "$work/frozen0/log"
-check "frozen server, --wait 0: exit 69 within 3 s, the reminder printed, one line of why" bash -c "
-  grep -qE 'status=69 ms=([0-9]{1,3}|[12][0-9]{3})$' '$work/frozen0/log' && grep -q 'Run: nudge prep' '$work/frozen0/out' &&
+sed 's/^/  stderr: /' "$work/frozen0/err"
+check "frozen server, --wait 0: exit 69 within 3 s" \
+  grep -qE 'status=69 ms=([0-9]{1,3}|[12][0-9]{3})$' "$work/frozen0/log"
+check "frozen server, --wait 0: the reminder printed" grep -q 'Run: nudge prep' "$work/frozen0/out"
+check "frozen server, --wait 0: one line of why, saying the server did not answer" bash -c "
   test \"\$(wc -l < '$work/frozen0/err')\" = 1 && grep -q 'did not answer within 3 seconds' '$work/frozen0/err'"
 check "frozen server, --wait 0: logged undelivered" test "$(outcomes "$work/frozen0/log.json")" = undelivered
 check "frozen server, --wait 0: the database closed (no -wal left)" \
