@@ -70,7 +70,11 @@ public final class WakeWatch: Sendable {
       ]
       let ready = poll(&fds, nfds_t(fds.count), Int32((left * 1000).rounded(.up)))
       if ready <= 0 { continue }  // timeout (checked above) or EINTR
-      if fds[2].revents != 0 { return .stopped }
+      if fds[2].revents != 0 {
+        // the loop heard the stop: it ends by itself, the alarm is not needed
+        if WakeWatch.stopAsked.load(ordering: .relaxed) { alarm(0) }
+        return .stopped
+      }
       if fds[0].revents != 0 {
         var expirations: UInt64 = 0
         _ = read(clockFD, &expirations, 8)  // ECANCELED: the clock was set
@@ -114,6 +118,11 @@ public final class WakeWatch: Sendable {
 
   /// From now on each of `signals` stops this watch (its handler only writes a byte to the stop
   /// pipe) instead of ending the process. For one watch a process: the last one asked gets them.
+  ///
+  /// A stop is answered within a second whatever the process is computing: the handler also
+  /// sets an alarm of one second that `wait` cancels when it returns `.stopped`; a process
+  /// still busy when it rings ends there (exit 0, as a stop between passes does; SQLite
+  /// rolls back an unfinished transaction at the next open).
   public func stopOnSignals(_ signals: [Int32]) {
     WakeWatch.signalledPipe.store(stopPipe[1], ordering: .relaxed)
     var action = sigaction()
@@ -121,12 +130,27 @@ public final class WakeWatch: Sendable {
       let saved = errno
       var byte: UInt8 = 1
       _ = write(WakeWatch.signalledPipe.load(ordering: .relaxed), &byte, 1)
+      // only the first stop sets the alarm: later signals never put its end off
+      if !WakeWatch.stopAsked.exchange(true, ordering: .relaxed) { alarm(1) }
       errno = saved
     }
     sigemptyset(&action.sa_mask)
     action.sa_flags = 0  // no SA_RESTART: a blocked poll returns at once
     for signal in signals { sigaction(signal, &action, nil) }
+    var late = sigaction()
+    late.__sigaction_handler.sa_handler = { _ in
+      let line: StaticString =
+        "nudge: stopped while busy (a stop signal is answered within a second)\n"
+      _ = write(2, line.utf8Start, line.utf8CodeUnitCount)
+      _exit(0)
+    }
+    sigemptyset(&late.sa_mask)
+    late.sa_flags = 0
+    sigaction(SIGALRM, &late, nil)
   }
+
+  /// Whether a stop signal arrived (its alarm is set).
+  private static let stopAsked = Atomic<Bool>(false)
 
   /// The stop pipe's write end the signal handler writes to.
   private static let signalledPipe = Atomic<Int32>(-1)

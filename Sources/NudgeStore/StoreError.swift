@@ -40,6 +40,11 @@ extension StoreError {
       )
       return
     }
+    if let bad = (error as? any BadValueError)?.badValueMessage {
+      // the caller's own refusal, met inside a transaction (nothing was written)
+      self = .unreadable(bad)
+      return
+    }
     guard let db = error as? SQLiteError else {
       self = .cannotCreate("Cannot use the database at \(path): \(error).")
       return
@@ -77,4 +82,12 @@ extension StoreError {
     if let error = error as? StoreError { return error }
     return StoreError(error, path: path)
   }
+}
+
+/// An error of a caller's, thrown from inside a transaction, that says a value it read is bad
+/// (a stored reminder time no longer taken): passed on as bad data (exit 65) with its own
+/// words, not as a database that cannot be used.
+public protocol BadValueError: Error {
+  /// The one line to show; nil when the error is no bad value.
+  var badValueMessage: String? { get }
 }

@@ -755,12 +755,13 @@ enum Pairwise {
     let device = "aaaaaaaaaaaaaaaa"
     let wall = 1_795_590_000_000  // 2026-11-25T03:00:00Z
     func line(_ day: String) -> [UInt8] {
+      // saved on its own day's clock (the next day's: a device in a zone ahead of UTC)
       let change = SyncChange(
         clock: SyncClock(wall: wall, counter: 0, device: device),
         key: .entry(day: Day(day)!, flow: "prep", id: nil),
         value: SyncValue(
           answers: ["sticky-notes": "yes", "produce": "no", "water": "no", "breakfast": "no"],
-          savedAt: "2026-11-25T03:00:00+00:00"))
+          savedAt: day == "2026-11-26" ? "2026-11-26T01:00:00+14:00" : "2026-11-25T03:00:00+00:00"))
       return Array(SyncLine.line(change).utf8.dropLast())
     }
     // the day it was made, and the next (a zone ahead of UTC), are taken

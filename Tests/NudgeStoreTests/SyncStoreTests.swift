@@ -68,7 +68,8 @@ import Testing
   }
 
   func prep(water: Bool, savedAt: String = "2026-11-19T21:30:00+01:00") -> PrepEntry {
-    PrepEntry(day: day, water: water, savedAt: savedAt)
+    // with produce ready, so every version counts (sync holds an entry to what an import takes)
+    PrepEntry(day: day, produce: true, water: water, savedAt: savedAt)
   }
 
   var prepKey: String { "entry/\(day)/prep" }

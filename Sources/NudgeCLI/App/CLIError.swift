@@ -65,3 +65,7 @@ extension CLIError {
     }
   }
 }
+
+extension CLIError: BadValueError {
+  public var badValueMessage: String? { code == .badData ? message : nil }
+}

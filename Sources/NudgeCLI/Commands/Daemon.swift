@@ -83,7 +83,12 @@ struct ReminderScheduler: Sendable {
       do {
         let calendar = SlotCalendar(ctx: ctx, local: local)
         for schedule in try ctx.allSchedules(db) where schedule.enabled {
-          let spec = try calendar.spec(schedule)
+          // a time no longer taken (an older Nudge's '*:*:*') is said, the others still fire
+          let spec: CalendarSpec
+          do { spec = try calendar.spec(schedule) } catch {
+            logger.error("\(CLIError.from(error)?.message ?? "\(error)")")
+            continue
+          }
           try fireIfDue(schedule.slot, spec: spec, calendar: calendar, db: db, now: now)
           if let next = calendar.next(spec, after: now.seconds) {
             wake = min(wake, next)
@@ -94,7 +99,7 @@ struct ReminderScheduler: Sendable {
           wake = min(wake, snooze.due)
         }
       } catch {
-        logger.error("\(error)")
+        logger.error("\(CLIError.from(error)?.message ?? "\(error)")")
       }
       ctx.platform.reapFinished()
       ctx.serviceManager.notify("WATCHDOG=1")

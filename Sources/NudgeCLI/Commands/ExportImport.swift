@@ -120,7 +120,7 @@ struct ImportCommand: ContextCommand {
     }
     let source = file == "-" ? "standard input" : file
     for (i, schedule) in document.schedule.enumerated() {
-      do { _ = try ctx.parseCalendar(schedule.expression, local: ctx.timeZone) } catch let error
+      do { _ = try ctx.reminderCalendar(schedule.expression, local: ctx.timeZone) } catch let error
         as CLIError
       {
         throw CLIError(
@@ -132,19 +132,15 @@ struct ImportCommand: ContextCommand {
     // answers its questions take, enough to count
     let plans = PlanSet(catalogue: ctx.planCatalogue(), choices: [:])
     for (i, entry) in document.flows.enumerated() {
-      guard let flow = plans.flow(entry.flow)?.flow else {
+      switch plans.verdict(on: entry) {
+      case .taken: continue
+      case .undefined:
         throw CLIError(
           "\(VisibleText.escaped(source)): flows[\(i)].flow '\(entry.flow)' is a flow no plan here defines; add its plan file (nudge plan list) and import again. Nothing was imported.",
           code: .badData)
-      }
-      do throws(FlowAnswers.Refusal) {
-        let checked = try entry.answers.checked(against: flow)
-        guard checked.applying(to: flow) == checked, checked.counts(for: flow) else {
-          throw FlowAnswers.Refusal(message: "\(flow.countsRule), and only questions it asks")
-        }
-      } catch {
+      case .refused(let why):
         throw CLIError(
-          "\(VisibleText.escaped(source)): flows[\(i)]: \(VisibleText.escaped(error.message)). Nothing was imported.",
+          "\(VisibleText.escaped(source)): flows[\(i)]: \(VisibleText.escaped(why)). Nothing was imported.",
           code: .badData)
       }
     }

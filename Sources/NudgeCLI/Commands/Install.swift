@@ -332,6 +332,15 @@ struct InstallCommand: ContextCommand {
         "the reminder timers always run for \(VisibleText.escaped(units.timersDatabase)), not \(VisibleText.escaped(db.path)); unset NUDGE_DB (and XDG_DATA_HOME, if the user manager has another) to install them for your own database.",
         code: .usage)
     }
+    // a time an older Nudge took ('*:*:*') is never written as a timer
+    for schedule in schedules {
+      let spec = try? ctx.parseCalendar(schedule.expression, local: ctx.timeZone)
+      if let problem = spec?.reminderProblem {
+        throw CLIError(
+          "the \(schedule.slot.rawValue) reminder's time '\(VisibleText.escaped(schedule.expression))' is no reminder time: \(problem); set another first: nudge schedule set \(schedule.slot.rawValue) 7:30. Nothing was installed.",
+          code: .badData)
+      }
+    }
     try units.install(schedules, settings: try db.settings())
     if dryRun { return }
     // "enabled" only when systemctl enabled them: without a user manager nothing was

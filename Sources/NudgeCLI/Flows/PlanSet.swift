@@ -19,6 +19,31 @@ struct PlanSet {
       .flatMap { entry in entry.plan.flows.map { ($0, entry.plan) } }
   }
 
+  /// What this Nudge makes of a defined flow's entry from outside (an import, a sync line).
+  enum EntryVerdict: Equatable {
+    case taken
+    /// No plan here defines its flow (yet: a plan file may arrive later).
+    case undefined
+    /// Its answers are not ones its flow's definition takes; why.
+    case refused(String)
+  }
+
+  /// Holds an entry of a defined flow to its definition, as a flow's own run would: a flow
+  /// some plan here defines, answers its questions take, enough to count. Import and sync
+  /// both ask this.
+  func verdict(on entry: AnsweredEntry) -> EntryVerdict {
+    guard let flow = flow(entry.flow)?.flow else { return .undefined }
+    do throws(FlowAnswers.Refusal) {
+      let checked = try entry.answers.checked(against: flow)
+      guard checked.applying(to: flow) == checked, checked.counts(for: flow) else {
+        throw FlowAnswers.Refusal(message: "\(flow.countsRule), and only questions it asks")
+      }
+      return .taken
+    } catch {
+      return .refused(error.message)
+    }
+  }
+
   /// The defined flows of the plans that are on.
   var flowsOn: [FlowDefinition] { definedFlows.filter { isOn($0.plan) }.map(\.flow) }
 
@@ -123,8 +148,11 @@ extension Context {
 
   /// A plan slot's `at` (plain words as `schedule set` takes them, or a calendar expression)
   /// read as a calendar expression.
+  /// One that fires more often than once a minute is refused (`CalendarSpec.reminderProblem`).
   func planSlotSpec(_ at: String) throws(CalendarSpec.ParseError) -> CalendarSpec {
-    try CalendarSpec.parse(
+    let spec = try CalendarSpec.parse(
       PlainTime.expression(at) ?? at, localZone: timeZone, zoneExists: zones.exists)
+    if let problem = spec.reminderProblem { throw CalendarSpec.ParseError(message: problem) }
+    return spec
   }
 }

@@ -5,9 +5,10 @@ struct SlotCalendar {
   let ctx: Context
   let local: ZoneRules
 
-  /// The slot's parsed expression.
+  /// The slot's parsed expression (refused when it is no reminder's time: a database an older
+  /// Nudge wrote may hold '*:*:*').
   func spec(_ schedule: SlotSchedule) throws -> CalendarSpec {
-    try ctx.parseCalendar(schedule.expression, local: local)
+    try ctx.reminderCalendar(schedule.expression, local: local)
   }
 
   /// The expression's strict next elapse after `t` (epoch seconds).

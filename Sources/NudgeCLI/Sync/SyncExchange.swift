@@ -15,6 +15,9 @@ struct SyncExchange {
   /// The run's now, milliseconds since 1970, and as the store stamps it.
   let now: Int
   let at: String
+  /// What the plans here make of a defined flow's entry (`PlanSet.verdict`), asked only when
+  /// one arrives; nil: every such entry waits.
+  var definedEntry: ((AnsweredEntry) -> PlanSet.EntryVerdict)? = nil
 
   var folder: SyncFolder { SyncFolder(path: me.folder) }
 
@@ -212,11 +215,11 @@ struct SyncExchange {
     var done: [Int] = []
     var changes: [SyncChange] = []
     for (id, device, line) in kept {
-      switch SyncLine.change(Array(line.utf8), device: device, anyDevice: true, now: now) {
+      switch change(Array(line.utf8), device: device, anyDevice: true) {
       case .success(let change):
         changes.append(change)
         done.append(id)
-      case .failure(let why) where why.isAhead:
+      case .failure(let why) where why.waits:
         continue
       case .failure:
         done.append(id)
@@ -237,6 +240,25 @@ struct SyncExchange {
         }
       }
       try db.forgetSyncLater(done)
+    }
+  }
+
+  /// A change line read and held to every rule a change is (`SyncLine.change`), then an entry
+  /// of a defined flow to its flow's definition here.
+  private func change(_ line: some Collection<UInt8>, device: String, anyDevice: Bool) -> Result<
+    SyncChange, SyncRefusal
+  > {
+    let read = SyncLine.change(line, device: device, anyDevice: anyDevice, now: now)
+    guard case .success(let change) = read, case .entry(let day, let flow, let id) = change.key,
+      let value = change.value, let answers = value.answers, let savedAt = value.savedAt,
+      case .answered(let entry)? = try? FlowEntry(
+        stored: StoredEntry(flow: flow, day: day, id: id, answers: answers, savedAt: savedAt))
+    else { return read }
+    switch definedEntry?(entry) ?? .undefined {
+    case .taken: return read
+    case .undefined: return .failure(.undefinedFlow(entry.flow))
+    case .refused(let why):
+      return .failure(SyncRefusal("an import would refuse it: \(VisibleText.escaped(why))"))
     }
   }
 
@@ -333,10 +355,10 @@ struct SyncExchange {
     // memory nor a screenful); a file that keeps failing is left after 1,000
     var refused = 0
     let reading = SyncFolder.readLines(file.path, from: offset) { line, at in
-      switch SyncLine.change(line, device: file.device, anyDevice: file.isSnapshot, now: now) {
+      switch change(line, device: file.device, anyDevice: file.isSnapshot) {
       case .failure(let why):
         refused += 1
-        if why.isAhead {
+        if why.waits {
           // kept aside, taken once this clock gets there
           do {
             try db.keepSyncLater(device: file.device, line: String(decoding: line, as: UTF8.self))

@@ -11,9 +11,11 @@ import Synchronization
 enum SyncRunner {
   static func exchange(_ ctx: Context, _ db: AppDatabase, _ me: SyncSelf) -> SyncExchange {
     let now = ctx.clock.now()
+    // the plans are read once, when a defined flow's entry first arrives
+    let plans = LazyPlans { PlanSet(catalogue: ctx.planCatalogue(), choices: [:]) }
     return SyncExchange(
       db: db, me: me, now: SyncClock.milliseconds(now),
-      at: InstantFormat.format(now, in: ctx.timeZone))
+      at: InstantFormat.format(now, in: ctx.timeZone), definedEntry: { plans.set.verdict(on: $0) })
   }
 
   /// After a take-in: the timers follow a schedule that arrived.
@@ -75,4 +77,11 @@ enum SyncRunner {
       decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return SyncDevice.isName(name) ? name : "this computer"
   }
+}
+
+/// A plan set read on first use.
+final class LazyPlans {
+  private let read: () -> PlanSet
+  private(set) lazy var set: PlanSet = read()
+  init(_ read: @escaping () -> PlanSet) { self.read = read }
 }

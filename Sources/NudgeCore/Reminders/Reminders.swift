@@ -229,13 +229,44 @@ public enum FiringRule {
     var span = 3600
     while true {
       let from = now - span
-      if var t = next(from - 1), t <= now {
-        while let n = next(t), n <= now { t = n }
-        return t
+      if let t = next(from - 1), t <= now {
+        return lastElapse(from: t, atOrBefore: now, next: next)
       }
       if span >= lookback { return nil }
       span = min(lookback, span * 4)
     }
+  }
+
+  /// The most elapses a firing steps through to find its latest (an hour of once-a-minute
+  /// elapses is 60; 400 days of them would be 576,000): past it the search starts again
+  /// closer to `now`, so no expression can keep a firing stepping.
+  static let maxSteps = 2048
+
+  /// The latest elapse at or before `now`, stepping on from `t` (an elapse at or before it):
+  /// bounded whatever `next` does — an elapse that is not strictly later than the one before
+  /// ends the walk, and a long walk jumps to the last stretch before `now`.
+  static func lastElapse(from start: Int, atOrBefore now: Int, next: (Int) -> Int?) -> Int {
+    func walk(_ from: Int) -> (last: Int, done: Bool) {
+      var t = from
+      for _ in 0..<maxSteps {
+        guard let n = next(t), n <= now, n > t else { return (t, true) }
+        t = n
+      }
+      return (t, false)
+    }
+    var (t, done) = walk(start)
+    // dense elapses: start again from the first elapse of the shortest stretch before `now`
+    // that holds one (a reminder fires at most once a minute, so that stretch is short)
+    var window = maxSteps
+    while !done, now - window > t {
+      if let close = next(now - window), close > t, close <= now {
+        (t, done) = walk(close)
+        window = maxSteps
+      } else {
+        window *= 2
+      }
+    }
+    return t
   }
 
   /// The elapse a firing at `now` is for, counted as a systemd timer counts: its next elapse is
@@ -251,9 +282,8 @@ public enum FiringRule {
     guard let lastTrigger, lastTrigger <= now, now - lastTrigger <= exactSpan else {
       return latestElapse(atOrBefore: now, lookback: lookback, next: next)
     }
-    guard var t = next(lastTrigger), t <= now else { return nil }
-    while let n = next(t), n <= now { t = n }
-    return t
+    guard let t = next(lastTrigger), t <= now else { return nil }
+    return lastElapse(from: t, atOrBefore: now, next: next)
   }
 
   /// Stale after the window; skipped when the slot's flow is already done today; then skipped

@@ -105,44 +105,51 @@ public struct SyncValue: Codable, Equatable, Sendable {
     self = value
   }
 
-  /// Checks the value is one `key` can hold, with the same rules an import holds it to: the
-  /// entry a flow could save, a pause of at most `Pause.maxDays`, a schedule on one line, "on"
-  /// or "off".
+  /// Checks the value is one `key` can hold, by the rules an import holds it to — the same
+  /// code: the value is put in a document of its own and `ExportDocument.validate` judges it,
+  /// so what sync takes, the export it ends in imports again (an entry of a flow a plan file
+  /// defines is held to that definition where the plans are known: `SyncExchange`).
   public func check(for key: SyncKey) -> SyncRefusal? {
     let fields = [
       answers != nil, savedAt != nil, lastDay != nil, expression != nil, enabled != nil,
       value != nil,
     ]
-    let expected: [Bool]
+    var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])
     switch key {
     case .entry(let day, let flow, let id):
-      expected = [true, true, false, false, false, false]
-      guard fields == expected, let answers, let savedAt else {
+      guard fields == [true, true, false, false, false, false], let answers, let savedAt else {
         return SyncRefusal("an entry's value has other fields than its answers and saved_at")
       }
       guard answers.count <= 64,
         answers.allSatisfy({ $0.key.utf8.count <= 64 && $0.value.utf8.count <= 8192 })
       else { return SyncRefusal("an entry's answers are too many or too long") }
-      guard InstantFormat.parse(savedAt) != nil else {
+      guard savedAt.utf8.count <= 40, InstantFormat.parse(savedAt) != nil else {
         return SyncRefusal("an entry's saved_at is not a time")
       }
+      let entry: FlowEntry
       do {
-        _ = try FlowEntry(
+        entry = try FlowEntry(
           stored: StoredEntry(flow: flow, day: day, id: id, answers: answers, savedAt: savedAt))
       } catch {
         return SyncRefusal("the entry is not one its flow saves (\(error.message))")
       }
+      switch entry {
+      case .prep(let e): document.prep = [e]
+      case .review(let e): document.review = [e]
+      case .checkin(let e): document.checkin = [e]
+      case .help(let n): document.help = [n]
+      case .answered(let e): document.flows = [e]
+      }
     case .pause(let firstDay):
-      expected = [false, false, true, false, false, false]
-      guard fields == expected, let lastDay else {
+      guard fields == [false, false, true, false, false, false], let lastDay else {
         return SyncRefusal("a pause's value is not its last day")
       }
       guard firstDay <= lastDay, lastDay.ordinal - firstDay.ordinal < Pause.maxDays else {
         return SyncRefusal("a pause ends before it starts or is longer than \(Pause.maxDays) days")
       }
-    case .slot:
-      expected = [false, false, false, true, true, false]
-      guard fields == expected, let expression else {
+      document.pauses = [Pause(firstDay: firstDay, lastDay: lastDay)]
+    case .slot(let slot):
+      guard fields == [false, false, false, true, true, false], let expression, let enabled else {
         return SyncRefusal("a slot's value is not an expression and whether it is on")
       }
       guard !expression.isEmpty, expression.count <= 256,
@@ -150,19 +157,43 @@ public struct SyncValue: Codable, Equatable, Sendable {
           $0.properties.generalCategory == .control || VisibleText.isHostile($0)
         })
       else { return SyncRefusal("a slot's expression is not a calendar expression on one line") }
-      // the shape systemd reads (a zone it names is for the timer to find)
+      document.schedule = [SlotSchedule(slot: slot, expression: expression, enabled: enabled)]
+    case .celebrations:
+      guard fields == [false, false, false, false, false, true], let value,
+        value == "on" || value == "off"
+      else {
+        return SyncRefusal("the celebrations setting is not on or off")
+      }
+      document.settings = [SettingKey.celebrations.rawValue: value]
+    }
+    do { try document.validate() } catch {
+      return SyncRefusal("an import would refuse it: \(Self.withoutPlace(error.message))")
+    }
+    if case .slot = key, let expression {
+      // the shape systemd reads (a zone it names is for the timer to find), once a minute at
+      // most (a reminder's time, as `schedule set` and an import hold it)
       do {
-        _ = try CalendarSpec.parse(expression, localZone: .utc, zoneExists: { _ in true })
+        let spec = try CalendarSpec.parse(expression, localZone: .utc, zoneExists: { _ in true })
+        if let problem = spec.reminderProblem {
+          return SyncRefusal("a slot's expression is no reminder time: \(problem)")
+        }
       } catch {
         return SyncRefusal("a slot's expression is not a calendar expression")
       }
-    case .celebrations:
-      expected = [false, false, false, false, false, true]
-      guard fields == expected, value == "on" || value == "off" else {
-        return SyncRefusal("the celebrations setting is not on or off")
-      }
     }
     return nil
+  }
+
+  /// An import's error without the place in its document ("review[0].why contains …" →
+  /// "why contains …"): the document was made for the one value.
+  static func withoutPlace(_ message: String) -> String {
+    for list in ["prep", "review", "checkin", "help", "flows", "pauses", "schedule", "settings"] {
+      for prefix in ["\(list)[0].", "\(list)[0] ", "\(list)[0]: ", "\(list)."]
+      where message.hasPrefix(prefix) {
+        return String(message.dropFirst(prefix.count))
+      }
+    }
+    return message
   }
 }
 
@@ -194,6 +225,16 @@ public struct SyncRefusal: Error, Equatable, Sendable {
     "it is dated in the future (more than an hour ahead of this clock); it is taken once this clock gets there"
 
   public var isAhead: Bool { reason == Self.ahead }
+
+  /// An entry of a flow no plan here defines: kept aside too, and taken once a plan file here
+  /// defines its flow (the other computer may have the file first).
+  public static func undefinedFlow(_ word: String) -> SyncRefusal {
+    SyncRefusal("its entry is of '\(VisibleText.escaped(word))', \(waitsForPlan)")
+  }
+  static let waitsForPlan = "a flow no plan here defines; it is taken once a plan here does"
+
+  /// Whether the line is kept aside and tried again at each take-in (`ahead`, `undefinedFlow`).
+  public var waits: Bool { isAhead || reason.hasSuffix(Self.waitsForPlan) }
 }
 
 /// The first line of a device's file: whose it is, its name, and which generation of its log

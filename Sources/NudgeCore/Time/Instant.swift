@@ -38,7 +38,10 @@ public enum InstantFormat {
   static func parseWithOffset(_ text: String) -> (instant: Instant, offset: Int)? {
     if text.hasPrefix("@") {
       let digits = text.dropFirst()
-      guard !digits.isEmpty, let seconds = Int(digits), abs(seconds) < 1 << 40 else { return nil }
+      // checked as a range, never through abs(): Int.min has no magnitude (it trapped)
+      guard !digits.isEmpty, digits.utf8.count <= 20, let seconds = Int(digits),
+        seconds > -(1 << 40), seconds < 1 << 40
+      else { return nil }
       return (Instant(seconds: seconds), 0)
     }
     // read in place (it is read for every saved entry an import checks): no copies

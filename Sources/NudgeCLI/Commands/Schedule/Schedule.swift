@@ -74,6 +74,20 @@ struct BrokenDown {
 }
 
 extension Context {
+  /// Parses a reminder's calendar expression: `parseCalendar`, then refused (with the same
+  /// exit code) when it fires more often than once a minute (`CalendarSpec.reminderProblem`).
+  func reminderCalendar(_ expression: String, local: ZoneRules, asTyped: String? = nil) throws
+    -> CalendarSpec
+  {
+    let spec = try parseCalendar(expression, local: local, asTyped: asTyped)
+    if let problem = spec.reminderProblem {
+      throw CLIError(
+        "'\(VisibleText.escaped(asTyped ?? expression))' is no reminder time: \(problem); give one second, as in 07:30 or 07:30:00.",
+        code: asTyped == nil ? .badData : .usage)
+    }
+    return spec
+  }
+
   /// Parses a calendar expression, or fails with exit 65 naming the bad part. `asTyped`: the
   /// words the person gave for a slot's time (`schedule set`): a bad one is a bad value, 64.
   func parseCalendar(_ expression: String, local: ZoneRules, asTyped: String? = nil) throws

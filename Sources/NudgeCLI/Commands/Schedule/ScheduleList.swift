@@ -38,15 +38,16 @@ extension ScheduleCommand {
       let schedules = try db.schedules()
       let rows = try schedules.map {
         schedule throws -> (Row, Int?) in
-        let spec = try calendar.spec(schedule)
-        var next = schedule.enabled ? calendar.next(spec, after: now) : nil
+        // a time no longer taken (an older Nudge's '*:*:*') is listed, with no next elapse
+        let spec = try? calendar.spec(schedule)
+        var next = schedule.enabled ? spec.flatMap { calendar.next($0, after: now) } : nil
         // a pause holds every reminder until its last day is over
         if let pause {
           var steps = 0
           while let at = next, steps < 1000,
             settings.dayRule.day(of: Instant(seconds: at), in: local) <= pause.lastDay
           {
-            next = calendar.next(spec, after: at)
+            next = spec.flatMap { calendar.next($0, after: at) }
             steps += 1
           }
         }
@@ -85,6 +86,12 @@ extension ScheduleCommand {
         if let next {
           line +=
             " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
+        } else if row.enabled,
+          (try? SlotCalendar(ctx: ctx, local: local).spec(
+            SlotSchedule(slot: row.slot, expression: row.expression, enabled: true))) == nil
+        {
+          line += style.yellow(
+            " fires too often to remind: nudge schedule set \(row.slot.rawValue) TIME")
         } else if row.enabled {
           line += style.dim(" never again (no future elapse)")
         }

@@ -30,7 +30,7 @@ extension ScheduleCommand {
       let db = try ctx.openDatabase()
       let current = try db.schedules().first { $0.slot == target }!.expression
       let words = PlainTime.expression(expression, for: target, current: current)
-      let spec = try ctx.parseCalendar(words ?? expression, local: local, asTyped: expression)
+      let spec = try ctx.reminderCalendar(words ?? expression, local: local, asTyped: expression)
       let normalized = spec.normalized
       let plain = PlainTime.describe(normalized)
       // a reminder is once a day: one that fires more often (every second: '*:*:*') is asked

@@ -39,6 +39,7 @@ public struct CalendarSpec: Equatable, Sendable {
   /// Why an expression was refused, pointing at the part systemd would not take.
   public struct ParseError: Error, Equatable, Sendable {
     public let message: String
+    public init(message: String) { self.message = message }
   }
 }
 
@@ -48,6 +49,18 @@ extension CalendarSpec {
   public var timesADay: Int {
     Self.valueCount(hour, 0...23) * Self.valueCount(minute, 0...59)
       * Self.valueCount(microsecond, 0...(60 * Self.usecPerSec - 1))
+  }
+
+  /// Why this expression can be no reminder's time (nil: it can): one that fires more often
+  /// than once a minute (`*:*:*`, `07:00:00/0.5`, `*:*:0/30`) is a timer, not a reminder, and a
+  /// sub-second one has elapses the firing rule, which counts in seconds, could not tell apart.
+  /// Every door that takes a reminder's time holds it to this (`schedule set`, a plan's slot, a
+  /// habit's `--at`, an import, a sync line, `install`).
+  public var reminderProblem: String? {
+    let perMinute = Self.valueCount(microsecond, 0...(60 * Self.usecPerSec - 1))
+    guard perMinute > 1 else { return nil }
+    return
+      "it fires \(perMinute >= 1_000_000 ? "more than a million" : String(perMinute)) times a minute, and a reminder fires at most once a minute"
   }
 
   /// How many values of `range` a component's chain names (nil, `*`: all of them); each item's

@@ -23,16 +23,12 @@ import Testing
 
   @Test func aTimeThatFiresMoreThanOnceADayIsAskedAboutOrNeedsYes() throws {
     let nudge = InProcess()
-    for expression in ["*:*:*", "hourly", "07,19:00"] {
+    for expression in ["hourly", "07,19:00", "*:0/5"] {
       let refused = try nudge.run(["schedule", "set", "morning", expression])
       #expect(refused.status == 64, "\(expression): \(refused.stderr)")
       #expect(refused.stderr.contains("times a day; to keep it, add --yes"), "\(refused.stderr)")
       #expect(refused.stderr.split(separator: "\n").count == 1)
     }
-    let everySecond = try nudge.run(["schedule", "set", "evening", "*:*:*"])
-    #expect(
-      everySecond.stderr.contains(
-        "'*:*:*' (*-*-* *:*:*) fires the evening reminder 86400 times a day"))
     // nothing was saved
     let rows = try #require(try nudge.json("schedule") as? [[String: Any]])
     #expect(
@@ -40,20 +36,42 @@ import Testing
         "*-*-* 07:00:00", "*-*-* 12:30:00", "*-*-* 21:30:00", "Sun *-*-* 18:00:00",
       ])
     // on a terminal it asks: Enter (no) keeps the old time, y takes the new one
-    let kept = try nudge.typing("\n", "schedule", "set", "morning", "*:*:*")
+    let kept = try nudge.typing("\n", "schedule", "set", "morning", "hourly")
     #expect(kept.status == 0, "\(kept.stderr)")
     #expect(
-      kept.stdout.contains("*-*-* *:*:* fires the morning reminder 86400 times a day; keep it?"))
+      kept.stdout.contains("*-*-* *:00:00 fires the morning reminder 24 times a day; keep it?"))
     #expect(kept.stdout.contains("Nothing changed."))
     let taken = try nudge.typing("y\n", "schedule", "set", "midday", "12:00,30")
     #expect(taken.status == 0, "\(taken.stderr)")
     #expect(taken.stdout.contains("fires the midday reminder 2 times a day"))
-    #expect(
-      try nudge.run(["schedule", "set", "evening", "*:*:*", "--yes"]).status == 0)
+    #expect(try nudge.run(["schedule", "set", "evening", "*:0/5", "--yes"]).status == 0)
     let after = try #require(try nudge.json("schedule") as? [[String: Any]])
     #expect(
       after.map { $0["expression"] as? String } == [
-        "*-*-* 07:00:00", "*-*-* 12:00,30:00", "*-*-* *:*:*", "Sun *-*-* 18:00:00",
+        "*-*-* 07:00:00", "*-*-* 12:00,30:00", "*-*-* *:00/5:00", "Sun *-*-* 18:00:00",
       ])
+  }
+
+  /// A time that fires more often than once a minute is a timer, not a reminder: refused
+  /// outright, with --yes and on a terminal too (it spun the firing loop: issue 56).
+  @Test func aTimeThatFiresMoreThanOnceAMinuteIsRefusedEvenWithYes() throws {
+    let nudge = InProcess()
+    for expression in [
+      "*:*:*", "*-*-* 00:00:00/0.000001", "*:*:0/30", "07:00:00,30", "07:00:00.5/1",
+    ] {
+      for extra in [[], ["--yes"]] {
+        let refused = try nudge.run(["schedule", "set", "morning", expression] + extra)
+        #expect(refused.status == 64, "\(expression): \(refused.stderr)")
+        #expect(
+          refused.stderr.contains("a reminder fires at most once a minute"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+      }
+      let typed = try nudge.typing("y\n", "schedule", "set", "morning", expression)
+      #expect(typed.status == 64, "\(expression): \(typed.stderr)")
+    }
+    let rows = try #require(try nudge.json("schedule") as? [[String: Any]])
+    #expect(rows.first?["expression"] as? String == "*-*-* 07:00:00")
+    // once a minute is still a time (asked about, taken with --yes)
+    #expect(try nudge.run(["schedule", "set", "morning", "*:*", "--yes"]).status == 0)
   }
 }
