@@ -21,9 +21,21 @@ public protocol FileSystem: Sendable {
   func names(in path: String, limit: Int) -> [String]?
   /// Whether `a` and `b` name the same file (its device and inode), however they are spelt.
   func isSameFile(_ a: String, _ b: String) -> Bool
+  /// The bytes of the regular file at `path`, at most `limit`, or why not.
+  func read(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure>
+  /// Why what is at `path` (a file or a folder, links followed) is not the person's alone to
+  /// change — another user owns it, or others may write to it — nil when it is (root's is
+  /// theirs too: root can change anything anyway), or when nothing is there.
+  func othersMayChange(_ path: String) -> String?
 }
 
 extension FileSystem {
+  public func read(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure> {
+    contents(path, limit: limit).map { .success($0) } ?? .failure(.cannotOpen("cannot be read"))
+  }
+
+  public func othersMayChange(_ path: String) -> String? { nil }
+
   /// The text of a small file (a config file, a unit), nil when it cannot be read.
   public func text(_ path: String, limit: Int = 1 << 20) -> String? {
     contents(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
@@ -33,6 +45,22 @@ extension FileSystem {
 /// The machine's own file system, through the C library.
 public struct LocalFileSystem: FileSystem {
   public init() {}
+
+  public func read(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure> {
+    StandardStreams.readFile(path, limit: limit)
+  }
+
+  public func othersMayChange(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    if info.st_uid != geteuid() && info.st_uid != 0 {
+      return "it belongs to another user, uid \(info.st_uid)"
+    }
+    if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+      return "others may write to it, mode \(String(info.st_mode & 0o7777, radix: 8))"
+    }
+    return nil
+  }
 
   public func exists(_ path: String) -> Bool {
     var info = stat()

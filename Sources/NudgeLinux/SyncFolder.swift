@@ -46,6 +46,10 @@ public struct SyncFolder: Sendable {
     public var stamp: String
     /// When it was last changed, seconds since 1970.
     public var modified: Int
+    /// Owned by this user and readable or writable by nobody else (mode 0600, as Nudge writes
+    /// its own files and a file sync keeps): what a device's own file must be to be taken back
+    /// when it joins again.
+    public var isPrivate = true
   }
 
   public func logPath(_ device: String) -> String { path + "/nudge-\(device).log" }
@@ -73,7 +77,8 @@ public struct SyncFolder: Sendable {
         DeviceFile(
           device: device, isSnapshot: isSnapshot, path: full, size: Int(info.st_size),
           stamp: "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec):\(info.st_ino)",
-          modified: Int(info.st_mtim.tv_sec)))
+          modified: Int(info.st_mtim.tv_sec),
+          isPrivate: info.st_uid == geteuid() && info.st_mode & 0o077 == 0))
     }
     return files.sorted { ($0.device, $0.isSnapshot ? 1 : 0) < ($1.device, $1.isSnapshot ? 1 : 0) }
   }

@@ -265,6 +265,12 @@ extension AppDatabase {
     return changes
   }
 
+  /// What each key holds here now, as a change would carry it (nil: nothing): what this
+  /// device's own files must match when it joins again.
+  public func syncValuesHere(_ keys: [SyncKey]) throws(StoreError) -> [SyncValue?] {
+    try read { db in try keys.map { try Self.localValue(db, $0) } }
+  }
+
   /// Keeps how long this device's log is after a write of its own.
   public func recordSyncLogBytes(_ bytes: Int) throws(StoreError) {
     try write { db in

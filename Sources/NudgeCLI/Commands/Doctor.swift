@@ -105,6 +105,7 @@ struct DoctorCommand: ContextCommand {
         fix: "run 'nudge install'"))
     out.append(terminalCheck(ctx))
     out.append(zoneCheck(ctx))
+    if let plans = plansCheck(ctx) { out.append(plans) }
     do {
       let db = try ctx.openDatabase()
       let result = (try? db.integrityCheck()) ?? "could not run integrity_check"
@@ -121,6 +122,32 @@ struct DoctorCommand: ContextCommand {
         Check(name: "database", ok: false, detail: VisibleText.escaped(error.message), fix: nil))
     }
     return out
+  }
+
+  /// The plans folder and its files, held to the sync folder's rules (the person's alone to
+  /// change): nil when there is no plans folder.
+  func plansCheck(_ ctx: Context) -> Check? {
+    guard let folder = ctx.planFolder, ctx.platform.files.exists(folder) else { return nil }
+    let files = ctx.platform.files
+    var problems: [String] = []
+    if let problem = files.othersMayChange(folder) {
+      problems.append("\(folder): \(problem)")
+    }
+    for name in files.names(in: folder, limit: 10_000) ?? [] where name.hasSuffix(".plan") {
+      if let problem = files.othersMayChange(folder + "/" + name) {
+        problems.append("\(name): \(problem)")
+      }
+    }
+    guard let first = problems.first else {
+      return Check(
+        name: "plans", ok: true, detail: "\(VisibleText.escaped(folder)): yours alone", fix: nil)
+    }
+    return Check(
+      name: "plans", ok: false,
+      detail: VisibleText.escaped(first)
+        + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")
+        + "; such plans are not read",
+      fix: "run chmod -R go-w \(ShellWord.quoted(folder)) (and chown what another user owns)")
   }
 
   /// Whether sync is on, when each other computer was last heard from, and a warning when

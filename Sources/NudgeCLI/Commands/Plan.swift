@@ -188,12 +188,14 @@ struct PlanCommand: ParsableCommand {
     var file: String
 
     func run(_ ctx: Context) throws {
-      guard let bytes = ctx.platform.files.contents(file, limit: PlanFile.maxBytes + 1) else {
+      let text: String
+      switch Context.planFileText(file, files: ctx.platform.files) {
+      case .success(let read): text = read
+      case .failure(let why):
         throw CLIError(
-          "cannot read \(file): a plan is a regular file you can read.",
+          "cannot read \(VisibleText.escaped(file)): \(why.message).",
           code: .noInput)
       }
-      let text = String(decoding: bytes, as: UTF8.self)
       let others = ctx.planCatalogue(excluding: file)
       let words = Set(others.entries.flatMap { $0.plan.flows.map(\.word) })
         .union(Nudge.commandWords)
@@ -321,25 +323,64 @@ extension Context {
     readingBuiltIn: (String) -> Bool = { _ in true }
   ) -> PlanCatalogue {
     var files: [(path: String, text: String?)] = []
+    var unreadable: [String: String] = [:]
     if let folder = planFolder(environment) {
+      // held to the sync folder's rules: a folder others may change holds no plan of the
+      // person's (a file put there runs as their flow)
+      let folderProblem = fileSystem.othersMayChange(folder)
       // all the names (up to 10,000), sorted, so the files read are the first by name
       let names = fileSystem.names(in: folder, limit: 10_000) ?? []
       for name in names where name.hasSuffix(".plan") && !name.hasPrefix(".") {
         let path = folder + "/" + name
         if let excluding, fileSystem.isSameFile(path, excluding) { continue }
-        let bytes = fileSystem.contents(path, limit: PlanFile.maxBytes + 1)
-        files.append(
-          (
-            path,
-            bytes.flatMap {
-              $0.count > PlanFile.maxBytes ? nil : String(decoding: $0, as: UTF8.self)
-            }
-          ))
+        if let folderProblem {
+          unreadable[path] =
+            "not read: the plans folder \(folder) is not yours alone (\(folderProblem)); run chmod go-w \(ShellWord.quoted(folder))"
+          files.append((path, nil))
+          continue
+        }
+        switch planFileText(path, files: fileSystem) {
+        case .success(let text): files.append((path, text))
+        case .failure(let why):
+          unreadable[path] = why.message
+          files.append((path, nil))
+        }
       }
     }
     return PlanCatalogue.load(
       files: files, commandWords: Nudge.commandWords, timeProblem: timeProblem,
-      readingBuiltIn: files.isEmpty ? readingBuiltIn : { _ in true })
+      readingBuiltIn: files.isEmpty ? readingBuiltIn : { _ in true }, unreadable: unreadable)
+  }
+
+  /// A plan file's text, or why it is not one: a file only its person may change (the sync
+  /// folder's rule), a regular file of at most `PlanFile.maxBytes`, UTF-8 throughout (the
+  /// first byte that is not, by its offset); a leading byte-order mark is dropped.
+  static func planFileText(_ path: String, files: any FileSystem) -> Result<String, InputError> {
+    switch files.read(path, limit: PlanFile.maxBytes) {
+    case .failure(.tooLarge):
+      return .failure(
+        InputError(
+          "it is larger than \(PlanFile.maxBytes / 1024) KiB, the most a plan file may be"))
+    case .failure(.notRegular(let kind)):
+      return .failure(InputError("it is \(kind), not a regular file"))
+    case .failure(.cannotOpen(let why)):
+      return .failure(InputError("it cannot be opened (\(why.lowercased()))"))
+    case .success(var bytes):
+      if let problem = files.othersMayChange(path) {
+        return .failure(
+          InputError(
+            "not read: \(problem), and a plan file is yours alone to change; make it yours, with chown if need be, and run chmod go-w \(ShellWord.quoted(path))"
+          ))
+      }
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+      if let offset = UTF8Text.firstInvalidByte(bytes) {
+        return .failure(
+          InputError(
+            "byte \(offset) is not UTF-8 text (a plan file is UTF-8); save it as UTF-8 and check again"
+          ))
+      }
+      return .success(String(decoding: bytes, as: UTF8.self))
+    }
   }
 
   /// What is wrong with a plan slot's time (nil: plain words or a calendar expression Nudge

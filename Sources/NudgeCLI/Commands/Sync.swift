@@ -142,7 +142,7 @@ struct SyncCommand: ParsableCommand {
       guard let me = try db.syncDevice() else { return }
       let exchange = SyncRunner.exchange(ctx, db, me)
       // a computer joining again knows what it wrote before (and the conflicts it settled)
-      try exchange.takeInOwn()
+      for refused in try exchange.takeInOwn() { ctx.output.writeError("nudge: sync: \(refused)\n") }
       let written = try exchange.writeOut(joining: true)
       let report = try exchange.takeIn()
       try SyncRunner.after(ctx, db, report)

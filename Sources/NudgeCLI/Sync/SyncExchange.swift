@@ -18,6 +18,9 @@ struct SyncExchange {
   /// What the plans here make of a defined flow's entry (`PlanSet.verdict`), asked only when
   /// one arrives; nil: every such entry waits.
   var definedEntry: ((AnsweredEntry) -> PlanSet.EntryVerdict)? = nil
+  /// Reading this device's own files (`takeInOwn`): a change claiming this device is taken
+  /// only when it holds what this database holds.
+  fileprivate(set) var ownLinesConfirmOnly = false
 
   var folder: SyncFolder { SyncFolder(path: me.folder) }
 
@@ -187,17 +190,33 @@ struct SyncExchange {
   /// Takes in what this device itself wrote to the folder before (it joins again): its own
   /// versions, and the conflicts they settled, are known again as they were. A key changed
   /// here since stays as it is here (it is written next, as this device brings it).
-  func takeInOwn() throws {
+  ///
+  /// Its own files are verified first, as anyone with the folder could have put them there: a
+  /// file another user owns or others can read or write (Nudge writes 0600) is not read, and
+  /// a change in them that claims this device may only confirm what this database holds
+  /// (what it wrote, a key changed since aside): one that would change anything here is
+  /// refused. Returns what was refused, a line each, for `sync init` to say.
+  @discardableResult
+  func takeInOwn() throws -> [String] {
     let own = folder.deviceFiles().filter { $0.device == me.device }
-    guard !own.isEmpty else { return }
+    guard !own.isEmpty else { return [] }
     var report = Report()
     var peer = SyncPeer(device: me.device, name: me.name)
     var counted = Counted()
+    var verified = self
+    verified.ownLinesConfirmOnly = true
     try db.inTransaction {
       for file in own.sorted(by: { $0.isSnapshot && !$1.isSnapshot }) {
-        try read(file, into: &peer, counted: &counted, report: &report)
+        guard file.isPrivate else {
+          report.skipped.append(
+            "nudge-\(file.device).\(file.isSnapshot ? "snapshot" : "log") is this computer's name but not its file (another user's, or others can read or write it; Nudge writes its own 0600); not taken in."
+          )
+          continue
+        }
+        try verified.read(file, into: &peer, counted: &counted, report: &report)
       }
     }
+    return report.skipped
   }
 
   /// The achievements held to the merged entries, without a celebration.
@@ -329,6 +348,22 @@ struct SyncExchange {
     var batch: [SyncChange] = []
     func merge() {
       guard failure == nil, !batch.isEmpty else { return }
+      if ownLinesConfirmOnly {
+        do {
+          let own = batch.filter { $0.clock.device == me.device }
+          let here = try db.syncValuesHere(own.map(\.key))
+          let differing = Set(zip(own, here).filter { $0.0.value != $0.1 }.map { $0.0.key })
+          if !differing.isEmpty {
+            report.skipped.append(
+              "\(name): \(differing.count) change\(differing.count == 1 ? "" : "s") claiming this computer hold\(differing.count == 1 ? "s" : "") what this database does not (\(differing.sorted { $0.description < $1.description }.prefix(3).map(\.description).joined(separator: ", "))); not taken."
+            )
+            batch.removeAll { $0.clock.device == me.device && differing.contains($0.key) }
+          }
+        } catch {
+          failure = error
+          return
+        }
+      }
       do {
         for (change, result) in zip(batch, try db.mergeSyncChanges(batch, at: self.at)) {
           switch result {

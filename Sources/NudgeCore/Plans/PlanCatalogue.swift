@@ -32,7 +32,7 @@ public struct PlanCatalogue: Sendable {
     builtIn: [(name: String, text: String)] = BuiltInPlans.texts,
     files: [(path: String, text: String?)], commandWords: Set<String>,
     timeProblem: (String) -> String? = { _ in nil },
-    readingBuiltIn: (String) -> Bool = { _ in true }
+    readingBuiltIn: (String) -> Bool = { _ in true }, unreadable: [String: String] = [:]
   ) -> PlanCatalogue {
     var catalogue = PlanCatalogue()
     var taken = commandWords
@@ -81,7 +81,8 @@ public struct PlanCatalogue: Sendable {
             file: path,
             error: PlanFileError(
               line: 1,
-              "it cannot be read as a plan (a regular file of at most \(PlanFile.maxBytes / 1024) KiB)"
+              unreadable[path]
+                ?? "it cannot be read as a plan (a regular file of at most \(PlanFile.maxBytes / 1024) KiB)"
             )))
         continue
       }

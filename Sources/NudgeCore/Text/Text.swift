@@ -231,3 +231,21 @@ public enum Suggestion {
     return row[y.count]
   }
 }
+
+/// Checks bytes that must be UTF-8 text (a plan file): where they first are not.
+public enum UTF8Text {
+  /// The offset of the first byte that does not start or continue a valid UTF-8 sequence
+  /// (overlong forms, surrogates and values past U+10FFFF included); nil when all are valid.
+  public static func firstInvalidByte(_ bytes: [UInt8]) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
+  }
+}

@@ -105,4 +105,72 @@ import Testing
     let device = try nudge.run(["plan", "check", "/dev/zero"])
     #expect(device.status == 66 && device.stderr.hasPrefix("nudge: cannot read /dev/zero"))
   }
+
+  // MARK: - Issue 56: the plans folder held to the sync folder's rules
+
+  /// What `plan list --json` lists by name.
+  func listed(_ nudge: Nudge) throws -> [String] {
+    let result = try nudge.run(["plan", "list", "--json"])
+    let plans = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+    return (plans ?? []).compactMap { $0["name"] as? String }
+  }
+
+  @Test func aPlansFolderOthersMayWriteToHoldsNoPlanAndDoctorSaysSo() throws {
+    let nudge = Nudge()
+    let folder = try folder(nudge)
+    try Self.reading.write(toFile: folder + "/reading.plan", atomically: true, encoding: .utf8)
+    #expect(try listed(nudge).contains("reading"))
+    #expect(chmod(folder, 0o777) == 0)
+    #expect(!(try listed(nudge).contains("reading")))
+    let said = try nudge.run(["plan", "list"])
+    #expect(said.stderr.contains("not read: the plans folder"), "\(said.stderr)")
+    #expect(said.stderr.contains("mode 777"), "\(said.stderr)")
+    let doctor = try nudge.run(["doctor"])
+    #expect(
+      doctor.stdout.contains("plans:") && doctor.stdout.contains("such plans are not read"),
+      "\(doctor.stdout)")
+    #expect(chmod(folder, 0o755) == 0)
+    #expect(try listed(nudge).contains("reading"))
+  }
+
+  @Test func aPlanFileOthersMayWriteToOrAnotherUserOwnsIsNotRead() throws {
+    let nudge = Nudge()
+    let folder = try folder(nudge)
+    let path = folder + "/reading.plan"
+    try Self.reading.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(chmod(path, 0o666) == 0)
+    #expect(!(try listed(nudge).contains("reading")))
+    #expect(try nudge.run(["plan", "check", path]).status == 66)
+    #expect(chmod(path, 0o644) == 0)
+    #expect(try listed(nudge).contains("reading"))
+    // another user's file (nobody's): CI runs as root, which may give it away
+    guard getuid() == 0 else {
+      Issue.record("SKIP: giving a file to another user needs root (CI runs as root)")
+      return
+    }
+    #expect(chown(path, 65534, 65534) == 0)
+    #expect(!(try listed(nudge).contains("reading")))
+    #expect(try nudge.run(["plan", "list"]).stderr.contains("belongs to another user"))
+  }
+
+  @Test func aPlanFileThatIsNotUTF8IsRefusedWithTheByteAndABOMIsRead() throws {
+    let nudge = Nudge()
+    let folder = try folder(nudge)
+    let path = folder + "/reading.plan"
+    let bad = Array("# caf".utf8) + [0xE9] + Array("\n".utf8) + Array(Self.reading.utf8)
+    try Data(bad).write(to: URL(fileURLWithPath: path))
+    let checked = try nudge.run(["plan", "check", path])
+    #expect(checked.status == 66)
+    #expect(checked.stderr.contains("byte 5 is not UTF-8"), "\(checked.stderr)")
+    #expect(!(try listed(nudge).contains("reading")))
+    try Data([0xEF, 0xBB, 0xBF] + Array(Self.reading.utf8)).write(to: URL(fileURLWithPath: path))
+    #expect(try nudge.run(["plan", "check", path]).status == 0)
+    #expect(try listed(nudge).contains("reading"))
+    // larger than a plan may be: said as such, not as an unreadable file
+    try Data(Array(Self.reading.utf8) + Array(repeating: 0x23, count: 70_000)).write(
+      to: URL(fileURLWithPath: path))
+    let big = try nudge.run(["plan", "check", path])
+    #expect(big.status == 66 && big.stderr.contains("larger than 64 KiB"), "\(big.stderr)")
+  }
+
 }
