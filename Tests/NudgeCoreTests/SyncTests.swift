@@ -246,7 +246,14 @@ private enum Sample {
 
   @Test func aClockThatIsNotAClockIsRefused() {
     let line = Sample.framed(#"{"c":"yesterday","k":"setting/celebrations","v":{"value":"on"}}"#)
-    #expect(Sample.reason(Sample.read(line)) == "its clock is not a clock")
+    #expect(
+      Sample.reason(Sample.read(line))
+        == "its clock 'yesterday' is not a Nudge clock (13 digits of milliseconds, 5 of a counter, the device's id, joined by '-')"
+    )
+    // a clock of 1998 written without its leading zero: said as a clock of the wrong shape
+    let short = Sample.framed(
+      #"{"c":"883612800000-00000-aaaaaaaaaaaaaaaa","k":"setting/celebrations","v":{"value":"on"}}"#)
+    #expect(Sample.reason(Sample.read(short))?.contains("is not a Nudge clock (13 digits") == true)
   }
 
   func line(wall: Int, device: String = Sample.a) -> [UInt8] {
@@ -307,7 +314,12 @@ private enum Sample {
   static let refusedKeys: [(key: String, value: String?, reason: String)] = [
     ("habit/3", #"{"value":"on"}"#, "unknown kind 'habit'"),
     ("", nil, "unknown kind ''"),
-    ("entry/2026-11-19", nil, "unknown kind 'entry'"),
+    ("entry/2026-11-19", nil, "its key has 2 parts, not the 3 or 4 of entry/DAY/FLOW[/ID]"),
+    (
+      "entry/2026-11-19/review/a/b", nil,
+      "its key has 5 parts, not the 3 or 4 of entry/DAY/FLOW[/ID]"
+    ),
+    ("pause/2026-11-19/x", nil, "its key has 3 parts, not the 2 of pause/NAME"),
     ("setting/terminal", #"{"value":"xterm -e rm"}"#, "the setting 'terminal' does not travel"),
     ("setting/rollover-hour", #"{"value":"4"}"#, "the setting 'rollover-hour' does not travel"),
     ("entry/2026-02-30/prep", nil, "an entry's day is not a date"),
@@ -415,9 +427,6 @@ private enum Sample {
     #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":"laptop","nudge_sync":2}"#,
     #"{"device":"AAAAAAAAAAAAAAAA","generation":0,"name":"laptop","nudge_sync":1}"#,
     #"{"device":"aaaaaaaaaaaaaaaa","generation":-1,"name":"laptop","nudge_sync":1}"#,
-    #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":"","nudge_sync":1}"#,
-    #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":" laptop","nudge_sync":1}"#,
-    #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":"lap\u001b[2Jtop","nudge_sync":1}"#,
     #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"nudge_sync":1}"#,
     #"{"c":"1795651200000-00000-aaaaaaaaaaaaaaaa","k":"setting/celebrations"}"#,
   ])
@@ -425,6 +434,24 @@ private enum Sample {
     #expect(
       SyncLine.header(Sample.framed(json))
         == .failure(SyncRefusal("its first line is not a Nudge sync header")))
+  }
+
+  /// A header whose computer's name Nudge would not show is said as such (it read "not a
+  /// Nudge sync header", issue 56).
+  @Test(arguments: [
+    #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":"","nudge_sync":1}"#,
+    #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":" laptop","nudge_sync":1}"#,
+    #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":"lap\u001b[2Jtop","nudge_sync":1}"#,
+    #"{"device":"aaaaaaaaaaaaaaaa","generation":0,"name":"lap\u202etop","nudge_sync":1}"#,
+  ])
+  func aHeaderWhoseNameIsNotShownSaysSo(json: String) {
+    guard case .failure(let why) = SyncLine.header(Sample.framed(json)) else {
+      Issue.record("taken: \(json)")
+      return
+    }
+    #expect(why.reason.hasPrefix("its computer's name '"), "\(why.reason)")
+    #expect(why.reason.contains("not one Nudge shows"))
+    #expect(!why.reason.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
   }
 
   @Test func aHeaderWithAByteChangedFailsItsChecksum() {

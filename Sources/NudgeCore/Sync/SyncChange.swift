@@ -53,6 +53,11 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
       return .success(.celebrations)
     case ("setting", 2):
       return .failure(.init("the setting '\(VisibleText.escaped(parts[1]))' does not travel"))
+    case ("entry", _), ("pause", _), ("slot", _), ("setting", _):
+      return .failure(
+        .init(
+          "its key has \(parts.count) parts, not the \(parts[0] == "entry" ? "3 or 4 of entry/DAY/FLOW[/ID]" : "2 of \(parts[0])/NAME")"
+        ))
     default:
       return .failure(
         .init("unknown kind '\(VisibleText.escaped(String((parts.first ?? "").prefix(40))))'"))
@@ -317,9 +322,14 @@ public enum SyncLine {
     case .failure(let refusal): return .failure(refusal)
     case .success(let json):
       guard let header = try? decoder.decode(SyncHeader.self, from: Data(json)),
-        header.nudgeSync == 1, SyncDevice.isID(header.device), SyncDevice.isName(header.name),
-        header.generation >= 0
+        header.nudgeSync == 1, SyncDevice.isID(header.device), header.generation >= 0
       else { return .failure(SyncRefusal("its first line is not a Nudge sync header")) }
+      guard SyncDevice.isName(header.name) else {
+        return .failure(
+          SyncRefusal(
+            "its computer's name '\(VisibleText.escaped(String(header.name.prefix(64))))' is not one Nudge shows (one line of at most 64 visible characters, no control or direction marks)"
+          ))
+      }
       return .success(header)
     }
   }
@@ -340,7 +350,10 @@ public enum SyncLine {
       return .failure(SyncRefusal("it is not a change Nudge reads"))
     }
     guard let clock = SyncClock(wire.c) else {
-      return .failure(SyncRefusal("its clock is not a clock"))
+      return .failure(
+        SyncRefusal(
+          "its clock '\(VisibleText.escaped(String(wire.c.prefix(48))))' is not a Nudge clock (13 digits of milliseconds, 5 of a counter, the device's id, joined by '-')"
+        ))
     }
     guard anyDevice || clock.device == device else {
       return .failure(SyncRefusal("it claims to be another device's change"))
