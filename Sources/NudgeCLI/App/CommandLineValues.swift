@@ -57,6 +57,12 @@ extension Day {
   /// "21 Nov", for the heatmap's week labels.
   var dayMonth: String { String(short.split(separator: " ", maxSplits: 1)[1]) }
 
+  /// "Sat 21 Nov", with the year ("Sat 20 Nov 2027") when it is not `today`'s: a day a
+  /// pause ends on may be next year's.
+  func short(from today: Day) -> String {
+    year == today.year ? short : short + " \(year)"
+  }
+
   /// "Saturday 21 November" for headings.
   var long: String {
     let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]

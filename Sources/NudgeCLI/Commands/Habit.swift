@@ -208,7 +208,7 @@ struct HabitCommand: ParsableCommand {
           case .notDue: style.dim("·")
           }
         ctx.line(
-          "\(state) \(style.bold(VisibleText.escaped(habit.name).padded(to: width)))  "
+          "\(state) \(style.bold(VisibleText.escaped(habit.name).fitted(to: width)))  "
             + "\(HabitText.streakLine(report))  "
             + style.dim(
               "strength \(report.strength)%  \(habit.every.description)"

@@ -85,7 +85,7 @@ struct PauseCommand: ContextCommand {
     let days = pause.lastDay.ordinal - today.ordinal + 1
     ctx.line(
       ctx.style.green("✓")
-        + " Paused until \(pause.lastDay.long) (\(days == 1 ? "today" : "\(days) days"))"
+        + " Paused until \(pause.lastDay.long)\(pause.lastDay.year == today.year ? "" : " \(pause.lastDay.year)") (\(days == 1 ? "today" : "\(days) days"))"
         + (past.isEmpty ? "." : ", and \(Self.range(past.first!, past.last!)) marked as days off."))
     ctx.wrappedLine(
       "No reminders until then, and your streak waits: it neither grows nor breaks, and uses no freeze. A flow you do still counts. End it early with: nudge resume"

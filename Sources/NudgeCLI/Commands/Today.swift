@@ -25,7 +25,8 @@ struct TodayCommand: ContextCommand {
     let pause = try db.pauses().first { $0.contains(today) }
     if let pause {
       ctx.line(
-        style.cyan("Paused until \(pause.lastDay.short)") + " · no reminders, your streak waits · "
+        style.cyan("Paused until \(pause.lastDay.short(from: today))")
+          + " · no reminders, your streak waits · "
           + style.cyan("nudge resume"))
     }
     let schedules = try db.schedules()

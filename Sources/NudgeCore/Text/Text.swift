@@ -22,6 +22,15 @@ extension StringProtocol {
   }
 }
 
+extension String {
+  /// Padded to `width` columns as `padded` does, or cut to `width - 1` with "…" after, so a
+  /// cut name is seen to be cut.
+  public func fitted(to width: Int) -> String {
+    guard count > width, width > 1 else { return padded(to: width) }
+    return String(prefix(width - 1)) + "…"
+  }
+}
+
 /// The directory holding `path`: "." for a bare file name, "/" for a file at the root.
 public func parentDirectory(of path: String) -> String {
   guard let slash = path.lastIndex(of: "/") else { return "." }

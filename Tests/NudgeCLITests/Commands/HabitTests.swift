@@ -7,6 +7,17 @@ import Testing
 /// `nudge habit`: a habit of one's own added, marked done or skipped, listed with its streak
 /// and strength, edited, removed — each undone — and every bad input refused with nothing saved.
 @Suite struct HabitTests {
+  /// A name longer than the list's column is cut with "…", never silently (a name ending ")"
+  /// lost it: issue 56, item 8).
+  @Test func aLongNameIsCutWithAnEllipsisInTheList() throws {
+    let nudge = InProcess()
+    #expect(try nudge.run(["habit", "add", "Read a long book about things (daily)"]).status == 0)
+    #expect(try nudge.run(["habit", "add", "Run"]).status == 0)
+    let list = try nudge.run(["habit", "list"]).stdout
+    #expect(list.contains("Read a long book about …  "), "\(list)")
+    #expect(list.contains("Run                       "), "\(list)")
+  }
+
   @Test func aHabitDoneDayByDayShowsItsStreakAndStrengthInTheList() throws {
     let nudge = InProcess()
     #expect(try nudge("habit", "add", "Stretch", "--at", "9pm").status == 0)

@@ -6,6 +6,23 @@ import Testing
 
 /// `nudge pause`: reminders held, the streak kept, the next reminder after it, ended or resumed.
 @Suite struct PauseTests {
+  /// A pause that ends next year says the year wherever its end is shown (it read "Paused
+  /// until Wed 17 Feb" for 2027: issue 56, item 8).
+  @Test func aPauseIntoNextYearShowsItsYear() throws {
+    let nudge = InProcess()
+    let now = "2026-12-20T08:00:00+01:00"
+    let paused = try nudge.run(["pause", "--for", "60d", "--yes"], now: now)
+    #expect(
+      paused.stdout.contains("Paused until Wednesday 17 February 2027 (60 days)"),
+      "\(paused.stdout)")
+    #expect(try nudge.run([], now: now).stdout.contains("Paused until Wed 17 Feb 2027 ·"))
+    #expect(try nudge.run(["schedule"], now: now).stdout.contains("Paused until Wed 17 Feb 2027:"))
+    // this year's end: no year
+    let short = InProcess()
+    _ = try short.run(["pause", "--for", "3d", "--yes"], now: now)
+    #expect(try short.run([], now: now).stdout.contains("Paused until Tue 22 Dec ·"))
+  }
+
   @Test func aPauseHoldsTheRemindersAndTheNextOneIsAfterIt() throws {
     let nudge = InProcess()
     try #require(try nudge.run(["pause", "--until", "sunday"]).status == 0)

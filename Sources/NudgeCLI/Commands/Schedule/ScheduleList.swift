@@ -72,7 +72,7 @@ extension ScheduleCommand {
       }
       if let pause {
         ctx.wrappedLine(
-          "Paused until \(pause.lastDay.short): no reminder fires until then (nudge resume).",
+          "Paused until \(pause.lastDay.short(from: ctx.today(settings).day)): no reminder fires until then (nudge resume).",
           style: style.cyan)
       }
       // the time column fits the longest time: never cut
