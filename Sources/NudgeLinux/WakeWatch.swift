@@ -147,6 +147,12 @@ public final class WakeWatch: Sendable {
     sigemptyset(&late.sa_mask)
     late.sa_flags = 0
     sigaction(SIGALRM, &late, nil)
+    // a parent may have started this process with them blocked (a child of posix_spawn
+    // inherits the spawning thread's mask): they would wait for ever
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    for signal in signals + [SIGALRM] { sigaddset(&unblocked, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
   }
 
   /// Whether a stop signal arrived (its alarm is set).
