@@ -172,8 +172,12 @@ public struct SyncFolder: Sendable {
   /// offset (without its newline), in pieces of 64 KiB: memory stays bounded whatever the
   /// file holds. A line longer than `SyncLine.maxBytes` is handed over empty (to be refused).
   /// `line` returns false to stop (the read ends after that line).
+  ///
+  /// Nothing past `limit` bytes of the file is read, however it grows while it is read (a
+  /// writer that never stops): the size checked when the folder was listed is kept as read.
   public static func readLines(
-    _ file: String, from offset: Int, _ line: (ArraySlice<UInt8>, Int) -> Bool
+    _ file: String, from offset: Int, limit: Int = maxFileBytes,
+    _ line: (ArraySlice<UInt8>, Int) -> Bool
   ) -> Reading {
     let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else {
@@ -194,7 +198,15 @@ public struct SyncFolder: Sendable {
     var position = offset
     var end = offset
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      let room = min(buffer.count, limit - position)
+      guard room > 0 else {
+        return Reading(
+          end: end, unfinished: false,
+          failed:
+            "it grew past \(limit / 1_048_576) MiB while being read, more than a device file may be"
+        )
+      }
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, room) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
       var start = 0

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NudgeCore
+import Synchronization
 import Testing
 
 @testable import NudgeLinux
@@ -46,6 +47,35 @@ import Testing
     #expect(reading.end == 18)
     #expect(!reading.unfinished)
     #expect(reading.failed == nil)
+  }
+
+  /// A file that grows while it is read is read no further than its limit (issue 56: a
+  /// writer that never stops kept a take-in reading past 64 MiB for a minute and more).
+  @Test func nothingPastTheLimitIsReadHoweverTheFileGrows() throws {
+    // a writer appending all the while: the limit holds whatever it has written by then
+    // (already past the limit when the reading starts, so the test never waits on the writer)
+    let path = try file(
+      Array("start\n".utf8)
+        + Array(repeating: Array((String(repeating: "y", count: 99) + "\n").utf8), count: 1500)
+        .flatMap { $0 })
+    let stop = Atomic<Bool>(false)
+    let writer = Thread {
+      let handle = FileHandle(forWritingAtPath: path)!
+      handle.seekToEndOfFile()
+      let line = Data(String(repeating: "x", count: 99).utf8 + [10])
+      while !stop.load(ordering: .relaxed) { handle.write(line) }
+      try? handle.close()
+    }
+    writer.start()
+    defer { stop.store(true, ordering: .relaxed) }
+    var bytes = 0
+    let reading = SyncFolder.readLines(path, from: 0, limit: 100_000) { line, _ in
+      bytes += line.count + 1
+      return true
+    }
+    #expect(bytes <= 100_000)
+    #expect(reading.end <= 100_000)
+    #expect(reading.failed?.contains("grew past") == true, "\(String(describing: reading.failed))")
   }
 
   @Test func aLastLineWithoutItsNewlineIsLeftForLater() throws {

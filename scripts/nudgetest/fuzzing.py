@@ -122,16 +122,16 @@ def case_fuzz_import(suite):
 
 def case_libfuzzer(suite):
     """libFuzzer (-sanitize=fuzzer,address) on the link router, the calendar parser, the
-    import decoder, the plain-time parser and the line editor, each for a bounded time from a
-    seed corpus: zero crashes."""
-    case = Case(f"libFuzzer: link, calendar, import, plaintime, lineeditor "
+    import decoder, the plain-time parser, the line editor and every time parser (issue 56),
+    each for a bounded time from a seed corpus: zero crashes."""
+    case = Case(f"libFuzzer: link, calendar, import, plaintime, lineeditor, time "
                 f"({suite.fuzz_seconds} s each)")
     r = subprocess.run([os.path.join(ROOT, "scripts", "fuzz"), str(suite.fuzz_seconds)],
                        capture_output=True, text=True, cwd=ROOT, timeout=900)
     lines = [l for l in r.stdout.splitlines() if l.startswith("fuzz ")]
     for line in lines:
         case.check(", 0 crashes (exit 0)" in line, line + " " + r.stdout[-300:])
-    case.check(len(lines) == 5 and r.returncode == 0, f"scripts/fuzz exit {r.returncode} "
+    case.check(len(lines) == 6 and r.returncode == 0, f"scripts/fuzz exit {r.returncode} "
                + r.stderr[-300:])
     case.note = "; ".join(l.split(":", 1)[1].split(" in ")[0].strip() + " " + l.split()[1]
                           for l in lines)

@@ -418,6 +418,9 @@ struct SyncExchange {
       return failure == nil
     }
     merge()
+    if let failed = reading.failed {
+      report.skipped.append("\(name): \(failed); the rest of it is left.")
+    }
     if refused > Self.refusalsSaid {
       report.skipped.append(
         "\(name): \(refused - Self.refusalsSaid) more lines skipped\(refused >= 1000 ? " (the rest of the file is left: too many lines refused)" : "")."
