@@ -78,6 +78,7 @@ extension AppDatabase {
       try db.refuseTakenName(habit.name, except: nil)
       var added = habit
       added.id = try db.insertHabit(HabitRow(habit))
+      try db.refuseBeyondLimits()
       try db.journalHabit(
         .added, habit: added.id, madeOn: madeOn, at: at, before: nil, after: HabitRow(added).json)
       return added
@@ -270,6 +271,23 @@ extension SQLiteConnection {
   }
 
   /// Refuses `name` when a habit other than `except` has it, whatever the letters' case.
+  /// Refuses a write that leaves more habits or recorded days than Nudge keeps
+  /// (`Habit.maxCount`, `Habit.maxDaysInAll`): checked inside the write, so it rolls back.
+  func refuseBeyondLimits() throws {
+    let habits = try integer("SELECT count(*) FROM habit") ?? 0
+    if habits > Habit.maxCount {
+      throw StoreError.refused(
+        "that makes \(habits) habits, more than the \(Habit.maxCount) Nudge keeps; remove some first (nudge habit remove NAME)"
+      )
+    }
+    let days = try integer("SELECT count(*) FROM habit_check") ?? 0
+    if days > Habit.maxDaysInAll {
+      throw StoreError.refused(
+        "that makes \(days) recorded habit days, more than the \(Habit.maxDaysInAll) Nudge keeps of all habits together; remove a habit you no longer keep first"
+      )
+    }
+  }
+
   func refuseTakenName(_ name: String, except: Int?) throws {
     let taken = try habits(includingArchived: true).first {
       $0.id != except && $0.name.lowercased() == name.lowercased()

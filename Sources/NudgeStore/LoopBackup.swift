@@ -136,8 +136,10 @@ public struct LoopBackup: Equatable, Sendable {
 
   /// The newest schema Nudge knows (Loop's DATABASE_VERSION), and the oldest Loop reads.
   public static let knownVersions = 8...25
-  public static let maxHabits = 1000
-  public static let maxRepetitions = 1_000_000
+  /// What Nudge keeps (`Habit.maxCount`, `Habit.maxDaysInAll`): a backup past them is
+  /// refused before it is read, rather than taken and then unable to export.
+  public static let maxHabits = NudgeCore.Habit.maxCount
+  public static let maxRepetitions = NudgeCore.Habit.maxDaysInAll
   /// The longest name, question, description or unit, in characters.
   public static let maxTextLength = 1000
   /// The earliest day a mark may have.

@@ -153,6 +153,7 @@ extension AppDatabase {
           try db.putHabitCheck(check, habit: id)
         }
       }
+      try db.refuseBeyondLimits()
       return count
     }
   }

@@ -219,3 +219,53 @@ import Testing
     #expect((spec.reminderProblem == nil) == taken, "\(expression): \(spec.reminderProblem ?? "")")
   }
 }
+
+/// Issue 56, items 4 and 7: an import's habits are held to what Nudge keeps, and to the days
+/// it keeps.
+@Suite struct ImportedHabitLimitsTests {
+  func document(habits: [[String: Any]]) -> Result<ExportDocument, InputError> {
+    let json: [String: Any] = [
+      "format": "nudge-export", "version": 3, "settings": [String: String](), "prep": [],
+      "review": [], "checkin": [], "help": [], "habits": habits,
+    ]
+    let data = try! JSONSerialization.data(withJSONObject: json)
+    return Result { () throws(InputError) in try ExportDocument.decode(data) }
+  }
+
+  func habit(_ name: String, since: String = "2026-11-01", days: [String] = []) -> [String: Any] {
+    [
+      "name": name, "question": "Did you?", "every": "daily", "since": since, "archived": false,
+      "days": days.map { ["day": $0, "done": true, "saved_at": "\($0)T21:00:00+01:00"] },
+    ]
+  }
+
+  func verdict(_ decoded: Result<ExportDocument, InputError>) -> String? {
+    do throws(InputError) {
+      let doc = try decoded.get()
+      try doc.validate()
+      try doc.checkNotAfter(
+        day: Day(year: 2026, month: 11, day: 20), now: Instant(seconds: 1_795_600_000))
+      return nil
+    } catch { return error.message }
+  }
+
+  @Test func moreHabitsThanNudgeKeepsAreRefused() {
+    #expect(verdict(document(habits: (1...Habit.maxCount).map { habit("h\($0)") })) == nil)
+    let refused = verdict(document(habits: (1...Habit.maxCount + 1).map { habit("h\($0)") }))
+    #expect(
+      refused?.contains("101 habits, more than the 100 Nudge keeps") == true, "\(refused ?? "")")
+  }
+
+  @Test func aHabitDayOrStartOutsideTheDaysNudgeKeepsIsRefused() {
+    #expect(verdict(document(habits: [habit("a", days: ["2026-11-19"])])) == nil)
+    for (since, day) in [
+      ("2026-11-01", "1969-12-30"), ("9999-12-31", "2026-11-19"), ("2026-11-01", "2026-12-30"),
+    ] {
+      #expect(
+        verdict(document(habits: [habit("a", since: since, days: [day])])) != nil, "\(since) \(day)"
+      )
+    }
+    // a year before 0001 is no day at all
+    #expect(verdict(document(habits: [habit("a", days: ["-0001-01-01"])])) != nil)
+  }
+}

@@ -218,22 +218,24 @@ import Testing
     #expect(shown.contains("habit \"a?b\"") && !shown.contains("\n"))
   }
 
+  /// Past what Nudge keeps (`Habit.maxCount` habits, `Habit.maxDaysInAll` days): refused
+  /// before it is read (it was 1,000 × 1,000,000, whose export import then refused: issue 56).
   @Test func refusesTooManyHabitsOrRepetitions() throws {
     let habits = try fixture(["--habits", "none"])
     try tamper(
       habits,
       """
-      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1001)
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 101)
       INSERT INTO Habits (name, freq_num, freq_den) SELECT 'h' || i, 1, 1 FROM n;
       """)
-    #expect(refusal(habits)?.contains("1001 habits, more than the 1000") == true)
+    #expect(refusal(habits)?.contains("101 habits, more than the 100") == true)
     let repetitions = try fixture()
     try tamper(
       repetitions,
       """
-      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 250000)
       INSERT INTO Repetitions (habit, timestamp, value) SELECT 4, i * 86400000 + 1, 2 FROM n;
       """)
-    #expect(refusal(repetitions)?.contains("1000020 repetitions, more than the 1000000") == true)
+    #expect(refusal(repetitions)?.contains("250020 repetitions, more than the 250000") == true)
   }
 }

@@ -51,6 +51,12 @@ struct ExportCommand: ContextCommand {
           try db.storedEntries(), questionOrder: ctx.planCatalogue().questionOrder
         ).utf8)
       : try db.exportDocument().encoded()
+    // never a backup that `import` would refuse (the limits keep everything well under it)
+    if !csv && data.count > ExportDocument.maxBytes {
+      throw CLIError(
+        "the export would be \(data.count / 1_048_576) MiB, more than the \(ExportDocument.maxBytes / 1_048_576) MiB import takes, so it could not be restored; nothing was written. Remove habits you no longer keep (nudge habit remove NAME), then export again.",
+        code: .badData)
+    }
     guard let output, output != "-" else {
       ctx.output.write(String(decoding: data, as: UTF8.self))
       return

@@ -475,6 +475,22 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         try text(value, "flows[\(i)].answers.\(id)")
       }
     }
+    // habits: as many as Nudge keeps, their days too (each in the days Nudge keeps)
+    guard habits.count <= Habit.maxCount else {
+      throw InputError(
+        "habits holds \(habits.count) habits, more than the \(Habit.maxCount) Nudge keeps.")
+    }
+    var habitDays = 0
+    for (i, h) in habits.enumerated() {
+      try day(h.since, "habits[\(i)].since")
+      habitDays += h.days.count
+      guard habitDays <= Habit.maxDaysInAll else {
+        throw InputError(
+          "habits hold more than the \(Habit.maxDaysInAll) recorded days Nudge keeps of all habits together."
+        )
+      }
+      for (j, d) in h.days.enumerated() { try day(d.day, "habits[\(i)].days[\(j)].day") }
+    }
     try size(achievements.count, "achievements")
     for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
       guard name.utf8.count <= 64, value.utf8.count <= 1024 else {
@@ -512,6 +528,14 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     for (i, e) in checkin.enumerated() { try check(e.day, e.savedAt, "checkin[\(i)]") }
     for (i, n) in help.enumerated() { try check(n.day, n.at, "help[\(i)]") }
     for (i, e) in flows.enumerated() { try check(e.day, e.savedAt, "flows[\(i)]") }
+    for (i, h) in habits.enumerated() {
+      if h.since > lastDay {
+        throw InputError(
+          "habits[\(i)].since is \(h.since), a day no habit can have started yet (today is \(today))."
+        )
+      }
+      for (j, d) in h.days.enumerated() { try check(d.day, d.savedAt, "habits[\(i)].days[\(j)]") }
+    }
   }
 
   /// The date and hour on the clock that `text` was written with (its own offset).

@@ -52,6 +52,12 @@ public struct Habit: Equatable, Sendable {
   public static func defaultQuestion(_ name: String) -> String { "\(name) today?" }
 
   /// The longest name and question.
+  /// The most habits kept, archived ones too: each may have a reminder timer of its own.
+  public static let maxCount = 100
+  /// The most days recorded of all habits together, so that everything kept exports in a
+  /// document `import` takes (`ExportDocument.maxBytes`): 250,000 days of about 130 bytes
+  /// each are 31 MiB (20 habits for 34 years).
+  public static let maxDaysInAll = 250_000
   public static let maxNameLength = 60
   public static let maxQuestionLength = 200
   public static let maxUnitLength = 24

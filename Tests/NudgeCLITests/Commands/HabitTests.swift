@@ -7,6 +7,18 @@ import Testing
 /// `nudge habit`: a habit of one's own added, marked done or skipped, listed with its streak
 /// and strength, edited, removed — each undone — and every bad input refused with nothing saved.
 @Suite struct HabitTests {
+  /// At most `Habit.maxCount` habits (each may have a timer of its own): the next is refused,
+  /// nothing written (issue 56, item 4: 10,000 habits were taken).
+  @Test func noMoreHabitsThanNudgeKeeps() throws {
+    let nudge = InProcess()
+    for n in 1...100 { try #require(try nudge.run(["habit", "add", "h\(n)"]).status == 0) }
+    let refused = try nudge.run(["habit", "add", "one more"])
+    #expect(refused.status == 64, "\(refused.stderr)")
+    #expect(refused.stderr.contains("that makes 101 habits, more than the 100 Nudge keeps"))
+    let listed = try #require(try nudge.json("habit", "list") as? [[String: Any]])
+    #expect(listed.count == 100)
+  }
+
   /// A name longer than the list's column is cut with "…", never silently (a name ending ")"
   /// lost it: issue 56, item 8).
   @Test func aLongNameIsCutWithAnEllipsisInTheList() throws {
