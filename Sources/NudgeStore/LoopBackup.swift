@@ -222,6 +222,14 @@ private struct LoopReader {
       try db.texts("SELECT name FROM sqlite_master WHERE type = 'table'").map { $0.lowercased() })
     for table in ["habits", "repetitions"] where !tables.contains(table) {
       let name = table == "habits" ? "Habits" : "Repetitions"
+      // a database in WAL mode whose tables are still in the log beside it: read as it is
+      // (immutable, nothing written), its log is not, so say where they are
+      var wal = stat()
+      if stat(path + "-wal", &wal) == 0, wal.st_size > 0 {
+        throw fail(
+          "it has no \(name) table in the file itself; its latest changes are in \(path)-wal beside it, which Nudge does not read: export the backup again from Loop (Settings → Export full backup), or fold the log in first (sqlite3 FILE 'PRAGMA wal_checkpoint')"
+        )
+      }
       throw fail("it has no \(name) table, so it is not a Loop Habit Tracker backup")
     }
     let version = try db.integer("PRAGMA user_version") ?? 0
@@ -260,8 +268,11 @@ private struct LoopReader {
     func column(_ name: String, else fallback: String) -> String {
       habitColumns.contains(name) ? name : fallback
     }
+    // as bytes (SQLite's text functions end a text at a NUL: `Med\0itate` read as `Med`),
+    // enough for one character more than the longest taken, whatever its UTF-8 width
     func text(_ name: String) -> String {
-      habitColumns.contains(name) ? "substr(\(name), 1, \(LoopBackup.maxTextLength + 1))" : "''"
+      habitColumns.contains(name)
+        ? "substr(CAST(\(name) AS BLOB), 1, \(4 * (LoopBackup.maxTextLength + 1)))" : "''"
     }
     // before version 23 the question was kept as the description
     let hasQuestion = habitColumns.contains("question")
@@ -274,7 +285,10 @@ private struct LoopReader {
       column("target_type", else: "0"), column("target_value", else: "0"), text("unit"),
     ].joined(separator: ", ")
     var habits: [(id: Int, habit: LoopBackup.Habit)] = []
-    for row in try db.rows("SELECT \(select) FROM Habits ORDER BY position, id", [], HabitRow.init)
+    for row in try db.rows(
+      "SELECT \(select) FROM Habits ORDER BY \(habitColumns.contains("position") ? "position, " : "")id",
+      [],
+      HabitRow.init)
     {
       habits.append(try habit(row))
     }

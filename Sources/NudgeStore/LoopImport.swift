@@ -33,19 +33,53 @@ public struct LoopImport: Sendable {
         )
       }
       let every = frequency(loop, notes: &result.notes)
+      let shown = VisibleText.escaped(name)
       var target: Int? = nil
       if loop.isMeasurable {
         // Loop's target is over its period; Nudge's is a day's, for each day it is done
         let perDay = (loop.target ?? 1) / Double(max(1, loop.numerator))
-        target = min(NudgeCore.Habit.maxAmount, max(1, Int(perDay.rounded(.up))))
+        let wanted = perDay.rounded(.up)
+        target =
+          wanted >= Double(NudgeCore.Habit.maxAmount)
+          ? NudgeCore.Habit.maxAmount : max(1, Int(wanted))
+        if wanted > Double(NudgeCore.Habit.maxAmount) {
+          result.notes.append(
+            "'\(shown)''s target is more than the \(NudgeCore.Habit.maxAmount) a day Nudge keeps; it is \(NudgeCore.Habit.maxAmount)"
+          )
+        }
         if loop.targetIsAtMost {
           result.notes.append(
             "'\(VisibleText.escaped(name))' is an \"at most\" habit in Loop; Nudge keeps it as at least \(target!) a day"
           )
         }
       }
+      let question: String?
+      do throws(InputError) {
+        question = try NudgeCore.Habit.checkedQuestion(loop.question)
+      } catch {
+        question = nil
+        // Loop's own default (no question) needs no word
+        if !loop.question.isEmpty {
+          result.notes.append(
+            "'\(shown)''s question was left out (\(error.message)); Nudge asks its own")
+        }
+      }
+      if loop.isMeasurable, (try? NudgeCore.Habit.checkedUnit(loop.unit)) == nil {
+        result.notes.append("'\(shown)''s unit was left out; Nudge counts it in units")
+      }
+      let clamped = loop.marks.filter {
+        if case .done(let amount) = $0.kind, loop.isMeasurable {
+          return amount < 0 || amount.rounded() > Double(NudgeCore.Habit.maxAmount)
+        }
+        return false
+      }.count
+      if clamped > 0 {
+        result.notes.append(
+          "\(clamped) of '\(shown)''s amounts were outside 0 to \(NudgeCore.Habit.maxAmount); each is kept as the nearest of those"
+        )
+      }
       let habit = NudgeCore.Habit(
-        name: name, question: try? NudgeCore.Habit.checkedQuestion(loop.question),
+        name: name, question: question,
         every: every,
         // a reminder on no weekday is none
         at: loop.reminder.flatMap { $0.weekdays.isEmpty ? nil : reminderTime($0) },
@@ -80,10 +114,31 @@ public struct LoopImport: Sendable {
   /// Loop's "n times in d days" as Nudge's nearest frequency.
   static func frequency(_ loop: LoopBackup.Habit, notes: inout [String]) -> HabitFrequency {
     let (n, d) = (max(1, loop.numerator), max(1, loop.denominator))
-    if n >= d { return .daily }
+    let shown = VisibleText.escaped(loop.name)
+    if n >= d {
+      if n > d {
+        notes.append(
+          "'\(shown)' is \(n) times in \(d) day\(d == 1 ? "" : "s") in Loop; Nudge keeps it as daily (once a day)"
+        )
+      }
+      return .daily
+    }
     if d == 7 { return .timesPerWeek(n) }
-    if d == 30 || d == 31 { return .timesPerMonth(min(n, 28)) }
-    if n == 1 { return d <= 365 ? .everyDays(d) : .everyDays(365) }
+    if d == 30 || d == 31 {
+      if n > 28 {
+        notes.append(
+          "'\(shown)' is \(n) times in \(d) days in Loop; Nudge keeps it as 28/month")
+      }
+      return .timesPerMonth(min(n, 28))
+    }
+    if n == 1 {
+      if d > 365 {
+        notes.append(
+          "'\(shown)' is once in \(d) days in Loop; Nudge keeps it as every 365 days, the longest it keeps"
+        )
+      }
+      return d <= 365 ? .everyDays(d) : .everyDays(365)
+    }
     let perWeek = min(7, max(1, Int((Double(n) * 7 / Double(d)).rounded())))
     notes.append(
       "'\(VisibleText.escaped(loop.name))' is \(n) times in \(d) days in Loop; Nudge keeps it as \(perWeek)/week"

@@ -256,9 +256,13 @@ final class SQLiteConnection: @unchecked Sendable {
       isNull(at: index) ? nil : nd_sqlite3_column_double(pointer, index)
     }
 
+    /// The column's text whole, by its length: a NUL inside it (another program's file) is
+    /// kept, not taken for its end (a Loop name `Med\0itate` read as `Med` merged with "Med").
     func text(at index: Int32) -> String? {
       guard let bytes = nd_sqlite3_column_text(pointer, index) else { return nil }
-      return String(cString: bytes)
+      return String(
+        decoding: UnsafeBufferPointer(
+          start: bytes, count: Int(nd_sqlite3_column_bytes(pointer, index))), as: UTF8.self)
     }
 
     /// The column's text read as a flow's stored name (`Flow(rawValue:)` of `text(at:)`): the

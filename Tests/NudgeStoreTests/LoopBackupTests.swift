@@ -238,4 +238,47 @@ import Testing
       """)
     #expect(refusal(repetitions)?.contains("250020 repetitions, more than the 250000") == true)
   }
+
+  /// A name with a NUL inside is read whole, so it is refused as a name, never cut short and
+  /// merged into a habit of the shorter name (issue 56, item 7: `Med\0itate` became `Med`).
+  @Test func aNameWithANulInsideIsReadWhole() throws {
+    let path = try fixture()
+    try tamper(path, "UPDATE Habits SET name = 'Med' || char(0) || 'itate' WHERE name = 'Gym'")
+    let backup = try LoopBackup.read(path: path, today: Day("2026-11-20")!)
+    #expect(
+      backup.habits.contains { $0.name == "Med\u{0}itate" },
+      "\(backup.habits.map { Array($0.name.unicodeScalars.map(\.value)) })")
+    #expect(!backup.habits.contains { $0.name == "Med" })
+  }
+
+  /// A backup without Loop's `position` column is read in file order, not refused with a raw
+  /// SQLite error (issue 56, item 9).
+  @Test func aBackupWithoutPositionsIsRead() throws {
+    let path = try fixture()
+    try tamper(path, "ALTER TABLE Habits DROP COLUMN position")
+    let backup = try LoopBackup.read(path: path, today: Day("2026-11-20")!)
+    #expect(backup.habits.count == 5)
+  }
+
+  /// A database in WAL mode whose tables are still in its log: said so, with what to do,
+  /// not "it has no Habits table" (issue 56, item 9).
+  @Test func tablesOnlyInTheWriteAheadLogAreSaidSo() throws {
+    let path = tempDir() + "/Loop Habits Backup.db"
+    let writer = try SQLiteConnection(path: path, create: true)
+    try writer.execute("PRAGMA journal_mode = WAL")
+    try writer.execute("PRAGMA wal_autocheckpoint = 0")
+    try writer.execute("CREATE TABLE Habits (id INTEGER PRIMARY KEY, name TEXT)")
+    try writer.execute("CREATE TABLE Repetitions (id INTEGER PRIMARY KEY, habit INTEGER)")
+    // the writer stays open: its log is not folded into the file
+    #expect(throws: LoopBackupError.self) {
+      try LoopBackup.read(path: path, today: Day("2026-11-20")!)
+    }
+    do {
+      _ = try LoopBackup.read(path: path, today: Day("2026-11-20")!)
+    } catch {
+      #expect(
+        error.message.contains("-wal beside it, which Nudge does not read"), "\(error.message)")
+    }
+    withExtendedLifetime(writer) {}
+  }
 }

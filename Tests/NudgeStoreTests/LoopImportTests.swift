@@ -35,6 +35,37 @@ import Testing
     #expect(mapped.notes.contains { $0.contains("2 of 'Run''s days are after today") })
   }
 
+  /// Nothing is changed silently (issue 56, item 7): each value brought near is in the notes.
+  @Test func everyValueBroughtNearIsSaid() throws {
+    let mapped = try LoopImport.of(
+      LoopBackup(habits: [
+        LoopBackup.Habit(name: "Rare", numerator: 1, denominator: 10_000),
+        LoopBackup.Habit(name: "Often", numerator: 10_000, denominator: 1),
+        LoopBackup.Habit(name: "Month", numerator: 30, denominator: 30 + 1),
+        LoopBackup.Habit(
+          name: "Huge", isMeasurable: true, target: 1e9, unit: "steps\u{7}",
+          marks: [LoopBackup.Mark(day: today, kind: .done(5e6))]),
+        LoopBackup.Habit(name: "Asked", question: "Why\u{1B}[2J?"),
+      ]), today: today, reserved: [])
+    let notes = mapped.notes.joined(separator: "\n")
+    for said in [
+      "'Rare' is once in 10000 days in Loop; Nudge keeps it as every 365 days",
+      "'Often' is 10000 times in 1 day in Loop; Nudge keeps it as daily",
+      "'Month' is 30 times in 31 days in Loop; Nudge keeps it as 28/month",
+      "'Huge''s target is more than the 1000000 a day Nudge keeps",
+      "1 of 'Huge''s amounts were outside 0 to 1000000",
+      "'Huge''s unit was left out",
+      "'Asked''s question was left out",
+    ] {
+      #expect(notes.contains(said), "\(said) — notes: \(notes)")
+    }
+    // what is exact is not noted
+    let exact = try LoopImport.of(
+      LoopBackup(habits: [LoopBackup.Habit(name: "Walk", numerator: 3, denominator: 7)]),
+      today: today, reserved: [])
+    #expect(exact.notes.isEmpty, "\(exact.notes)")
+  }
+
   @Test func aHabitHereAlreadyReachesBackToTheFilesDays() throws {
     let db = try AppDatabase.inMemory()
     let added = try db.addHabit(
