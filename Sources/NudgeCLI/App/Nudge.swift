@@ -141,7 +141,7 @@ public enum NudgeMain {
       return (
         failure.code.rawValue, "",
         failure.message.isEmpty
-          ? "" : wrapped("nudge: \(VisibleText.escaped(failure.message))") + "\n"
+          ? "" : wrapped("nudge: \(VisibleText.escapedKeepingEscapes(failure.message))") + "\n"
       )
     }
     let code = Nudge.exitCode(for: error)

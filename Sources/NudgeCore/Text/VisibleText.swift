@@ -7,14 +7,23 @@ public enum VisibleText {
   /// paragraph separators written as `\u{XXXX}`, and invisible (default-ignorable)
   /// characters too when they stand at either end; a typed `\u{` shows as `\\u{`. Plain text
   /// comes back unchanged.
-  public static func escaped(_ text: String) -> String {
+  public static func escaped(_ text: String) -> String { escaped(text, keepingEscapes: false) }
+
+  /// A line Nudge composed (an error, a log line) whose parts from outside are escaped
+  /// already: what is hostile is escaped still, but a `\u{…}` already there is kept as it is,
+  /// not doubled (a habit's name read `a\\u{202E}b` in an error).
+  public static func escapedKeepingEscapes(_ text: String) -> String {
+    escaped(text, keepingEscapes: true)
+  }
+
+  static func escaped(_ text: String, keepingEscapes: Bool) -> String {
     // printable ASCII without a backslash, most text: nothing to escape
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) {
       return text
     }
     guard
       text.unicodeScalars.contains(where: { isHostile($0) || isZeroWidth($0) })
-        || text.contains("\\u{")
+        || (!keepingEscapes && text.contains("\\u{"))
     else { return text }
     // invisible characters are escaped where they stand alone at either end: a character a
     // person sees (an emoji with its variation selector, a flag with its tags) stays whole
@@ -30,7 +39,9 @@ public enum VisibleText {
       for scalar in scalars {
         if isHostile(scalar) || atEdge || scalar == "\u{FEFF}" {
           out += "\\u{" + hex(scalar.value) + "}"
-        } else if scalar == "\\", String(characters[index...].prefix(3)) == "\\u{" {
+        } else if !keepingEscapes, scalar == "\\",
+          String(characters[index...].prefix(3)) == "\\u{"
+        {
           // a backslash typed before "u{" is doubled, so typed text never reads as an escape
           out += "\\\\"
         } else {

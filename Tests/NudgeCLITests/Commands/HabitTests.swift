@@ -7,6 +7,19 @@ import Testing
 /// `nudge habit`: a habit of one's own added, marked done or skipped, listed with its streak
 /// and strength, edited, removed — each undone — and every bad input refused with nothing saved.
 @Suite struct HabitTests {
+  /// A name with a direction override is shown escaped once in an error, not twice (it read
+  /// `a\\u{202E}b`: issue 56, item 9), and never raw.
+  @Test func aHostileNameIsEscapedOnceInAnError() throws {
+    let nudge = Nudge()
+    #expect(try nudge.run(["habit", "add", "a\u{202E}b"]).status == 0)
+    let again = try nudge.run(["habit", "add", "a\u{202E}b"])
+    #expect(again.status == 64)
+    #expect(
+      again.stderr.contains("a habit named 'a\\u{202E}b' is there already"), "\(again.stderr)")
+    #expect(!again.stderr.contains("\\\\u{"), "\(again.stderr)")
+    #expect(!again.stderr.unicodeScalars.contains { $0.value == 0x202E })
+  }
+
   /// At most `Habit.maxCount` habits (each may have a timer of its own): the next is refused,
   /// nothing written (issue 56, item 4: 10,000 habits were taken).
   @Test func noMoreHabitsThanNudgeKeeps() throws {
