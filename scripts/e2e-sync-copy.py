@@ -535,6 +535,107 @@ def test_hostile_folder():
     os.unlink(big)
 
 
+def test_forged_values():
+    """5c. Values forged in a hostile device's file that an import refuses (issue 56): a
+    saved_at of the least 64-bit number (it once crashed every command with SIGILL), an escape
+    character, 5,000 characters, a saved_at days before its day, a help note of another day, a
+    pause in year 0, a slot every microsecond, a flow no plan here defines. Each is refused and
+    said once, nothing arrives, every command still runs, and the export imports into a new
+    computer."""
+    b = Device("t5c", "B")
+    b.must("prep", "--item", "produce=yes", "--no-input", "--no-animation",
+           now="2026-11-24T21:00:00Z")
+    b.join("2026-11-24T21:01:00Z")
+    b.must("review", "--why", "mine", "--commit-to", "stay", "--no-input", "--no-animation",
+           now="2026-11-25T07:00:00Z")
+    now = "2026-11-25T09:00:00Z"
+    now_ms = millis(now)
+    before_history = b.must("history", "--json", "--days", "30", now=now).json()
+    before_schedule = b.must("schedule", "--json", now=now).json()
+    before_export = b.export(now)
+
+    def crashed(r):
+        return r.rc < 0 or r.rc in (132, 134, 139)
+
+    # 1: a saved_at of -2^63 seconds (@-9223372036854775808), in a well-formed file
+    h1 = HOSTILE[1]
+    head1 = header_line(h1, "Forger")
+    least = change_line(now_ms - 60_000, 0, h1, "entry/2026-11-20/review",
+                        {"answers": {"why": "x", "commit_to": "y"},
+                         "saved_at": "@-9223372036854775808"})
+    place(b.folder, f"nudge-{h1}.log", head1 + least)
+    least_at = f"nudge: sync: nudge-{h1}.log, line at byte {len(head1)}: "
+
+    # 2: one line each of the values an import refuses and sync used to take
+    h2 = HOSTILE[2]
+    forged = [
+        ("an answer with an escape character", "entry/2026-11-20/review",
+         {"answers": {"why": "a\u001b[2Jb", "commit_to": "y"},
+          "saved_at": "2026-11-20T07:00:00+01:00"}, "control character"),
+        ("a 5,000-character answer", "entry/2026-11-20/review",
+         {"answers": {"why": "w" * 5000, "commit_to": "y"},
+          "saved_at": "2026-11-20T07:00:00+01:00"}, "longer than"),
+        ("a saved_at 6 days before its entry's day", "entry/2026-11-20/review",
+         {"answers": {"why": "x", "commit_to": "y"}, "saved_at": "2026-11-14T07:00:00+01:00"},
+         "comes before the entry's day"),
+        ("a help note whose day is not its time's day", "entry/2026-11-18/need-help/n1",
+         {"answers": {"category": "stress"}, "saved_at": "2026-11-20T10:00:00+01:00"},
+         "does not match its time"),
+        ("a pause of year 0", "pause/0000-01-01", {"last_day": "0000-01-02"},
+         "outside the days Nudge keeps"),
+        ("a slot every microsecond", "slot/morning",
+         {"expression": "*-*-* 00:00:00/0.000001", "enabled": True}, "no reminder time"),
+        ("an entry of a flow no plan defines (waits)", "entry/2026-11-20/walk",
+         {"answers": {"minutes": "34"}, "saved_at": "2026-11-20T07:00:00+01:00"},
+         "a flow no plan here defines"),
+    ]
+    data = header_line(h2, "Forger 2")
+    expect = [("the saved_at @-9223372036854775808", least_at, "saved_at is not a time")]
+    for i, (what, key, value, reason) in enumerate(forged):
+        expect.append((what, f"nudge: sync: nudge-{h2}.log, line at byte {len(data)}: ", reason))
+        data += change_line(now_ms - 50_000 + i * 1000, 0, h2, key, value)
+    place(b.folder, f"nudge-{h2}.log", data)
+
+    r = b.run("sync", now=now, timeout=60)
+    check("5c. sync over forged values exits 0 (no crash)", r.rc == 0, repr(r))
+    check(f"5c. one stderr line per forged value ({len(expect)})",
+          len(r.err_lines) == len(expect), "\n    " + "\n    ".join(r.err_lines))
+    for what, where, reason in expect:
+        hit = [line for line in r.err_lines if line.startswith(where)]
+        check(f"5c. refused and said once: {what}" + (f" ('{reason}')" if reason else ""),
+              len(hit) == 1 and reason in hit[0], f"want {where!r}...{reason!r}; {r.err_lines}")
+    check("5c. nothing arrived from the forged files", "From " not in r.out, repr(r))
+
+    r = b.run("sync", now="2026-11-25T09:04:00Z", timeout=60)
+    check("5c. the next sync says nothing again (each refusal said once)",
+          r.rc == 0 and r.err == "" and r.out.strip() == "Nothing new.", repr(r))
+    for args, must_be_0 in [((), True), (("sync",), True), (("sync", "status"), True),
+                            (("export",), True), (("doctor",), False),
+                            (("habit", "list"), True), (("history", "--json"), True)]:
+        r = b.run(*args, now="2026-11-25T09:05:00Z", timeout=60)
+        name = " ".join(("nudge",) + args)
+        if must_be_0:
+            check(f"5c. after the forged saved_at: {name} exits 0", r.rc == 0, repr(r))
+        else:
+            check(f"5c. after the forged saved_at: {name} runs (no crash)", not crashed(r),
+                  repr(r))
+
+    check("5c. history --json as before",
+          b.must("history", "--json", "--days", "30", now=now).json() == before_history)
+    check("5c. schedule --json as before (no slot every microsecond)",
+          b.must("schedule", "--json", now=now).json() == before_schedule)
+    check("5c. export as before (no pause of year 0, no forged entry)",
+          b.export(now) == before_export)
+
+    # the round trip: what this computer exports, a new computer imports
+    path = os.path.join(b.home, "export.json")
+    r = b.run("export", "-o", path, now=now)
+    check("5c. nudge export -o FILE exits 0", r.rc == 0 and os.path.exists(path), repr(r))
+    c = Device("t5c", "C")
+    r = c.run("import", path, now="2026-11-25T09:10:00Z")
+    check("5c. the export imports into a new computer (exit 0)", r.rc == 0, repr(r))
+
+
 def test_own_log_replaced():
     """5b. This device's own log replaced by a symlink (file-sync tools carry symlinks): nothing
     is written through it, and what is made meanwhile waits and is written once the file is
@@ -837,8 +938,8 @@ def test_snapshot():
 
 
 TESTS = [test_converge, test_partial_then_complete, test_checksum_and_truncated,
-         test_hostile_folder, test_own_log_replaced, test_open_folder, test_conflict,
-         test_delete_undo, test_time_zones, test_snapshot]
+         test_hostile_folder, test_forged_values, test_own_log_replaced, test_open_folder,
+         test_conflict, test_delete_undo, test_time_zones, test_snapshot]
 
 
 def test_doctor():

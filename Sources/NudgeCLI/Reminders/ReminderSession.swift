@@ -340,7 +340,9 @@ func fallbackText(
   }
   let note = DesktopNotification.reminder(
     slot, streak: 0, offering: offering, pending: pending, slotTitle: slotTitle)
-  let body = note.body.split(separator: "\n").first.map(String.init) ?? ""
+  // the body is markup for a notification server; a terminal shows its text
+  let body = VisibleText.markupAsPlain(
+    note.body.split(separator: "\n").first.map(String.init) ?? "")
   let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
   return
     "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((offering ?? slot.firstOffer).command)"

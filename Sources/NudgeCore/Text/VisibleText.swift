@@ -66,6 +66,14 @@ public enum VisibleText {
       .replacing(">", with: "&gt;")
   }
 
+  /// What `escapedForMarkup` made, its entities read back: the text as a terminal shows it
+  /// (a reminder printed where no notification can be shown read `&lt;u&gt;`).
+  public static func markupAsPlain(_ markup: String) -> String {
+    guard markup.contains("&") else { return markup }
+    return markup.replacing("&lt;", with: "<").replacing("&gt;", with: ">")
+      .replacing("&amp;", with: "&")
+  }
+
   /// Escaped, for an optional value.
   public static func escaped(_ text: String?) -> String? { text.map { escaped($0) } }
 

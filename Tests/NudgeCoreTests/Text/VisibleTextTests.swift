@@ -43,3 +43,13 @@ import Testing
     #expect(review.why == "\u{202E}gnirts")
   }
 }
+
+/// A notification body is markup; printed on a terminal instead, it reads as the text itself
+/// (issue 56, item 9: the fallback printed `&lt;u&gt;`).
+@Suite struct MarkupAsPlainTests {
+  @Test(arguments: ["<u>walk</u>", "a & b", "&lt;", "&amp;amp;", "plain", "x\u{1B}[2J<y>", ""])
+  func markupReadsBackAsTheEscapedText(text: String) {
+    #expect(
+      VisibleText.markupAsPlain(VisibleText.escapedForMarkup(text)) == VisibleText.escaped(text))
+  }
+}
