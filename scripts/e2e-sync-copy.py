@@ -636,6 +636,44 @@ def test_forged_values():
     check("5c. the export imports into a new computer (exit 0)", r.rc == 0, repr(r))
 
 
+def test_forged_own_files():
+    """5d. Joining again trusts no forged own file (issue 56): after 'sync leave', a
+    nudge-<own id>.snapshot someone else put in the folder — mode 0644, or even 0600 — that
+    turns the evening reminder off and adds an entry is not taken in by 'sync init', and
+    says so; what the computer made itself still comes back."""
+    b = Device("t5d", "B")
+    b.join("2026-11-24T21:00:00Z")
+    b.must("prep", "--item", "produce=yes", "--no-input", "--no-animation",
+           now="2026-11-24T21:05:00Z")
+    b.must("sync", now="2026-11-24T21:06:00Z")
+    b.must("sync", "leave", now="2026-11-24T21:10:00Z")
+    before_schedule = b.must("schedule", "--json", now="2026-11-24T21:11:00Z").json()
+    before_history = b.must("history", "--json", "--days", "30", now="2026-11-24T21:11:00Z").json()
+    now_ms = millis("2026-11-24T21:00:00Z")
+    review = {"answers": {"why": "forged", "commit_to": "obey"},
+              "saved_at": "2026-11-23T07:00:00+00:00"}
+    forged = (header_line(b.id, "B", 7)
+              + change_line(now_ms - 5000, 0, b.id, "slot/evening",
+                            {"expression": "*-*-* 21:30:00", "enabled": False})
+              + change_line(now_ms - 4000, 0, b.id, "entry/2026-11-23/review", review))
+    for mode, said in [(0o644, "not its file"), (0o600, "claiming this computer made")]:
+        place(b.folder, os.path.basename(b.snapshot()), forged)
+        os.chmod(b.snapshot(), mode)
+        r = b.run("sync", "init", b.folder, "--name", "B", now="2026-11-24T21:20:00Z")
+        check(f"5d. sync init over a forged own snapshot (mode {mode:o}) exits 0", r.rc == 0,
+              repr(r))
+        check(f"5d. it says the forged own snapshot (mode {mode:o}) was not taken: '{said}'",
+              said in r.err and "not taken" in r.err, repr(r))
+        sched = b.must("schedule", "--json", now="2026-11-24T21:21:00Z").json()
+        evening = [row for row in sched if row["slot"] == "evening"]
+        check(f"5d. the evening reminder is still on (mode {mode:o})",
+              evening and evening[0]["enabled"] is True and sched == before_schedule, str(sched))
+        hist = b.must("history", "--json", "--days", "30", now="2026-11-24T21:21:00Z").json()
+        check(f"5d. no forged entry was added (mode {mode:o})", hist == before_history,
+              str(hist)[:300])
+        b.must("sync", "leave", now="2026-11-24T21:22:00Z")
+
+
 def test_own_log_replaced():
     """5b. This device's own log replaced by a symlink (file-sync tools carry symlinks): nothing
     is written through it, and what is made meanwhile waits and is written once the file is
@@ -938,7 +976,8 @@ def test_snapshot():
 
 
 TESTS = [test_converge, test_partial_then_complete, test_checksum_and_truncated,
-         test_hostile_folder, test_forged_values, test_own_log_replaced, test_open_folder,
+         test_hostile_folder, test_forged_values, test_forged_own_files, test_own_log_replaced,
+         test_open_folder,
          test_conflict, test_delete_undo, test_time_zones, test_snapshot]
 
 

@@ -19,7 +19,7 @@ struct SyncExchange {
   /// one arrives; nil: every such entry waits.
   var definedEntry: ((AnsweredEntry) -> PlanSet.EntryVerdict)? = nil
   /// Reading this device's own files (`takeInOwn`): a change claiming this device is taken
-  /// only when it holds what this database holds.
+  /// only for a key this database holds.
   fileprivate(set) var ownLinesConfirmOnly = false
 
   var folder: SyncFolder { SyncFolder(path: me.folder) }
@@ -193,9 +193,9 @@ struct SyncExchange {
   ///
   /// Its own files are verified first, as anyone with the folder could have put them there: a
   /// file another user owns or others can read or write (Nudge writes 0600) is not read, and
-  /// a change in them that claims this device may only confirm what this database holds
-  /// (what it wrote, a key changed since aside): one that would change anything here is
-  /// refused. Returns what was refused, a line each, for `sync init` to say.
+  /// a change in them that claims this device made a key this database does not hold is
+  /// refused (a key it holds is written next as it is here, whatever the file says). Returns
+  /// what was refused, a line each, for `sync init` to say.
   @discardableResult
   func takeInOwn() throws -> [String] {
     let own = folder.deviceFiles().filter { $0.device == me.device }
@@ -352,10 +352,13 @@ struct SyncExchange {
         do {
           let own = batch.filter { $0.clock.device == me.device }
           let here = try db.syncValuesHere(own.map(\.key))
-          let differing = Set(zip(own, here).filter { $0.0.value != $0.1 }.map { $0.0.key })
+          // a key held here is this database's (what arrives for it waits behind the change
+          // it is about to write); one not held here may only come from another computer
+          let differing = Set(
+            zip(own, here).filter { $0.0.value != nil && $0.1 == nil }.map { $0.0.key })
           if !differing.isEmpty {
             report.skipped.append(
-              "\(name): \(differing.count) change\(differing.count == 1 ? "" : "s") claiming this computer hold\(differing.count == 1 ? "s" : "") what this database does not (\(differing.sorted { $0.description < $1.description }.prefix(3).map(\.description).joined(separator: ", "))); not taken."
+              "\(name): \(differing.count) change\(differing.count == 1 ? "" : "s") claiming this computer made what this database does not hold (\(differing.sorted { $0.description < $1.description }.prefix(3).map(\.description).joined(separator: ", "))); not taken."
             )
             batch.removeAll { $0.clock.device == me.device && differing.contains($0.key) }
           }
