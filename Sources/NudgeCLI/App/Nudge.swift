@@ -118,6 +118,14 @@ public enum NudgeMain {
           code: .usage)
       }
     }
+    if let word = arguments.first, let setAside = DefinedFlowCommand.setAside(
+      word, environment: environment())
+    {
+      // a flow whose plan file was set aside: where and why, not "not a command"
+      throw CLIError(
+        "'\(word)' is a flow of the plan file \(setAside.file), which was set aside (\(setAside.error.described(file: setAside.file))); mend it and check it with: nudge plan check \(ShellWord.quoted(setAside.file))",
+        code: .usage)
+    }
     let linkWords = OpenCommand.linkWords(arguments)
     let command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])
     if var open = command as? OpenCommand, let words = linkWords {

@@ -36,6 +36,24 @@ struct DefinedFlowCommand: ContextCommand {
     return PlanSet(catalogue: catalogue, choices: [:]).flow(word)
   }
 
+  /// The set-aside plan file that names `word` as a flow's word, when no plan read defines it
+  /// (a broken file: `nudge walk` then says where and why, not "not a command").
+  static func setAside(_ word: String, environment: @autoclosure () -> [String: String])
+    -> PlanCatalogue.Problem?
+  {
+    guard FlowDefinition.isWord(word), !Nudge.commandWords.contains(word) else { return nil }
+    let files = LinuxPlatform().files
+    let catalogue = Context.planCatalogue(environment(), files: files)
+    guard PlanSet(catalogue: catalogue, choices: [:]).flow(word) == nil else { return nil }
+    return catalogue.problems.first { problem in
+      guard let text = files.text(problem.file, limit: PlanFile.maxBytes) else { return false }
+      return text.split(separator: "\n").contains { line in
+        let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
+        return parts.count == 2 && parts[0] == "word" && parts[1] == "\"\(word)\""
+      }
+    }
+  }
+
   /// `nudge WORD --help`: what it asks and what it takes.
   static func help(_ flow: FlowDefinition, plan: Plan) -> String {
     var lines = [
