@@ -118,8 +118,9 @@ public enum NudgeMain {
           code: .usage)
       }
     }
-    if let word = arguments.first, let setAside = DefinedFlowCommand.setAside(
-      word, environment: environment())
+    if let word = arguments.first,
+      let setAside = DefinedFlowCommand.setAside(
+        word, environment: environment())
     {
       // a flow whose plan file was set aside: where and why, not "not a command"
       throw CLIError(

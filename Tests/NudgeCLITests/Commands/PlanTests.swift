@@ -173,7 +173,6 @@ import Testing
     #expect(big.status == 66 && big.stderr.contains("larger than 64 KiB"), "\(big.stderr)")
   }
 
-
   /// A flow whose plan file was set aside says where and why (it read "'read' is not a
   /// command": issue 56, item 9).
   @Test func aFlowOfASetAsidePlanSaysWhereAndWhy() throws {
@@ -183,7 +182,10 @@ import Testing
       .write(toFile: folder + "/reading.plan", atomically: true, encoding: .utf8)
     let ran = try nudge.run(["read"])
     #expect(ran.status == 64)
-    #expect(ran.stderr.contains("'read' is a flow of the plan file \(folder)/reading.plan, which was set aside"), "\(ran.stderr)")
+    #expect(
+      ran.stderr.contains(
+        "'read' is a flow of the plan file \(folder)/reading.plan, which was set aside"),
+      "\(ran.stderr)")
     #expect(ran.stderr.contains("nudge plan check"))
     #expect(ran.stderr.split(separator: "\n").count == 1)
     // a word no file names is still no command

@@ -28,7 +28,13 @@ extension ScheduleCommand {
       let target = slot
       let local = ctx.timeZone
       let db = try ctx.openDatabase()
-      let current = try db.schedules().first { $0.slot == target }!.expression
+      // a plan's own reminder (PLAN.SLOT) or a habit's keeps its time in its plan or habit
+      guard let current = try db.schedules().first(where: { $0.slot == target })?.expression
+      else {
+        throw CLIError(
+          "'\(VisibleText.escaped(target.rawValue))' is not one of the slots schedule sets (morning, midday, evening, weekly); a plan's own reminder takes its time from its plan file's [[slot]] 'at', a habit's from 'nudge habit edit NAME --at TIME'.",
+          code: .usage)
+      }
       let words = PlainTime.expression(expression, for: target, current: current)
       let spec = try ctx.reminderCalendar(words ?? expression, local: local, asTyped: expression)
       let normalized = spec.normalized

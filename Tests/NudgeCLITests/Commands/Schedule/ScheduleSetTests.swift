@@ -74,4 +74,18 @@ import Testing
     // once a minute is still a time (asked about, taken with --yes)
     #expect(try nudge.run(["schedule", "set", "morning", "*:*", "--yes"]).status == 0)
   }
+
+  /// A slot name with a dot is a plan's or a habit's reminder: refused with a line, never a
+  /// crash (it ended in SIGILL, a force-unwrap: issue 57, item 1).
+  @Test(arguments: ["walking.noon", "a.b", "coach.evening", "habit.h1"])
+  func aDottedSlotIsRefusedNotACrash(slot: String) throws {
+    let nudge = Nudge()
+    for extra in [[], ["--yes"]] {
+      for time in ["13:00", "25:00"] {
+        let result = try nudge.run(["schedule", "set", slot, time] + extra)
+        #expect(result.status == 64, "\(slot) \(time): \(result.status) \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+      }
+    }
+  }
 }
