@@ -84,6 +84,15 @@ enum UsageProblem: Equatable {
         "The value '\(given)' is invalid for '\(argument)': use one of \(allowed.map { "'\($0)'" }.joined(separator: ", ")).\(Suggestion.hint(for: given, among: allowed)) \(see)"
     case .other(var message):
       if let last = message.last, !".?!".contains(last) { message += "." }
+      // a value or a name that starts with '-' was read as an option ('habit add -2+3')
+      if message.hasPrefix("Missing"),
+        let dashed = arguments.first(where: {
+          $0.count > 1 && $0.hasPrefix("-") && !$0.hasPrefix("--") && !["-h", "-o"].contains($0)
+        })
+      {
+        message +=
+          " '\(dashed)' was read as an option: a name can't start with '-', and a value that does goes after '=' (--note=\(dashed))."
+      }
       return "\(message) \(see)"
     }
   }
