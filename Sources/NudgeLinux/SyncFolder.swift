@@ -57,10 +57,17 @@ public struct SyncFolder: Sendable {
 
   /// The device files in the folder (regular files named `nudge-ID.log` or `.snapshot`, links
   /// not followed); anything else there is not looked at.
-  public func deviceFiles() -> [DeviceFile] {
-    guard let dir = opendir(path) else { return [] }
+  public func deviceFiles() -> [DeviceFile] { entries().files }
+
+  /// What is named as a device file but is none (a link, a directory, a FIFO…): each with
+  /// what it is, in words, and a stamp that changes when it is replaced. Never opened.
+  public func strangeEntries() -> [(file: DeviceFile, kind: String)] { entries().strange }
+
+  private func entries() -> (files: [DeviceFile], strange: [(file: DeviceFile, kind: String)]) {
+    guard let dir = opendir(path) else { return ([], []) }
     defer { closedir(dir) }
     var files: [DeviceFile] = []
+    var strange: [(file: DeviceFile, kind: String)] = []
     while let entry = readdir(dir) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
@@ -72,7 +79,20 @@ public struct SyncFolder: Sendable {
       guard SyncDevice.isID(device) else { continue }
       let full = path + "/" + name
       var info = stat()
-      guard lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      guard lstat(full, &info) == 0 else { continue }
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        let kind =
+          info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : AtomicFile.kind(info.st_mode)
+        strange.append(
+          (
+            DeviceFile(
+              device: device, isSnapshot: isSnapshot, path: full, size: 0,
+              stamp: "\(kind):\(info.st_ino):\(info.st_mtim.tv_sec)",
+              modified: Int(info.st_mtim.tv_sec), isPrivate: false),
+            kind
+          ))
+        continue
+      }
       files.append(
         DeviceFile(
           device: device, isSnapshot: isSnapshot, path: full, size: Int(info.st_size),
@@ -80,7 +100,10 @@ public struct SyncFolder: Sendable {
           modified: Int(info.st_mtim.tv_sec),
           isPrivate: info.st_uid == geteuid() && info.st_mode & 0o077 == 0))
     }
-    return files.sorted { ($0.device, $0.isSnapshot ? 1 : 0) < ($1.device, $1.isSnapshot ? 1 : 0) }
+    let order = { (a: DeviceFile, b: DeviceFile) in
+      (a.device, a.isSnapshot ? 1 : 0) < (b.device, b.isSnapshot ? 1 : 0)
+    }
+    return (files.sorted(by: order), strange.sorted { order($0.file, $1.file) })
   }
 
   /// Why a write to the folder failed; nothing of it was kept as written.

@@ -150,8 +150,9 @@ struct SyncExchange {
       report.rewroteOwn = true
     }
     let files = Dictionary(grouping: listed.filter { $0.device != me.device }) { $0.device }
-    let known = Dictionary(
+    var known = Dictionary(
       uniqueKeysWithValues: try (peers ?? db.syncPeers()).map { ($0.device, $0) })
+    try sayStrange(known: &known, report: &report)
     guard files.contains(where: { device, found in Self.changed(found, known[device]) }) else {
       if report.changedHere { try settle(&report, heldBefore: nil) }
       return report
@@ -185,6 +186,26 @@ struct SyncExchange {
     }
     if report.changedHere { try settle(&report, heldBefore: heldBefore) }
     return report
+  }
+
+  /// What is named as another device's file but is no file (a link, a directory, a FIFO) is
+  /// never opened; it is said once, when it appears or is replaced (its stamp kept as the
+  /// device's), not passed over without a word.
+  private func sayStrange(known: inout [String: SyncPeer], report: inout Report) throws {
+    for (file, kind) in folder.strangeEntries() where file.device != me.device {
+      var peer = known[file.device] ?? SyncPeer(device: file.device, name: file.device)
+      let seen = file.isSnapshot ? peer.snapshotStamp : peer.logStamp
+      guard seen != file.stamp else { continue }
+      let name = "nudge-\(file.device).\(file.isSnapshot ? "snapshot" : "log")"
+      let line =
+        "\(name) is \(kind), not a file; it is not read (a device's file is a regular file)."
+      report.skipped.append(line)
+      if file.isSnapshot { peer.snapshotStamp = file.stamp } else { peer.logStamp = file.stamp }
+      peer.skipped += 1
+      peer.skippedWhy = line
+      try db.saveSyncPeer(peer)
+      known[file.device] = peer
+    }
   }
 
   /// Takes in what this device itself wrote to the folder before (it joins again): its own
