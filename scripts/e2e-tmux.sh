@@ -356,13 +356,18 @@ check "schedule: plain words are said back with systemd's form" grep -q "evening
 check "schedule: the table shows the plain time" grep -qE "^evening +on +weekdays 21:00" "$E2E_SCREEN"
 check "schedule: says plainly that nothing will fire them yet" grep -q "Reminders are not installed: nudge install" "$E2E_SCREEN"
 
-# a time that fires more than once a day ('*:*:*': every second) is asked about; Enter keeps
-start 2026-12-02T09:10:00+01:00 schedule set morning "'*:*:*'"
-tmux_answer "86400 times a day; keep it?" ""
+# a time that fires more than once a day ('hourly') is asked about; Enter keeps
+start 2026-12-02T09:10:00+01:00 schedule set morning hourly
+tmux_answer "24 times a day; keep it?" ""
 tmux_wait_for "[exit 0]" || true
-check "schedule: every second is asked about, as a time far outside the slot is" \
-  grep -qF "*-*-* *:*:* fires the morning reminder 86400 times a day; keep it? [y/N]" "$E2E_SCREEN"
+check "schedule: every hour is asked about, as a time far outside the slot is" \
+  grep -qF "*-*-* *:00:00 fires the morning reminder 24 times a day; keep it? [y/N]" "$E2E_SCREEN"
 check "schedule: Enter keeps the time there was" grep -q "^Nothing changed." "$E2E_SCREEN"
+# one that fires more than once a minute ('*:*:*') is no reminder time: refused, not asked
+start 2026-12-02T09:10:30+01:00 schedule set morning "'*:*:*'"
+tmux_wait_for "[exit 64]" || true
+check "schedule: every second is refused on a terminal too, without a question" \
+  grep -q "no reminder time" "$E2E_SCREEN"
 check "schedule: nothing saved after Enter" \
   bash -c "NUDGE_NOW=2026-12-02T09:11:00+01:00 '$NUDGE' schedule --json | grep -qF '\"*-*-* 07:00:00\"'"
 

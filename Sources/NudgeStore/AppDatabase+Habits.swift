@@ -76,9 +76,10 @@ extension AppDatabase {
   public func addHabit(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) -> Habit {
     try write { db in
       try db.refuseTakenName(habit.name, except: nil)
+      let before = try db.habitCounts()
       var added = habit
       added.id = try db.insertHabit(HabitRow(habit))
-      try db.refuseBeyondLimits()
+      try db.refuseGrowthBeyondLimits(from: before)
       try db.journalHabit(
         .added, habit: added.id, madeOn: madeOn, at: at, before: nil, after: HabitRow(added).json)
       return added
@@ -143,7 +144,10 @@ extension AppDatabase {
   {
     try write { db in
       let before = try db.habitChecks(id, from: check.day).first { $0.day == check.day }
+      // a day new here counts toward what Nudge keeps of all habits
+      let counts = before == nil ? try db.habitCounts() : nil
       try db.putHabitCheck(check, habit: id)
+      if let counts { try db.refuseGrowthBeyondLimits(from: counts) }
       try db.journalHabit(
         check.done ? .done : .skipped, habit: id, madeOn: madeOn, at: at, before: before?.json,
         after: check.json)
@@ -271,19 +275,30 @@ extension SQLiteConnection {
   }
 
   /// Refuses `name` when a habit other than `except` has it, whatever the letters' case.
-  /// Refuses a write that leaves more habits or recorded days than Nudge keeps
-  /// (`Habit.maxCount`, `Habit.maxDaysInAll`): checked inside the write, so it rolls back.
-  func refuseBeyondLimits() throws {
-    let habits = try integer("SELECT count(*) FROM habit") ?? 0
-    if habits > Habit.maxCount {
+  /// How many habits are kept (not removed; archived ones count) and how many days they have.
+  func habitCounts() throws -> (habits: Int, days: Int) {
+    (
+      try integer("SELECT count(*) FROM habit WHERE NOT removed") ?? 0,
+      try integer(
+        "SELECT count(*) FROM habit_check WHERE habit IN (SELECT id FROM habit WHERE NOT removed)")
+        ?? 0
+    )
+  }
+
+  /// Refuses a write that grows the habits or their recorded days past what Nudge keeps
+  /// (`Habit.maxCount`, `Habit.maxDaysInAll`), from the counts `before` it: checked inside
+  /// the write, so it rolls back. A database already past them (an older Nudge took more)
+  /// keeps working; it just does not grow there.
+  func refuseGrowthBeyondLimits(from before: (habits: Int, days: Int)) throws {
+    let now = try habitCounts()
+    if now.habits > Habit.maxCount && now.habits > before.habits {
       throw StoreError.refused(
-        "that makes \(habits) habits, more than the \(Habit.maxCount) Nudge keeps; remove some first (nudge habit remove NAME)"
+        "that makes \(now.habits) habits, more than the \(Habit.maxCount) Nudge keeps; remove some first (nudge habit remove NAME)"
       )
     }
-    let days = try integer("SELECT count(*) FROM habit_check") ?? 0
-    if days > Habit.maxDaysInAll {
+    if now.days > Habit.maxDaysInAll && now.days > before.days {
       throw StoreError.refused(
-        "that makes \(days) recorded habit days, more than the \(Habit.maxDaysInAll) Nudge keeps of all habits together; remove a habit you no longer keep first"
+        "that makes \(now.days) recorded habit days, more than the \(Habit.maxDaysInAll) Nudge keeps of all habits together; remove a habit you no longer keep first"
       )
     }
   }

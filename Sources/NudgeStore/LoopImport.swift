@@ -177,6 +177,7 @@ extension AppDatabase {
   {
     try write { db in
       var count = HabitImportCount()
+      let before = try db.habitCounts()
       let existing = try db.habits(includingArchived: true)
       for (habit, checks) in habits {
         let id: Int
@@ -208,7 +209,7 @@ extension AppDatabase {
           try db.putHabitCheck(check, habit: id)
         }
       }
-      try db.refuseBeyondLimits()
+      try db.refuseGrowthBeyondLimits(from: before)
       return count
     }
   }

@@ -175,8 +175,9 @@ import Testing
       $0 + 1 <= 999_500 ? $0 + 1 : $0
     }
     #expect(due == 999_500)
+    // next(t) == t from the start: the walk ends where it began, an hour back
     let latest = FiringRule.latestElapse(atOrBefore: 1_000_000, lookback: 400 * 86400) { $0 }
-    #expect(latest == nil || latest! <= 1_000_000)
+    #expect(latest == 1_000_000 - 3601)
   }
 
   @Test func everySecondForEightDaysFindsTheLatestWithoutWalkingEveryOne() {
@@ -190,20 +191,26 @@ import Testing
     #expect(calls < 3 * FiringRule.maxSteps, "\(calls) steps")
   }
 
-  @Test func oncePerMinuteSparseHoursStillFindsTheLatest() {
-    // every minute of 09:00-09:59 only, a day apart: the latest is 09:59 of today
-    let now = 1_000_000_000 - 1_000_000_000 % 86400 + 12 * 3600
+  /// Every minute of some hours, found past the walk's bound: the latest is found, not one
+  /// before it (the review's case: 09:00-17:59, last trigger 2.3 days back, now 18:00).
+  @Test(arguments: [(9, 17, 18, 2.3), (9, 9, 12, 7.0), (0, 23, 23, 8.0), (9, 17, 17, 3.0)])
+  func everyMinuteOfSomeHoursFindsTheLatest(from: Int, to: Int, nowHour: Int, daysBack: Double) {
+    let midnight = 1_000_000_000 - 1_000_000_000 % 86400
+    let now = midnight + nowHour * 3600 + (nowHour == to ? 30 * 60 : 0)
     func next(_ t: Int) -> Int? {
-      let day = t - t % 86400
-      let start = day + 9 * 3600
+      let day = t - ((t % 86400) + 86400) % 86400
+      let start = day + from * 3600
+      let end = day + to * 3600 + 59 * 60
       if t < start { return start }
-      if t < start + 59 * 60 { return t - (t - start) % 60 + 60 }
-      return day + 86400 + 9 * 3600
+      if t < end { return t - (t - start) % 60 + 60 }
+      return day + 86400 + from * 3600
     }
-    let due = FiringRule.dueElapse(atOrBefore: now, lastTrigger: now - 7 * 86400, lookback: 86400) {
-      next($0)
-    }
-    #expect(due == now - 12 * 3600 + 9 * 3600 + 59 * 60)
+    // the latest by walking every minute, the slow way
+    var expected = now - 8 * 86400
+    while let n = next(expected), n <= now { expected = n }
+    let due = FiringRule.dueElapse(
+      atOrBefore: now, lastTrigger: now - Int(daysBack * 86400), lookback: 86400, next: next)
+    #expect(due == expected, "\(from)-\(to) now \(nowHour):xx back \(daysBack) d")
   }
 }
 

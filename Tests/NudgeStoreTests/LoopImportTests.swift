@@ -81,4 +81,33 @@ import Testing
       HabitProgress(habit, checks: try db.habitChecks(habit.id), paused: [], today: today).best == 2
     )
   }
+
+  /// The habit limits refuse growth past them, never a database that is past them already
+  /// (an older Nudge took 1,000 Loop habits), and a removed habit no longer counts.
+  @Test func theLimitsRefuseGrowthOnly() throws {
+    let db = try AppDatabase.inMemory()
+    let at = "2026-11-20T08:00:00Z"
+    var habits: [Habit] = []
+    for n in 1...Habit.maxCount {
+      habits.append(try db.addHabit(Habit(name: "h\(n)", since: today), madeOn: today, at: at))
+    }
+    #expect(throws: StoreError.self) {
+      try db.addHabit(Habit(name: "one more", since: today), madeOn: today, at: at)
+    }
+    // removed the same day, another may be added
+    try db.removeHabit(habits[0], madeOn: today, at: at)
+    #expect(throws: Never.self) {
+      try db.addHabit(Habit(name: "instead", since: today), madeOn: today, at: at)
+    }
+    // past the limit already (written past every door): days are still recorded
+    try db.write {
+      try $0.execute(
+        "INSERT INTO habit (name, question, every, since) VALUES ('extra', 'q', 'daily', '2026-11-20')"
+      )
+    }
+    #expect(throws: Never.self) {
+      try db.putHabitCheck(
+        HabitCheck(day: today, done: true, savedAt: at), habit: habits[1].id, madeOn: today, at: at)
+    }
+  }
 }

@@ -238,35 +238,30 @@ public enum FiringRule {
   }
 
   /// The most elapses a firing steps through to find its latest (an hour of once-a-minute
-  /// elapses is 60; 400 days of them would be 576,000): past it the search starts again
-  /// closer to `now`, so no expression can keep a firing stepping.
+  /// elapses is 60; 400 days of them would be 576,000): past it a binary search finds the
+  /// latest, so no expression can keep a firing stepping.
   static let maxSteps = 2048
 
-  /// The latest elapse at or before `now`, stepping on from `t` (an elapse at or before it):
-  /// bounded whatever `next` does — an elapse that is not strictly later than the one before
-  /// ends the walk, and a long walk jumps to the last stretch before `now`.
+  /// The latest elapse at or before `now`, stepping on from `start` (an elapse at or before
+  /// it): bounded whatever `next` does — an elapse that is not strictly later than the one
+  /// before ends the walk, and after `maxSteps` the rest is a binary search over the seconds
+  /// up to `now` (`next` never goes back as its start goes on), some 40 calls.
   static func lastElapse(from start: Int, atOrBefore now: Int, next: (Int) -> Int?) -> Int {
-    func walk(_ from: Int) -> (last: Int, done: Bool) {
-      var t = from
-      for _ in 0..<maxSteps {
-        guard let n = next(t), n <= now, n > t else { return (t, true) }
-        t = n
-      }
-      return (t, false)
+    var t = start
+    for _ in 0..<maxSteps {
+      guard let n = next(t), n <= now, n > t else { return t }
+      t = n
     }
-    var (t, done) = walk(start)
-    // dense elapses: start again from the first elapse of the shortest stretch before `now`
-    // that holds one (a reminder fires at most once a minute, so that stretch is short)
-    var window = maxSteps
-    while !done, now - window > t {
-      if let close = next(now - window), close > t, close <= now {
-        (t, done) = walk(close)
-        window = maxSteps
-      } else {
-        window *= 2
-      }
+    // the largest x in [t, now) whose next elapse is still at or before now: that elapse is
+    // the latest (none after it up to now)
+    guard let first = next(t), first <= now, first > t else { return t }
+    var (low, high) = (t, now)  // next(low) <= now; next(x) > now (or none) for x >= high
+    while high - low > 1 {
+      let middle = low + (high - low) / 2
+      if let n = next(middle), n <= now { low = middle } else { high = middle }
     }
-    return t
+    guard let latest = next(low), latest <= now, latest > t else { return t }
+    return latest
   }
 
   /// The elapse a firing at `now` is for, counted as a systemd timer counts: its next elapse is
