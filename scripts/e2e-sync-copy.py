@@ -662,7 +662,7 @@ def test_forged_own_files():
               + change_line(now_ms - 5000, 0, b.id, "slot/evening",
                             {"expression": "*-*-* 21:30:00", "enabled": False})
               + change_line(now_ms - 4000, 0, b.id, "entry/2026-11-23/review", review))
-    for mode, said in [(0o644, "not its file"), (0o600, "claiming this computer made")]:
+    for mode, said in [(0o644, "not its file"), (0o600, "hold what this database does not")]:
         place(b.folder, os.path.basename(b.snapshot()), forged)
         os.chmod(b.snapshot(), mode)
         r = b.run("sync", "init", b.folder, "--name", "B", now="2026-11-24T21:20:00Z")
@@ -677,6 +677,23 @@ def test_forged_own_files():
         hist = b.must("history", "--json", "--days", "30", now="2026-11-24T21:21:00Z").json()
         check(f"5d. no forged entry was added (mode {mode:o})", hist == before_history,
               str(hist)[:300])
+        with open(b.snapshot(), "rb") as f:
+            snap = f.read()
+        check(f"5d. the forged own snapshot is written anew from B's database (mode {mode:o})",
+              b"forged" not in snap and b'"enabled":false' not in snap
+              and os.stat(b.snapshot()).st_mode & 0o777 == 0o600, str(snap[:300]))
+        # another computer reading B's files sees none of the forged values either
+        c = Device("t5d", f"C{mode:o}")
+        c.join("2026-11-24T21:23:00Z")
+        copy_files(b, c)
+        c.must("sync", now="2026-11-24T21:24:00Z")
+        c_hist = json.dumps(c.must("history", "--json", "--days", "30",
+                                   now="2026-11-24T21:24:00Z").json())
+        c_sched = c.must("schedule", "--json", now="2026-11-24T21:24:00Z").json()
+        check(f"5d. a second computer sees none of the forged values (mode {mode:o})",
+              "forged" not in c_hist
+              and [r["enabled"] for r in c_sched if r["slot"] == "evening"] == [True],
+              c_hist[:300])
         b.must("sync", "leave", now="2026-11-24T21:22:00Z")
 
 

@@ -142,8 +142,12 @@ struct SyncCommand: ParsableCommand {
       guard let me = try db.syncDevice() else { return }
       let exchange = SyncRunner.exchange(ctx, db, me)
       // a computer joining again knows what it wrote before (and the conflicts it settled)
-      for refused in try exchange.takeInOwn() { ctx.output.writeError("nudge: sync: \(refused)\n") }
+      let own = try exchange.takeInOwn()
+      for refused in own.refused { ctx.output.writeError("nudge: sync: \(refused)\n") }
       let written = try exchange.writeOut(joining: true)
+      // its own files were not its own: written anew from this database, before any other
+      // computer reads them as this one's
+      if own.distrusted { try exchange.snapshot() }
       let report = try exchange.takeIn()
       try SyncRunner.after(ctx, db, report)
       ctx.line(

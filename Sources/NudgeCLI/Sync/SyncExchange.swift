@@ -214,30 +214,49 @@ struct SyncExchange {
   ///
   /// Its own files are verified first, as anyone with the folder could have put them there: a
   /// file another user owns or others can read or write (Nudge writes 0600) is not read, and
-  /// a change in them that claims this device made a key this database does not hold is
-  /// refused (a key it holds is written next as it is here, whatever the file says). Returns
-  /// what was refused, a line each, for `sync init` to say.
-  @discardableResult
-  func takeInOwn() throws -> [String] {
+  /// a change in them for a key this database does not hold is refused (whoever claims it:
+  /// this computer wrote only what it held). When anything is refused, nothing of its own
+  /// files is kept (the transaction rolls back) and `distrusted` says its files are to be
+  /// written anew from this database (`snapshot()`), so no other computer reads them either.
+  /// Returns what was refused, a line each, for `sync init` to say.
+  func takeInOwn() throws -> (refused: [String], distrusted: Bool) {
     let own = folder.deviceFiles().filter { $0.device == me.device }
-    guard !own.isEmpty else { return [] }
+    guard !own.isEmpty else { return ([], false) }
     var report = Report()
     var peer = SyncPeer(device: me.device, name: me.name)
     var counted = Counted()
     var verified = self
     verified.ownLinesConfirmOnly = true
-    try db.inTransaction {
-      for file in own.sorted(by: { $0.isSnapshot && !$1.isSnapshot }) {
-        guard file.isPrivate else {
-          report.skipped.append(
-            "nudge-\(file.device).\(file.isSnapshot ? "snapshot" : "log") is this computer's name but not its file (another user's, or others can read or write it; Nudge writes its own 0600); not taken in."
-          )
-          continue
+    struct Distrusted: Error {}
+    var distrusted = false
+    do {
+      try db.inTransaction {
+        for file in own.sorted(by: { $0.isSnapshot && !$1.isSnapshot }) {
+          guard file.isPrivate else {
+            report.skipped.append(
+              "nudge-\(file.device).\(file.isSnapshot ? "snapshot" : "log") is this computer's name but not its file (another user's, or others can read or write it; Nudge writes its own 0600); not taken in."
+            )
+            continue
+          }
+          try verified.read(file, into: &peer, counted: &counted, report: &report)
         }
-        try verified.read(file, into: &peer, counted: &counted, report: &report)
+        if !report.skipped.isEmpty {
+          distrusted = true
+          throw Distrusted()
+        }
       }
+    } catch {
+      // the rollback of distrusted files comes back through the store: anything else is news
+      if !distrusted { throw error }
     }
-    return report.skipped
+    guard distrusted else { return ([], false) }
+    return (
+      report.skipped
+        + [
+          "none of this computer's own files was taken in; they are written again from this database"
+        ],
+      true
+    )
   }
 
   /// The achievements held to the merged entries, without a celebration.
@@ -371,17 +390,16 @@ struct SyncExchange {
       guard failure == nil, !batch.isEmpty else { return }
       if ownLinesConfirmOnly {
         do {
-          let own = batch.filter { $0.clock.device == me.device }
-          let here = try db.syncValuesHere(own.map(\.key))
-          // a key held here is this database's (what arrives for it waits behind the change
-          // it is about to write); one not held here may only come from another computer
+          // this computer's files hold what it held: a value for a key not held here came
+          // from somebody else (whatever device the line names)
+          let here = try db.syncValuesHere(batch.map(\.key))
           let differing = Set(
-            zip(own, here).filter { $0.0.value != nil && $0.1 == nil }.map { $0.0.key })
+            zip(batch, here).filter { $0.0.value != nil && $0.1 == nil }.map { $0.0.key })
           if !differing.isEmpty {
             report.skipped.append(
-              "\(name): \(differing.count) change\(differing.count == 1 ? "" : "s") claiming this computer made what this database does not hold (\(differing.sorted { $0.description < $1.description }.prefix(3).map(\.description).joined(separator: ", "))); not taken."
+              "\(name): \(differing.count) change\(differing.count == 1 ? "" : "s") in this computer's own file hold\(differing.count == 1 ? "s" : "") what this database does not (\(differing.sorted { $0.description < $1.description }.prefix(3).map(\.description).joined(separator: ", "))); not taken."
             )
-            batch.removeAll { $0.clock.device == me.device && differing.contains($0.key) }
+            batch.removeAll { differing.contains($0.key) }
           }
         } catch {
           failure = error
