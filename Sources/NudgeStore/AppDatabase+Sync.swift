@@ -298,8 +298,12 @@ extension AppDatabase {
         try db.integer("SELECT count(*) FROM sync_later WHERE device = ?", [.text(device)]) ?? 0
           < 10_000
       else { return }
+      // a line kept already (a snapshot read again) is kept once
       try db.execute(
-        "INSERT INTO sync_later (device, line) VALUES (?, ?)", [.text(device), .text(line)])
+        """
+        INSERT INTO sync_later (device, line) SELECT ?, ?
+        WHERE NOT EXISTS (SELECT 1 FROM sync_later WHERE device = ? AND line = ?)
+        """, [.text(device), .text(line), .text(device), .text(line)])
     }
   }
 

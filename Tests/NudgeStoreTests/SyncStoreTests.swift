@@ -646,4 +646,17 @@ import Testing
     #expect(
       try dirty(two) == ["entry/2026-11-19/prep", "pause/2026-11-19", "setting/celebrations"])
   }
+
+  /// A line kept for later is kept once, however often its file is read again (a snapshot
+  /// re-read piled up copies: review of issue 56).
+  @Test func aLineKeptForLaterIsKeptOnce() throws {
+    let db = try device(Self.a)
+    for _ in 0..<3 { try db.keepSyncLater(device: Self.b, line: "00000000 {}") }
+    try db.keepSyncLater(device: Self.b, line: "00000000 {\"other\":1}")
+    #expect(try db.syncLater().count == 2)
+    // an entry its plan here refuses waits as an undefined flow's does
+    #expect(SyncRefusal.notTakenByPlan("no such question").waits)
+    #expect(SyncRefusal.undefinedFlow("walk").waits)
+    #expect(!SyncRefusal("its checksum fails").waits)
+  }
 }

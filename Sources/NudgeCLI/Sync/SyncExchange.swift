@@ -317,7 +317,7 @@ struct SyncExchange {
     case .taken: return read
     case .undefined: return .failure(.undefinedFlow(entry.flow))
     case .refused(let why):
-      return .failure(SyncRefusal("an import would refuse it: \(VisibleText.escaped(why))"))
+      return .failure(.notTakenByPlan(VisibleText.escaped(why)))
     }
   }
 

@@ -238,8 +238,18 @@ public struct SyncRefusal: Error, Equatable, Sendable {
   }
   static let waitsForPlan = "a flow no plan here defines; it is taken once a plan here does"
 
-  /// Whether the line is kept aside and tried again at each take-in (`ahead`, `undefinedFlow`).
-  public var waits: Bool { isAhead || reason.hasSuffix(Self.waitsForPlan) }
+  /// An entry of a flow a plan here defines otherwise (the plan file differs between the
+  /// computers: a question added or gone): kept aside too, taken once the plan here takes it.
+  public static func notTakenByPlan(_ why: String) -> SyncRefusal {
+    SyncRefusal("its flow's plan here refuses it (\(why)); \(waitsForPlanChange)")
+  }
+  static let waitsForPlanChange = "it is taken once the plan here takes it"
+
+  /// Whether the line is kept aside and tried again at each take-in (`ahead`, `undefinedFlow`,
+  /// `notTakenByPlan`).
+  public var waits: Bool {
+    isAhead || reason.hasSuffix(Self.waitsForPlan) || reason.hasSuffix(Self.waitsForPlanChange)
+  }
 }
 
 /// The first line of a device's file: whose it is, its name, and which generation of its log
