@@ -56,10 +56,24 @@ public struct LocalFileSystem: FileSystem {
     if info.st_uid != geteuid() && info.st_uid != 0 {
       return "it belongs to another user, uid \(info.st_uid)"
     }
-    if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+    // a group write bit is the person's alone when the group is their own private group (a
+    // umask of 002 on systems that give each user a group of their name, no one else in it)
+    let groupWrites = info.st_mode & S_IWGRP != 0 && !Self.isPrivateGroup(info.st_gid)
+    if info.st_mode & S_IWOTH != 0 || groupWrites {
       return "others may write to it, mode \(String(info.st_mode & 0o7777, radix: 8))"
     }
     return nil
+  }
+
+  /// Whether `gid` is this user's private group: their own group, of their name, with no
+  /// other member listed.
+  static func isPrivateGroup(_ gid: gid_t) -> Bool {
+    guard gid == getegid(), let user = getpwuid(geteuid()), let group = getgrgid(gid),
+      let userName = user.pointee.pw_name, let groupName = group.pointee.gr_name,
+      strcmp(userName, groupName) == 0
+    else { return false }
+    guard let members = group.pointee.gr_mem else { return true }
+    return members.pointee == nil
   }
 
   public func exists(_ path: String) -> Bool {

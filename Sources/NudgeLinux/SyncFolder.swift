@@ -222,7 +222,10 @@ public struct SyncFolder: Sendable {
     var end = offset
     while true {
       let room = min(buffer.count, limit - position)
-      guard room > 0 else {
+      if room <= 0 {
+        // at the limit: a file of exactly the limit ends here, one byte more grew past it
+        var probe: UInt8 = 0
+        guard read(fd, &probe, 1) > 0 else { break }
         return Reading(
           end: end, unfinished: false,
           failed:

@@ -72,7 +72,7 @@ public final class WakeWatch: Sendable {
       if ready <= 0 { continue }  // timeout (checked above) or EINTR
       if fds[2].revents != 0 {
         // the loop heard the stop: it ends by itself, the alarm is not needed
-        if WakeWatch.stopAsked.load(ordering: .relaxed) { alarm(0) }
+        if WakeWatch.stopAsked.load(ordering: .sequentiallyConsistent) { alarm(0) }
         return .stopped
       }
       if fds[0].revents != 0 {
@@ -128,10 +128,11 @@ public final class WakeWatch: Sendable {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { _ in
       let saved = errno
+      // the alarm first, then the byte: a wait that hears the byte always finds the alarm set
+      // and cancels it (only the first stop sets it: later signals never put its end off)
+      if !WakeWatch.stopAsked.exchange(true, ordering: .sequentiallyConsistent) { alarm(1) }
       var byte: UInt8 = 1
       _ = write(WakeWatch.signalledPipe.load(ordering: .relaxed), &byte, 1)
-      // only the first stop sets the alarm: later signals never put its end off
-      if !WakeWatch.stopAsked.exchange(true, ordering: .relaxed) { alarm(1) }
       errno = saved
     }
     sigemptyset(&action.sa_mask)

@@ -78,6 +78,20 @@ import Testing
     #expect(reading.failed?.contains("grew past") == true, "\(String(describing: reading.failed))")
   }
 
+  /// A file of exactly the limit is read whole, not said to have grown past it.
+  @Test func aFileOfExactlyTheLimitIsReadWhole() throws {
+    let line = Array((String(repeating: "z", count: 99) + "\n").utf8)
+    let path = try file(Array(repeating: line, count: 1000).flatMap { $0 })
+    var lines = 0
+    let reading = SyncFolder.readLines(path, from: 0, limit: 100_000) { _, _ in
+      lines += 1
+      return true
+    }
+    #expect(lines == 1000)
+    #expect(reading.failed == nil)
+    #expect(reading.end == 100_000)
+  }
+
   @Test func aLastLineWithoutItsNewlineIsLeftForLater() throws {
     let path = try file(Array("one\ntwo\nthree, being writ".utf8))
     let (found, reading) = lines(path)

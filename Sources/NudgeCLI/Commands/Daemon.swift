@@ -75,6 +75,8 @@ struct ReminderScheduler: Sendable {
     logger.info("nudge daemon started")
     let started = ContinuousClock.now
     let watchdog = ctx.serviceManager.watchdogInterval
+    // a time no longer taken is said once, not at every pass
+    var refusedSaid = Swift.Set<String>()
     while true {
       if let exitAfter, ContinuousClock.now - started >= .seconds(exitAfter) { break }
       let now = ctx.clock.now()
@@ -86,7 +88,9 @@ struct ReminderScheduler: Sendable {
           // a time no longer taken (an older Nudge's '*:*:*') is said, the others still fire
           let spec: CalendarSpec
           do { spec = try calendar.spec(schedule) } catch {
-            logger.error("\(CLIError.from(error)?.message ?? "\(error)")")
+            if refusedSaid.insert("\(schedule.slot.rawValue) \(schedule.expression)").inserted {
+              logger.error("\(CLIError.from(error)?.message ?? "\(error)")")
+            }
             continue
           }
           try fireIfDue(schedule.slot, spec: spec, calendar: calendar, db: db, now: now)

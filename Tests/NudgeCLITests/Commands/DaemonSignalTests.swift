@@ -70,15 +70,18 @@ import Testing
     var environment = nudge.environment
     environment["NUDGE_NOW"] = ""
     process.environment = environment
-    let error = Pipe()
-    process.standardError = error
+    // stderr to a file, polled: a quiet daemon fails the wait instead of blocking a read
+    let log = nudge.home + "/daemon.err"
+    FileManager.default.createFile(atPath: log, contents: nil)
+    process.standardError = FileHandle(forWritingAtPath: log)
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     // its first pass is over once it said what it refused
     var said = ""
     let reading = Date().addingTimeInterval(30)
     while !said.contains("is no reminder time") && Date() < reading {
-      said += String(decoding: error.fileHandleForReading.availableData, as: UTF8.self)
+      usleep(20_000)
+      said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     }
     #expect(said.contains("is no reminder time"), "\(said)")
     kill(process.processIdentifier, signal)
