@@ -173,10 +173,11 @@ def case_time_faults(suite):
     os.symlink("/usr/share/zoneinfo/Europe/Berlin", zone_link)
     world.env["TZ"] = ":" + zone_link
     # both steps (start + 13, start + 36) land at least 3 s from an elapse of the evening slot
-    # (every 20 s): a step within milliseconds of a firing races the reminder the daemon starts
-    # (the child reads the clock after the step, the daemon read it before), and the database
-    # then refuses the child's second claim as a duplicate
-    wait_for(lambda: int(time.time()) % 20 not in range(1, 10), 10)
+    # (every minute, at :00; a reminder fires at most once a minute): a step within
+    # milliseconds of a firing races the reminder the daemon starts (the child reads the clock
+    # after the step, the daemon read it before), and the database then refuses the child's
+    # second claim as a duplicate. Started 38-42 s into a minute, its elapse comes 18-22 s on.
+    wait_for(lambda: int(time.time()) % 60 in range(38, 43), 65)
     start = int(time.time())
     morning = start + 8          # a daily slot due 8 s from now
     midday = start + 50          # a daily slot due at this New York time of day
@@ -185,7 +186,7 @@ def case_time_faults(suite):
     world.run("schedule", "set", "midday", "*-*-* " + local_clock_time(midday, "America/New_York"),
               "--yes")
     world.run("schedule", "on", "midday")
-    world.run("schedule", "set", "evening", "*:*:0/20", "--yes")
+    world.run("schedule", "set", "evening", "*:*:00", "--yes")
     # only the daemon (and the reminders it starts, which inherit its environment) runs under
     # the faked clock; this suite and every other nudge command read the real one
     log_path = os.path.join(world.dir, "daemon.log")
@@ -247,9 +248,9 @@ def case_time_faults(suite):
         return len(hits) == 1 and all(0 <= d <= 2.5 for d in late), late
 
     checks = [("morning", morning, morning, "the morning reminder"),
-              # every 20 s: [back, back + 19] holds exactly one elapse (back + 20 would hold
-              # two whenever the step lands on one)
-              ("evening", back, back + 19, "the next reminder after stepping back"),
+              # every minute: [back, back + 59] holds exactly one elapse (the one 5-9 s after
+              # the step back)
+              ("evening", back, back + 59, "the next reminder after stepping back"),
               ("midday", midday, midday, "the next reminder in the new zone")]
     for slot, low, high, what in checks:
         ok, late = on_time(slot, low, high)
