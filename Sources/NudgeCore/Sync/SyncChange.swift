@@ -222,33 +222,39 @@ public struct SyncChange: Equatable, Sendable {
 /// Why a line, a file or a value from the folder was not taken.
 public struct SyncRefusal: Error, Equatable, Sendable {
   public let reason: String
-  public init(_ reason: String) { self.reason = reason }
+  /// Whether the line is kept aside and tried again at each take-in (`ahead`, `undefinedFlow`,
+  /// `notTakenByPlan`), not passed over for good.
+  public let waits: Bool
+
+  public init(_ reason: String, waits: Bool = false) {
+    self.reason = reason
+    self.waits = waits
+  }
 
   /// A change dated more than an hour ahead of this clock: kept aside and taken once this
   /// clock gets there (the other computer's clock may be fast).
   public static let ahead =
     "it is dated in the future (more than an hour ahead of this clock); it is taken once this clock gets there"
 
+  /// `ahead` as a refusal: it waits.
+  public static let aheadRefusal = SyncRefusal(ahead, waits: true)
+
   public var isAhead: Bool { reason == Self.ahead }
 
   /// An entry of a flow no plan here defines: kept aside too, and taken once a plan file here
   /// defines its flow (the other computer may have the file first).
   public static func undefinedFlow(_ word: String) -> SyncRefusal {
-    SyncRefusal("its entry is of '\(VisibleText.escaped(word))', \(waitsForPlan)")
+    SyncRefusal(
+      "its entry is of '\(VisibleText.escaped(word))', a flow no plan here defines; it is taken once a plan here does",
+      waits: true)
   }
-  static let waitsForPlan = "a flow no plan here defines; it is taken once a plan here does"
 
   /// An entry of a flow a plan here defines otherwise (the plan file differs between the
   /// computers: a question added or gone): kept aside too, taken once the plan here takes it.
   public static func notTakenByPlan(_ why: String) -> SyncRefusal {
-    SyncRefusal("its flow's plan here refuses it (\(why)); \(waitsForPlanChange)")
-  }
-  static let waitsForPlanChange = "it is taken once the plan here takes it"
-
-  /// Whether the line is kept aside and tried again at each take-in (`ahead`, `undefinedFlow`,
-  /// `notTakenByPlan`).
-  public var waits: Bool {
-    isAhead || reason.hasSuffix(Self.waitsForPlan) || reason.hasSuffix(Self.waitsForPlanChange)
+    SyncRefusal(
+      "its flow's plan here refuses it (\(why)); it is taken once the plan here takes it",
+      waits: true)
   }
 }
 
@@ -372,8 +378,7 @@ public enum SyncLine {
       return .failure(SyncRefusal("it is dated before 2000"))
     }
     guard clock.wall <= now + SyncClock.allowedAheadMilliseconds else {
-      return .failure(
-        SyncRefusal(SyncRefusal.ahead))
+      return .failure(.aheadRefusal)
     }
     var seen: [String: SyncClock] = [:]
     for (id, text) in wire.s ?? [:] {

@@ -37,7 +37,7 @@ extension ScheduleCommand {
       let pause = try db.pause(covering: ctx.today(settings).day)
       let schedules = try db.schedules()
       let rows = try schedules.map {
-        schedule throws -> (Row, Int?) in
+        schedule throws -> (Row, Int?, refused: Bool) in
         // a time no longer taken (an older Nudge's '*:*:*') is listed, with no next elapse
         let spec = try? calendar.spec(schedule)
         var next = schedule.enabled ? spec.flatMap { calendar.next($0, after: now) } : nil
@@ -56,7 +56,7 @@ extension ScheduleCommand {
             slot: schedule.slot, expression: schedule.expression,
             plain: PlainTime.describe(schedule.expression) ?? schedule.expression,
             enabled: schedule.enabled, next: next.map { local.iso($0) }),
-          next
+          next, spec == nil
         )
       }
       // next times in UTC for a TZ that names no zone: said once, on stderr (JSON too)
@@ -78,7 +78,7 @@ extension ScheduleCommand {
       // the time column fits the longest time: never cut
       let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
       let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)
-      for ((row, next), time) in zip(rows, shown) {
+      for ((row, next, refused), time) in zip(rows, shown) {
         let state = row.enabled ? style.green("on ") : style.dim("off")
         let expression = time.padded(to: width)
         var line =
@@ -86,10 +86,7 @@ extension ScheduleCommand {
         if let next {
           line +=
             " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
-        } else if row.enabled,
-          (try? SlotCalendar(ctx: ctx, local: local).spec(
-            SlotSchedule(slot: row.slot, expression: row.expression, enabled: true))) == nil
-        {
+        } else if row.enabled, refused {
           line += style.yellow(
             " fires too often to remind: nudge schedule set \(row.slot.rawValue) TIME")
         } else if row.enabled {
