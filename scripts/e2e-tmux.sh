@@ -415,14 +415,14 @@ sick=$work/sick-data
 for d in 01 02 03 04 05 06 10; do
   XDG_DATA_HOME=$sick NUDGE_NOW=2026-12-${d}T21:30:00+01:00 "$NUDGE" prep --item water=yes --no-input > /dev/null
 done
-XDG_DATA_HOME=$sick start 2026-12-11T09:00:00+01:00 pause --from monday --until wednesday
+XDG_DATA_HOME=$sick start 2026-12-11T09:00:00+01:00 pause --from 2026-12-07 --until wednesday
 tmux_answer "Mark Mon 7 – Wed 9 Dec as days off? Your streak waits over them." ""
 tmux_wait_for "[exit 0]" || true
 check "sick days: asked, then marked" grep -q "Marked Mon 7 – Wed 9 Dec as days off (3 days)." "$E2E_SCREEN"
 check "sick days: the streak waited over them" grep -q "Streak: 7 days (longest 7)." "$E2E_SCREEN"
 check "sick days: the 7-day milestone it had missed" grep -q "New achievement: 7-day streak." "$E2E_SCREEN"
 check "sick days: stored as a pause of those days" bash -c "XDG_DATA_HOME='$sick' NUDGE_NOW=2026-12-11T09:00:00+01:00 '$NUDGE' export | grep -q '\"last_day\" : \"2026-12-09\"'"
-XDG_DATA_HOME=$sick start 2026-12-11T09:05:00+01:00 pause --from tuesday --for 1d
+XDG_DATA_HOME=$sick start 2026-12-11T09:05:00+01:00 pause --from 2026-12-08 --for 1d
 tmux_answer "Mark Tue 8 Dec as days off?" "n"
 tmux_wait_for "[exit 0]" || true
 check "sick days: n marks nothing" grep -q "Nothing was marked." "$E2E_SCREEN"

@@ -76,17 +76,12 @@ extension AppDatabase {
     guard let flow = (after ?? before)?.flow else { return }
     // undo and redo reach only the changes made today: those of the days before go
     try db.execute("DELETE FROM entry_change WHERE made_on < ?", [SQLValue(madeOn)])
-    // a new change ends what `redo` could re-apply, as in an editor (redo reaches only the
-    // changes made the same day)
+    // (a new change ends what `redo` could re-apply, in every journal)
+    let seq = try db.nextJournalSeq(madeOn: madeOn)
     try db.execute(
-      "DELETE FROM entry_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
-    // (a habit's undone change too: one redo reaches both journals)
-    try db.execute(
-      "DELETE FROM habit_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
-    try db.execute(
-      "INSERT INTO entry_change (made_on, at, kind, flow, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO entry_change (made_on, at, seq, kind, flow, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
       [
-        SQLValue(madeOn), .text(at), SQLValue(kind), SQLValue(flow),
+        SQLValue(madeOn), .text(at), .integer(Int64(seq)), SQLValue(kind), SQLValue(flow),
         SQLValue(try before?.json()), SQLValue(try after?.json()),
       ])
   }
@@ -180,10 +175,10 @@ extension AppDatabase {
   }
 
   /// Marks `pause`'s days as days off. What other pauses said about those days is replaced:
-  /// their days before it stay; their days after it stay too when it starts before `today`
-  /// (days marked after the fact never shorten a pause), and go when it starts today (a pause
-  /// started now decides how long you are off from here on, so pausing again shortens or
-  /// lengthens the current one).
+  /// their days before it stay; their days after it stay too when it starts on another day than
+  /// `today` (days marked after the fact, or planned ahead, never shorten a pause), and go when
+  /// it starts today (a pause started now decides how long you are off from here on, so
+  /// pausing again shortens or lengthens the current one).
   public func startPause(_ pause: Pause, today: Day) throws(StoreError) {
     try write { db in
       for old in try db.fetchAll(Pause.self)
@@ -192,7 +187,7 @@ extension AppDatabase {
         if old.firstDay < pause.firstDay {
           try db.save(Pause(firstDay: old.firstDay, lastDay: pause.firstDay.adding(days: -1)))
         }
-        if old.lastDay > pause.lastDay && pause.firstDay < today {
+        if old.lastDay > pause.lastDay && pause.firstDay != today {
           try db.save(Pause(firstDay: pause.lastDay.adding(days: 1), lastDay: old.lastDay))
         }
       }

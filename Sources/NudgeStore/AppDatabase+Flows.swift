@@ -30,14 +30,14 @@ extension AppDatabase {
 
   /// The latest change made on `day` that is not undone yet, nil when none is left.
   public func latestUndoableChange(madeOn day: Day) throws(StoreError) -> EntryChange? {
-    try change(madeOn: day, where: "NOT undone ORDER BY id DESC")
+    try change(madeOn: day, where: "NOT undone ORDER BY seq DESC, id DESC")
   }
 
   /// The change `redo` re-applies: the one the latest undo of `day` took back (undo takes the
   /// latest first, so the earliest undone one), nil when none is left (a new change forgets
   /// what was undone before it).
   public func latestRedoableChange(madeOn day: Day) throws(StoreError) -> EntryChange? {
-    try change(madeOn: day, where: "undone ORDER BY id ASC")
+    try change(madeOn: day, where: "undone ORDER BY seq ASC, id ASC")
   }
 
   private func change(madeOn day: Day, where order: String) throws(StoreError) -> EntryChange? {
@@ -45,7 +45,7 @@ extension AppDatabase {
       var found: EntryChange? = nil
       _ = try db.rows(
         """
-        SELECT id, made_on, at, kind, flow, before, after FROM entry_change
+        SELECT id, made_on, at, kind, flow, before, after, seq FROM entry_change
         WHERE made_on = ? AND \(order) LIMIT 1
         """, [SQLValue(day)]
       ) { row in
@@ -55,7 +55,8 @@ extension AppDatabase {
         found = EntryChange(
           id: row.integer(at: 0) ?? 0, madeOn: day, at: row.text(at: 2) ?? "", kind: kind,
           flow: flow, before: try row.text(at: 5).map { try FlowEntry(flow: flow, json: $0) },
-          after: try row.text(at: 6).map { try FlowEntry(flow: flow, json: $0) })
+          after: try row.text(at: 6).map { try FlowEntry(flow: flow, json: $0) },
+          seq: row.integer(at: 7) ?? 0)
       }
       return found
     }

@@ -15,6 +15,8 @@ public struct HabitChange: Equatable, Sendable {
   /// What it replaced and what it wrote, as JSON (a check, or a habit); nil for none.
   public var before: String?
   public var after: String?
+  /// Its place in the one count of every journal (0: journaled before the count began).
+  public var seq = 0
 }
 
 /// A habit as the journal keeps it, and as `habit` rows hold it.
@@ -164,12 +166,12 @@ extension AppDatabase {
 
   /// The latest habit change made on `day` not undone yet.
   public func latestUndoableHabitChange(madeOn day: Day) throws(StoreError) -> HabitChange? {
-    try habitChange(madeOn: day, where: "NOT undone ORDER BY id DESC")
+    try habitChange(madeOn: day, where: "NOT undone ORDER BY seq DESC, id DESC")
   }
 
   /// The habit change the latest undo on `day` took back (the earliest one undone).
   public func latestRedoableHabitChange(madeOn day: Day) throws(StoreError) -> HabitChange? {
-    try habitChange(madeOn: day, where: "undone ORDER BY id ASC")
+    try habitChange(madeOn: day, where: "undone ORDER BY seq ASC, id ASC")
   }
 
   private func habitChange(madeOn day: Day, where order: String) throws(StoreError)
@@ -178,14 +180,15 @@ extension AppDatabase {
     try read { db in
       try db.rows(
         """
-        SELECT id, kind, habit, at, before, after FROM habit_change
+        SELECT id, kind, habit, at, before, after, seq FROM habit_change
         WHERE made_on = ? AND \(order) LIMIT 1
         """, [SQLValue(day)]
       ) { row -> HabitChange? in
         guard let kind = HabitChange.Kind(rawValue: row.text(at: 1) ?? "") else { return nil }
         return HabitChange(
           id: row.integer(at: 0) ?? 0, kind: kind, habit: row.integer(at: 2) ?? 0,
-          at: row.text(at: 3) ?? "", before: row.text(at: 4), after: row.text(at: 5))
+          at: row.text(at: 3) ?? "", before: row.text(at: 4), after: row.text(at: 5),
+          seq: row.integer(at: 6) ?? 0)
       }.first ?? nil
     }
   }
@@ -381,15 +384,15 @@ extension SQLiteConnection {
     after: String?
   ) throws {
     try execute("DELETE FROM habit_change WHERE made_on < ?", [SQLValue(madeOn)])
-    // a new change ends what redo could re-apply, in both journals
-    try execute("DELETE FROM habit_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
-    try execute("DELETE FROM entry_change WHERE made_on = ? AND undone", [SQLValue(madeOn)])
+    // a new change ends what redo could re-apply, in every journal
+    let seq = try nextJournalSeq(madeOn: madeOn)
     // this change first, so the habit it is about (removed by it, say) stays while it can be
     // undone
     try execute(
-      "INSERT INTO habit_change (made_on, at, kind, habit, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO habit_change (made_on, at, seq, kind, habit, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
       [
-        SQLValue(madeOn), .text(at), .text(kind.rawValue), SQLValue(habit), SQLValue(before),
+        SQLValue(madeOn), .text(at), .integer(Int64(seq)), .text(kind.rawValue), SQLValue(habit),
+        SQLValue(before),
         SQLValue(after),
       ])
     try execute(

@@ -388,6 +388,21 @@ extension AppDatabase {
       DROP TRIGGER IF EXISTS sync_setting_changed;
       DROP TRIGGER IF EXISTS sync_setting_removed;
     """,
+    // Version 14: one order for every journal `undo` reads (`seq`, given from one count across
+    // them, so two changes made in the same second are taken back latest first whichever
+    // journal holds them; rows from before it are 0, ordered by their time as before), and the
+    // journal of pauses: the pause a change was about, and every pause as it was before the
+    // change and after it (`nudge pause`, `resume`, `pause remove`), as JSON arrays of
+    // {first_day, last_day}.
+    """
+      ALTER TABLE entry_change ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE habit_change ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE pause_change (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        made_on TEXT NOT NULL, at TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL,
+        pause TEXT NOT NULL, before TEXT NOT NULL, after TEXT NOT NULL, undone BOOLEAN NOT NULL DEFAULT 0
+      );
+    """,
   ]
 
   /// The triggers that mark what changes here while this device syncs (`sync_dirty`), as

@@ -329,7 +329,7 @@ import Testing
       "INSERT INTO flow_entry (day, flow, key, answers, saved_at) VALUES (?, 'prep', '', '{}', ?)",
       [.text("2026-11-19"), .text(at)])
     let db = try AppDatabase.open(path: dir + "/nudge.db")
-    #expect(try db.read { try $0.integer("PRAGMA user_version") } == 13)
+    #expect(try db.read { try $0.integer("PRAGMA user_version") } == AppDatabase.schemaVersion)
     #expect(try syncTriggers(db).isEmpty)
     #expect(try syncRows(db, "flow_entry") == 1)
   }

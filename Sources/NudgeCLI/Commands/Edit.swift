@@ -370,7 +370,8 @@ struct DeleteCommand: ContextCommand {
 struct UndoCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "undo",
-    abstract: "Take back the latest change made today (a save, an edit or a delete).",
+    abstract:
+      "Take back the latest change made today (a save, an edit, a delete, a habit's, a pause).",
     discussion:
       "Run it again to take back the change before that; only today's changes can be undone. 'nudge redo' re-applies what an undo took back."
   )
@@ -381,13 +382,12 @@ struct UndoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
-    // a habit's change (done, skip, edit, remove) when it is the later of the two journals'
-    if let change = try db.latestUndoableHabitChange(madeOn: today),
-      try db.latestUndoableChange(madeOn: today).map({
-        HabitUndo.instant($0.at) <= HabitUndo.instant(change.at)
-      }) ?? true
-    {
-      return try HabitUndo.say(ctx, db, change, redo: false, json: json)
+    // the latest change of any journal: an entry's, a habit's, the days off's
+    switch try db.latestUndoable(madeOn: today) {
+    case .habit(let change): return try HabitUndo.say(ctx, db, change, redo: false, json: json)
+    case .pause(let change):
+      return try PauseUndo.say(ctx, db, change, redo: false, today: today, json: json)
+    case .entry, nil: break
     }
     guard let outcome = try UndoChange(db: db)(madeOn: today) else {
       throw CLIError(
@@ -413,13 +413,12 @@ struct RedoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
-    // what the latest undo took back is the earliest change undone, of either journal
-    if let change = try db.latestRedoableHabitChange(madeOn: today),
-      try db.latestRedoableChange(madeOn: today).map({
-        HabitUndo.instant($0.at) > HabitUndo.instant(change.at)
-      }) ?? true
-    {
-      return try HabitUndo.say(ctx, db, change, redo: true, json: json)
+    // what the latest undo took back is the earliest change undone, of any journal
+    switch try db.latestRedoable(madeOn: today) {
+    case .habit(let change): return try HabitUndo.say(ctx, db, change, redo: true, json: json)
+    case .pause(let change):
+      return try PauseUndo.say(ctx, db, change, redo: true, today: today, json: json)
+    case .entry, nil: break
     }
     guard let outcome = try RedoChange(db: db)(madeOn: today) else {
       throw CLIError(

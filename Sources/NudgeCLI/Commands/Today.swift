@@ -22,12 +22,20 @@ struct TodayCommand: ContextCommand {
       local.hour >= 18 || local.hour < settings.rolloverHour
       ? "Good evening" : local.hour >= 12 ? "Good afternoon" : "Good morning"
     ctx.line(style.bold("\(greeting) · \(today.long)"))
-    let pause = try db.pauses().first { $0.contains(today) }
+    let pauses = try db.pauses()
+    let pause = pauses.first { $0.contains(today) }
     if let pause {
       ctx.line(
         style.cyan("Paused until \(pause.lastDay.short(from: today))")
           + " · no reminders, your streak waits · "
           + style.cyan("nudge resume"))
+    } else if let next = pauses.filter({ $0.isAhead(of: today) }).min(by: {
+      $0.firstDay < $1.firstDay
+    }), next.firstDay.ordinal - today.ordinal <= 14 {
+      // days off planned ahead are said a fortnight before, so a wrong one is seen in time
+      ctx.line(
+        style.cyan("Days off \(PauseCommand.range(next.firstDay, next.lastDay))")
+          + " · planned · " + style.cyan("nudge pause list"))
     }
     let schedules = try db.schedules()
     let reminders = RemindersState.current(ctx, schedules, checkTimers: false)
@@ -54,10 +62,13 @@ struct TodayCommand: ContextCommand {
         let commands = rescue.days.map {
           $0 == today.adding(days: -1) ? "--day yesterday" : "--day \($0)"
         }
+        let (first, last) = (rescue.days.first ?? today, rescue.days.last ?? today)
+        let until = last == today.adding(days: -1) ? "yesterday" : last.description
         ctx.wrappedLine(
           "Your \(rescue.brokenLength)-day streak broke; filling in what you did saves it: "
-            + commands.map { "nudge prep \($0)" }.joined(separator: ", "), indent: 2,
-          style: style.yellow)
+            + commands.map { "nudge prep \($0)" }.joined(separator: ", ")
+            + ". Ill or away those days? Mark them as days off: nudge pause --from \(first) --until \(until)",
+          indent: 2, style: style.yellow)
       }
     }
     // nothing will fire the reminders: said plainly (a first day said it in its welcome)

@@ -99,11 +99,14 @@ public struct EntryChange: Equatable, Sendable {
   /// The entry before the change (nil: there was none) and after it (nil: deleted).
   public var before: FlowEntry?
   public var after: FlowEntry?
+  /// Its place in the one count of every journal `undo` reads (0: journaled before it began).
+  public var seq: Int
 
   public init(
     id: Int, madeOn: Day, at: String, kind: ChangeKind, flow: Flow, before: FlowEntry?,
-    after: FlowEntry?
+    after: FlowEntry?, seq: Int = 0
   ) {
+    self.seq = seq
     self.id = id
     self.madeOn = madeOn
     self.at = at

@@ -47,8 +47,8 @@ public struct Pause: Codable, Equatable, Sendable {
     try days(from: nil, until: until, for: length, today: today).lastDay
   }
 
-  /// The pause `--from DAY` (today when nil: yesterday, a weekday, the latest one, or a date, at
-  /// most `backDays` back) with `--until DAY` (a weekday: the first one on or after the first
+  /// The pause `--from DAY` (today when nil; a day ahead, or one at most `backDays` back: see
+  /// `firstDay`) with `--until DAY` (a weekday: the first one on or after the first
   /// day) or `--for N d|w` (N days from the first, that day included); at most a year.
   public static func days(from: String?, until: String?, for length: String?, today: Day)
     throws(InputError) -> Pause
@@ -84,7 +84,7 @@ public struct Pause: Codable, Equatable, Sendable {
     guard last >= first else {
       throw InputError(
         first == today
-          ? "--until \(last) is in the past; a pause starts today (or, with --from, up to \(backDays) days back)."
+          ? "--until \(last) is in the past; a pause starts today, on a day ahead (--from), or up to \(backDays) days back (--from)."
           : "--until \(last) is before --from \(first): the last day comes on or after the first.")
     }
     guard last.ordinal - first.ordinal < maxDays else {
@@ -93,18 +93,27 @@ public struct Pause: Codable, Equatable, Sendable {
     return Pause(firstDay: first, lastDay: last)
   }
 
-  /// `--from`'s day: today, or a past day at most `backDays` back.
+  /// `--from`'s day: today when nil; a day ahead (a weekday is the next one, today included:
+  /// "from friday" on a Thursday is tomorrow), at most a year ahead; or a past day (yesterday,
+  /// "last friday", a date) at most `backDays` back.
   static func firstDay(_ from: String?, today: Day) throws(InputError) -> Day {
     guard let from else { return today }
     let earliest = today.adding(days: -backDays)
-    guard let day = Day.named(from, today: today, toward: .past) else {
+    let words = from.lowercased().split(separator: " ", omittingEmptySubsequences: true)
+    let day: Day?
+    if words.count == 2, words[0] == "last", PlainTime.weekday(String(words[1])) != nil {
+      day = Day.named(String(words[1]), today: today.adding(days: -1), toward: .past)
+    } else {
+      day = Day.named(from, today: today, toward: .future)
+    }
+    guard let day else {
       throw InputError(
-        "--from '\(VisibleText.escaped(from))' is not a day: use today, yesterday, a weekday (the latest one) or YYYY-MM-DD.\(Suggestion.hint(for: VisibleText.escaped(from), among: Day.dayWords))"
+        "--from '\(VisibleText.escaped(from))' is not a day: use today, tomorrow, a weekday (the next one), 'last friday', yesterday or YYYY-MM-DD.\(Suggestion.hint(for: VisibleText.escaped(from), among: Day.dayWords))"
       )
     }
-    guard day <= today else {
+    guard day <= today.adding(days: maxDays) else {
       throw InputError(
-        "--from \(day) is ahead: a pause starts today, or up to \(backDays) days back (from \(earliest))."
+        "--from \(day) is more than a year ahead: a pause can be planned up to \(today.adding(days: maxDays))."
       )
     }
     guard day >= earliest else {
@@ -114,6 +123,9 @@ public struct Pause: Codable, Equatable, Sendable {
     }
     return day
   }
+
+  /// Whether the pause is still ahead of `today`.
+  public func isAhead(of today: Day) -> Bool { firstDay > today }
 
   /// The past days (before `today`) this pause marks.
   public func pastDays(today: Day) -> [Day] { days(through: today.adding(days: -1)) }

@@ -49,7 +49,8 @@ import Testing
     var streak = try #require(try nudge.json("streak", now: now) as? [String: Any])
     #expect(streak["current"] as? Int == 1)
     // off a terminal, marking past days needs --yes, and says the command that does it
-    let unasked = try nudge.run(["pause", "--from", "monday", "--until", "wednesday"], now: now)
+    let unasked = try nudge.run(
+      ["pause", "--from", "last monday", "--until", "wednesday"], now: now)
     #expect(unasked.status == 64)
     #expect(
       unasked.stderr.contains(
@@ -96,7 +97,7 @@ import Testing
     #expect(planned["paused_until"] as? String == "2026-12-20", "\(planned)")
     // bad days: each a one-line usage error, nothing stored
     for args in [
-      ["--from", "2026-12-01", "--for", "2d"], ["--from", "tomorrow", "--for", "2d"],
+      ["--from", "2026-12-01", "--for", "2d"], ["--from", "2027-12-20", "--for", "2d"],
       ["--from", "2026-12-09", "--until", "2026-12-08"], ["--from", "someday", "--for", "1d"],
     ] {
       let refused = try nudge.run(["pause"] + args + ["--yes"], now: now)
@@ -234,5 +235,125 @@ import Testing
     // refused before anything is opened: no database made
     #expect(!FileManager.default.fileExists(atPath: nudge.databasePath))
     #expect(try nudge.run(["streak", "--weeks", "53"]).status == 0)
+  }
+}
+
+/// Pauses a person can plan and take back (issue 57, items 2 and 3): a holiday set up ahead,
+/// listed, removed, and a wrong pause undone with the achievement it gave.
+@Suite struct PausesPlannedAndTakenBackTests {
+  @Test func aHolidayIsPlannedAheadListedAndRemoved() throws {
+    let nudge = InProcess()
+    let now = "2026-12-10T09:00:00+01:00"
+    let planned = try nudge.run(
+      ["pause", "--from", "2026-12-11", "--until", "2026-12-14"], now: now)
+    #expect(planned.status == 0, "\(planned.stderr)")
+    #expect(
+      planned.stdout.contains("Days off planned: Fri 11 – Mon 14 Dec (4 days, starting in 1 day)."),
+      "\(planned.stdout)")
+    // the today view says it ahead; reminders go on until then and skip its days
+    let today = try nudge.run([], now: now).stdout
+    #expect(today.contains("Days off Fri 11 – Mon 14 Dec · planned"), "\(today)")
+    #expect(!today.contains("Paused until"))
+    let rows = try #require(try nudge.json("schedule", now: now) as? [[String: Any]])
+    let evening = rows.first { $0["slot"] as? String == "evening" }
+    #expect(evening?["next"] as? String == "2026-12-10T21:30:00+01:00")
+    let later = try #require(
+      try nudge.json("schedule", now: "2026-12-10T22:00:00+01:00") as? [[String: Any]])
+    #expect(
+      later.first { $0["slot"] as? String == "evening" }?["next"] as? String
+        == "2026-12-15T21:30:00+01:00", "\(later)")
+    // once there, it is today's pause
+    #expect(try nudge.run([], now: "2026-12-12T09:00:00+01:00").stdout.contains("Paused until"))
+    // listed, numbered from the latest; resume names it and how to cancel it
+    let listed = try #require(try nudge.json("pause", "list", now: now) as? [[String: Any]])
+    #expect(listed.count == 1)
+    #expect(listed.first?["when"] as? String == "ahead")
+    #expect(listed.first?["number"] as? Int == 1)
+    let resume = try nudge.run(["resume"], now: now)
+    #expect(resume.status == 1)
+    #expect(resume.stderr.contains("the next starts Fri 11 Dec"), "\(resume.stderr)")
+    let removed = try nudge.run(["pause", "remove", "1"], now: now)
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(removed.stdout.contains("Removed the pause Fri 11 – Mon 14 Dec"))
+    #expect((try nudge.json("pause", "list", now: now) as? [Any])?.isEmpty == true)
+    // a weekday means the coming one: on a Thursday, "friday" is tomorrow
+    let friday = try nudge.run(["pause", "--from", "friday", "--for", "4d", "--json"], now: now)
+    #expect(friday.status == 0, "\(friday.stderr)")
+    #expect(friday.stdout.contains("\"first_day\" : \"2026-12-11\""), "\(friday.stdout)")
+    // what cannot be a pause: one line, the usage exit
+    for word in ["x", "0", "7", "99999999999999999999", "2026-13-01", ""] {
+      let refused = try nudge.run(["pause", "remove", word], now: now)
+      #expect([1, 64].contains(refused.status), "\(word)")
+      #expect(refused.stderr.split(separator: "\n").count == 1, "\(word): \(refused.stderr)")
+    }
+  }
+
+  /// The issue's Thursday: a pause meant for the coming Friday marked the last one, lifting
+  /// the streak over days already past and awarding "7-day streak"; undo, redo and `pause
+  /// remove` each put the streak and the achievement right.
+  @Test func aWrongPauseIsTakenBackWithTheAchievementItGave() throws {
+    let nudge = InProcess()
+    for day in [16, 17, 18, 19, 23, 24, 25, 26] {
+      try #require(
+        try nudge.run(
+          ["prep", "--item", "water=yes", "--no-input"], now: "2026-11-\(day)T21:00:00+01:00"
+        ).status == 0)
+    }
+    let now = "2026-11-26T21:30:00+01:00"
+    func current() throws -> Int? {
+      (try nudge.json("streak", now: now) as? [String: Any])?["current"] as? Int
+    }
+    func holdsStreak7() throws -> Bool {
+      let earned = try #require(try nudge.json("achievements", now: now) as? [[String: Any]])
+      return earned.contains { $0["key"] as? String == "streak-7" && !($0["earned_on"] is NSNull) }
+    }
+    #expect(try current() == 4)
+    let marked = try nudge.run(
+      ["pause", "--from", "last friday", "--for", "4d", "--yes"], now: now)
+    #expect(marked.stdout.contains("Marked Fri 20 – Mon 23 Nov as days off"), "\(marked.stdout)")
+    #expect(marked.stdout.contains("New achievement: 7-day streak."))
+    #expect(try current() == 8)
+    #expect(try holdsStreak7())
+    let undone = try nudge.run(["undo"], now: now)
+    #expect(undone.status == 0, "\(undone.stderr)")
+    #expect(undone.stdout.contains("Undone: the pause Fri 20 – Mon 23 Nov"), "\(undone.stdout)")
+    #expect(undone.stdout.contains("Achievement taken back: 7-day streak"), "\(undone.stdout)")
+    #expect(try current() == 4)
+    #expect(try !holdsStreak7())
+    let redone = try nudge.run(["redo"], now: now)
+    #expect(redone.stdout.contains("Redone: the pause Fri 20 – Mon 23 Nov"), "\(redone.stdout)")
+    #expect(try current() == 8)
+    let removed = try nudge.run(["pause", "remove", "2026-11-21"], now: now)
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(removed.stdout.contains("Achievement taken back: 7-day streak"), "\(removed.stdout)")
+    #expect(try current() == 4)
+    #expect(try !holdsStreak7())
+    // and the removal is undone in turn
+    #expect(
+      try nudge.run(["undo"], now: now).stdout.contains("removing the pause Fri 20 – Mon 23 Nov"))
+    #expect(try current() == 8)
+  }
+
+  /// Two changes in the same second, in two journals: undo takes back the later (it took back
+  /// the habit's: issue 57, item 8).
+  @Test func undoTakesBackTheLaterOfTwoChangesInOneSecond() throws {
+    let nudge = InProcess()
+    let now = "2026-11-20T15:00:00+01:00"
+    let note = try #require(
+      try nudge.json("need-help", "--category", "stress", "--no-input", "--json", now: now)
+        as? [String: Any])
+    let id = try #require(note["id"] as? String, "\(note)")
+    try #require(try nudge.run(["habit", "add", "Read"], now: now).status == 0)
+    try #require(try nudge.run(["habit", "done", "read"], now: now).status == 0)
+    try #require(
+      try nudge.run(["delete", "help", String(id.prefix(8)), "--yes"], now: now).status == 0)
+    let undone = try nudge.run(["undo"], now: now)
+    #expect(undone.stdout.contains("is back"), "\(undone.stdout)")
+    #expect(!undone.stdout.contains("'Read'"), "\(undone.stdout)")
+    // then the habit's, then the help note's save
+    #expect(try nudge.run(["undo"], now: now).stdout.contains("'Read' done"))
+    // and a pause in the same second sorts the same way
+    try #require(try nudge.run(["pause", "--for", "2d"], now: now).status == 0)
+    #expect(try nudge.run(["undo"], now: now).stdout.contains("Undone: the pause"))
   }
 }

@@ -35,17 +35,19 @@ extension ScheduleCommand {
       let now = ctx.clock.started.seconds
       let settings = try db.settings()
       let pause = try db.pause(covering: ctx.today(settings).day)
+      let pauses = try db.pauses().filter { $0.lastDay >= ctx.today(settings).day }
       let schedules = try db.schedules()
       let rows = try schedules.map {
         schedule throws -> (Row, Int?, refused: Bool) in
         // a time no longer taken (an older Nudge's '*:*:*') is listed, with no next elapse
         let spec = try? calendar.spec(schedule)
         var next = schedule.enabled ? spec.flatMap { calendar.next($0, after: now) } : nil
-        // a pause holds every reminder until its last day is over
-        if let pause {
+        // a pause (today's, or one planned ahead) holds every reminder on its days
+        if !pauses.isEmpty {
           var steps = 0
           while let at = next, steps < 1000,
-            settings.dayRule.day(of: Instant(seconds: at), in: local) <= pause.lastDay
+            case let day = settings.dayRule.day(of: Instant(seconds: at), in: local),
+            pauses.contains(where: { $0.contains(day) })
           {
             next = spec.flatMap { calendar.next($0, after: at) }
             steps += 1
