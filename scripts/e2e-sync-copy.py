@@ -21,6 +21,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 import tempfile
 import threading
 import time
@@ -1021,8 +1022,10 @@ def test_doctor():
     b = Device("t11", "B").join("2026-11-25T06:00:10Z")
     copy_files(b, a)
     now = "2026-11-25T07:00:00Z"
+    # the files' times are real ones: doctor compares them with the wall clock, not NUDGE_NOW
+    wall = time.time()
     for device, age_days in ((a, 0), (b, 1)):
-        t = millis(now) / 1000 - age_days * 86400 - 60
+        t = wall - age_days * 86400 - 60
         for path in (device.log(),):
             os.utime(path, (t, t))
             os.utime(os.path.join(a.folder, os.path.basename(path)), (t, t))
@@ -1031,7 +1034,7 @@ def test_doctor():
           got is not None and got["ok"] and "on as 'A'" in got["detail"]
           and "B last changed its files a day ago" in got["detail"], str(got))
     # B's files untouched for 5 days while A wrote an hour ago: a warning with what to check
-    t = millis(now) / 1000 - 5 * 86400
+    t = wall - 5 * 86400
     os.utime(os.path.join(a.folder, os.path.basename(b.log())), (t, t))
     got = sync_check(a, now)
     check("11. doctor warns when nothing arrived for days while this computer wrote",

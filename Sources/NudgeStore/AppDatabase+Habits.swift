@@ -17,6 +17,10 @@ public struct HabitChange: Equatable, Sendable {
   public var after: String?
   /// Its place in the one count of every journal (0: journaled before the count began).
   public var seq = 0
+
+  /// The day's check before and after a done or a skip (nil: none, or another kind).
+  public var checkBefore: HabitCheck? { HabitCheck.from(json: before) }
+  public var checkAfter: HabitCheck? { HabitCheck.from(json: after) }
 }
 
 /// A habit as the journal keeps it, and as `habit` rows hold it.

@@ -53,7 +53,9 @@ public enum NudgeMain {
   public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
     // nor does the help a person asks for first (RootHelp)
     if RootHelp.isAsked(arguments), case let width = RootHelp.width(), RootHelp.widths ~= width {
-      StandardStreams.write(RootHelp.text(width: width) + "\n", to: STDOUT_FILENO)
+      StandardStreams.write(
+        RootHelp.text(width: width) + RootHelp.planFlows(LinuxPlatform.environment()) + "\n",
+        to: STDOUT_FILENO)
       exit(0)
     }
     if arguments.first != "daemon" { IdleMemory.keepFreedHeap() }
@@ -128,12 +130,31 @@ public enum NudgeMain {
         code: .usage)
     }
     let linkWords = OpenCommand.linkWords(arguments)
+    if linkWords == nil { try refuseUnknownWordsAskingHelp(arguments, environment: environment()) }
     let command = try Nudge.parseAsRoot(linkWords == nil ? arguments : ["open"])
     if var open = command as? OpenCommand, let words = linkWords {
       open.words = words
       return open
     }
     return command
+  }
+
+  /// `nudge help WORD` for a plan's flow is its own help; a word that names no command, with
+  /// `--help` or after `help`, is a usage error (the parser printed the today view's help, or
+  /// the root's, and exited 0).
+  static func refuseUnknownWordsAskingHelp(_ arguments: [String], environment: [String: String])
+    throws
+  {
+    let asked = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+    guard let word = asked, !word.hasPrefix("-"), !Nudge.commandWords.contains(word),
+      arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h")
+    else { return }
+    if let defined = DefinedFlowCommand.definition(word, environment: environment) {
+      throw CleanExit.message(DefinedFlowCommand.help(defined.flow, plan: defined.plan))
+    }
+    throw CLIError(
+      "'\(VisibleText.escaped(word))' is not a command or a flow of a plan; see 'nudge --help' (and 'nudge plan list').\(Suggestion.hint(for: VisibleText.escaped(word), among: Array(Nudge.commandWords)))",
+      code: .usage)
   }
 
   /// What a run that failed with `error` prints and exits with: Nudge's and the store's errors

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NudgeCore
 import NudgeLinux
 
 /// `nudge --help`, the help a person asks for first, written without the argument parser: the
@@ -44,6 +45,21 @@ enum RootHelp {
       text += row(name + (isDefault ? " (default)" : ""), configuration.abstract, width: width)
     }
     return text + "\n  See 'nudge help <subcommand>' for detailed help."
+  }
+
+  /// The flows the plans add, each a command of its own, after the root's help: every plan's
+  /// (built in and the person's files), whether on or off (no database is opened for help).
+  static func planFlows(_ environment: [String: String], width: Int = RootHelp.width()) -> String {
+    let catalogue = Context.planCatalogue(environment, files: LinuxPlatform().files)
+    let flows = PlanSet(catalogue: catalogue, choices: [:]).definedFlows
+    guard !flows.isEmpty else { return "" }
+    var text =
+      "\n\nFLOWS OF PLANS (see 'nudge plan list'; 'nudge WORD --help' lists the questions):\n"
+    for (flow, plan) in flows {
+      text += row(
+        flow.word, "\(VisibleText.escaped(flow.title)) (the \(plan.name) plan)", width: width)
+    }
+    return String(text.dropLast())
   }
 
   /// The label column is 26 wide, indented by 2; an abstract that does not fit beside a long

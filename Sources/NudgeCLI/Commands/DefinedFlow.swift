@@ -57,7 +57,7 @@ struct DefinedFlowCommand: ContextCommand {
   /// `nudge WORD --help`: what it asks and what it takes.
   static func help(_ flow: FlowDefinition, plan: Plan) -> String {
     var lines = [
-      "OVERVIEW: \(VisibleText.escaped(flow.title)) (a flow of the \(plan.name) plan, plans/FORMAT.md).",
+      "OVERVIEW: \(VisibleText.escaped(flow.title)) (a flow of the \(plan.name) plan; plan files: man nudge, PLAN FILES).",
       "",
       "USAGE: nudge \(flow.word) [--answer <id=value> ...] [--day <day>] [--no-input] [--json] [--no-animation]"
         + (flow.challengeQuestion == nil ? "" : " [--another]"),

@@ -166,7 +166,9 @@ struct DoctorCommand: ContextCommand {
           ? "run chmod go-w \(ShellWord.quoted(me.folder))"
           : "mount or create the folder, or 'nudge sync leave'")
     }
-    let now = ctx.clock.now().seconds
+    // the files' times are the file system's: compared with the wall clock, never with a
+    // fixed `NUDGE_NOW` (a demonstration's clock said real files were changed years ahead)
+    let now = Context.systemClock().seconds
     let files = folder.deviceFiles()
     let names = Dictionary(
       ((try? db.syncPeers()) ?? []).map { ($0.device, $0.name) }, uniquingKeysWith: { a, _ in a })

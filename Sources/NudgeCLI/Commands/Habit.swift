@@ -87,6 +87,11 @@ struct HabitCommand: ParsableCommand {
     @Flag(help: "No animation in the celebration.")
     var noAnimation = false
 
+    @Flag(
+      name: .customLong("set"),
+      help: "Make --value the day's amount, instead of adding it to what the day has.")
+    var replacing = false
+
     // a link's (nudge://habit?name=): the whole name, never a start of it
     @Flag(help: .hidden)
     var exact = false
@@ -102,10 +107,25 @@ struct HabitCommand: ParsableCommand {
           "\(HabitText.name(habit)) is a yes/no habit: it takes no --value (given \(VisibleText.escaped(value))); run: nudge habit done \(HabitText.argument(habit))",
           code: .usage)
       }
+      if replacing && !habit.isMeasurable {
+        throw CLIError(
+          "--set replaces a measurable habit's amount; \(HabitText.name(habit)) is a yes/no habit.",
+          code: .usage)
+      }
       var amount = try value.map { try HabitInput.wholeNumber($0, option: "--value", from: 0) }
       let before = try db.habitChecks(habit.id, from: day).first { $0.day == day }
+      // amounts add up, as sessions do (a second 10 pages after 12 is 22); --set replaces
+      let soFar = replacing ? nil : before.flatMap { $0.done ? $0.value : nil }
       if habit.isMeasurable && amount == nil {
-        amount = try HabitInput.askValue(habit, ctx, soFar: before?.value)
+        amount = try HabitInput.askValue(habit, ctx, soFar: soFar)
+      }
+      if let added = amount, let soFar {
+        guard soFar <= Habit.maxAmount - added else {
+          throw CLIError(
+            "\(soFar) + \(added) is more than \(Habit.maxAmount), the largest amount a day holds; to set the day's amount: nudge habit done \(HabitText.argument(habit)) --value N --set",
+            code: .usage)
+        }
+        amount = soFar + added
       }
       let check = HabitCheck(day: day, done: true, value: amount, savedAt: today.savedAt)
       let (_, settled) = try HabitChanges(db: db).record(
@@ -115,15 +135,25 @@ struct HabitCommand: ParsableCommand {
         ctx.line(try jsonText(report))
         return
       }
-      let what = amount.map { " (\($0) \(habit.unit.map(VisibleText.escaped) ?? ""))" } ?? ""
-      ctx.line(
-        ctx.style.green("✓")
-          + " \(HabitText.name(habit)) done \(FlowDay.describe(day, today: today.day))\(what). "
-          + HabitText.streakLine(report))
-      if check.meets(habit) == false, let target = habit.target {
-        ctx.line(ctx.style.dim("The day counts once it reaches \(target)."))
+      let when = FlowDay.describe(day, today: today.day)
+      if let amount, let target = habit.target {
+        let unit = habit.unit.map { " " + VisibleText.escaped($0) } ?? ""
+        let sum = soFar.map { " (\($0) + \(amount - $0))" } ?? ""
+        ctx.line(
+          check.meets(habit)
+            ? ctx.style.green("✓")
+              + " \(HabitText.name(habit)) done \(when): \(amount)\(unit)\(sum). "
+              + HabitText.streakLine(report)
+            : "\(HabitText.name(habit)) \(when): \(amount) of \(target)\(unit) so far\(sum); the day counts once it reaches \(target). "
+              + HabitText.streakLine(report))
+      } else {
+        ctx.line(
+          ctx.style.green("✓") + " \(HabitText.name(habit)) done \(when). "
+            + HabitText.streakLine(report))
       }
-      if let replaced = HabitText.replaced(before, by: check, habit) {
+      if replacing || !habit.isMeasurable,
+        let replaced = HabitText.replaced(before, by: check, habit)
+      {
         ctx.line(ctx.style.dim(replaced))
       }
       HabitText.sayLost(settled, ctx)
@@ -575,7 +605,8 @@ enum HabitInput {
       ctx.output.write(
         "How many \(unit)? "
           + ctx.style.dim(
-            "(your target: \(habit.target ?? 0)" + (soFar.map { "; so far today: \($0)" } ?? "")
+            "(your target: \(habit.target ?? 0)"
+              + (soFar.map { "; so far: \($0), this adds to it" } ?? "")
               + ") "))
       guard let line = ctx.input.readLine(), !ctx.input.wasInterrupted else {
         // Ctrl-D (exit 1) or Ctrl-C (130): nothing recorded, said on a line of its own
@@ -671,9 +702,15 @@ enum HabitText {
   }
 
   /// "streak 4 days".
+  /// "streak 3 days"; "streak 1 week · 2 of 3 this week" for a habit of so many times a week
+  /// or a month.
   static func streakLine(_ report: HabitReport) -> String {
     let unit = report.streak == 1 ? String(report.streakUnit.dropLast()) : report.streakUnit
-    return "streak \(report.streak) \(unit)"
+    let period =
+      ["weeks", "months"].contains(report.streakUnit)
+      ? " · \(report.periodDone) of \(report.periodWants) this \(report.streakUnit.dropLast())"
+      : ""
+    return "streak \(report.streak) \(unit)\(period)"
   }
 }
 

@@ -28,6 +28,10 @@ struct HabitReport: Encodable {
   var streakUnit: String
   var strength: Int
   var archived: Bool
+  /// How many times the running period (this week, this month) was done, and how many it
+  /// wants (a skip or a day off stands in for one).
+  var periodDone: Int
+  var periodWants: Int
 
   init(_ habit: Habit, _ progress: HabitProgress, today day: Day) {
     name = habit.name
@@ -50,6 +54,8 @@ struct HabitReport: Encodable {
     streakUnit = habit.every.streakUnit
     strength = progress.strength
     archived = habit.archived
+    periodDone = progress.periodDone
+    periodWants = progress.periodWants
   }
 
   /// Where `habit` stands on `today` (`scoring: false`: its strength left at 0, for what
@@ -169,6 +175,16 @@ enum HabitUndo {
   /// A journal's time as an instant, for ordering the two journals (an unreadable one first).
   static func instant(_ at: String) -> Instant { InstantFormat.parse(at) ?? .distantPast }
 
+  /// " (Thu 26 Nov is back to 12 pages)", " (Thu 26 Nov has no mark again)": a day's check as
+  /// an undo or a redo left it.
+  static func dayNow(_ check: HabitCheck?, unit: String?) -> String {
+    guard let check else { return " (that day has no mark again)" }
+    let day = check.day.short
+    if !check.done { return " (\(day) is skipped again)" }
+    guard let value = check.value else { return " (\(day) is done again)" }
+    return " (\(day) is back to \(value)\(unit.map { " " + VisibleText.escaped($0) } ?? ""))"
+  }
+
   static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, redo: Bool, json: Bool)
     throws
   {
@@ -182,14 +198,17 @@ enum HabitUndo {
       return
     }
     let habit = "'\(VisibleText.escaped(name))'"
+    let unit = try db.habits(includingArchived: true).first { $0.id == change.habit }?.unit
     let what =
       switch (change.kind, redo) {
       case (.added, false): "adding \(habit) (it is removed again)"
       case (.added, true): "adding \(habit) (it is back)"
       case (.removed, false): "removing \(habit) (it is back, with its days)"
       case (.removed, true): "removing \(habit) (it is removed again)"
-      case (.done, _): "\(habit) done"
-      case (.skipped, _): "\(habit) skipped"
+      case (.done, _), (.skipped, _):
+        // what the day holds now, said: the amount back, the skip back, or no mark
+        "\(habit) \(change.kind == .done ? "done" : "skipped")"
+          + Self.dayNow(redo ? change.checkAfter : change.checkBefore, unit: unit)
       case (.edited, _): "an edit of \(habit)"
       }
     ctx.line(

@@ -62,6 +62,8 @@ struct HistoryCommand: ContextCommand {
     let style = ctx.style
     let frozen = Set(
       try ctx.streak(db, today: today).frozen)
+    // days off are drawn '-' as `streak` draws them, never '·' missed
+    let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
     if full {
       let view = DayView(ctx: ctx, today: today, plans: plans)
       for (index, entry) in timeline.reversed().enumerated() {
@@ -79,7 +81,8 @@ struct HistoryCommand: ContextCommand {
         habits[entry.date] ?? [],
         after: summary(
           entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
-          view: AnsweredView(plans: plans), stored: entry, zone: ctx.timeZone))
+          paused: paused.contains(entry.date), view: AnsweredView(plans: plans), stored: entry,
+          zone: ctx.timeZone))
       // long days wrap under their text, never into the date column
       let lines = TerminalText.wrap(said, width: ctx.columns - 11)
       for (index, part) in lines.enumerated() {
@@ -102,11 +105,12 @@ struct HistoryCommand: ContextCommand {
   }
 
   private func summary(
-    _ entry: HistoryDay, frozen: Bool, today: Bool, view: AnsweredView, stored: HistoryDay,
-    zone: ZoneRules
+    _ entry: HistoryDay, frozen: Bool, today: Bool, paused: Bool, view: AnsweredView,
+    stored: HistoryDay, zone: ZoneRules
   ) -> String {
     if !entry.isDone && frozen { return "* frozen (a streak freeze kept the streak)" }
-    if !entry.isDone && today { return "○ in progress" }
+    if !entry.isDone && today { return paused ? "- day off (paused)" : "○ in progress" }
+    if !entry.isDone && paused { return "- day off (paused)" }
     guard entry.isDone else { return "·" }
     var parts: [String] = []
     if let prep = entry.prep {

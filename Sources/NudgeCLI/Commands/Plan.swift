@@ -1,6 +1,7 @@
 import ArgumentParser
 import NudgeCore
 import NudgeLinux
+import NudgeStore
 
 /// `nudge plan`: the plans Nudge knows (built in, and the person's plan files), one plan in
 /// full, and a check of a plan file.
@@ -10,7 +11,7 @@ struct PlanCommand: ParsableCommand {
     discussion: """
       Two plans are built in: coach (prep, review, check-in, need-help) and sleep. Plan files \
       of your own go in $XDG_CONFIG_HOME/nudge/plans/NAME.plan (~/.config/nudge/plans); \
-      plans/FORMAT.md describes the format.
+      the format is in 'man nudge' (PLAN FILES).
       """,
     subcommands: [List.self, Show.self, On.self, Off.self, Check.self, Words.self],
     defaultSubcommand: List.self
@@ -84,7 +85,7 @@ struct PlanCommand: ParsableCommand {
       for flow in plan.flows {
         ctx.line(
           "  nudge \(flow.word)  \(VisibleText.escaped(flow.title))"
-            + (flow.slot.map { ctx.style.dim("  — \($0) reminder") } ?? ""))
+            + ctx.style.dim(try PlanCommand.reminderWords(flow, plan, ctx, db)))
       }
     } else {
       ctx.line("What its flows saved is kept, and still counts for the days it was done.")
@@ -100,7 +101,8 @@ struct PlanCommand: ParsableCommand {
     var json = false
 
     func run(_ ctx: Context) throws {
-      let plans = try ctx.plans(try ctx.openDatabase())
+      let db = try ctx.openDatabase()
+      let plans = try ctx.plans(db)
       let catalogue = plans.catalogue
       for problem in catalogue.problems {
         ctx.output.writeError("nudge: \(VisibleText.escaped(problem.described)) (set aside)\n")
@@ -119,10 +121,23 @@ struct PlanCommand: ParsableCommand {
         for flow in plan.flows {
           ctx.line(
             "      nudge \(flow.word)  \(VisibleText.escaped(flow.title))"
-              + (flow.slot.map { ctx.style.dim("  — \($0) reminder") } ?? ""))
+              + ctx.style.dim(try PlanCommand.reminderWords(flow, plan, ctx, db)))
         }
       }
     }
+  }
+
+  /// "  — evening reminder", "  — midday reminder (off: nudge schedule on midday)": the slot
+  /// that offers `flow`, and whether its reminder is on (a plan's own slot is on with its
+  /// plan); "" for a flow no reminder offers.
+  static func reminderWords(_ flow: FlowDefinition, _ plan: Plan, _ ctx: Context, _ db: AppDatabase)
+    throws -> String
+  {
+    guard let id = flow.slot else { return "" }
+    let slot = Slot.of(plan: plan.name, id: id)
+    guard !slot.isPlans else { return "  — \(id) reminder" }
+    let on = try db.schedules().first { $0.slot == slot }?.enabled ?? slot.enabledByDefault
+    return "  — \(id) reminder" + (on ? "" : " (off: nudge schedule on \(id))")
   }
 
   /// `nudge plan show NAME`: a plan in full — its flows, their questions and slots.

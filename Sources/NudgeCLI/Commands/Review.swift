@@ -114,7 +114,10 @@ struct ReviewCommand: ContextCommand {
       for item in PrepItem.allCases {
         ctx.line("  " + (lastPrep[item] ? style.green("✓") : style.dim("·")) + " \(item.label)")
       }
-      if let other = lastPrep.shown.other { ctx.line("  " + style.green("✓") + " \(other)") }
+      // the person's own line wraps at spaces, under itself
+      if let other = lastPrep.shown.other {
+        ctx.wrappedLine([("  ", { $0 }), ("✓", style.green), (" \(other)", { $0 })], indent: 4)
+      }
     } else {
       ctx.wrappedLine(
         "No prep from \(evening.lowercased()). That's fine; \(flowDay.isPast ? "that day" : "today") still counts.",

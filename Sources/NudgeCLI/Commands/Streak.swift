@@ -215,9 +215,11 @@ struct AchievementsCommand: ContextCommand {
     let got = listed.filter { earned[$0] != nil }
     ctx.line(style.bold("Earned (\(got.count) of \(listed.count))"))
     if got.isEmpty { ctx.line(style.dim("  None yet. Finish any flow to earn your first.")) }
-    for a in got.sorted(by: { earned[$0]! < earned[$1]! }) {
+    // the titles' column fits the longest (a plan's own may be longer than the built-in ones)
+    let width = max(22, listed.map { TerminalText.columns(title($0)) }.max() ?? 0)
+    for a in got.sorted(by: { (earned[$0]?.ordinal ?? 0) < (earned[$1]?.ordinal ?? 0) }) {
       ctx.line(
-        "  🏆 \(title(a).padded(to: 22)) \(style.dim(earned[a]!.description))  \(style.dim("nudge celebrate \(a.rawValue)"))"
+        "  🏆 \(title(a).padded(to: width)) \(style.dim(earned[a]?.description ?? ""))  \(style.dim("nudge celebrate \(a.rawValue)"))"
       )
     }
     let locked = listed.filter { earned[$0] == nil }
@@ -226,7 +228,7 @@ struct AchievementsCommand: ContextCommand {
       ctx.line(style.bold("Locked"))
       for a in locked {
         ctx.line(
-          "  🔒 \(title(a).padded(to: 22)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
+          "  🔒 \(title(a).padded(to: width)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
         )
       }
     }

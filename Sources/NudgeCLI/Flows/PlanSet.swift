@@ -75,7 +75,8 @@ struct PlanSet {
   /// A plan slot's title (its reminder's), nil for a built-in one.
   func title(of slot: Slot) -> String? {
     guard case .plan(let id) = slot else { return nil }
-    let parts = id.split(separator: ".").map(String.init)
+    let parts = id.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 2 else { return nil }
     return catalogue.plan(named: parts[0])?.plan.slots.first { $0.id == parts[1] }.map {
       VisibleText.escaped($0.title)
     }

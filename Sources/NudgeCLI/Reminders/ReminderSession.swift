@@ -126,7 +126,8 @@ private struct OnScreen: Sendable {
     // the watchdog thread, while this one is blocked in the call; a failed log is not retried)
     let (pending, slotTitle) = planTexts()
     let fallback = fallbackText(
-      slot, streak: post.streak, offering: post.offer, pending: pending, slotTitle: slotTitle)
+      slot, streak: post.streak, offering: post.offer, pending: pending, slotTitle: slotTitle,
+      hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour)
     ctx.notifier.whenServerHangs { [self] in
       ctx.output.write(fallback + "\n")
       _ = try? log(.undelivered)
@@ -174,7 +175,8 @@ private struct OnScreen: Sendable {
       let (pending, slotTitle) = planTexts()
       let note = DesktopNotification.reminder(
         slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer,
-        pending: pending, slotTitle: slotTitle)
+        pending: pending, slotTitle: slotTitle,
+        hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour)
       let left = leftOnScreen ? 0 : max(1, wait - ctx.clock.now().seconds(since: started))
       // logged once the server has it, and once more if Do Not Disturb lets it through later
       // (a failed log is not retried: the reminder is up)
@@ -329,7 +331,7 @@ private struct OnScreen: Sendable {
 /// The reminder as one line of text, with the command that opens its flow.
 func fallbackText(
   _ slot: Slot, streak: Int, offering: Reminder.Offer? = nil, pending: [FlowDefinition] = [],
-  slotTitle: String? = nil
+  slotTitle: String? = nil, hour: Int? = nil
 ) -> String {
   if case .habit(let habit)? = offering {
     // the person's words, escaped for a terminal (not for markup), and the habit's own streak
@@ -339,7 +341,7 @@ func fallbackText(
       + " Run: nudge \(habit.argument.isEmpty ? "habit list" : "habit done " + habit.argument)"
   }
   let note = DesktopNotification.reminder(
-    slot, streak: 0, offering: offering, pending: pending, slotTitle: slotTitle)
+    slot, streak: 0, offering: offering, pending: pending, slotTitle: slotTitle, hour: hour)
   // the body is markup for a notification server; a terminal shows its text
   let body = VisibleText.markupAsPlain(
     note.body.split(separator: "\n").first.map(String.init) ?? "")
@@ -354,7 +356,8 @@ func printFallback(
   pending: [FlowDefinition] = [], slotTitle: String? = nil
 ) {
   let text = fallbackText(
-    slot, streak: streak, offering: offering, pending: pending, slotTitle: slotTitle)
+    slot, streak: streak, offering: offering, pending: pending, slotTitle: slotTitle,
+    hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour)
   ctx.line(text)
   if ctx.platform.writesToJournal(environment: ctx.environment) {
     ctx.platform.sendToJournal(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])

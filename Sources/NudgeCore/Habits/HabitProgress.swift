@@ -4,7 +4,8 @@
 /// A period (a day, a week, a month or a run of N days, as its frequency says) is *met* when
 /// it was done as often as the frequency wants (a measurable habit's day counts once its amount
 /// reaches the target). A day skipped or paused stands in for one of the times a period wants,
-/// so it never breaks a streak, and it adds nothing to one either. The period running today
+/// so it never breaks a streak; a period it excused adds to one only when something in it was
+/// done (a week of 2 of 3 sessions and a skip is met; a day skipped adds nothing). The period running today
 /// breaks nothing until it ends; a period that began before the habit did is forgiven.
 public struct HabitProgress: Equatable, Sendable {
   /// How a period went.
@@ -107,7 +108,12 @@ public struct HabitProgress: Equatable, Sendable {
   static func outcome(_ tally: (done: Int, excused: Int), wants: Int, running: Bool, early: Bool)
     -> Outcome
   {
-    if tally.done >= wants { return .met }
+    // a skip or a day off stands in for one of the times a period wants: 2 sessions, a skip
+    // and days off meet a 3-a-week habit's week (it ended "streak 0 weeks"); a period with
+    // nothing done adds nothing, whatever excused it
+    if tally.done >= wants || (tally.done > 0 && tally.done + tally.excused >= wants) {
+      return .met
+    }
     return tally.done + tally.excused >= wants || running || early ? .excused : .missed
   }
 

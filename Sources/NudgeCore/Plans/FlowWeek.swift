@@ -33,15 +33,25 @@ public struct FlowWeek: Encodable, Equatable, Sendable {
     self.yes = yes
   }
 
-  /// "Lunch walk: 3 of 7 days · minutes 25 on average".
+  /// "Lunch walk: 3 of 7 days · 25 minutes on average" ("pages 12 on average" for a number
+  /// with no unit; "distance 3 km on average" when the unit is not the question's id).
   public func line(_ flow: FlowDefinition) -> String {
     var parts = ["\(title): \(days) of 7 days"]
     for question in flow.questions {
       if let average = averages[question.id] {
-        let unit: String
-        if case .number(let named?, _, _) = question.kind { unit = " \(named)" } else { unit = "" }
-        let shown = average == average.rounded() ? String(Int(average)) : String(average)
-        parts.append("\(question.id) \(shown)\(unit) on average")
+        var unit = ""
+        if case .number(let named?, _, _) = question.kind { unit = named }
+        let shown =
+          average == average.rounded()
+          ? String(Int(average)) : String((average * 10).rounded() / 10)
+        // "42.5 minutes on average", not "minutes 42.5 minutes": the id is said only when the
+        // unit does not say what was counted
+        parts.append(
+          unit.isEmpty
+            ? "\(question.id) \(shown) on average"
+            : unit.lowercased() == question.id.lowercased()
+              || unit.lowercased().hasPrefix(question.id.lowercased())
+              ? "\(shown) \(unit) on average" : "\(question.id) \(shown) \(unit) on average")
       }
       if let count = yes[question.id] {
         parts.append("\(question.id): yes \(count) time\(count == 1 ? "" : "s")")

@@ -53,12 +53,14 @@ public struct DesktopNotification: Equatable, Sendable {
   /// The reminder for a slot, offering `flow` (the slot's own by default; the evening's
   /// check-in once the prep is done), with the streak in its body (DESIGN §4). Open is the
   /// `default` action only (a click on the body; servers that draw it as a button draw it once).
+  /// `hour`: the local hour it is posted at (the morning's words fit the morning: a demo in
+  /// the afternoon says another).
   /// `pending`: the flows other plans give this slot that are not done today; the reminder
   /// names them too ("Also: Your sleep challenge is ready — nudge sleep"), and says one in
   /// its own words when it is what is offered.
   public static func reminder(
     _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil,
-    pending: [FlowDefinition] = [], slotTitle: String? = nil
+    pending: [FlowDefinition] = [], slotTitle: String? = nil, hour: Int? = nil
   ) -> DesktopNotification {
     let offered = offering ?? slot.firstOffer
     if case .habit(let habit) = offered {
@@ -76,7 +78,7 @@ public struct DesktopNotification: Equatable, Sendable {
     var (title, body) =
       offered == .flow(.checkin) && slot == .evening
       ? ("Check in on today", "Prep's done. Did the swap work? One minute, then rest.")
-      : (slot.title, slot.body)
+      : (slot.title, slot.body(hour: hour))
     // a plan file's words are shown escaped (a plan's own slot: its title leads)
     if case .flow(.defined(let word)) = offered,
       let flow = pending.first(where: { $0.word == word })

@@ -107,6 +107,15 @@ extension Slot {
     }
   }
 
+  /// The body as posted at local `hour` (nil: at its usual time): the morning's "before the day
+  /// gets busy" only before noon.
+  public func body(hour: Int?) -> String {
+    if self == .morning, let hour, hour >= 12 {
+      return "Glance at your Why + Swap: one minute for the rest of the day."
+    }
+    return body
+  }
+
   public var body: String {
     switch self {
     case .morning: "Glance at your Why + Swap before the day gets busy."

@@ -486,19 +486,39 @@ import Testing
         == 0)
     let evening = "2026-11-18T20:00:00+01:00"
     try #require(try nudge("habit", "done", "read", "--value", "5", now: evening).status == 0)
-    // a second amount replaces the first, and says so
-    let again = try nudge("habit", "done", "read", "--value", "12", now: evening)
-    #expect(again.stdout.contains("It replaces what was recorded for that day: 5 pages."))
+    // a second amount adds to the first (issue 57, item 9: it replaced it while the today
+    // view said "so far"); short of the target, nothing says "done"
+    let again = try nudge("habit", "done", "read", "--value", "7", now: evening)
+    #expect(
+      again.stdout.contains(
+        "'Read' today: 12 of 20 pages so far (5 + 7); the day counts once it reaches 20."),
+      "\(again.stdout)")
+    #expect(!again.stdout.contains("✓"))
     #expect(
       try nudge("history", "--days", "3", now: evening).stdout.contains("habits: Read 16/20"))
     #expect(
       try nudge("today", now: evening).stdout.contains(
         "→ Read (12 of 20 so far): nudge habit done Read --value N"))
+    // --set makes it the day's amount, and says what it replaced; undo says what is back
+    let set = try nudge("habit", "done", "read", "--value", "3", "--set", now: evening)
+    #expect(set.stdout.contains("It replaces what was recorded for that day: 12 pages."))
+    #expect(
+      try nudge("undo", now: evening).stdout.contains(
+        "Undone: 'Read' done (Wed 18 Nov is back to 12 pages)."))
+    // reaching the target: done, the sum said
+    let reached = try nudge("habit", "done", "read", "--value", "8", now: evening)
+    #expect(reached.stdout.contains("✓ 'Read' done today: 20 pages (12 + 8)."), "\(reached.stdout)")
+    try #require(try nudge("undo", now: evening).status == 0)
+    // an amount past the largest a day holds: one line, nothing recorded
+    let huge = try nudge("habit", "done", "read", "--value", "\(Habit.maxAmount)", now: evening)
+    #expect(huge.status == 64, "\(huge)")
+    #expect(huge.stderr.split(separator: "\n").count == 1)
     #expect(try nudge("week", now: evening).stdout.contains("Read: done 1 of 7 days"))
     // Ctrl-D at the amount's prompt: nothing recorded, exit 1, on a line of its own
     let ended = try nudge.typing("", "habit", "done", "read", now: evening)
     #expect(ended.status == 1)
-    #expect(ended.stdout.contains("(your target: 20; so far today: 12) \n"), "\(ended.stdout)")
+    #expect(
+      ended.stdout.contains("(your target: 20; so far: 12, this adds to it) \n"), "\(ended.stdout)")
     #expect(ended.stderr.contains("nothing recorded"))
     // Ctrl-C there: nothing recorded either, exit 130; the 12 pages stay
     let stopped = try nudge.typing("^C\n", "habit", "done", "read", now: evening)

@@ -89,7 +89,7 @@ import Testing
     #expect(flows.first?["flow"] as? String == "walk" && flows.first?["days"] as? Int == 1)
     #expect((flows.first?["averages"] as? [String: Double])?["minutes"] == 20)
     #expect(
-      try nudge("week").stdout.contains("Lunch walk: 1 of 7 days · minutes 20 minutes on average"))
+      try nudge("week").stdout.contains("Lunch walk: 1 of 7 days · 20 minutes on average"))
     let achievements = try #require(try nudge.json("achievements") as? [[String: Any]])
     let first = achievements.first { $0["key"] as? String == "first-walk" }
     #expect(first?["title"] as? String == "First walk")

@@ -26,6 +26,9 @@ extension ScheduleCommand {
       var plain: String
       var enabled: Bool
       @NullWhenAbsent var next: String?
+      /// Whose reminder a plan's or a habit's slot is ("Walk time (the walking plan)", "habit
+      /// 'Read'"); null for a built-in slot.
+      @NullWhenAbsent var of: String?
     }
 
     func run(_ ctx: Context) throws {
@@ -37,7 +40,19 @@ extension ScheduleCommand {
       let pause = try db.pause(covering: ctx.today(settings).day)
       let pauses = try db.pauses().filter { $0.lastDay >= ctx.today(settings).day }
       let schedules = try db.schedules()
-      let rows = try schedules.map {
+      let plans = try ctx.plans(db)
+      let habits = try db.habits(includingArchived: false)
+      // every reminder `install` writes a timer for: the built-in slots, the plans' own, and
+      // the habits'
+      let all = try ctx.allSchedules(db, plans: plans)
+      func owner(_ slot: Slot) -> String? {
+        if let id = Habit.id(ofSlot: slot) {
+          return habits.first { $0.id == id }.map { "habit '\(VisibleText.escaped($0.name))'" }
+        }
+        guard let title = plans.title(of: slot) else { return nil }
+        return "\(title) (the \(slot.rawValue.split(separator: ".").first ?? "") plan)"
+      }
+      let rows = try all.map {
         schedule throws -> (Row, Int?, refused: Bool) in
         // a time no longer taken (an older Nudge's '*:*:*') is listed, with no next elapse
         let spec = try? calendar.spec(schedule)
@@ -57,7 +72,8 @@ extension ScheduleCommand {
           Row(
             slot: schedule.slot, expression: schedule.expression,
             plain: PlainTime.describe(schedule.expression) ?? schedule.expression,
-            enabled: schedule.enabled, next: next.map { local.iso($0) }),
+            enabled: schedule.enabled, next: next.map { local.iso($0) },
+            of: owner(schedule.slot)),
           next, spec == nil
         )
       }
@@ -80,11 +96,12 @@ extension ScheduleCommand {
       // the time column fits the longest time: never cut
       let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
       let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)
+      let slotWidth = max(8, rows.map(\.0.slot.rawValue.count).max() ?? 0)
       for ((row, next, refused), time) in zip(rows, shown) {
         let state = row.enabled ? style.green("on ") : style.dim("off")
         let expression = time.padded(to: width)
         var line =
-          "\(style.bold(row.slot.rawValue.padded(to: 8))) \(state)  \(expression)"
+          "\(style.bold(row.slot.rawValue.padded(to: slotWidth))) \(state)  \(expression)"
         if let next {
           line +=
             " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
@@ -94,10 +111,17 @@ extension ScheduleCommand {
         } else if row.enabled {
           line += style.dim(" never again (no future elapse)")
         }
+        if let of = row.of { line += style.dim(" · " + of) }
         ctx.line(line)
       }
+      if rows.contains(where: { $0.0.of != nil }) {
+        ctx.wrappedLine(
+          "A plan's reminder keeps its time in its plan file, a habit's in the habit (nudge habit edit NAME --at TIME).",
+          style: style.dim)
+      }
       if !noPrompt && ctx.input.isTerminal && ctx.output.isTerminal {
-        try offerChanges(ctx, rows.map(\.0))
+        // only the built-in slots' times are set here
+        try offerChanges(ctx, rows.map(\.0).filter { $0.of == nil })
       }
     }
 
