@@ -315,16 +315,16 @@ tmux_wait_for "[exit 0]" || true
 check "undo: the deleted prep is back with its streak" grep -q "Streak: 8 days" "$E2E_SCREEN"
 check "undo: the achievement is back" grep -q "Achievement back: 7-day streak" "$E2E_SCREEN"
 
-# edit opens the stored answers as defaults
+# edit opens the stored answers on the line, to edit (Ctrl-U clears one for a new answer)
 start 2026-12-08T22:02:00+01:00 edit 2026-12-01 review
 tmux_answer "My Why" ""
 tmux_answer "Choose 1-6" ""
-tmux_answer "My swap" "lemon water"
+tmux_answer "My swap" $'\x15'"lemon water"
 tmux_answer "That day I will" ""
 tmux_answer "instead of" ""
 tmux_wait_for "[exit 0]" || true
-check "edit: stored answers are the defaults" grep -q "\[energy for my kids\]" "$E2E_SCREEN"
-check "edit: a new swap makes the commitment's default follow it" grep -q "I will \[choose lemon water\]" "$E2E_SCREEN"
+check "edit: stored answers are on the line" grep -q "Enter keeps it, '-' clears it) energy for my kids" "$E2E_SCREEN"
+check "edit: a new swap makes the commitment's default follow it" grep -q "I will (edit it; Enter keeps it, '-' clears it) choose lemon water" "$E2E_SCREEN"
 check "edit: only the changed answer changed" month 2026-12-08T23:00:00+01:00 "h['2026-12-01']['review']['swap'] == 'lemon water' and h['2026-12-01']['review']['why'] == 'energy for my kids'"
 
 # two held freezes carry a streak over two missed days in a row (Duolingo's rule)
@@ -408,6 +408,27 @@ tmux_answer "How do you feel about it?" ""
 tmux_answer "Anything that made it hard?" ""
 tmux_wait_for "[exit 0]" || true
 check "edit prompt: Enter keeps each answer" month 2026-12-11T10:00:00+01:00 "h['2026-12-09']['checkin']['feel'] == 'calm' and h['2026-12-09']['checkin']['followed'] is True"
+
+# the old answer is on the line to edit, as shells do (it was only in brackets: End then
+# ", then fine" saved ", then fine"); cleared, Tab brings it back
+start 2026-12-11T10:05:00+01:00 edit 2026-12-09 checkin
+tmux_answer "[Y/n]" ""
+tmux_wait_for "How do you feel about it?" || true
+keys End
+tm send-keys -t "$E2E_PANE" -l -- ", then fine"
+keys Enter
+tmux_wait_for "Anything that made it hard?" || true
+check "edit prompt: the old answer is on the line, edited in place" grep -q "calm, then fine" "$E2E_SCREEN"
+keys C-u Tab Enter
+tmux_wait_for "[exit 0]" || true
+check "edit prompt: the edited answer is saved whole" month 2026-12-11T10:10:00+01:00 "h['2026-12-09']['checkin']['feel'] == 'calm, then fine'"
+start 2026-12-11T10:15:00+01:00 edit 2026-12-09 checkin
+tmux_answer "[Y/n]" ""
+tmux_wait_for "How do you feel about it?" || true
+keys C-u Tab Enter
+tmux_answer "Anything that made it hard?" ""
+tmux_wait_for "[exit 0]" || true
+check "edit prompt: cleared, Tab brings the old answer back" month 2026-12-11T10:20:00+01:00 "h['2026-12-09']['checkin']['feel'] == 'calm, then fine'"
 
 # a sick week after the fact (a home of its own): six done days, three ill, one more done day;
 # marking the three as days off, asked on the terminal, lets the streak wait over them

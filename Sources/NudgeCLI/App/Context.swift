@@ -11,6 +11,9 @@ public protocol LineInput: AnyObject, Sendable {
   var isTerminal: Bool { get }
   /// One line without its newline, or nil at end of input or after Ctrl-C.
   func readLine() -> String?
+  /// One line, `offering` already on it to edit where a person types with line editing (an
+  /// earlier answer: Enter keeps it; Tab on an empty line or Up brings it back).
+  func readLine(offering: String?) -> String?
   /// True once the person pressed Ctrl-C (a read then returns nil).
   var wasInterrupted: Bool { get }
   /// From now on Ctrl-C is noted (`wasInterrupted`) instead of ending the process at once.
@@ -20,6 +23,12 @@ public protocol LineInput: AnyObject, Sendable {
   /// Everything left, to the end of input (a document piped in); nil when it holds more than
   /// `limit` bytes.
   func readAll(limit: Int) -> Data?
+}
+
+extension LineInput {
+  /// Where no line is edited (a pipe, a test's typed lines): the line as read; the offer is
+  /// the question's hint.
+  public func readLine(offering: String?) -> String? { readLine() }
 }
 
 /// Where a command writes what the person sees.

@@ -18,7 +18,9 @@ final class StandardInput: LineInput {
   /// Answers typed on a terminal are read with line editing (and this run's history).
   private let editor = Mutex<LineEditor?>(nil)
 
-  func readLine() -> String? {
+  func readLine() -> String? { readLine(offering: nil) }
+
+  func readLine(offering: String?) -> String? {
     guard isTerminal, let terminal = platform.terminal() else {
       return platform.readInputLine(maxBytes: StandardInput.maxLineBytes)
     }
@@ -27,7 +29,7 @@ final class StandardInput: LineInput {
       if editor == nil {
         editor = LineEditor(terminal: terminal) { [platform] in platform.raiseInterrupt() }
       }
-      return editor!.readLine()
+      return editor?.readLine(offering: offering)
     }
   }
 

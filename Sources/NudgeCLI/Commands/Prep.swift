@@ -41,7 +41,11 @@ struct PrepCommand: ContextCommand {
           (flowDay.isPast
             ? "What was ready that evening?" : "30 seconds now makes tomorrow easier.")
             // brackets only show a saved answer: said only when there is one
-            + (existing == nil ? "" : " Enter keeps the answer in brackets.")))
+            + (existing == nil
+              ? ""
+              : flowDay.editing
+                ? " Enter keeps each answer (yours are in brackets, or on the line to edit)."
+                : " Enter keeps the answer in brackets.")))
       var first = answers.isEmpty
       if first { ctx.line(style.dim("  (a: all prepped, every item ready)")) }
       for item in PrepItem.allCases where answers[item] == nil {

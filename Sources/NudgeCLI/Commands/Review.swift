@@ -126,7 +126,13 @@ struct ReviewCommand: ContextCommand {
     ctx.line()
     ctx.wrappedLine([
       ("Morning Focus", style.bold),
-      (existing == nil ? "" : "  (Enter keeps the answer in brackets)", style.dim),
+      (
+        existing == nil
+          ? ""
+          : flowDay.editing
+            ? "  (your answers are on the line to edit; Enter keeps each, Ctrl-U clears it)"
+            : "  (Enter keeps the answer in brackets)", style.dim
+      ),
     ])
     if answers.why == nil {
       let question = "1/4 My Why: why does this matter to you?"

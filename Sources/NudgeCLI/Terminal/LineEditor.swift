@@ -2,7 +2,8 @@ import NudgeCore
 import NudgeLinux
 
 /// Reads one answer from a terminal with line editing: Left/Right (Ctrl-B/F), Home/End
-/// (Ctrl-A/E), Backspace/Delete, Ctrl-U/K/W, Up/Down through the earlier answers of this run,
+/// (Ctrl-A/E), Backspace/Delete, Ctrl-U/K/W, Up/Down through the earlier answers of this run
+/// (an answer offered to edit is on the line at first; Tab on an empty line brings it back),
 /// Ctrl-D on an empty line to leave, Ctrl-C to stop (marked through `interrupted`). The keys
 /// and the line are the core's (`KeyDecoder`, `LineBuffer`); this edge reads the terminal and
 /// draws: once per burst of input, so a paste is echoed at the speed of the terminal, and
@@ -20,8 +21,9 @@ final class LineEditor {
     self.interrupted = interrupted
   }
 
-  /// One line, or nil at end of input (Ctrl-D on an empty line, or the terminal went away).
-  func readLine() -> String? {
+  /// One line, or nil at end of input (Ctrl-D on an empty line, or the terminal went away);
+  /// `offering` starts on the line, to edit.
+  func readLine(offering: String? = nil) -> String? {
     guard let saved = terminal.enterRawMode() else { return nil }
     // bracketed paste: the terminal marks a paste, whose newlines then stay in the answer
     write("\u{1B}[?2004h")
@@ -31,6 +33,10 @@ final class LineEditor {
     }
     write("\u{1B}7")  // the line starts here: every redraw comes back to this point
     var stale = false
+    if let offering {
+      buffer.offer(offering)
+      redraw()
+    }
     while let key = KeyDecoder.next({ terminal.readByte() }) {
       switch buffer.apply(key, inputPending: terminal.hasPendingInput()) {
       case .done(let text):

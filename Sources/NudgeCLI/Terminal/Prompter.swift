@@ -47,9 +47,9 @@ struct Prompter {
     ctx.output.write(lines.joined(separator: "\n") + " ")
   }
 
-  private func read() throws -> String {
+  private func read(offering: String? = nil) throws -> String {
     if ctx.input.wasInterrupted { throw stop() }
-    guard let line = ctx.input.readLine() else {
+    guard let line = ctx.input.readLine(offering: offering) else {
       ctx.line()
       throw stop()
     }
@@ -59,11 +59,19 @@ struct Prompter {
   /// Free text; Enter keeps `current` (shown in brackets), "-" clears it. A `required` answer
   /// is never offered as skippable: it is asked again until given (or the flow is left).
   func text(_ question: String, current: String? = nil, required: Bool = false) throws -> String? {
+    // on a terminal, in `nudge edit`, the stored answer is on the line, to edit (it was in
+    // brackets only: End then ", then fine" saved ", then fine"); from a pipe it is the hint
+    // Enter keeps
+    // (an edit's stored answers; a suggestion, such as the review's commitment, stays in
+    // brackets: a new answer is typed over it)
+    let editing = current != nil && ctx.input.isTerminal && answers?.editing == true
     while true {
       let hint =
-        current.map { " [\(VisibleText.escaped($0))]" } ?? (required ? "" : " (Enter to skip)")
+        editing
+        ? " (edit it; Enter keeps it, '-' clears it)"
+        : current.map { " [\(VisibleText.escaped($0))]" } ?? (required ? "" : " (Enter to skip)")
       ask(question, hint: hint)
-      let answer = try read().trimmingSpaces
+      let answer = try read(offering: editing ? current : nil).trimmingSpaces
       if answer.isEmpty, current != nil || !required { return current }
       if answer == "-" && !required { return nil }
       if answer.isEmpty || answer == "-" {
@@ -152,6 +160,9 @@ final class DraftAnswers {
   private var resumed: [String: String]
   /// The command that picks this flow up again ("nudge review --day 2026-11-20").
   let resume: String
+  /// Whether the run edits a stored entry (`nudge edit`): its answers are put on the line to
+  /// edit.
+  var editing = false
 
   private init(
     ctx: Context, db: AppDatabase, draft: FlowDraft, resumed: [String: String], resume: String
@@ -172,7 +183,9 @@ final class DraftAnswers {
     let resume = flowDay.resumeCommand(flow)
     let fresh = FlowDraft(flow: flow, day: flowDay.day)
     guard let kept = try db.draft(flow, on: flowDay.day), !kept.answers.isEmpty else {
-      return DraftAnswers(ctx: ctx, db: db, draft: fresh, resumed: [:], resume: resume)
+      let answers = DraftAnswers(ctx: ctx, db: db, draft: fresh, resumed: [:], resume: resume)
+      answers.editing = flowDay.editing
+      return answers
     }
     let count = kept.answers.count
     ctx.line(
@@ -180,6 +193,7 @@ final class DraftAnswers {
         "You started this earlier (\(count) answer\(count == 1 ? "" : "s") kept)."))
     // leaving at this question still keeps the draft, and says so
     let answers = DraftAnswers(ctx: ctx, db: db, draft: kept, resumed: [:], resume: resume)
+    answers.editing = flowDay.editing
     if try answers.prompter.yesNo("Resume where you left off?", current: true) {
       answers.resumed = kept.answers
     } else {

@@ -89,6 +89,8 @@ public struct LineBuffer: Sendable {
   private var recalled: Int
   private var draft: [Character] = []
   private var pasting = false
+  /// The answer put on the line to edit (an earlier one), until the line is done.
+  private var offered: [Character]? = nil
 
   /// What a key did.
   public enum Outcome: Equatable, Sendable {
@@ -112,6 +114,16 @@ public struct LineBuffer: Sendable {
   /// The line as text.
   public var text: String { String(line) }
 
+  /// Puts `text` on the line to edit, the cursor at its end: an earlier answer, which Enter
+  /// keeps, Up brings back (it is the latest of the history) and Tab on an empty line too.
+  public mutating func offer(_ text: String) {
+    let characters = Array(text.prefix(Self.maxCharacters))
+    if !text.trimmingSpaces.isEmpty, history.last != text { history.append(text) }
+    recalled = history.count
+    offered = characters
+    replace(with: characters)
+  }
+
   /// Applies one key; `inputPending` says more input is already waiting (a newline followed
   /// at once by more text is part of a paste: a person's next key comes much later).
   public mutating func apply(_ key: EditorKey, inputPending: Bool) -> Outcome {
@@ -127,12 +139,15 @@ public struct LineBuffer: Sendable {
       recalled = history.count
       line = []
       cursor = 0
+      offered = nil
       return .done(text)
     case .endOfInput:
       if line.isEmpty { return .endOfInput }
       if cursor < line.count { line.remove(at: cursor) }
     case .interrupt: return .interrupted
     case .character(let c): insert(c)
+    case .tab where line.isEmpty && !pasting && offered != nil:
+      replace(with: offered ?? [])
     case .tab: insert(" ")
     case .backspace where cursor > 0:
       cursor -= 1

@@ -155,7 +155,12 @@ import Testing
     // interactively, Enter keeps each stored answer
     let kept = try nudge.typing("\n3\n\n\n\n", "edit", "2026-10-01", "review", now: now)
     #expect(kept.status == 0, "\(kept.stderr)")
-    #expect(kept.stdout.contains("[green tea]"))
+    // (on a terminal the stored answer is on the line to edit: EditInPlace in e2e-tmux)
+    #expect(kept.stdout.contains("My swap: what did you plan to do instead? (edit it;"))
+    let after = try #require(
+      try nudge.json("history", "--days", "60", now: now) as? [[String: Any]]
+    ).first { $0["date"] as? String == "2026-10-01" }
+    #expect((after?["review"] as? [String: Any])?["swap"] as? String == "green tea")
     #expect(kept.stdout.contains("(editing Thursday 1 October)"))
     // a day with no entry that far back cannot get one
     let missing = try nudge.run(

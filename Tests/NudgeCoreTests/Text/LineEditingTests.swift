@@ -66,4 +66,29 @@ import Testing
     #expect(buffer.text == "a b")
     #expect(buffer.cursor == 2)
   }
+
+  /// An earlier answer offered to edit (issue 57, item 10): on the line, the cursor at its end;
+  /// Enter keeps it, typing adds to it, and cleared, Tab or Up brings it back.
+  @Test func anOfferedAnswerIsOnTheLineToEdit() {
+    var buffer = LineBuffer()
+    buffer.offer("calm")
+    #expect(buffer.text == "calm")
+    #expect(buffer.cursor == 4)
+    _ = type(Array(", then fine".utf8), into: &buffer)
+    #expect(buffer.apply(.enter, inputPending: false) == .done("calm, then fine"))
+    // the next line starts empty: Tab is a space again, the offer went with its line
+    _ = buffer.apply(.tab, inputPending: false)
+    #expect(buffer.text == " ")
+    _ = buffer.apply(.enter, inputPending: false)
+    buffer.offer("calm")
+    _ = buffer.apply(.killToStart, inputPending: false)
+    #expect(buffer.text.isEmpty)
+    _ = buffer.apply(.tab, inputPending: false)
+    #expect(buffer.text == "calm")
+    _ = buffer.apply(.killToStart, inputPending: false)
+    _ = buffer.apply(.up, inputPending: false)
+    #expect(buffer.text == "calm")
+    // Enter on it untouched keeps it
+    #expect(buffer.apply(.enter, inputPending: false) == .done("calm"))
+  }
 }
