@@ -29,7 +29,9 @@ check "install: the icon is in the hicolor theme" test -s "$work/home/.local/sha
 # the man page as man and groff read it: the sections a Linux user looks for, no warnings
 man1="$prefix/share/man/man1/nudge.1"
 check "man: the sections a reader looks for, in mdoc's order" test "$(grep '^\.Sh' "$man1" | tr '\n' '|')" = \
-  '.Sh NAME|.Sh SYNOPSIS|.Sh DESCRIPTION|.Sh COMMANDS|.Sh ENVIRONMENT|.Sh FILES|.Sh "EXIT STATUS"|.Sh EXAMPLES|.Sh "SEE ALSO"|'
+  '.Sh NAME|.Sh SYNOPSIS|.Sh DESCRIPTION|.Sh COMMANDS|.Sh ENVIRONMENT|.Sh FILES|.Sh "PLAN FILES"|.Sh "EXIT STATUS"|.Sh EXAMPLES|.Sh "SEE ALSO"|'
+# the plan file format is in the page an installed user has (a flow's help points there)
+check "man: PLAN FILES says the format (tables, kinds, limits)" bash -c "sed -n '/^\.Sh \"PLAN FILES\"/,/^\.Sh/p' '$man1' | grep -q 'format = 1' && sed -n '/^\.Sh \"PLAN FILES\"/,/^\.Sh/p' '$man1' | grep -q 'several-of'"
 # every code the binary can exit with (its ExitStatus cases), and 0
 codes=$(sed -n '/^public enum ExitStatus/,/^}/s/^ *case [^=]*= *\([0-9]*\).*/\1/p' Sources/NudgeCLI/App/CLIError.swift | tr '\n' ' ')
 check "man: every exit code explained ($(echo 0 $codes))" bash -c "test -n '$codes' && for c in 0 $codes; do grep -qx \".It \$c\" '$man1' || exit 1; done"

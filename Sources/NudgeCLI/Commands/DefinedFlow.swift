@@ -112,6 +112,15 @@ struct DefinedFlowCommand: ContextCommand {
       existing = stored
     }
     let offer = try ChallengeOffer(plan: plan, flow: flow, db: db, day: flowDay.day)
+    // a flow about the challenge another flow of its plan takes (the evening's "did you
+    // complete it?") has nothing to ask on a day none was taken: no night logged, or declined
+    if !plan.challenges.isEmpty, flow.challengeQuestion == nil, offer?.taken == nil,
+      let taking = plan.flows.first(where: { $0.challengeQuestion != nil })
+    {
+      throw CLIError(
+        "no challenge was taken \(flowDay.isPast ? "on \(flowDay.day.long)" : "today"), so there is none to check: take one with \(flowDay.pasteable("nudge \(taking.word)"))\(flowDay.isPast ? "" : " (or, declined, nudge \(taking.word) --another)").",
+        code: .failure)
+    }
     if interactive {
       given = try ask(flow, ctx, db, flowDay, existing: existing, given: given, offer: offer)
     } else if let offer, let question = offer.question, given[question.id] == nil,
@@ -152,14 +161,19 @@ struct DefinedFlowCommand: ContextCommand {
           : "\(VisibleText.escaped(flow.title)) \(verb)"
             + (flowDay.isPast ? " for \(flowDay.day.long)." : ".")))
     // a challenge taken without being asked (--answer accept=yes) is said: it was never shown
+    // — with why the rules chose it from the week, as the interactive flow says it
     if !interactive, let offer, let question = offer.question,
       let id = flow.takenChallenge(in: completed.entry.answers), given[question.id] != nil,
       let challenge = plan.challenges.first(where: { $0.id == id })
     {
-      let pick = SleepCoach.Pick(challenge: challenge, reason: "", nights: offer.nights)
-      ctx.wrappedLine(
-        "Tonight's challenge: " + ctx.style.cyan(VisibleText.escaped(pick.challenge.name)) + " — "
-          + VisibleText.escaped(pick.challenge.about))
+      if let chosen = offer.pick(declining: another ? offer.firstPick : []),
+        chosen.challenge.id == id
+      {
+        offer.show(chosen, ctx)
+      } else {
+        offer.show(
+          SleepCoach.Pick(challenge: challenge, reason: "your choice", nights: offer.nights), ctx)
+      }
     }
     try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
   }

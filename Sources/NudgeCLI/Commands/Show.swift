@@ -102,7 +102,7 @@ struct DayView {
     let view = AnsweredView(plans: plans)
     for answered in view.ordered(stored.flows) {
       ctx.line(style.cyan(plans.title(of: answered.flow)))
-      for (label, answer) in view.fields(answered) { field(label, answer) }
+      for (label, answer) in view.fields(answered, day: stored.flows) { field(label, answer) }
     }
     if !entry.help.isEmpty {
       ctx.line(style.cyan("Cravings") + " (\(entry.help.count))")

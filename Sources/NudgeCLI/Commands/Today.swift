@@ -130,10 +130,21 @@ struct TodayCommand: ContextCommand {
     let plans = try ctx.plansOn(db)
     for flow in plans.flowsOn where flow.isShown(in: phase) {
       let title = VisibleText.escaped(flow.title)
-      ctx.line(
-        now.flows[flow.word] != nil
-          ? style.green("✓") + " \(title) done"
-          : "→ \(title): " + style.cyan("nudge \(flow.word)"))
+      guard let entry = now.flows[flow.word] else {
+        ctx.line("→ \(title): " + style.cyan("nudge \(flow.word)"))
+        continue
+      }
+      // an entry that counts on a yes/no answered no is noted, not "done" ("Did you complete
+      // tonight's challenge?" answered no said "✓ Tonight's challenge done")
+      if case .anyOf(let ids) = flow.counts,
+        let no = flow.questions.first(where: {
+          ids.contains($0.id) && $0.kind == .yesNo && entry.answers[$0.id] == "no"
+        })
+      {
+        ctx.line(style.dim("·") + " \(title) noted: \(VisibleText.escaped(no.ask)) no")
+      } else {
+        ctx.line(style.green("✓") + " \(title) done")
+      }
     }
     // the person's own habits wanted today (or still this week or month): done, skipped, to do
     let habits = try db.habits(includingArchived: false)

@@ -17,8 +17,35 @@ struct AnsweredView {
     }
   }
 
-  /// Each answered question as (the question's words, the answer's words), in the flow's order.
-  func fields(_ entry: AnsweredEntry) -> [(label: String, answer: String)] {
+  /// The challenge another flow of `word`'s plan took on the day of `entries` (accepted, not
+  /// declined), by name: what a flow that asks no challenge question of its own (the
+  /// evening's "did you complete it?") is about.
+  func challengeTaken(by word: String, among entries: [String: AnsweredEntry]) -> String? {
+    guard let (flow, plan) = plans.flow(word), flow.challengeQuestion == nil,
+      !plan.challenges.isEmpty
+    else { return nil }
+    for other in plan.flows where other.word != word {
+      if let answers = entries[other.word]?.answers, let id = other.takenChallenge(in: answers) {
+        return challenge(id, of: other.word)?.name
+      }
+    }
+    return nil
+  }
+
+  /// Each answered question as (the question's words, the answer's words), in the flow's
+  /// order; first the challenge it is about when another flow of its plan took one that day
+  /// (`day`: the day's entries).
+  func fields(_ entry: AnsweredEntry, day: [String: AnsweredEntry] = [:]) -> [(
+    label: String, answer: String
+  )] {
+    let about =
+      challengeTaken(by: entry.flow, among: day).map {
+        [(label: "Tonight's challenge", answer: VisibleText.escaped($0))]
+      } ?? []
+    return about + questionFields(entry)
+  }
+
+  private func questionFields(_ entry: AnsweredEntry) -> [(label: String, answer: String)] {
     guard let flow = plans.flow(entry.flow)?.flow else {
       return entry.answers.values.sorted { $0.key < $1.key }.map {
         (VisibleText.escaped($0.key), VisibleText.escaped($0.value))

@@ -253,6 +253,59 @@ import Testing
     #expect(evening.stdout.contains("Tonight's challenge: \(challenge["name"] as? String ?? "?")"))
   }
 
+  /// The challenge without a challenge (issue 57, item 7): checking one needs one taken that
+  /// day; a check names it (show), a "no" is not "done" (today), and --answer says why the
+  /// rules chose it.
+  @Test func aChallengeIsCheckedOnlyWhenOneWasTakenAndItIsNamed() throws {
+    let nudge = InProcess()
+    let morning = "2026-11-20T08:00:00+01:00"
+    let evening = "2026-11-20T21:30:00+01:00"
+    try #require(try nudge("plan", "on", "sleep", now: morning).status == 0)
+    // no night logged: nothing to check, nothing earned
+    let none = try nudge("challenge", "--answer", "completed=yes", "--no-animation", now: evening)
+    #expect(none.status == 1, "\(none)")
+    #expect(
+      none.stderr
+        == "nudge: no challenge was taken today, so there is none to check: take one with nudge sleep (or, declined, nudge sleep --another).\n",
+      "\(none.stderr)")
+    #expect(
+      !(try nudge("achievements", now: evening).stdout.contains("🏆 First challenge checked")))
+    // declined: none either
+    let declined = try nudge(
+      "sleep", "--answer", "bedtime=23:00", "--answer", "wake=07:00", "--answer", "rested=3",
+      "--answer", "accept=no", "--no-animation", now: morning)
+    #expect(declined.status == 0, "\(declined.stderr)")
+    #expect(
+      try nudge("challenge", "--answer", "completed=yes", "--no-animation", now: evening).status
+        == 1)
+    // taken with --answer: named with why the rules chose it from the week
+    let taken = try nudge(
+      "sleep", "--answer", "accept=yes", "--another", "--no-animation", now: morning)
+    #expect(taken.status == 0, "\(taken.stderr)")
+    let checked = try nudge(
+      "challenge", "--answer", "completed=no", "--no-animation", now: evening)
+    #expect(checked.status == 0, "\(checked.stderr)")
+    let shown = try nudge("show", now: evening).stdout
+    let name = try #require(
+      shown.split(separator: "\n").first { $0.contains("Tonight's challenge: ") }.map {
+        String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+      })
+    // the evening's entry names the challenge it checked
+    #expect(
+      shown.contains("Tonight's challenge\n  Tonight's challenge: \(name)\n"), "\(shown)")
+    let today = try nudge("today", now: evening).stdout
+    #expect(
+      today.contains("Tonight's challenge noted: Did you complete tonight's challenge? no"),
+      "\(today)")
+    #expect(!today.contains("Tonight's challenge done"))
+    // a fresh day, taken by --answer: the reason is said
+    let next = try nudge(
+      "sleep", "--answer", "bedtime=23:10", "--answer", "wake=07:00", "--answer", "rested=4",
+      "--answer", "accept=yes", "--no-animation", now: "2026-11-21T08:00:00+01:00")
+    #expect(next.stdout.contains("Tonight's challenge: "), "\(next.stdout)")
+    #expect(next.stdout.contains(" — "), "\(next.stdout)")
+  }
+
   @Test func withNoPlanFilesTheTodayViewShowsTheSleepPlanOnlyWhileItIsOn() throws {
     // no plan files: the today view reads no built-in plan that is off (`Context.plansOn`)
     let nudge = InProcess()
