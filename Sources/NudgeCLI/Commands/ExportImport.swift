@@ -50,7 +50,7 @@ struct ExportCommand: ContextCommand {
         EntriesSpreadsheet.csv(
           try db.storedEntries(), questionOrder: ctx.planCatalogue().questionOrder
         ).utf8)
-      : try db.exportDocument().encoded()
+      : try Self.withPlanFiles(try db.exportDocument(), ctx).encoded()
     // never a backup that `import` would refuse (the limits keep everything well under it)
     if !csv && data.count > ExportDocument.maxBytes {
       throw CLIError(
@@ -69,6 +69,23 @@ struct ExportCommand: ContextCommand {
         code: .cannotCreate)
     }
     ctx.output.writeError("Exported to \(VisibleText.escaped(output)).\n")
+  }
+}
+
+extension ExportCommand {
+  /// `document` with the person's plan files as text (those read as plans: a file set aside
+  /// stays out), so a backup restores the flows its entries are of.
+  static func withPlanFiles(_ document: ExportDocument, _ ctx: Context) -> ExportDocument {
+    var document = document
+    document.planFiles = ctx.planCatalogue().entries.compactMap { entry in
+      guard let path = entry.file,
+        case let name = String(path.split(separator: "/").last ?? ""),
+        ExportPlanFile.isFileName(name),
+        case .success(let text) = Context.planFileText(path, files: ctx.platform.files)
+      else { return nil }
+      return ExportPlanFile(name: name, text: text)
+    }.sorted { $0.name < $1.name }
+    return document
   }
 }
 
@@ -134,9 +151,23 @@ struct ImportCommand: ContextCommand {
           code: .badData)
       }
     }
+    // the plan files it carries, those this person lacks, held to every rule a file dropped
+    // into the plans folder is (one that breaks one refuses the import: its entries would be
+    // of flows no plan defines); a file of the same name here is kept as it is
+    let arriving = try Self.arrivingPlanFiles(document, ctx, source: source)
+    let catalogue = Context.planCatalogue(
+      ctx.environment, files: ctx.platform.files, timeProblem: ctx.planTimeProblem,
+      arriving: arriving.map { ($0.path, $0.file.text) })
+    for (path, file, index) in arriving {
+      if let problem = catalogue.problems.first(where: { $0.file == path }) {
+        throw CLIError(
+          "\(VisibleText.escaped(source)): plan_files[\(index)] (\(file.name)): \(VisibleText.escaped(problem.described)). Nothing was imported.",
+          code: .badData)
+      }
+    }
     // an entry of a defined flow is held to its definition here: a flow some plan defines,
     // answers its questions take, enough to count
-    let plans = PlanSet(catalogue: ctx.planCatalogue(), choices: [:])
+    let plans = PlanSet(catalogue: catalogue, choices: [:])
     for (i, entry) in document.flows.enumerated() {
       switch plans.verdict(on: entry) {
       case .taken: continue
@@ -165,6 +196,20 @@ struct ImportCommand: ContextCommand {
     }
     let db = try ctx.openDatabase()
     let summary = try ImportDocument(db: db)(document, habits: habits)
+    // the plan files go in once what they define is stored (a file that cannot be written is
+    // said; the entries are in, and the file can be added by hand)
+    var placed: [String] = []
+    for (path, file, _) in arriving {
+      do {
+        if let folder = ctx.planFolder { try ctx.platform.files.createDirectory(folder) }
+        try ctx.platform.files.writeAtomically(Array(file.text.utf8), to: path, mode: 0o600)
+        placed.append(file.name)
+      } catch {
+        ctx.output.writeError(
+          "nudge: could not write the plan file \(VisibleText.escaped(path)) (\(error.reason)); its entries are imported: copy the file there by hand.\n"
+        )
+      }
+    }
     if !habits.isEmpty { try HabitReminders.update(ctx, db) }
     if summary.scheduleChanged {
       try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
@@ -179,6 +224,36 @@ struct ImportCommand: ContextCommand {
     )
     for line in Self.changes(summary, title: ctx.achievementTitle) {
       ctx.wrappedLine("  " + line, indent: 4)
+    }
+    if !placed.isEmpty {
+      ctx.wrappedLine(
+        "  Plan files added to \(VisibleText.escaped(ctx.planFolder ?? "")): "
+          + placed.joined(separator: ", ") + " (nudge plan list shows them).", indent: 4)
+    }
+  }
+
+  /// The plan files `document` carries that this person has none of by that name, each with
+  /// the path it would take in the plans folder and its place in the document. Refused when
+  /// there is no plans folder, or one others may change (nothing is put where another user
+  /// could have written it).
+  static func arrivingPlanFiles(_ document: ExportDocument, _ ctx: Context, source: String)
+    throws -> [(path: String, file: ExportPlanFile, index: Int)]
+  {
+    guard !document.planFiles.isEmpty else { return [] }
+    guard let folder = ctx.planFolder else {
+      throw CLIError(
+        "\(VisibleText.escaped(source)) carries plan files, and there is no plans folder (HOME is not set); set HOME and import again. Nothing was imported.",
+        code: .badData)
+    }
+    let files = ctx.platform.files
+    if files.exists(folder), let problem = files.othersMayChange(folder) {
+      throw CLIError(
+        "\(VisibleText.escaped(source)) carries plan files, and the plans folder \(VisibleText.escaped(folder)) is not yours alone (\(problem)); run chmod go-w \(ShellWord.quoted(folder)) and import again. Nothing was imported.",
+        code: .badData)
+    }
+    return document.planFiles.enumerated().compactMap { index, file in
+      let path = folder + "/" + file.name
+      return files.exists(path) ? nil : (path, file, index)
     }
   }
 

@@ -332,12 +332,14 @@ extension Context {
   /// The catalogue as `environment` places the person's plan files, read through `files`.
   /// `readingBuiltIn`: which built-in plans are read when the person has no plan files (with
   /// files, every one is: a file is judged against all of them).
+  /// `arriving`: plan files an import brings, read beside the folder's as if dropped in.
   static func planCatalogue(
     _ environment: [String: String], files fileSystem: any FileSystem, excluding: String? = nil,
     timeProblem: (String) -> String? = { _ in nil },
-    readingBuiltIn: (String) -> Bool = { _ in true }
+    readingBuiltIn: (String) -> Bool = { _ in true },
+    arriving: [(path: String, text: String)] = []
   ) -> PlanCatalogue {
-    var files: [(path: String, text: String?)] = []
+    var files: [(path: String, text: String?)] = arriving.map { ($0.path, $0.text) }
     var unreadable: [String: String] = [:]
     if let folder = planFolder(environment) {
       // held to the sync folder's rules: a folder others may change holds no plan of the

@@ -27,10 +27,14 @@ public struct ExportDocument: Codable, Equatable, Sendable {
   public var plans: [String: Bool] = [:]
   /// The person's own habits and their days; absent before version 3.
   public var habits: [ExportHabit] = []
+  /// The person's plan files, as text (what their flows' entries need to be read again): held
+  /// on import to every rule a file dropped into the plans folder is held to. Absent in older
+  /// documents (an older Nudge ignores it, and says a flow's plan file is missing).
+  public var planFiles: [ExportPlanFile] = []
 
   enum CodingKeys: String, CodingKey {
     case format, version, settings, prep, review, checkin, help, achievements, schedule, pauses
-    case flows, plans, habits
+    case flows, plans, habits, planFiles
   }
 
   public init(
@@ -66,6 +70,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
     flows = try c.decodeIfPresent([AnsweredEntry].self, forKey: .flows) ?? []
     plans = try c.decodeIfPresent([String: Bool].self, forKey: .plans) ?? [:]
     habits = try c.decodeIfPresent([ExportHabit].self, forKey: .habits) ?? []
+    planFiles = try c.decodeIfPresent([ExportPlanFile].self, forKey: .planFiles) ?? []
   }
 
   /// Stable, human-readable JSON: sorted keys, two-space indentation, trailing newline —
@@ -96,6 +101,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
       w.field("note", n.note)
     }
     try out.member("pauses", pauses)
+    try out.member("plan_files", planFiles)
     try out.member("plans", plans)
     out.entries("prep", prep) { w, e in
       w.field("breakfast", e.breakfast)
@@ -490,6 +496,28 @@ public struct ExportDocument: Codable, Equatable, Sendable {
         )
       }
       for (j, d) in h.days.enumerated() { try day(d.day, "habits[\(i)].days[\(j)].day") }
+    }
+    // plan files: a name and no path, as many as a plans folder is read for, each no larger
+    // than a plan file may be (what is in one is judged by the plan file rules on import)
+    guard planFiles.count <= 100 else {
+      throw InputError(
+        "plan_files holds \(planFiles.count) files, more than the 100 an export carries.")
+    }
+    var names = Set<String>()
+    for (i, file) in planFiles.enumerated() {
+      guard ExportPlanFile.isFileName(file.name) else {
+        throw InputError(
+          "plan_files[\(i)].name '\(VisibleText.escaped(String(file.name.prefix(40))))' is not a plan file's name (NAME.plan, NAME a lowercase letter then letters, digits, - or _)."
+        )
+      }
+      guard names.insert(file.name).inserted else {
+        throw InputError("plan_files[\(i)].name repeats \(file.name); keep one file a name.")
+      }
+      guard file.text.utf8.count <= PlanFile.maxBytes else {
+        throw InputError(
+          "plan_files[\(i)].text is larger than \(PlanFile.maxBytes / 1024) KiB, the most a plan file may be."
+        )
+      }
     }
     try size(achievements.count, "achievements")
     for (name, value) in settings.sorted(by: { $0.key < $1.key }) {

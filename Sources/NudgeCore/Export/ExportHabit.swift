@@ -68,3 +68,28 @@ extension Unicode.Scalar {
   /// A visible ASCII character or a space.
   var isPrintableASCII: Bool { (0x20..<0x7F).contains(value) }
 }
+
+/// A plan file as an export carries it: its file name in the plans folder and its text.
+public struct ExportPlanFile: Codable, Equatable, Sendable {
+  /// `NAME.plan`: a plan's name (a lowercase letter, then letters, digits, `-`, `_`) and the
+  /// suffix; never a path.
+  public var name: String
+  public var text: String
+
+  public init(name: String, text: String) {
+    self.name = name
+    self.text = text
+  }
+
+  /// Whether `name` is a plan file's name and nothing else: no folder, no dot file.
+  public static func isFileName(_ name: String) -> Bool {
+    guard name.hasSuffix(".plan") else { return false }
+    let stem = name.dropLast(5)
+    guard let first = stem.first, ("a"..."z").contains(first), stem.count <= 32 else {
+      return false
+    }
+    return stem.allSatisfy {
+      ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+    }
+  }
+}

@@ -100,7 +100,8 @@ extension JSONBytes {
         case "review": review = try entries(Self.review)
         case "checkin": checkin = try entries(Self.checkin)
         case "help": help = try entries(Self.help)
-        case "settings", "achievements", "schedule", "pauses", "flows", "plans", "habits":
+        case "settings", "achievements", "schedule", "pauses", "flows", "plans", "habits",
+          "plan_files":
           skipSpaces()
           let start = at
           try skipValue()
@@ -140,6 +141,7 @@ extension JSONBytes {
     document.flows = try member("flows", [AnsweredEntry].self) ?? []
     document.plans = try member("plans", [String: Bool].self) ?? [:]
     document.habits = try member("habits", [ExportHabit].self) ?? []
+    document.planFiles = try member("plan_files", [ExportPlanFile].self) ?? []
     return document
   }
 

@@ -171,3 +171,60 @@ import Testing
     #expect(!names.contains { $0.contains(".tmp") || $0.hasPrefix(".kept") }, "\(names)")
   }
 }
+
+/// A plan file travels with the export (issue 57, item 5): a backup restores into a fresh home
+/// with the flows its entries are of, and a carried file is held to the plan file rules.
+@Suite struct ExportCarriesPlanFilesTests {
+  static let plan = """
+    format = 1
+
+    [plan]
+    name = "walking"
+    title = "Walking"
+    on = true
+
+    [[flow]]
+    id = "walk"
+    word = "walk"
+    title = "Lunch walk"
+    counts = ["minutes"]
+    first = "First walk"
+
+    [[flow.question]]
+    id = "minutes"
+    ask = "How long?"
+    kind = "number"
+    unit = "minutes"
+
+    """
+
+  @Test func aBackupRestoresIntoAFreshHomeWithItsPlanFile() throws {
+    let laptop = Nudge()
+    let folder = laptop.home + "/.config/nudge/plans"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Self.plan.write(toFile: folder + "/walking.plan", atomically: true, encoding: .utf8)
+    let now = "2026-11-26T13:00:00+01:00"
+    try #require(
+      try laptop("walk", "--answer", "minutes=34", "--no-animation", now: now).status == 0)
+    let backup = laptop.home + "/backup.json"
+    try #require(try laptop("export", "-o", backup, now: now).status == 0)
+    let fresh = Nudge()
+    let restored = try fresh("import", backup, now: now)
+    #expect(restored.status == 0, "\(restored.stderr)")
+    #expect(restored.stdout.contains("Plan files added to"), "\(restored.stdout)")
+    #expect(
+      try String(contentsOfFile: fresh.home + "/.config/nudge/plans/walking.plan", encoding: .utf8)
+        == Self.plan)
+    #expect(try fresh("show", now: now).stdout.contains("How long?: 34 minutes"))
+    // a carried file that breaks a rule: refused whole, nothing written
+    var text = try String(contentsOfFile: backup, encoding: .utf8)
+    text = text.replacingOccurrences(of: "kind = \\\"number\\\"", with: "kind = \\\"program\\\"")
+    try text.write(toFile: backup, atomically: true, encoding: .utf8)
+    let other = Nudge()
+    let refused = try other("import", backup, now: now)
+    #expect(refused.status == 65, "\(refused)")
+    #expect(refused.stderr.contains("plan_files[0] (walking.plan):"), "\(refused.stderr)")
+    #expect(refused.stderr.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: other.home + "/.config/nudge/plans"))
+  }
+}
