@@ -298,10 +298,10 @@ wait %2
 '
 tmux_target flow:measured
 tmux_answer "How many pages?" 25
-tmux_wait_for "done today (25 pages)" 5
+tmux_wait_for "done today: 25 pages" 5
 cp "$E2E_SCREEN" "$work/measured/screen"
 check "measured: Done opened the terminal, which asked the amount and recorded it" \
-  grep -qF "✓ 'Read more' done today (25 pages)" "$work/measured/screen"
+  grep -qF "✓ 'Read more' done today: 25 pages" "$work/measured/screen"
 check "measured: logged clicked" json_check "$work/measured/out.json" "j['outcome'] == 'clicked'"
 check "measured: the amount is today's value" \
   bash -c "XDG_DATA_HOME='$work/measured/data' NUDGE_NOW=2026-11-23T21:05:00+01:00 '$NUDGE' habit list --json | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)[0][\"value_today\"] == 25 else 1)'"
