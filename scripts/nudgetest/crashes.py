@@ -258,14 +258,14 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 13
+LATEST = 14
 LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "reminder_log",
                              "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
                              "slot_trigger", "reward_state", "said_note", "flow_entry",
                              "plan_choice", "streak_checkpoint", "habit", "habit_check",
                              "habit_change", "sync_self", "sync_key", "sync_dirty",
                              "sync_peer", "sync_conflict", "sync_identity",
-                             "sync_outbox", "sync_later"}
+                             "sync_outbox", "sync_later", "pause_change"}
 
 
 def case_migration_kills(suite):
