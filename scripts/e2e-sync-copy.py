@@ -1228,6 +1228,95 @@ def test_old_copy_and_rejoin_conflicts():
 TESTS.append(test_old_copy_and_rejoin_conflicts)
 
 
+# the commands whose JSON both computers must agree on once they have synced (what the person
+# sees of their history; `sync status` is each computer's own)
+SHARED_VIEWS = [("streak", "--json"), ("week", "--json"), ("history", "--json"),
+                ("achievements", "--json"), ("pause", "list", "--all", "--json"),
+                ("habit", "list", "--json"), ("plan", "list", "--json")]
+
+
+def shared_views(device, now, days):
+    views = {" ".join(v): device.must(*v, now=now).json() for v in SHARED_VIEWS}
+    for day in days:
+        views[f"show {day}"] = device.day(day, now)
+    views["export"] = device.export(now)
+    views["export"].pop("exported_at", None)
+    return views
+
+
+def test_conflict_take_achievements():
+    """15. The issue's 31 December: both check in while apart, the laptop's (later) wins and
+    earns "10 swaps"; the listing shows only the fields that differ, in the flow's words; the
+    today view, show and the day's flow say the conflict; the desktop takes its own version:
+    the laptop's "swap followed" goes (said), "10 swaps" is taken back there and, once synced,
+    on the laptop too: every command's JSON is the same on both."""
+    a = Device("t15", "laptop")
+    days = [f"2026-12-{d:02d}" for d in range(21, 31)]
+    for day in days[:-1]:
+        a.must("review", "--commit-to", "walk", "--no-input", "--no-animation", now=f"{day}T07:00:00Z")
+        a.must("checkin", "--followed", "yes", "--no-input", "--no-animation",
+               now=f"{day}T21:00:00Z")
+    a.join("2026-12-30T08:00:00Z")
+    b = Device("t15", "desktop").join("2026-12-30T08:00:10Z")
+    exchange(a, b)
+    b.must("sync", now="2026-12-30T08:01:00Z")
+    a.must("sync", now="2026-12-30T08:01:00Z")
+    day = days[-1]
+    b.must("checkin", "--feel", "tired", "--no-input", "--no-animation", now=f"{day}T20:00:00Z")
+    a.must("review", "--commit-to", "walk", "--no-input", "--no-animation", now=f"{day}T07:00:00Z")
+    a.must("checkin", "--followed", "yes", "--feel", "tired", "--no-input", "--no-animation",
+           now=f"{day}T21:00:00Z")
+    exchange(a, b)
+    now = f"{day}T21:30:00Z"
+    a.must("sync", now=now)
+    b.must("sync", now=now)
+    for dev in (a, b):
+        earned = [x["key"] for x in dev.must("achievements", "--json", now=now).json() if x["earned_on"]]
+        check(f"15. {dev.name} earned '10 swaps' with the laptop's check-in", "swaps-10" in earned,
+              str(earned))
+    conflicts = b.status(now)["conflicts"]
+    check("15. the desktop keeps its own check-in as the conflict",
+          len(conflicts) == 1 and conflicts[0]["kept_from"] == "desktop", json.dumps(conflicts))
+    if not conflicts:
+        return
+    differs = conflicts[0].get("differs")
+    check("15. the listing's JSON names only the field that differs, by its question",
+          differs == [{"field": "followed", "label": "Did you follow your swap today?",
+                       "won": "yes"}], json.dumps(differs))
+    listing = b.must("sync", "status", now=now).out
+    check("15. sync status shows the differing question in words, not an unchanged one",
+          "Did you follow your swap today?: kept nothing, won 'yes'" in listing
+          and "How did today go?" not in listing and "followed:" not in listing, listing)
+    today = b.must(now=now).out
+    check("15. the desktop's today view says the laptop's check-in won and how to take its own",
+          "Sync conflict: laptop's End-of-day check-in of 2026-12-30 won over desktop's" in today
+          and f"nudge sync take {conflicts[0]['id']}" in today, today)
+    shown = b.must("show", day, now=now).out
+    check("15. show says the conflict under the day", "Sync conflict: laptop's" in shown, shown)
+    cid = conflicts[0]["id"]
+    r = b.run("sync", "take", str(cid), now=f"{day}T21:40:00Z")
+    check("15. take says what it changes and the achievement it takes back",
+          r.rc == 0 and "Did you follow your swap today?: now nothing (was 'yes')" in r.out
+          and "Achievement taken back: 10 swaps" in r.out, repr(r))
+    exchange(a, b)
+    now = f"{day}T21:50:00Z"
+    ra = a.run("sync", now=now)
+    b.must("sync", now=now)
+    check("15. the laptop's sync says nothing of a conflict", ra.rc == 0 and "conflict" not in ra.out,
+          repr(ra))
+    for dev in (a, b):
+        earned = [x["key"] for x in dev.must("achievements", "--json", now=now).json() if x["earned_on"]]
+        check(f"15. {dev.name} no longer holds '10 swaps'", "swaps-10" not in earned, str(earned))
+    va, vb = shared_views(a, now, days), shared_views(b, now, days)
+    differing = [k for k in va if va[k] != vb.get(k)]
+    check(f"15. every command's JSON is the same on both ({len(va)} views)", differing == [],
+          "; ".join(f"{k}: A {short(json.dumps(va[k]), 300)} B {short(json.dumps(vb.get(k)), 300)}"
+                    for k in differing))
+
+
+TESTS.append(test_conflict_take_achievements)
+
+
 def main():
     if not os.access(BIN, os.X_OK):
         print(f"FAIL - no nudge binary at {BIN}")
@@ -1236,7 +1325,8 @@ def main():
     print(f"# nudge: {BIN}; scratch: {SCRATCH}", flush=True)
     started = time.monotonic()
     try:
-        for test in TESTS:
+        # ONLY=name runs the tests whose names hold it (a quicker round while working)
+        for test in [t for t in TESTS if os.environ.get("ONLY", "") in t.__name__]:
             t0 = time.monotonic()
             try:
                 test()

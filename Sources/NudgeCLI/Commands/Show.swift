@@ -27,6 +27,9 @@ struct ShowCommand: ContextCommand {
       return
     }
     DayView(ctx: ctx, today: today, plans: plans).full(entry)
+    for notice in try ctx.conflictNotices(db, plans: { plans }, days: [date]) {
+      ctx.wrappedLine(notice, indent: 2, style: ctx.style.yellow)
+    }
     if !habits.isEmpty { ctx.wrappedLine("Habits: " + HabitDays.list(habits)) }
   }
 }

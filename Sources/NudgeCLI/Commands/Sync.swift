@@ -3,6 +3,7 @@ import Glibc
 import NudgeCore
 import NudgeLinux
 import NudgeStore
+import NudgeUseCases
 
 /// `nudge sync`: one person's devices agreeing through a folder a file-sync tool carries
 /// (Syncthing, Nextcloud, a USB stick): each device writes only its own files there.
@@ -233,14 +234,30 @@ struct SyncCommand: ParsableCommand {
       let db = try ctx.openDatabase()
       guard let me = try db.syncDevice() else { throw SyncCommand.notOn }
       let (day, at) = ctx.today(try db.settings())
-      guard try db.takeSyncConflict(id, madeOn: day, at: at) else {
-        throw SyncCommand.noConflict(id)
-      }
+      // what the take changes, said before it is gone from the listing
+      let status = try SyncStatus.of(ctx, db, me)
+      guard let conflict = status.conflicts.first(where: { $0.id == id }),
+        let settled = try TakeConflict(db: db)(id, madeOn: day, at: at)
+      else { throw SyncCommand.noConflict(id) }
       _ = try? SyncRunner.exchange(ctx, db, me).writeOut()
       ctx.line(
         ctx.style.green("✓")
-          + " Took conflict \(id)'s version: it wins on every computer once they sync, and the one it replaces is gone. 'nudge undo' takes an entry's back (today)."
+          + " Took \(VisibleText.escaped(conflict.keptFrom))'s \(SyncStatus.spoken(conflict.key)) (conflict \(id)): it wins on every computer once they sync. 'nudge undo' takes an entry's back (today)."
       )
+      for difference in conflict.differs {
+        ctx.wrappedLine(
+          "  \(difference.label): now \(difference.kept.map { "'\($0)'" } ?? "nothing") (was \(difference.won.map { "'\($0)'" } ?? "nothing"))",
+          indent: 4)
+      }
+      for achievement in settled.lost {
+        ctx.line(
+          ctx.style.yellow(
+            "Achievement taken back: \(ctx.achievementTitle(achievement)) (the version taken does not reach it; the other computers take it back as they sync)."
+          ))
+      }
+      for achievement in settled.new {
+        ctx.line("🏆 Achievement: \(ctx.achievementTitle(achievement)).")
+      }
     }
   }
 
@@ -292,6 +309,9 @@ struct SyncStatus: Encodable {
     var wonFrom: String
     var wonMadeAt: String
     var won: SyncValue?
+    /// The fields the two differ in, in the flow's words (only those: taking the kept
+    /// version changes these and no other).
+    var differs: [ConflictWords.Difference] = []
   }
   var on: Bool
   var device: Device? = nil
@@ -306,6 +326,7 @@ struct SyncStatus: Encodable {
   static func of(_ ctx: Context, _ db: AppDatabase, _ me: SyncSelf) throws -> SyncStatus {
     let peers = try db.syncPeers()
     let names = Dictionary(uniqueKeysWithValues: peers.map { ($0.device, $0.name) })
+    let words = ConflictWords(plans: try ctx.plans(db), me: me, peers: names)
     // the devices whose files are in the folder now (one that left and took its files, a file
     // refused before it said whose it was: not listed)
     let present = Set(SyncFolder(path: me.folder).deviceFiles().map(\.device))
@@ -327,11 +348,12 @@ struct SyncStatus: Encodable {
       },
       conflicts: try db.syncConflicts().compactMap { conflict in
         guard let value = conflict.kept.value else { return nil }
+        let won = winners[conflict.key.description] ?? nil
         return Conflict(
           id: conflict.id, key: conflict.key.description,
           keptFrom: name(conflict.kept.clock.device), keptMadeAt: time(conflict.kept.clock),
           kept: value, wonFrom: name(conflict.winner.device), wonMadeAt: time(conflict.winner),
-          won: winners[conflict.key.description] ?? nil)
+          won: won, differs: words.differences(conflict.key, kept: value, won: won))
       })
   }
 
@@ -377,10 +399,8 @@ struct SyncStatus: Encodable {
       ctx.line(
         "  \(conflict.id). \(SyncStatus.spoken(conflict.key)): kept \(VisibleText.escaped(conflict.keptFrom))'s of \(SyncStatus.shown(conflict.keptMadeAt)); \(VisibleText.escaped(conflict.wonFrom))'s of \(SyncStatus.shown(conflict.wonMadeAt)) won."
       )
-      let won = conflict.won?.answers ?? [:]
-      for (question, answer) in (conflict.kept.answers ?? [:]).sorted(by: { $0.key < $1.key }) {
-        let against = won[question].map { " (won: \(VisibleText.escaped($0)))" } ?? ""
-        ctx.line(ctx.style.dim("       \(question): \(VisibleText.escaped(answer))\(against)"))
+      for line in ConflictWords.lines(conflict.differs) {
+        ctx.wrappedLine("       " + line, indent: 9, style: ctx.style.dim)
       }
       ctx.line(
         "     Take it instead: nudge sync take \(conflict.id)   Forget it: nudge sync drop \(conflict.id)"

@@ -83,6 +83,13 @@ struct TodayCommand: ContextCommand {
       ctx.wrappedLine(
         slot.heldBackSentence + " Run: nudge \(slot.firstOffer.command)", style: style.yellow)
     }
+    // a conflict about this morning's or today's entries: which computer's answers won, and
+    // how to take the others (only 'sync status' said it)
+    for notice in try ctx.conflictNotices(
+      db, plans: { try ctx.plans(db) }, days: [today.adding(days: -1), today])
+    {
+      ctx.wrappedLine(notice, indent: 2, style: style.yellow)
+    }
     ctx.line()
     switch phase {
     case .morning:

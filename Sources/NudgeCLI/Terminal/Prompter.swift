@@ -180,6 +180,14 @@ final class DraftAnswers {
     throws -> DraftAnswers
   {
     ctx.input.catchInterrupts()
+    // the day's entry of this flow lost or won a conflict: said before anything is asked
+    if flow != .needHelp {
+      for notice in try ctx.conflictNotices(
+        db, plans: { try ctx.plans(db) }, days: [flowDay.day], flow: flow.rawValue)
+      {
+        ctx.wrappedLine(notice, style: ctx.style.yellow)
+      }
+    }
     let resume = flowDay.resumeCommand(flow)
     let fresh = FlowDraft(flow: flow, day: flowDay.day)
     guard let kept = try db.draft(flow, on: flowDay.day), !kept.answers.isEmpty else {

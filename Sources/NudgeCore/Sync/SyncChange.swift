@@ -97,6 +97,26 @@ public struct SyncValue: Codable, Equatable, Sendable {
     self.value = value
   }
 
+  /// What it holds field by field, as a person compares two versions: each answer by its
+  /// question's id, a pause's `last_day`, a slot's `time` and `on`, a setting's `value`. When
+  /// an entry was saved is left out (two versions always differ there).
+  public var fields: [String: String] {
+    var found = answers ?? [:]
+    if let lastDay { found["last_day"] = lastDay.description }
+    if let expression { found["time"] = expression }
+    if let enabled { found["on"] = enabled ? "yes" : "no" }
+    if let value { found["value"] = value }
+    return found
+  }
+
+  /// The fields whose values differ between this version and `other` (one missing in either
+  /// counts), sorted by name: what taking one instead of the other changes.
+  public func differingFields(from other: SyncValue?) -> [String] {
+    let mine = fields
+    let theirs = other?.fields ?? [:]
+    return Set(mine.keys).union(theirs.keys).filter { mine[$0] != theirs[$0] }.sorted()
+  }
+
   /// Its one text (sorted keys), what two versions are compared by and the store keeps.
   public var text: String {
     String(decoding: (try? SyncLine.encoder.encode(self)) ?? Data(), as: UTF8.self)
