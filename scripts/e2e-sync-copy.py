@@ -440,13 +440,13 @@ def test_hostile_folder():
     future = change_line(now_ms + 86_400_000, 0, h1, "entry/2026-11-20/review", review)
     before2000 = change_line(millis("1999-06-01T00:00:00Z"), 0, h1, "entry/2026-11-20/review",
                              review)
-    unknown = change_line(now_ms - 1000, 0, h1, "habit/x", {"value": "x"})
+    unknown = change_line(now_ms - 1000, 0, h1, "widget/x", {"value": "x"})
     terminal = change_line(now_ms - 900, 0, h1, "setting/terminal",
                            {"value": f"sh -c 'touch {pwned}'"})
     claim = change_line(now_ms - 800, 0, b.id, "entry/2026-11-20/review", review)
     for line, reason in [(future, "it is dated in the future"),
                          (before2000, "it is dated before 2000"),
-                         (unknown, "unknown kind 'habit'"),
+                         (unknown, "unknown kind 'widget'"),
                          (terminal, "the setting 'terminal' does not travel"),
                          (claim, "it claims to be another device's change")]:
         expect.append((f"nudge-{h1}.log, line at byte {sum(map(len, lines))}: ", reason))
@@ -1315,6 +1315,104 @@ def test_conflict_take_achievements():
 
 
 TESTS.append(test_conflict_take_achievements)
+
+
+def test_habits_and_plans_travel():
+    """16. Habits (definitions, checks, amounts, skips, archive, removal) and plan choices
+    travel: the desktop said "No habits yet" while the laptop had three, the sleep plan was on
+    on one and off on the other. A day of a habit not known yet waits until it is; a forged
+    habit is refused in one line."""
+    a = Device("t16", "laptop")
+    t = "2026-12-10T08:00:00Z"
+    start = "2026-12-01T08:00:00Z"
+    a.must("habit", "add", "Read", "--target", "20", "--unit", "pages", now=start)
+    a.must("habit", "add", "Stretch", "--every", "3/week", "--at", "18:00", now=start)
+    a.must("habit", "add", "Floss", now=start)
+    for d in ("2026-12-07", "2026-12-08", "2026-12-09"):
+        a.must("habit", "done", "read", "--value", "12", "--day", d, now=t)
+    a.must("habit", "done", "read", "--value", "10", "--day", "2026-12-09", now=t)
+    a.must("habit", "skip", "stretch", "--day", "2026-12-08", now=t)
+    a.must("habit", "done", "floss", "--day", "2026-12-09", now=t)
+    a.must("plan", "on", "sleep", now=t)
+    a.join(t)
+    b = Device("t16", "desktop").join("2026-12-10T08:00:10Z")
+    exchange(a, b)
+    now = "2026-12-10T08:05:00Z"
+    b.must("sync", now=now)
+    a.must("sync", now=now)
+    days = [f"2026-12-{d:02d}" for d in range(7, 11)]
+    va, vb = shared_views(a, now, days), shared_views(b, now, days)
+    differing = [k for k in va if va[k] != vb.get(k)]
+    check(f"16. after one copy every command's JSON is the same on both ({len(va)} views)",
+          differing == [],
+          "; ".join(f"{k}: A {short(json.dumps(va[k]), 400)} B {short(json.dumps(vb.get(k)), 400)}"
+                    for k in differing))
+    names = [h["name"] for h in vb["habit list --json"]]
+    check("16. the desktop lists the laptop's three habits", names == ["Read", "Stretch", "Floss"],
+          str(names))
+    check("16. the amounts arrived as they add up (22 pages on the 9th)",
+          "22" in json.dumps(b.day("2026-12-09", now)), json.dumps(b.day("2026-12-09", now)))
+    plans = {p["name"]: p["on"] for p in vb["plan list --json"]}
+    check("16. the sleep plan is on on the desktop too", plans.get("sleep") is True, str(plans))
+    # the desktop's changes travel back: a tick, an archive, a removal, the plan off
+    later = "2026-12-10T09:00:00Z"
+    b.must("habit", "done", "floss", now=later)
+    b.must("habit", "archive", "stretch", now=later)
+    b.must("plan", "off", "sleep", now=later)
+    exchange(a, b)
+    now = "2026-12-10T09:05:00Z"
+    a.must("sync", now=now)
+    b.must("sync", now=now)
+    va, vb = shared_views(a, now, days), shared_views(b, now, days)
+    differing = [k for k in va if va[k] != vb.get(k)]
+    check("16. the desktop's tick, archive and plan off reach the laptop: the same JSON",
+          differing == [],
+          "; ".join(f"{k}: A {short(json.dumps(va[k]), 400)} B {short(json.dumps(vb.get(k)), 400)}"
+                    for k in differing))
+    plans = {p["name"]: p["on"] for p in va["plan list --json"]}
+    check("16. the sleep plan is off on the laptop", plans.get("sleep") is False, str(plans))
+    b.must("habit", "remove", "floss", "--yes", now="2026-12-10T09:10:00Z")
+    exchange(a, b)
+    now = "2026-12-10T09:15:00Z"
+    a.must("sync", now=now)
+    names = [h["name"] for h in a.must("habit", "list", "--json", now=now).json()]
+    check("16. a habit removed on the desktop is gone on the laptop", "Floss" not in names,
+          str(names))
+    # forged lines in the desktop's log: a habit named like a command, a day of a habit no
+    # computer has (it waits), then that habit (the day is taken in the same exchange)
+    uid = "0123456789abcdef"
+    wall = millis("2026-12-10T09:20:00Z")
+    forged = [
+        change_line(wall, 0, b.id, "habit/fedcba9876543210",
+                    {"habit": {"name": "list", "question": "?", "every": "daily",
+                               "since": "2026-12-01", "archived": False, "days": []}}),
+        change_line(wall + 1, 0, b.id, f"habitday/{uid}/2026-12-09",
+                    {"done": True, "saved_at": "2026-12-09T20:00:00Z"}),
+    ]
+    with open(b.log(), "ab") as f:
+        f.write(b"".join(forged))
+    copy_files(b, a)
+    r = a.run("sync", now="2026-12-10T09:21:00Z")
+    check("16. a habit named like a command is refused in one line, the unknown habit's day waits",
+          r.rc == 0 and "'nudge habit add' takes here" in r.out + r.err
+          and "its habit has not arrived here yet" in r.out + r.err, repr(r))
+    with open(b.log(), "ab") as f:
+        f.write(change_line(wall + 2, 0, b.id, f"habit/{uid}",
+                            {"habit": {"name": "Walk", "question": "Did you walk?",
+                                       "every": "daily", "since": "2026-12-01",
+                                       "archived": False, "days": []}}))
+    copy_files(b, a)
+    now = "2026-12-10T09:22:00Z"
+    r = a.run("sync", now=now)
+    shown = a.day("2026-12-09", now)
+    check("16. once its habit arrives the waiting day is taken",
+          r.rc == 0 and any(h.get("name") == "Walk" and h.get("state") == "done" for h in shown.get("habits", [])),
+          f"{r!r} {json.dumps(shown.get('habits'))}")
+    names = [h["name"] for h in a.must("habit", "list", "--json", now=now).json()]
+    check("16. the forged habit named 'list' is not there", "list" not in names, str(names))
+
+
+TESTS.append(test_habits_and_plans_travel)
 
 
 def main():

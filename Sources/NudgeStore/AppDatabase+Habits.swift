@@ -116,6 +116,11 @@ extension AppDatabase {
     }
   }
 
+  /// The travelling ids of every habit here (removed ones too: a day of one still lands).
+  public func habitUIDs() throws(StoreError) -> Set<String> {
+    try read { db in Set(try db.texts("SELECT uid FROM habit WHERE uid IS NOT NULL")) }
+  }
+
   /// What was recorded of habit `id`, oldest day first (from `first` on, when given).
   public func habitChecks(_ id: Int, from first: Day? = nil) throws(StoreError) -> [HabitCheck] {
     try read { db in try db.habitChecks(id, from: first) }
@@ -265,7 +270,7 @@ extension SQLiteConnection {
     try rows(
       """
       SELECT id, name, question, every, at, target, unit, since, archived FROM habit
-      WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY id
+      WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY uid, id
       """
     ) { row -> Habit in
       guard let every = try? HabitFrequency.parse(row.text(at: 3) ?? ""),
@@ -321,18 +326,39 @@ extension SQLiteConnection {
     }
   }
 
-  /// Adds a habit row; returns its id.
-  func insertHabit(_ row: HabitRow) throws -> Int {
+  /// Adds a habit row, under the id it travels by (`uid`: another computer's; nil: a new one);
+  /// returns its row's id here. A new id is the time it was added (milliseconds, 12 hex
+  /// digits), its row's number (2) and a random byte (2): ids sort in the order habits were
+  /// added, on every computer, which is the order they are listed in.
+  func insertHabit(_ row: HabitRow, uid: String? = nil) throws -> Int {
     try execute(
       """
-      INSERT INTO habit (name, question, every, at, target, unit, since, archived)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO habit (name, question, every, at, target, unit, since, archived, uid)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
+        SQLValue(uid),
       ])
-    return try integer("SELECT last_insert_rowid()") ?? 0
+    let id = try integer("SELECT last_insert_rowid()") ?? 0
+    if uid == nil {
+      try execute(
+        """
+        UPDATE habit SET uid = printf('%012x%02x%02x',
+          CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), id % 256,
+          abs(random()) % 256)
+        WHERE id = ?
+        """, [SQLValue(id)])
+    }
+    return id
+  }
+
+  /// The row id here of the habit that travels as `uid` (one removed too when `removed`).
+  func habitID(uid: String, removed: Bool) throws -> Int? {
+    try rows(
+      "SELECT id FROM habit WHERE uid = ? \(removed ? "" : "AND NOT removed")", [.text(uid)]
+    ) { row in row.integer(at: 0) }.first ?? nil
   }
 
   func putHabitRow(_ row: HabitRow) throws {

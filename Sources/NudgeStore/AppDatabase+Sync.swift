@@ -121,6 +121,7 @@ extension AppDatabase {
         [.text(device), .text(name), .text(folder), .text(at)])
       // from now on every write marks what it changed, whatever writes it
       try db.execute(Self.syncTriggersVersion13)
+      try db.execute(Self.syncTriggersVersion15)
       // the same id, one more join (what it brings is dated apart from its last join's)
       try db.execute(
         """
@@ -136,6 +137,7 @@ extension AppDatabase {
           UNION ALL SELECT 'slot/' || slot FROM slot_schedule
           UNION ALL SELECT 'setting/celebrations' FROM setting WHERE key = 'celebrations'
         """)
+      try db.execute(Self.syncKeysOfVersion15)
     }
   }
 
@@ -690,6 +692,20 @@ extension AppDatabase {
       return try db.texts("SELECT value FROM setting WHERE key = 'celebrations'").first.map {
         SyncValue(value: $0)
       }
+    case .habit(let uid):
+      guard let id = try db.habitID(uid: uid, removed: false),
+        let habit = try db.habits(includingArchived: true).first(where: { $0.id == id })
+      else { return nil }
+      return SyncValue(habit: ExportHabit(habit, days: []))
+    case .habitDay(let uid, let day):
+      guard let id = try db.habitID(uid: uid, removed: true) else { return nil }
+      return try db.habitChecks(id, from: day).first { $0.day == day }.map {
+        SyncValue(savedAt: $0.savedAt, done: $0.done, amount: $0.value)
+      }
+    case .planChoice(let name):
+      return try db.rows("SELECT is_on FROM plan_choice WHERE plan = ?", [.text(name)]) { row in
+        SyncValue(enabled: row.integer(at: 0) != 0)
+      }.first
     }
   }
 
@@ -722,6 +738,36 @@ extension AppDatabase {
       guard let text = value?.value else { return }
       try db.execute(
         "INSERT INTO setting (key, value) VALUES ('celebrations', ?)", [.text(text)])
+    case .habit(let uid):
+      let id = try db.habitID(uid: uid, removed: true)
+      // a removal hides it, as `habit remove` does here (its days stay while undo could
+      // bring it back on the computer that removed it)
+      guard let habit = value?.habit,
+        let read = try? habit.checked(reserved: [], timeProblem: { _ in nil })
+      else {
+        if let id { try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(id)]) }
+        return
+      }
+      var row = HabitRow(read.habit)
+      if let id {
+        row.id = id
+        try db.putHabitRow(row)
+      } else {
+        _ = try db.insertHabit(row, uid: uid)
+      }
+    case .habitDay(let uid, let day):
+      // its habit arrived first (`SyncExchange` keeps a day aside until it has)
+      guard let id = try db.habitID(uid: uid, removed: true) else { return }
+      try db.execute(
+        "DELETE FROM habit_check WHERE habit = ? AND day = ?", [SQLValue(id), SQLValue(day)])
+      guard let value, let done = value.done, let savedAt = value.savedAt else { return }
+      try db.putHabitCheck(
+        HabitCheck(day: day, done: done, value: value.amount, savedAt: savedAt), habit: id)
+    case .planChoice(let name):
+      try db.execute("DELETE FROM plan_choice WHERE plan = ?", [.text(name)])
+      guard let on = value?.enabled else { return }
+      try db.execute(
+        "INSERT INTO plan_choice (plan, is_on) VALUES (?, ?)", [.text(name), SQLValue(on)])
     }
   }
 }

@@ -23,6 +23,12 @@ extension AppDatabase {
         if number + 1 == 13, try db.integer("SELECT count(*) FROM sync_self") ?? 0 > 0 {
           try db.execute(syncTriggersVersion13)
         }
+        // version 15 adds the habits' and plan choices' triggers to a device that syncs, and
+        // marks what it holds of them to be written (the others have never had them)
+        if number + 1 == 15, try db.integer("SELECT count(*) FROM sync_self") ?? 0 > 0 {
+          try db.execute(syncTriggersVersion15)
+          try db.execute(syncKeysOfVersion15)
+        }
         try db.execute("PRAGMA user_version = \(number + 1)")
       }
       // a file from before achievements gets those its history already earned (by today's
@@ -403,6 +409,15 @@ extension AppDatabase {
         pause TEXT NOT NULL, before TEXT NOT NULL, after TEXT NOT NULL, undone BOOLEAN NOT NULL DEFAULT 0
       );
     """,
+    // Version 15: a habit travels (sync) under an id of its own that every computer knows it
+    // by, whatever its name or its row's number here (`uid`, 16 hex digits that sort in the
+    // order habits were added: see `insertHabit`; the habits there are get their row's number
+    // in its place, so they keep their order, before any added later).
+    """
+      ALTER TABLE habit ADD COLUMN uid TEXT;
+      UPDATE habit SET uid = printf('%012x%04x', id, abs(random()) % 65536) WHERE uid IS NULL;
+      CREATE UNIQUE INDEX habit_uid ON habit (uid);
+    """,
   ]
 
   /// The triggers that mark what changes here while this device syncs (`sync_dirty`), as
@@ -457,7 +472,58 @@ extension AppDatabase {
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;
     """
 
-  /// The names of the sync triggers (`syncTriggersVersion13`), for `leaveSync` to drop.
+  /// The triggers version 15 adds for a device that syncs: a habit's definition (by its uid;
+  /// a removed one travels as a removal), a habit's day, a plan turned on or off. Frozen with
+  /// it, as `syncTriggersVersion13` is.
+  static let syncTriggersVersion15 = """
+    CREATE TRIGGER sync_habit_added AFTER INSERT ON habit WHEN NEW.uid IS NOT NULL BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'habit/' || NEW.uid AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_habit_changed AFTER UPDATE ON habit WHEN NEW.uid IS NOT NULL BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'habit/' || NEW.uid AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_habit_removed AFTER DELETE ON habit WHEN OLD.uid IS NOT NULL BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'habit/' || OLD.uid AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_habit_day_added AFTER INSERT ON habit_check BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'habitday/' || uid || '/' || NEW.day AS k
+        FROM habit WHERE id = NEW.habit AND uid IS NOT NULL)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_habit_day_changed AFTER UPDATE ON habit_check BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'habitday/' || uid || '/' || OLD.day AS k
+        FROM habit WHERE id = OLD.habit AND uid IS NOT NULL
+        UNION SELECT 'habitday/' || uid || '/' || NEW.day
+        FROM habit WHERE id = NEW.habit AND uid IS NOT NULL)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_habit_day_removed AFTER DELETE ON habit_check BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'habitday/' || uid || '/' || OLD.day AS k
+        FROM habit WHERE id = OLD.habit AND uid IS NOT NULL)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_plan_added AFTER INSERT ON plan_choice BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'plan/' || NEW.plan AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_plan_changed AFTER UPDATE ON plan_choice BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'plan/' || OLD.plan AS k
+        UNION SELECT 'plan/' || NEW.plan)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_plan_removed AFTER DELETE ON plan_choice BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'plan/' || OLD.plan AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    """
+
+  /// Every key of the kinds version 15 made travel that this database holds, marked to be
+  /// written (what a device brings of them when it joins, or when it upgrades while syncing).
+  static let syncKeysOfVersion15 = """
+    INSERT OR IGNORE INTO sync_dirty (key)
+      SELECT 'habit/' || uid FROM habit WHERE uid IS NOT NULL AND NOT removed
+      UNION ALL SELECT 'habitday/' || h.uid || '/' || c.day
+        FROM habit_check c JOIN habit h ON h.id = c.habit
+        WHERE h.uid IS NOT NULL AND NOT h.removed
+      UNION ALL SELECT 'plan/' || plan FROM plan_choice
+    """
+
+  /// The names of the sync triggers (`syncTriggersVersion13`, `syncTriggersVersion15`), for
+  /// `leaveSync` to drop.
   static let syncTriggerNames = [
     "sync_entry_added",
     "sync_entry_changed",
@@ -471,5 +537,14 @@ extension AppDatabase {
     "sync_setting_added",
     "sync_setting_changed",
     "sync_setting_removed",
+    "sync_habit_added",
+    "sync_habit_changed",
+    "sync_habit_removed",
+    "sync_habit_day_added",
+    "sync_habit_day_changed",
+    "sync_habit_day_removed",
+    "sync_plan_added",
+    "sync_plan_changed",
+    "sync_plan_removed",
   ]
 }

@@ -312,7 +312,11 @@ private enum Sample {
   }
 
   static let refusedKeys: [(key: String, value: String?, reason: String)] = [
-    ("habit/3", #"{"value":"on"}"#, "unknown kind 'habit'"),
+    ("widget/3", #"{"value":"on"}"#, "unknown kind 'widget'"),
+    ("habit/3", #"{"value":"on"}"#, "a habit's id is not 16 to 32 lowercase hex digits"),
+    ("habitday/0123456789abcdef/2026-13-01", #"{"done":true}"#, "a habit day's day is not a date"),
+    ("plan/../x", #"{"enabled":true}"#, "its key has 3 parts, not the 2 of plan/NAME"),
+    ("plan/Sleep", #"{"enabled":true}"#, "a plan's name is not one a plan file can have"),
     ("", nil, "unknown kind ''"),
     ("entry/2026-11-19", nil, "its key has 2 parts, not the 3 or 4 of entry/DAY/FLOW[/ID]"),
     (
@@ -413,6 +417,57 @@ private enum Sample {
   func celebrationsOtherThanOnOrOffAreRefused(value: String) {
     #expect(
       reason(.celebrations, SyncValue(value: value)) == "the celebrations setting is not on or off")
+  }
+
+  static let habitKey = SyncKey.habit(uid: "0123456789abcdef")
+
+  @Test func aHabitIsTakenAsItsDefinitionAloneHeldToWhatHabitAddTakes() {
+    let read = ExportHabit(
+      Habit(name: "Read", target: 20, unit: "pages", since: Sample.day), days: [])
+    #expect(reason(Self.habitKey, SyncValue(habit: read)) == nil)
+    var withDays = read
+    withDays.days = [HabitCheck(day: Sample.day, done: true, value: 3, savedAt: Sample.savedAt)]
+    #expect(
+      reason(Self.habitKey, SyncValue(habit: withDays))
+        == "a habit's value is not its definition alone")
+    #expect(
+      reason(Self.habitKey, SyncValue(value: "on", habit: read))
+        == "a habit's value is not its definition alone")
+    var noUnit = read
+    noUnit.unit = nil
+    #expect(
+      reason(Self.habitKey, SyncValue(habit: noUnit))?.hasPrefix("the habit is not one") == true)
+    var hostile = read
+    hostile.name = "Read\u{1b}]0;x\u{7}"
+    #expect(
+      reason(Self.habitKey, SyncValue(habit: hostile))?.hasPrefix("the habit is not one") == true)
+  }
+
+  @Test func aHabitDayIsDoneOrSkippedWithAnAmountOnlyWhenDone() {
+    let key = SyncKey.habitDay(uid: "0123456789abcdef", day: Sample.day)
+    #expect(reason(key, SyncValue(savedAt: Sample.savedAt, done: true, amount: 12)) == nil)
+    #expect(reason(key, SyncValue(savedAt: Sample.savedAt, done: false)) == nil)
+    #expect(
+      reason(key, SyncValue(savedAt: Sample.savedAt, done: false, amount: 3))?.hasPrefix(
+        "a habit day's amount is a whole number") == true)
+    #expect(
+      reason(key, SyncValue(savedAt: Sample.savedAt, done: true, amount: -1))?.hasPrefix(
+        "a habit day's amount is a whole number") == true)
+    #expect(
+      reason(key, SyncValue(savedAt: "yesterday", done: true))
+        == "a habit day's saved_at is not a time")
+    #expect(
+      reason(key, SyncValue(done: true)) == "a habit day's value is not done or skipped and when")
+    #expect(
+      reason(key, SyncValue(savedAt: Sample.savedAt, lastDay: Sample.day, done: true))
+        == "a habit day's value is not done or skipped and when")
+  }
+
+  @Test func aPlanChoiceIsWhetherItIsOnAndNothingElse() {
+    #expect(reason(.planChoice("sleep"), SyncValue(enabled: true)) == nil)
+    #expect(
+      reason(.planChoice("sleep"), SyncValue(value: "on"))
+        == "a plan's value is not whether it is on")
   }
 
   @Test func aHeaderReadsBackFromItsLine() {
@@ -615,7 +670,8 @@ enum Pairwise {
 
   static let keys: [SyncKey] = [
     .entry(day: Sample.day, flow: "prep", id: nil), .pause(firstDay: Sample.day),
-    .slot(.evening), .celebrations,
+    .slot(.evening), .celebrations, .habit(uid: "0123456789abcdef"),
+    .habitDay(uid: "0123456789abcdef", day: Sample.day), .planChoice("sleep"),
   ]
 
   static func value(for key: SyncKey, _ n: Int) -> SyncValue? {
@@ -625,6 +681,10 @@ enum Pairwise {
     case .pause: return SyncValue(lastDay: Sample.day.adding(days: n))
     case .slot: return SyncValue(expression: "*-*-* 2\(n):00:00", enabled: true)
     case .celebrations: return SyncValue(value: n % 2 == 0 ? "on" : "off")
+    case .habit:
+      return SyncValue(habit: ExportHabit(Habit(name: "Read \(n)", since: Sample.day), days: []))
+    case .habitDay: return SyncValue(savedAt: "2026-11-25T20:00:00Z", done: n % 2 == 0)
+    case .planChoice: return SyncValue(enabled: n % 2 == 0)
     }
   }
 

@@ -253,4 +253,42 @@ import Testing
     #expect(try db.streakCheckpoint() == nil)
     #expect(try db.streakDays(today: today).summary(today: today).longest == 7)
   }
+
+  @Test func version15GivesEachHabitAnIdThatTravelsAndASyncingDeviceWritesThem() throws {
+    // Given a version-14 file that syncs: three habits, a day of one, a plan turned on
+    let path = tempPath()
+    let old = try SQLiteConnection(path: path, create: true)
+    try AppDatabase.migrate(old, upTo: 14)
+    for name in ["Read", "Stretch", "Floss"] {
+      try old.execute(
+        "INSERT INTO habit (name, question, every, since) VALUES (?, '?', 'daily', '2026-11-01')",
+        [.text(name)])
+    }
+    try old.execute(
+      "INSERT INTO habit_check (habit, day, done, saved_at) VALUES (2, '2026-11-05', 1, 'x')")
+    try old.execute("INSERT INTO plan_choice (plan, is_on) VALUES ('sleep', 1)")
+    try old.execute(
+      "INSERT INTO sync_self (id, device, name, folder, joined_at) VALUES (1, 'a', 'a', '/x', 'x')")
+    try old.execute(AppDatabase.syncTriggersVersion13)
+    // When today's Nudge opens it
+    let db = try AppDatabase.open(path: path)
+    // Then each habit has its own id, in the order they were added, listed in that order
+    let uids = try db.read { try $0.texts("SELECT uid FROM habit ORDER BY id") }
+    #expect(uids.count == 3 && Set(uids).count == 3)
+    #expect(uids.allSatisfy { SyncKey.isHabitID($0) }, "\(uids)")
+    #expect(uids == uids.sorted())
+    #expect(try db.habits().map(\.name) == ["Read", "Stretch", "Floss"])
+    // and, as it syncs, what it holds of them is to be written, and a change of them marked
+    let dirty = try db.read { try $0.texts("SELECT key FROM sync_dirty ORDER BY key") }
+    #expect(
+      dirty == uids.map { "habit/\($0)" } + ["habitday/\(uids[1])/2026-11-05", "plan/sleep"])
+    let triggers = try db.read {
+      try $0.texts("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_%'")
+    }
+    #expect(triggers.sorted() == AppDatabase.syncTriggerNames.sorted())
+    // a habit added now sorts after them
+    let added = try db.addHabit(
+      Habit(name: "Walk", since: Day("2026-11-20")!), madeOn: Day("2026-11-20")!, at: "x")
+    #expect(try db.habits().last?.id == added.id)
+  }
 }

@@ -303,11 +303,11 @@ import Testing
     // a database that does not sync has none (SQLite parses every trigger at each open)
     let db = try device(Self.a, joined: false)
     #expect(try syncTriggers(db).isEmpty)
-    // joining makes the twelve, and joining again (another folder) keeps them
+    // joining makes them, and joining again (another folder) keeps them
     try db.joinSync(device: Self.a, name: "a", folder: "/tmp/one", at: at)
     #expect(try syncTriggers(db) == AppDatabase.syncTriggerNames.sorted())
     try db.joinSync(device: Self.a, name: "a", folder: "/tmp/two", at: at)
-    #expect(try syncTriggers(db).count == 12)
+    #expect(try syncTriggers(db).count == AppDatabase.syncTriggerNames.count)
     try db.putEntry(prep(water: true))
     #expect(try dirty(db).contains("entry/2026-11-19/prep"))
     // leaving drops them: a write marks nothing

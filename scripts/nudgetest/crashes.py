@@ -258,7 +258,7 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 14
+LATEST = 15
 LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "reminder_log",
                              "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
                              "slot_trigger", "reward_state", "said_note", "flow_entry",

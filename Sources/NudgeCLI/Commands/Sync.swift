@@ -424,6 +424,9 @@ struct SyncStatus: Encodable {
     case .pause(let day): return "the pause from \(day)"
     case .slot(let slot): return "the \(slot.rawValue) reminder's time"
     case .celebrations: return "the celebrations setting"
+    case .habit: return "a habit's definition"
+    case .habitDay(_, let day): return "a habit's \(day)"
+    case .planChoice(let name): return "whether the \(name) plan is on"
     }
   }
 }

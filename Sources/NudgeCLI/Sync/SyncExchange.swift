@@ -18,6 +18,12 @@ struct SyncExchange {
   /// What the plans here make of a defined flow's entry (`PlanSet.verdict`), asked only when
   /// one arrives; nil: every such entry waits.
   var definedEntry: ((AnsweredEntry) -> PlanSet.EntryVerdict)? = nil
+  /// What the rules of `nudge habit add` here say of a habit that arrives (a name that is a
+  /// command's word, a time that does not read): nil when it is one they take.
+  var habitRefusal: ((ExportHabit) -> String?)? = nil
+  /// The habits this computer knows (their travelling ids), read when a habit's day first
+  /// arrives, and those that arrived since: a day of a habit not known yet waits aside.
+  let habitsHere = KnownHabits()
   /// Reading this device's own files (`takeInOwn`): a change claiming this device is taken
   /// only for a key this database holds.
   fileprivate(set) var ownLinesConfirmOnly = false
@@ -135,6 +141,21 @@ struct SyncExchange {
 
   /// Takes in every other device's files that changed since they were read.
   func takeIn(peers: [SyncPeer]? = nil, later: Bool = true) throws -> Report {
+    var report = try takeInFiles(peers: peers, later: later)
+    // a habit's day read before its habit (another file, an earlier batch) is taken once the
+    // habit is in, in this same exchange
+    if habitsHere.daysWaited {
+      habitsHere.daysWaited = false
+      let before = report.changedHere
+      report.changedHere = false
+      try takeLater(&report)
+      if report.changedHere { try settle(&report, heldBefore: nil) }
+      report.changedHere = report.changedHere || before
+    }
+    return report
+  }
+
+  private func takeInFiles(peers: [SyncPeer]?, later: Bool) throws -> Report {
     var report = Report()
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
     if later { try takeLater(&report) }
@@ -308,6 +329,9 @@ struct SyncExchange {
     SyncChange, SyncRefusal
   > {
     let read = SyncLine.change(line, device: device, anyDevice: anyDevice, now: now)
+    if case .success(let change) = read, let refusal = habitRefusal(change) {
+      return .failure(refusal)
+    }
     guard case .success(let change) = read, case .entry(let day, let flow, let id) = change.key,
       let value = change.value, let answers = value.answers, let savedAt = value.savedAt,
       case .answered(let entry)? = try? FlowEntry(
@@ -318,6 +342,30 @@ struct SyncExchange {
     case .undefined: return .failure(.undefinedFlow(entry.flow))
     case .refused(let why):
       return .failure(.notTakenByPlan(VisibleText.escaped(why)))
+    }
+  }
+
+  /// A habit held to the rules here, and a habit's day to its habit being known here (else it
+  /// waits aside, taken once the habit arrives); nil for one taken, and for other keys.
+  private func habitRefusal(_ change: SyncChange) -> SyncRefusal? {
+    switch change.key {
+    case .habit(let uid):
+      guard let habit = change.value?.habit else { return nil }
+      if let why = habitRefusal?(habit) {
+        return SyncRefusal("the habit is not one 'nudge habit add' takes here (\(why))")
+      }
+      habitsHere.arrived(uid)
+      return nil
+    case .habitDay(let uid, _):
+      guard change.value != nil else { return nil }
+      guard habitsHere.knows(uid, db) else {
+        habitsHere.daysWaited = true
+        return SyncRefusal(
+          "its habit has not arrived here yet; it is taken once it has", waits: true)
+      }
+      return nil
+    default:
+      return nil
     }
   }
 
@@ -419,7 +467,12 @@ struct SyncExchange {
           case .ignored, .pendingHere:
             break
           }
-          if case .slot = change.key, result != .ignored { report.slotsChanged = true }
+          // the timers follow a schedule, a habit's time or a plan turned on or off
+          switch change.key {
+          case .slot, .habit, .planChoice:
+            if result != .ignored { report.slotsChanged = true }
+          default: break
+          }
           // what was here already is no news
           if result != .ignored { counted.taken += 1 }
         }
@@ -482,5 +535,22 @@ extension CLIError {
   static func syncFolder(_ problem: String) -> CLIError {
     CLIError(
       "sync: \(problem). Nothing was lost: changes wait until it can be used.", code: .cannotCreate)
+  }
+}
+
+/// The habits a sync exchange knows here by their travelling ids: this database's (read once,
+/// when a habit's day first arrives) and those that arrived in the exchange.
+final class KnownHabits {
+  private var uids: Set<String>?
+  private var arrivedHere: Set<String> = []
+  /// Whether a habit's day waited aside for its habit in this exchange.
+  var daysWaited = false
+
+  func arrived(_ uid: String) { arrivedHere.insert(uid) }
+
+  func knows(_ uid: String, _ db: AppDatabase) -> Bool {
+    if arrivedHere.contains(uid) { return true }
+    if uids == nil { uids = (try? db.habitUIDs()) ?? [] }
+    return uids?.contains(uid) == true
   }
 }

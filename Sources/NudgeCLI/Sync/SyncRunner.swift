@@ -15,7 +15,16 @@ enum SyncRunner {
     let plans = LazyPlans { PlanSet(catalogue: ctx.planCatalogue(), choices: [:]) }
     return SyncExchange(
       db: db, me: me, now: SyncClock.milliseconds(now),
-      at: InstantFormat.format(now, in: ctx.timeZone), definedEntry: { plans.set.verdict(on: $0) })
+      at: InstantFormat.format(now, in: ctx.timeZone), definedEntry: { plans.set.verdict(on: $0) },
+      habitRefusal: { habit in
+        do throws(InputError) {
+          _ = try habit.checked(
+            reserved: HabitCommand.reservedNames, timeProblem: ctx.planTimeProblem)
+          return nil
+        } catch {
+          return VisibleText.escaped(error.message)
+        }
+      })
   }
 
   /// After a take-in: the timers follow a schedule that arrived.

@@ -1,8 +1,9 @@
 import FoundationEssentials
 
 /// What one change is about: a flow's entry (a help note by its id), a pause, a slot's
-/// schedule, or a setting that travels. Nothing else travels: not the `terminal` (it runs a
-/// command), not a path, not the reminders' state.
+/// schedule, a setting that travels, one of the person's own habits (by the id it travels
+/// under), a habit's day, or whether a plan is on. Nothing else travels: not the `terminal`
+/// (it runs a command), not a path, not the reminders' state.
 public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
   /// A flow's entry of a day (`id`: a help note's, several a day).
   case entry(day: Day, flow: String, id: String?)
@@ -12,16 +13,30 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
   case slot(Slot)
   /// The celebration preference (the only setting that travels).
   case celebrations
+  /// A habit's definition, by the id every computer knows it by (`habit.uid`).
+  case habit(uid: String)
+  /// What was recorded of a habit on a day (done, with its amount, or skipped).
+  case habitDay(uid: String, day: Day)
+  /// Whether a plan is on (`nudge plan on|off NAME`).
+  case planChoice(String)
 
-  /// `entry/DAY/FLOW[/ID]`, `pause/DAY`, `slot/SLOT`, `setting/celebrations`.
+  /// `entry/DAY/FLOW[/ID]`, `pause/DAY`, `slot/SLOT`, `setting/celebrations`, `habit/UID`,
+  /// `habitday/UID/DAY`, `plan/NAME`.
   public var description: String {
     switch self {
     case .entry(let day, let flow, let id): "entry/\(day)/\(flow)" + (id.map { "/" + $0 } ?? "")
     case .pause(let day): "pause/\(day)"
     case .slot(let slot): "slot/\(slot.rawValue)"
     case .celebrations: "setting/celebrations"
+    case .habit(let uid): "habit/\(uid)"
+    case .habitDay(let uid, let day): "habitday/\(uid)/\(day)"
+    case .planChoice(let name): "plan/\(name)"
     }
   }
+
+  /// Every kind of key, by the word its text starts with: what travels (a test holds each
+  /// kind to every path that carries the person's data).
+  public static let kinds = ["entry", "pause", "slot", "setting", "habit", "habitday", "plan"]
 
   /// Reads a key another device wrote; the reason when it is not one this Nudge takes.
   public static func parse(_ text: String) -> Result<SyncKey, SyncRefusal> {
@@ -53,15 +68,40 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
       return .success(.celebrations)
     case ("setting", 2):
       return .failure(.init("the setting '\(VisibleText.escaped(parts[1]))' does not travel"))
-    case ("entry", _), ("pause", _), ("slot", _), ("setting", _):
+    case ("habit", 2):
+      guard isHabitID(parts[1]) else {
+        return .failure(.init("a habit's id is not 16 to 32 lowercase hex digits"))
+      }
+      return .success(.habit(uid: parts[1]))
+    case ("habitday", 3):
+      guard isHabitID(parts[1]) else {
+        return .failure(.init("a habit's id is not 16 to 32 lowercase hex digits"))
+      }
+      guard let day = Day(parts[2]) else {
+        return .failure(.init("a habit day's day is not a date"))
+      }
+      return .success(.habitDay(uid: parts[1], day: day))
+    case ("plan", 2):
+      guard ExportPlanFile.isFileName(parts[1] + ".plan") else {
+        return .failure(.init("a plan's name is not one a plan file can have"))
+      }
+      return .success(.planChoice(parts[1]))
+    case ("entry", _), ("pause", _), ("slot", _), ("setting", _), ("habit", _), ("habitday", _),
+      ("plan", _):
       return .failure(
         .init(
-          "its key has \(parts.count) parts, not the \(parts[0] == "entry" ? "3 or 4 of entry/DAY/FLOW[/ID]" : "2 of \(parts[0])/NAME")"
+          "its key has \(parts.count) parts, not the \(parts[0] == "entry" ? "3 or 4 of entry/DAY/FLOW[/ID]" : parts[0] == "habitday" ? "3 of habitday/ID/DAY" : "2 of \(parts[0])/NAME")"
         ))
     default:
       return .failure(
         .init("unknown kind '\(VisibleText.escaped(String((parts.first ?? "").prefix(40))))'"))
     }
+  }
+
+  /// A habit's travelling id: 16 to 32 lowercase hex digits (the store makes 16).
+  public static func isHabitID(_ id: String) -> Bool {
+    (16...32).contains(id.utf8.count)
+      && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 
   /// A help note's id as imports take it: 1 to 64 visible ASCII characters, no '/'.
@@ -84,10 +124,16 @@ public struct SyncValue: Codable, Equatable, Sendable {
   public var enabled: Bool?
   /// A setting's value.
   public var value: String?
+  /// A habit's definition (its `days` empty: each day travels as a key of its own).
+  public var habit: ExportHabit?
+  /// A habit's day: done (false: skipped), and a measurable habit's amount that day.
+  public var done: Bool?
+  public var amount: Int?
 
   public init(
     answers: [String: String]? = nil, savedAt: String? = nil, lastDay: Day? = nil,
-    expression: String? = nil, enabled: Bool? = nil, value: String? = nil
+    expression: String? = nil, enabled: Bool? = nil, value: String? = nil,
+    habit: ExportHabit? = nil, done: Bool? = nil, amount: Int? = nil
   ) {
     self.answers = answers
     self.savedAt = savedAt
@@ -95,6 +141,9 @@ public struct SyncValue: Codable, Equatable, Sendable {
     self.expression = expression
     self.enabled = enabled
     self.value = value
+    self.habit = habit
+    self.done = done
+    self.amount = amount
   }
 
   /// What it holds field by field, as a person compares two versions: each answer by its
@@ -106,6 +155,18 @@ public struct SyncValue: Codable, Equatable, Sendable {
     if let expression { found["time"] = expression }
     if let enabled { found["on"] = enabled ? "yes" : "no" }
     if let value { found["value"] = value }
+    if let habit {
+      found["name"] = habit.name
+      found["question"] = habit.question
+      found["every"] = habit.every
+      found["at"] = habit.at
+      found["target"] = habit.target.map(String.init)
+      found["unit"] = habit.unit
+      found["since"] = habit.since.description
+      found["archived"] = habit.archived ? "yes" : "no"
+    }
+    if let done { found["done"] = done ? "yes" : "no" }
+    if let amount { found["amount"] = String(amount) }
     return found
   }
 
@@ -137,12 +198,14 @@ public struct SyncValue: Codable, Equatable, Sendable {
   public func check(for key: SyncKey) -> SyncRefusal? {
     let fields = [
       answers != nil, savedAt != nil, lastDay != nil, expression != nil, enabled != nil,
-      value != nil,
+      value != nil, habit != nil, done != nil, amount != nil,
     ]
     var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])
     switch key {
     case .entry(let day, let flow, let id):
-      guard fields == [true, true, false, false, false, false], let answers, let savedAt else {
+      guard fields == [true, true, false, false, false, false, false, false, false], let answers,
+        let savedAt
+      else {
         return SyncRefusal("an entry's value has other fields than its answers and saved_at")
       }
       guard answers.count <= 64,
@@ -166,7 +229,8 @@ public struct SyncValue: Codable, Equatable, Sendable {
       case .answered(let e): document.flows = [e]
       }
     case .pause(let firstDay):
-      guard fields == [false, false, true, false, false, false], let lastDay else {
+      guard fields == [false, false, true, false, false, false, false, false, false], let lastDay
+      else {
         return SyncRefusal("a pause's value is not its last day")
       }
       guard firstDay <= lastDay, lastDay.ordinal - firstDay.ordinal < Pause.maxDays else {
@@ -174,7 +238,9 @@ public struct SyncValue: Codable, Equatable, Sendable {
       }
       document.pauses = [Pause(firstDay: firstDay, lastDay: lastDay)]
     case .slot(let slot):
-      guard fields == [false, false, false, true, true, false], let expression, let enabled else {
+      guard fields == [false, false, false, true, true, false, false, false, false], let expression,
+        let enabled
+      else {
         return SyncRefusal("a slot's value is not an expression and whether it is on")
       }
       guard !expression.isEmpty, expression.count <= 256,
@@ -184,12 +250,43 @@ public struct SyncValue: Codable, Equatable, Sendable {
       else { return SyncRefusal("a slot's expression is not a calendar expression on one line") }
       document.schedule = [SlotSchedule(slot: slot, expression: expression, enabled: enabled)]
     case .celebrations:
-      guard fields == [false, false, false, false, false, true], let value,
+      guard fields == [false, false, false, false, false, true, false, false, false], let value,
         value == "on" || value == "off"
       else {
         return SyncRefusal("the celebrations setting is not on or off")
       }
       document.settings = [SettingKey.celebrations.rawValue: value]
+    case .habit:
+      guard fields == [false, false, false, false, false, false, true, false, false], let habit,
+        habit.days.isEmpty
+      else { return SyncRefusal("a habit's value is not its definition alone") }
+      // the rules `nudge habit add` holds typing to (the words a name can't be and the time's
+      // reading are the CLI's: `SyncExchange` asks them too)
+      do { _ = try habit.checked(reserved: [], timeProblem: { _ in nil }) } catch {
+        return SyncRefusal("the habit is not one 'nudge habit add' takes (\(error.message))")
+      }
+      document.habits = [habit]
+    case .habitDay(_, let day):
+      guard fields[0...6] == [false, true, false, false, false, false, false], let done,
+        let savedAt
+      else { return SyncRefusal("a habit day's value is not done or skipped and when") }
+      guard savedAt.utf8.count <= 40, InstantFormat.parse(savedAt) != nil else {
+        return SyncRefusal("a habit day's saved_at is not a time")
+      }
+      if let amount {
+        guard done, (0...Habit.maxAmount).contains(amount) else {
+          return SyncRefusal(
+            "a habit day's amount is a whole number from 0 to \(Habit.maxAmount), on a day done")
+        }
+      }
+      var carrier = ExportHabit(
+        Habit(name: "x", since: day), days: [HabitCheck(day: day, done: done, savedAt: savedAt)])
+      carrier.since = day
+      document.habits = [carrier]
+    case .planChoice:
+      guard fields == [false, false, false, false, true, false, false, false, false] else {
+        return SyncRefusal("a plan's value is not whether it is on")
+      }
     }
     do { try document.validate() } catch {
       return SyncRefusal("an import would refuse it: \(Self.withoutPlace(error.message))")
@@ -212,7 +309,9 @@ public struct SyncValue: Codable, Equatable, Sendable {
   /// An import's error without the place in its document ("review[0].why contains …" →
   /// "why contains …"): the document was made for the one value.
   static func withoutPlace(_ message: String) -> String {
-    for list in ["prep", "review", "checkin", "help", "flows", "pauses", "schedule", "settings"] {
+    for list in [
+      "prep", "review", "checkin", "help", "flows", "pauses", "schedule", "settings", "habits",
+    ] {
       for prefix in ["\(list)[0].", "\(list)[0] ", "\(list)[0]: ", "\(list)."]
       where message.hasPrefix(prefix) {
         return String(message.dropFirst(prefix.count))
