@@ -1237,6 +1237,10 @@ SHARED_VIEWS = [("streak", "--json"), ("week", "--json"), ("history", "--json"),
 
 def shared_views(device, now, days):
     views = {" ".join(v): device.must(*v, now=now).json() for v in SHARED_VIEWS}
+    # a plan file is in each computer's own home: the same file by its name
+    for plan in views["plan list --json"]:
+        if plan.get("file"):
+            plan["file"] = os.path.basename(plan["file"])
     for day in days:
         views[f"show {day}"] = device.day(day, now)
     views["export"] = device.export(now)
@@ -1413,6 +1417,83 @@ def test_habits_and_plans_travel():
 
 
 TESTS.append(test_habits_and_plans_travel)
+
+
+WALK_PLAN = """format = 1
+[plan]
+name = "walking"
+title = "Walking"
+on = true
+[[flow]]
+id = "walk"
+title = "Lunch walk"
+first = "First walk"
+[[flow.question]]
+id = "minutes"
+ask = "How many minutes?"
+kind = "number"
+required = true
+"""
+
+
+def plan_folder(device):
+    return os.path.join(device.home, ".config", "nudge", "plans")
+
+
+def test_plan_files_travel():
+    """17. A plan file of one's own travels: the laptop's walking.plan arrives in the desktop's
+    plans folder (0600), the entries of its flow are read against it (not raw 'walk / minutes:
+    34'), an edit of it travels too; a forged plan file whose flow takes a command's word is
+    refused in one line and never written."""
+    a = Device("t17", "laptop")
+    os.makedirs(plan_folder(a), mode=0o700)
+    with open(os.path.join(plan_folder(a), "walking.plan"), "w") as f:
+        f.write(WALK_PLAN)
+    os.chmod(os.path.join(plan_folder(a), "walking.plan"), 0o600)
+    t = "2026-12-10T12:00:00Z"
+    a.must("walk", "--answer", "minutes=34", "--no-input", "--no-animation", now=t)
+    a.join(t)
+    b = Device("t17", "desktop").join("2026-12-10T12:00:10Z")
+    exchange(a, b)
+    now = "2026-12-10T12:05:00Z"
+    r = b.run("sync", now=now)
+    path = os.path.join(plan_folder(b), "walking.plan")
+    check("17. the laptop's plan file is in the desktop's plans folder, 0600",
+          r.rc == 0 and os.path.exists(path) and open(path).read() == WALK_PLAN
+          and (os.stat(path).st_mode & 0o777) == 0o600, repr(r))
+    shown = b.must("show", "2026-12-10", now=now).out
+    check("17. the desktop shows the walk in its flow's words", "Lunch walk" in shown
+          and "How many minutes?: 34" in shown, shown)
+    listed = [p["name"] for p in b.must("plan", "list", "--json", now=now).json()]
+    check("17. the desktop lists the walking plan", "walking" in listed, str(listed))
+    va, vb = shared_views(a, now, ["2026-12-10"]), shared_views(b, now, ["2026-12-10"])
+    differing = [k for k in va if va[k] != vb.get(k)]
+    check("17. every command's JSON is the same on both", differing == [],
+          "; ".join(f"{k}: A {short(json.dumps(va[k]), 300)} B {short(json.dumps(vb.get(k)), 300)}"
+                    for k in differing))
+    # an edit on the desktop (a new title) reaches the laptop
+    edited = WALK_PLAN.replace('title = "Lunch walk"', 'title = "Walk at noon"')
+    with open(path, "w") as f:
+        f.write(edited)
+    later = "2026-12-10T13:00:00Z"
+    b.must("sync", now=later)
+    exchange(a, b)
+    a.must("sync", now=later)
+    check("17. an edit of the file on the desktop reaches the laptop's folder",
+          open(os.path.join(plan_folder(a), "walking.plan")).read() == edited)
+    # a forged plan file: its flow takes the word of a command
+    forged = WALK_PLAN.replace('name = "walking"', 'name = "evil"').replace('id = "walk"', 'id = "sync"')
+    wall = millis("2026-12-10T13:10:00Z")
+    with open(b.log(), "ab") as f:
+        f.write(change_line(wall, 0, b.id, "planfile/evil", {"plan_text": forged}))
+    copy_files(b, a)
+    r = a.run("sync", now="2026-12-10T13:11:00Z")
+    check("17. a forged plan file naming a command is refused in one line and not written",
+          r.rc == 0 and "the plan file evil.plan is not one the plans folder takes" in r.err
+          and not os.path.exists(os.path.join(plan_folder(a), "evil.plan")), repr(r))
+
+
+TESTS.append(test_plan_files_travel)
 
 
 def main():

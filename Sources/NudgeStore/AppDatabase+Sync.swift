@@ -499,6 +499,43 @@ extension AppDatabase {
     }
   }
 
+  // MARK: - Plan files
+
+  /// Takes the plans folder's files as they are now (plan name → text) into what sync knows
+  /// of them: a file new or changed since is marked to be written. A file gone from the folder
+  /// is left as sync knows it (a removal does not travel: one computer's missing file never
+  /// takes a plan from the others). Returns whether anything changed.
+  @discardableResult
+  public func mirrorPlanFiles(_ files: [String: String]) throws(StoreError) -> Bool {
+    try write { db in
+      var changed = false
+      for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+        guard
+          try db.texts("SELECT text FROM plan_file WHERE name = ?", [.text(name)]).first
+            != text
+        else { continue }
+        try db.execute(
+          """
+          INSERT INTO plan_file (name, text) VALUES (?, ?)
+          ON CONFLICT (name) DO UPDATE SET text = excluded.text
+          """, [.text(name), .text(text)])
+        changed = true
+      }
+      return changed
+    }
+  }
+
+  /// The plan files as sync knows them (plan name → text).
+  public func syncedPlanFiles() throws(StoreError) -> [String: String] {
+    try read { db in
+      var found: [String: String] = [:]
+      _ = try db.rows("SELECT name, text FROM plan_file") { row in
+        found[row.text(at: 0) ?? ""] = row.text(at: 1) ?? ""
+      }
+      return found
+    }
+  }
+
   /// The versions kept from conflicts, oldest first.
   public func syncConflicts() throws(StoreError) -> [SyncConflict] {
     try read { db in
@@ -706,6 +743,10 @@ extension AppDatabase {
       return try db.rows("SELECT is_on FROM plan_choice WHERE plan = ?", [.text(name)]) { row in
         SyncValue(enabled: row.integer(at: 0) != 0)
       }.first
+    case .planFile(let name):
+      return try db.texts("SELECT text FROM plan_file WHERE name = ?", [.text(name)]).first.map {
+        SyncValue(planText: $0)
+      }
     }
   }
 
@@ -768,6 +809,11 @@ extension AppDatabase {
       guard let on = value?.enabled else { return }
       try db.execute(
         "INSERT INTO plan_choice (plan, is_on) VALUES (?, ?)", [.text(name), SQLValue(on)])
+    case .planFile(let name):
+      try db.execute("DELETE FROM plan_file WHERE name = ?", [.text(name)])
+      guard let text = value?.planText else { return }
+      try db.execute(
+        "INSERT INTO plan_file (name, text) VALUES (?, ?)", [.text(name), .text(text)])
     }
   }
 }

@@ -412,8 +412,11 @@ extension AppDatabase {
     // Version 15: a habit travels (sync) under an id of its own that every computer knows it
     // by, whatever its name or its row's number here (`uid`, 16 hex digits that sort in the
     // order habits were added: see `insertHabit`; the habits there are get their row's number
-    // in its place, so they keep their order, before any added later).
+    // in its place, so they keep their order, before any added later); and the person's plan
+    // files as sync last knew them (`plan_file`: the plans folder's `NAME.plan` texts, so a
+    // plan file travels as every other kind does; the folder is the person's, this a copy).
     """
+      CREATE TABLE plan_file (name TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL) WITHOUT ROWID;
       ALTER TABLE habit ADD COLUMN uid TEXT;
       UPDATE habit SET uid = printf('%012x%04x', id, abs(random()) % 65536) WHERE uid IS NULL;
       CREATE UNIQUE INDEX habit_uid ON habit (uid);
@@ -509,6 +512,16 @@ extension AppDatabase {
     CREATE TRIGGER sync_plan_removed AFTER DELETE ON plan_choice BEGIN
       INSERT INTO sync_dirty SELECT k FROM (SELECT 'plan/' || OLD.plan AS k)
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_plan_file_added AFTER INSERT ON plan_file BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'planfile/' || NEW.name AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_plan_file_changed AFTER UPDATE ON plan_file BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'planfile/' || OLD.name AS k
+        UNION SELECT 'planfile/' || NEW.name)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
+    CREATE TRIGGER sync_plan_file_removed AFTER DELETE ON plan_file BEGIN
+      INSERT INTO sync_dirty SELECT k FROM (SELECT 'planfile/' || OLD.name AS k)
+      WHERE k NOT IN (SELECT key FROM sync_dirty); END;
     """
 
   /// Every key of the kinds version 15 made travel that this database holds, marked to be
@@ -520,6 +533,7 @@ extension AppDatabase {
         FROM habit_check c JOIN habit h ON h.id = c.habit
         WHERE h.uid IS NOT NULL AND NOT h.removed
       UNION ALL SELECT 'plan/' || plan FROM plan_choice
+      UNION ALL SELECT 'planfile/' || name FROM plan_file
     """
 
   /// The names of the sync triggers (`syncTriggersVersion13`, `syncTriggersVersion15`), for
@@ -546,5 +560,8 @@ extension AppDatabase {
     "sync_plan_added",
     "sync_plan_changed",
     "sync_plan_removed",
+    "sync_plan_file_added",
+    "sync_plan_file_changed",
+    "sync_plan_file_removed",
   ]
 }

@@ -463,6 +463,21 @@ private enum Sample {
         == "a habit day's value is not done or skipped and when")
   }
 
+  @Test func aPlanFileIsItsTextAloneOfAtMostAPlansSize() {
+    #expect(reason(.planFile("walk"), SyncValue(planText: "format = 1\n")) == nil)
+    #expect(
+      reason(
+        .planFile("walk"), SyncValue(planText: String(repeating: "#", count: PlanFile.maxBytes + 1))
+      )?
+      .hasPrefix("a plan file's text is larger than") == true)
+    #expect(
+      reason(.planFile("walk"), SyncValue(value: "x", planText: "format = 1\n"))
+        == "a plan file's value is not its text")
+    #expect(
+      SyncKey.parse("planfile/Walk")
+        == .failure(.init("a plan file's name is not one a plan file can have")))
+  }
+
   @Test func aPlanChoiceIsWhetherItIsOnAndNothingElse() {
     #expect(reason(.planChoice("sleep"), SyncValue(enabled: true)) == nil)
     #expect(
@@ -671,7 +686,7 @@ enum Pairwise {
   static let keys: [SyncKey] = [
     .entry(day: Sample.day, flow: "prep", id: nil), .pause(firstDay: Sample.day),
     .slot(.evening), .celebrations, .habit(uid: "0123456789abcdef"),
-    .habitDay(uid: "0123456789abcdef", day: Sample.day), .planChoice("sleep"),
+    .habitDay(uid: "0123456789abcdef", day: Sample.day), .planChoice("sleep"), .planFile("walk"),
   ]
 
   static func value(for key: SyncKey, _ n: Int) -> SyncValue? {
@@ -685,6 +700,7 @@ enum Pairwise {
       return SyncValue(habit: ExportHabit(Habit(name: "Read \(n)", since: Sample.day), days: []))
     case .habitDay: return SyncValue(savedAt: "2026-11-25T20:00:00Z", done: n % 2 == 0)
     case .planChoice: return SyncValue(enabled: n % 2 == 0)
+    case .planFile: return SyncValue(planText: "format = \(n)\n")
     }
   }
 

@@ -427,6 +427,7 @@ struct SyncStatus: Encodable {
     case .habit: return "a habit's definition"
     case .habitDay(_, let day): return "a habit's \(day)"
     case .planChoice(let name): return "whether the \(name) plan is on"
+    case .planFile(let name): return "the plan file \(name).plan"
     }
   }
 }

@@ -24,6 +24,12 @@ struct SyncExchange {
   /// The habits this computer knows (their travelling ids), read when a habit's day first
   /// arrives, and those that arrived since: a day of a habit not known yet waits aside.
   let habitsHere = KnownHabits()
+  /// What the rules of the plans folder here say of a plan file that arrives (by its plan
+  /// name, with its text): nil when it is one they take.
+  var planFileRefusal: ((String, String) -> String?)? = nil
+  /// The plans folder's files now (plan name → text), taken into what sync knows before a
+  /// write; nil: not read.
+  var planFilesHere: (() -> [String: String]?)? = nil
   /// Reading this device's own files (`takeInOwn`): a change claiming this device is taken
   /// only for a key this database holds.
   fileprivate(set) var ownLinesConfirmOnly = false
@@ -52,6 +58,8 @@ struct SyncExchange {
     var changedHere = false
     /// Slots whose schedule arrived (their timers need rewriting).
     var slotsChanged = false
+    /// Plan files that arrived (by plan name): to be written into the plans folder.
+    var planFilesChanged: Set<String> = []
     /// Achievements the merged entries earned.
     var earned: [Achievement] = []
     /// Devices whose files were read for the first time (by name).
@@ -69,6 +77,7 @@ struct SyncExchange {
       sum.waiting = earlier.waiting + waiting
       sum.changedHere = changedHere || earlier.changedHere
       sum.slotsChanged = slotsChanged || earlier.slotsChanged
+      sum.planFilesChanged = planFilesChanged.union(earlier.planFilesChanged)
       sum.earned = earlier.earned + earned
       sum.found = earlier.found + found
       sum.rewroteOwn = rewroteOwn || earlier.rewroteOwn
@@ -80,8 +89,9 @@ struct SyncExchange {
   /// stay pending, written next time).
   /// `joining`: the first write of what this device brings (`SyncStore.writeSyncChanges`).
   @discardableResult
-  func writeOut(joining: Bool = false) throws -> Int {
+  func writeOut(joining: Bool = false, mirroring: Bool = true) throws -> Int {
     if let problem = folder.problem() { throw CLIError.syncFolder(problem) }
+    if mirroring { try mirrorPlanFiles() }
     // a log that is not the one this device wrote last (an older copy put back): everything
     // it knows is written again first, a snapshot and a new log
     // (what this device knows of its log now: an exchange may have written since `me` was read)
@@ -110,6 +120,14 @@ struct SyncExchange {
     }
     if me.logLines + changes.count > Self.linesPerGeneration { try snapshot() }
     return changes.count
+  }
+
+  /// Takes the plans folder's files into what sync knows of them (a file new or changed is to
+  /// be written); whether any was.
+  @discardableResult
+  func mirrorPlanFiles() throws -> Bool {
+    guard let files = planFilesHere?() else { return false }
+    return try db.mirrorPlanFiles(files)
   }
 
   /// Folds everything this device knows into its snapshot and starts its next log: the
@@ -356,6 +374,12 @@ struct SyncExchange {
       }
       habitsHere.arrived(uid)
       return nil
+    case .planFile(let name):
+      guard let text = change.value?.planText else { return nil }
+      if let why = planFileRefusal?(name, text) {
+        return SyncRefusal("the plan file \(name).plan is not one the plans folder takes (\(why))")
+      }
+      return nil
     case .habitDay(let uid, _):
       guard change.value != nil else { return nil }
       guard habitsHere.knows(uid, db) else {
@@ -471,6 +495,8 @@ struct SyncExchange {
           switch change.key {
           case .slot, .habit, .planChoice:
             if result != .ignored { report.slotsChanged = true }
+          case .planFile(let name):
+            if result != .ignored { report.planFilesChanged.insert(name) }
           default: break
           }
           // what was here already is no news

@@ -24,11 +24,23 @@ enum SyncRunner {
         } catch {
           return VisibleText.escaped(error.message)
         }
-      })
+      },
+      planFileRefusal: { PlanFilesTravel.refusal(ctx, name: $0, text: $1) },
+      planFilesHere: { PlanFilesTravel.here(ctx) })
   }
 
-  /// After a take-in: the timers follow a schedule that arrived.
+  /// After a take-in: the plan files that arrived are written into the plans folder (and the
+  /// entries of their flows that waited for them are taken, read against them); the timers
+  /// follow a schedule, a habit or a plan that arrived.
   static func after(_ ctx: Context, _ db: AppDatabase, _ report: SyncExchange.Report) throws {
+    var report = report
+    if !PlanFilesTravel.place(ctx, db, report.planFilesChanged).isEmpty,
+      let me = try db.syncDevice(), let again = try? exchange(ctx, db, me).takeIn(later: true)
+    {
+      // its own reminder times, when it has any
+      _ = again
+      report.slotsChanged = true
+    }
     if report.slotsChanged {
       try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
     }
@@ -57,7 +69,10 @@ enum SyncRunner {
   ) -> Bool {
     guard let look = known ?? (try? db.syncLook()) else { return false }
     let exchange = exchange(ctx, db, look.me)
-    let written = look.pending ? ((try? exchange.writeOut()) ?? 0) : 0
+    // a plan file new or changed in the folder since is written as any change here is
+    let mirrored = (try? exchange.mirrorPlanFiles()) ?? false
+    let written =
+      look.pending || mirrored ? ((try? exchange.writeOut(mirroring: false)) ?? 0) : 0
     guard var report = try? exchange.takeIn(peers: look.peers, later: look.later) else {
       return false
     }

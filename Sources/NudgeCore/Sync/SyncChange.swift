@@ -19,6 +19,8 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
   case habitDay(uid: String, day: Day)
   /// Whether a plan is on (`nudge plan on|off NAME`).
   case planChoice(String)
+  /// A plan file of the person's own (`NAME.plan` in the plans folder), as text.
+  case planFile(String)
 
   /// `entry/DAY/FLOW[/ID]`, `pause/DAY`, `slot/SLOT`, `setting/celebrations`, `habit/UID`,
   /// `habitday/UID/DAY`, `plan/NAME`.
@@ -31,12 +33,15 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
     case .habit(let uid): "habit/\(uid)"
     case .habitDay(let uid, let day): "habitday/\(uid)/\(day)"
     case .planChoice(let name): "plan/\(name)"
+    case .planFile(let name): "planfile/\(name)"
     }
   }
 
   /// Every kind of key, by the word its text starts with: what travels (a test holds each
   /// kind to every path that carries the person's data).
-  public static let kinds = ["entry", "pause", "slot", "setting", "habit", "habitday", "plan"]
+  public static let kinds = [
+    "entry", "pause", "slot", "setting", "habit", "habitday", "plan", "planfile",
+  ]
 
   /// Reads a key another device wrote; the reason when it is not one this Nudge takes.
   public static func parse(_ text: String) -> Result<SyncKey, SyncRefusal> {
@@ -86,8 +91,13 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
         return .failure(.init("a plan's name is not one a plan file can have"))
       }
       return .success(.planChoice(parts[1]))
+    case ("planfile", 2):
+      guard ExportPlanFile.isFileName(parts[1] + ".plan") else {
+        return .failure(.init("a plan file's name is not one a plan file can have"))
+      }
+      return .success(.planFile(parts[1]))
     case ("entry", _), ("pause", _), ("slot", _), ("setting", _), ("habit", _), ("habitday", _),
-      ("plan", _):
+      ("plan", _), ("planfile", _):
       return .failure(
         .init(
           "its key has \(parts.count) parts, not the \(parts[0] == "entry" ? "3 or 4 of entry/DAY/FLOW[/ID]" : parts[0] == "habitday" ? "3 of habitday/ID/DAY" : "2 of \(parts[0])/NAME")"
@@ -129,11 +139,13 @@ public struct SyncValue: Codable, Equatable, Sendable {
   /// A habit's day: done (false: skipped), and a measurable habit's amount that day.
   public var done: Bool?
   public var amount: Int?
+  /// A plan file's text.
+  public var planText: String?
 
   public init(
     answers: [String: String]? = nil, savedAt: String? = nil, lastDay: Day? = nil,
     expression: String? = nil, enabled: Bool? = nil, value: String? = nil,
-    habit: ExportHabit? = nil, done: Bool? = nil, amount: Int? = nil
+    habit: ExportHabit? = nil, done: Bool? = nil, amount: Int? = nil, planText: String? = nil
   ) {
     self.answers = answers
     self.savedAt = savedAt
@@ -144,6 +156,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
     self.habit = habit
     self.done = done
     self.amount = amount
+    self.planText = planText
   }
 
   /// What it holds field by field, as a person compares two versions: each answer by its
@@ -167,6 +180,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
     }
     if let done { found["done"] = done ? "yes" : "no" }
     if let amount { found["amount"] = String(amount) }
+    if let planText { found["plan_text"] = planText }
     return found
   }
 
@@ -196,14 +210,18 @@ public struct SyncValue: Codable, Equatable, Sendable {
   /// so what sync takes, the export it ends in imports again (an entry of a flow a plan file
   /// defines is held to that definition where the plans are known: `SyncExchange`).
   public func check(for key: SyncKey) -> SyncRefusal? {
-    let fields = [
-      answers != nil, savedAt != nil, lastDay != nil, expression != nil, enabled != nil,
-      value != nil, habit != nil, done != nil, amount != nil,
-    ]
+    // the fields it holds, by name: each kind holds its own and no others
+    let fields = Set(
+      [
+        ("answers", answers != nil), ("saved_at", savedAt != nil), ("last_day", lastDay != nil),
+        ("expression", expression != nil), ("enabled", enabled != nil), ("value", value != nil),
+        ("habit", habit != nil), ("done", done != nil), ("amount", amount != nil),
+        ("plan_text", planText != nil),
+      ].filter(\.1).map(\.0))
     var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])
     switch key {
     case .entry(let day, let flow, let id):
-      guard fields == [true, true, false, false, false, false, false, false, false], let answers,
+      guard fields == ["answers", "saved_at"], let answers,
         let savedAt
       else {
         return SyncRefusal("an entry's value has other fields than its answers and saved_at")
@@ -229,7 +247,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
       case .answered(let e): document.flows = [e]
       }
     case .pause(let firstDay):
-      guard fields == [false, false, true, false, false, false, false, false, false], let lastDay
+      guard fields == ["last_day"], let lastDay
       else {
         return SyncRefusal("a pause's value is not its last day")
       }
@@ -238,7 +256,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
       }
       document.pauses = [Pause(firstDay: firstDay, lastDay: lastDay)]
     case .slot(let slot):
-      guard fields == [false, false, false, true, true, false, false, false, false], let expression,
+      guard fields == ["expression", "enabled"], let expression,
         let enabled
       else {
         return SyncRefusal("a slot's value is not an expression and whether it is on")
@@ -250,14 +268,14 @@ public struct SyncValue: Codable, Equatable, Sendable {
       else { return SyncRefusal("a slot's expression is not a calendar expression on one line") }
       document.schedule = [SlotSchedule(slot: slot, expression: expression, enabled: enabled)]
     case .celebrations:
-      guard fields == [false, false, false, false, false, true, false, false, false], let value,
+      guard fields == ["value"], let value,
         value == "on" || value == "off"
       else {
         return SyncRefusal("the celebrations setting is not on or off")
       }
       document.settings = [SettingKey.celebrations.rawValue: value]
     case .habit:
-      guard fields == [false, false, false, false, false, false, true, false, false], let habit,
+      guard fields == ["habit"], let habit,
         habit.days.isEmpty
       else { return SyncRefusal("a habit's value is not its definition alone") }
       // the rules `nudge habit add` holds typing to (the words a name can't be and the time's
@@ -267,7 +285,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
       }
       document.habits = [habit]
     case .habitDay(_, let day):
-      guard fields[0...6] == [false, true, false, false, false, false, false], let done,
+      guard fields.subtracting(["amount"]) == ["saved_at", "done"], let done,
         let savedAt
       else { return SyncRefusal("a habit day's value is not done or skipped and when") }
       guard savedAt.utf8.count <= 40, InstantFormat.parse(savedAt) != nil else {
@@ -284,9 +302,20 @@ public struct SyncValue: Codable, Equatable, Sendable {
       carrier.since = day
       document.habits = [carrier]
     case .planChoice:
-      guard fields == [false, false, false, false, true, false, false, false, false] else {
+      guard fields == ["enabled"] else {
         return SyncRefusal("a plan's value is not whether it is on")
       }
+    case .planFile(let name):
+      guard fields == ["plan_text"],
+        let text = planText
+      else { return SyncRefusal("a plan file's value is not its text") }
+      // the rules a file dropped into the plans folder is held to are the CLI's to ask
+      // (`SyncExchange`): here, its size and that it is text
+      guard text.utf8.count <= PlanFile.maxBytes, !text.contains("\u{0}") else {
+        return SyncRefusal(
+          "a plan file's text is larger than \(PlanFile.maxBytes / 1024) KiB or not text")
+      }
+      document.planFiles = [ExportPlanFile(name: name + ".plan", text: text)]
     }
     do { try document.validate() } catch {
       return SyncRefusal("an import would refuse it: \(Self.withoutPlace(error.message))")
