@@ -532,7 +532,7 @@ ok = raw.startswith(b'\xef\xbb\xbfday,flow,saved_at,') and raw.count(b'\r\n') ==
 ok = ok and len(rows) == 10 and by[('2026-11-21', 'prep')]['other'] == 'oats, \"overnight\" ones'
 ok = ok and by[('2026-11-21', 'prep')]['produce'] == 'no' and by[('2026-11-21', 'prep')]['water'] == 'yes'
 ok = ok and by[('2026-11-16', 'prep')]['other'] == 'first line\nsecond line'
-ok = ok and by[('2026-11-21', 'need-help')]['note'] == \"'=1+1 at the office\"
+ok = ok and by[('2026-11-21', 'need-help')]['need-help.note'] == \"'=1+1 at the office\"
 ok = ok and by[('2026-11-21', 'need-help')]['category'] == 'other' and by[('2026-11-15', 'prep')]['other'] == ''
 sys.exit(0 if ok else 1)"
 

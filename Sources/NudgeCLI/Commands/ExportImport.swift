@@ -14,7 +14,7 @@ struct ExportCommand: ContextCommand {
 
   @Flag(
     help: ArgumentHelp(
-      "Write the entries as CSV for a spreadsheet instead: one row per entry (day, flow, saved_at, then a column per answer), UTF-8 with CRLF line ends; a cell that starts with = + - or @ gets a ' before it."
+      "Write the entries as CSV for a spreadsheet instead: one row per entry and per habit day (day, flow, saved_at, then a column per answer, FLOW.ID where two flows ask an ID, and habit, habit_state, habit_amount, habit_unit), UTF-8 with CRLF line ends; a cell that starts with = + - or @ gets a ' before it."
     ))
   var csv = false
 
@@ -48,7 +48,12 @@ struct ExportCommand: ContextCommand {
       csv
       ? Data(
         EntriesSpreadsheet.csv(
-          try db.storedEntries(), questionOrder: ctx.planCatalogue().questionOrder
+          try db.storedEntries(), questions: ctx.planCatalogue().questionsAsked,
+          habitDays: try db.habits(includingArchived: true).flatMap { habit in
+            try db.habitChecks(habit.id).map {
+              EntriesSpreadsheet.HabitDay(habit: habit.name, unit: habit.unit, check: $0)
+            }
+          }
         ).utf8)
       : try Self.withPlanFiles(try db.exportDocument(), ctx).encoded()
     // never a backup that `import` would refuse (the limits keep everything well under it)

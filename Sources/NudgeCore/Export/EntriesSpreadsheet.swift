@@ -1,31 +1,110 @@
 /// Every entry as a spreadsheet (`nudge export --csv`): RFC 4180 text that LibreOffice and
-/// other spreadsheets open as is — a header row, then one row per entry (help notes too):
-/// its day, its flow, when it was saved, then a column per answer.
+/// other spreadsheets open as is — a header row, then one row per entry (help notes too) and
+/// per habit day: its day, its flow (`habit` for a habit's day), when it was saved, then a
+/// column per answer, and the habit's name, state and amount.
 public enum EntriesSpreadsheet {
   /// The columns every row starts with, before the answers.
   public static let leadingColumns = ["day", "flow", "saved_at"]
+
+  /// The columns a habit's day fills (after the answers, when there are habit days).
+  public static let habitColumns = ["habit", "habit_state", "habit_amount", "habit_unit"]
 
   /// The UTF-8 byte order mark the text starts with, so a spreadsheet reads it as UTF-8
   /// whatever character set it would otherwise guess.
   public static let byteOrderMark = "\u{FEFF}"
 
-  /// The answer columns: every answer id `entries` hold, those `questionOrder` names first and
-  /// in its order (the order the plans ask them), then the rest by name.
-  public static func answerColumns(of entries: [StoredEntry], questionOrder: [String]) -> [String] {
-    let held = Set(entries.flatMap(\.answers.keys))
-    let known = questionOrder.filter(held.contains)
-    return known + held.subtracting(known).sorted()
+  /// An answer column: a question's id, with its flow's word when more than one flow asks a
+  /// question of that id (the Morning Focus's `challenge` and the sleep plan's are two
+  /// columns, `review.challenge` and `sleep.challenge`, never one).
+  public struct Column: Equatable, Sendable {
+    /// The flow whose answers it holds; nil: every flow's answer of `id` (only one asks it).
+    public var flow: String?
+    public var id: String
+
+    public init(flow: String? = nil, _ id: String) {
+      self.flow = flow
+      self.id = id
+    }
+
+    public var header: String { flow.map { "\($0).\(id)" } ?? id }
+
+    func value(_ entry: StoredEntry) -> String {
+      guard flow == nil || flow == entry.flow else { return "" }
+      return entry.answers[id] ?? ""
+    }
   }
 
-  /// The whole document: the byte order mark, the header row and one row per entry, in the
-  /// order given; every line ends with CRLF. A missing answer is an empty field.
-  public static func csv(_ entries: [StoredEntry], questionOrder: [String]) -> String {
-    let answers = answerColumns(of: entries, questionOrder: questionOrder)
-    var text = byteOrderMark + row(leadingColumns + answers)
+  /// A habit's recorded day, as a row says it.
+  public struct HabitDay: Equatable, Sendable {
+    public var habit: String
+    public var unit: String?
+    public var check: HabitCheck
+
+    public init(habit: String, unit: String?, check: HabitCheck) {
+      self.habit = habit
+      self.unit = unit
+      self.check = check
+    }
+  }
+
+  /// The answer columns: every answer id `entries` hold, those `questions` names first and in
+  /// its order (the order the plans ask them), then the rest by name; an id more than one flow
+  /// asks or answers is a column per flow.
+  public static func answerColumns(of entries: [StoredEntry], questions: [AskedQuestion])
+    -> [Column]
+  {
+    var flowsOf: [String: Set<String>] = [:]
+    for question in questions { flowsOf[question.id, default: []].insert(question.flow) }
     for entry in entries {
-      text += row(
-        [entry.day.description, entry.flow, entry.savedAt]
-          + answers.map { entry.answers[$0] ?? "" })
+      for id in entry.answers.keys { flowsOf[id, default: []].insert(entry.flow) }
+    }
+    var held: [Column] = []
+    var seen: Set<String> = []
+    for entry in entries {
+      for id in entry.answers.keys {
+        let column = Column(flow: (flowsOf[id]?.count ?? 0) > 1 ? entry.flow : nil, id)
+        if seen.insert(column.header).inserted { held.append(column) }
+      }
+    }
+    let order = questions.flatMap { question in
+      [Column(flow: question.flow, question.id), Column(question.id)]
+    }.map(\.header)
+    let known = order.compactMap { header in held.first { $0.header == header } }
+    var listed = Set(known.map(\.header))
+    let rest = held.filter { listed.insert($0.header).inserted }.sorted { $0.header < $1.header }
+    return known + rest
+  }
+
+  /// The whole document: the byte order mark, the header row and one row per entry and per
+  /// habit day, by day (a day's entries in the order given, then its habit days); every line
+  /// ends with CRLF. A missing answer is an empty field.
+  public static func csv(
+    _ entries: [StoredEntry], questions: [AskedQuestion], habitDays: [HabitDay] = []
+  ) -> String {
+    let answers = answerColumns(of: entries, questions: questions)
+    let habits = habitDays.isEmpty ? [] : habitColumns
+    var text = byteOrderMark + row(leadingColumns + answers.map(\.header) + habits)
+    var rows: [(day: Day, fields: [String])] = entries.map { entry in
+      (
+        entry.day,
+        [entry.day.description, entry.flow, entry.savedAt] + answers.map { $0.value(entry) }
+          + habits.map { _ in "" }
+      )
+    }
+    rows += habitDays.map { day in
+      (
+        day.check.day,
+        [day.check.day.description, "habit", day.check.savedAt] + answers.map { _ in "" } + [
+          day.habit, day.check.done ? "done" : "skipped", day.check.value.map(String.init) ?? "",
+          day.check.value == nil ? "" : day.unit ?? "",
+        ]
+      )
+    }
+    // by day, each day's rows in the order they came (a stable sort)
+    for (_, fields) in rows.enumerated().sorted(by: {
+      ($0.element.day, $0.offset) < ($1.element.day, $1.offset)
+    }).map(\.element) {
+      text += row(fields)
     }
     return text
   }
@@ -68,13 +147,25 @@ public enum EntriesSpreadsheet {
   }
 }
 
+/// A question a plan asks, by its flow's word and its id.
+public struct AskedQuestion: Equatable, Sendable {
+  public var flow: String
+  public var id: String
+
+  public init(flow: String, id: String) {
+    self.flow = flow
+    self.id = id
+  }
+}
+
 extension PlanCatalogue {
-  /// Every question id the plans define, in the order they ask them (plan by plan, flow by
-  /// flow), each once.
-  public var questionOrder: [String] {
-    var seen: Set<String> = []
-    return entries.flatMap { $0.plan.flows.flatMap(\.questions) }.map(\.id).filter {
-      seen.insert($0).inserted
+  /// Every question the plans define, in the order they ask them (plan by plan, flow by
+  /// flow).
+  public var questionsAsked: [AskedQuestion] {
+    entries.flatMap { entry in
+      entry.plan.flows.flatMap { flow in
+        flow.questions.map { AskedQuestion(flow: flow.word, id: $0.id) }
+      }
     }
   }
 }

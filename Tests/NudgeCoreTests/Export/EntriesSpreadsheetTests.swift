@@ -5,7 +5,7 @@ import Testing
 /// `nudge export --csv`: RFC 4180 text a spreadsheet opens as is, answer columns in the order
 /// the plans ask them, typed text kept whole and never run as a formula.
 @Suite struct EntriesSpreadsheetTests {
-  static let builtIn = PlanCatalogue.load(files: [], commandWords: []).questionOrder
+  static let builtIn = PlanCatalogue.load(files: [], commandWords: []).questionsAsked
   static let day = Day("2026-11-20")!
 
   func entry(_ flow: String, _ answers: [String: String], id: String? = nil) -> StoredEntry {
@@ -21,9 +21,10 @@ import Testing
       .dropLast().map(String.init)
   }
 
-  @Test func theQuestionOrderIsThePlansOwnEachIdOnce() {
+  @Test func theQuestionOrderIsThePlansOwn() {
+    var seen: Set<String> = []
     #expect(
-      Self.builtIn == [
+      Self.builtIn.map(\.id).filter { seen.insert($0).inserted } == [
         "sticky-notes", "produce", "water", "breakfast", "other", "why", "challenge",
         "challenge_other", "swap", "commit_to", "commit_from", "followed", "feel", "blocker",
         "category", "note", "bedtime", "wake", "rested", "accept", "completed",
@@ -39,11 +40,11 @@ import Testing
       entry("mine", ["zzz": "1", "aaa": "2"]),
     ]
     #expect(
-      EntriesSpreadsheet.answerColumns(of: entries, questionOrder: Self.builtIn) == [
-        "sticky-notes", "water", "followed", "feel", "category", "note", "bedtime", "aaa",
-        "coach", "zzz",
+      EntriesSpreadsheet.answerColumns(of: entries, questions: Self.builtIn).map(\.header) == [
+        "sticky-notes", "water", "followed", "feel", "category", "need-help.note", "bedtime",
+        "sleep.note", "aaa", "coach", "zzz",
       ])
-    #expect(EntriesSpreadsheet.answerColumns(of: [], questionOrder: Self.builtIn) == [])
+    #expect(EntriesSpreadsheet.answerColumns(of: [], questions: Self.builtIn) == [])
   }
 
   @Test func aRowPerEntryUnderAHeaderWithEmptyFieldsForMissingAnswers() {
@@ -52,15 +53,15 @@ import Testing
         entry("prep", ["water": "yes", "produce": "no"]),
         entry("need-help", ["category": "habit", "note": "after lunch"], id: "n1"),
         entry("sleep", ["bedtime": "23:10", "rested": "4", "note": "noisy"]),
-      ], questionOrder: Self.builtIn)
+      ], questions: Self.builtIn)
     #expect(
       lines(text) == [
-        "day,flow,saved_at,produce,water,category,note,bedtime,rested",
-        "2026-11-20,prep,2026-11-20T21:00:00+01:00,no,yes,,,,",
-        "2026-11-20,need-help,2026-11-20T21:00:00+01:00,,,habit,after lunch,,",
-        "2026-11-20,sleep,2026-11-20T21:00:00+01:00,,,,noisy,23:10,4",
+        "day,flow,saved_at,produce,water,category,need-help.note,bedtime,rested,sleep.note",
+        "2026-11-20,prep,2026-11-20T21:00:00+01:00,no,yes,,,,,",
+        "2026-11-20,need-help,2026-11-20T21:00:00+01:00,,,habit,after lunch,,,",
+        "2026-11-20,sleep,2026-11-20T21:00:00+01:00,,,,,23:10,4,noisy",
       ])
-    #expect(lines(EntriesSpreadsheet.csv([], questionOrder: Self.builtIn)) == ["day,flow,saved_at"])
+    #expect(lines(EntriesSpreadsheet.csv([], questions: Self.builtIn)) == ["day,flow,saved_at"])
   }
 
   @Test func fieldsWithACommaAQuoteOrALineBreakAreQuotedTheirQuotesDoubled() {
@@ -78,7 +79,7 @@ import Testing
       #expect(EntriesSpreadsheet.quoted(value) == field, "\(value)")
     }
     let text = EntriesSpreadsheet.csv(
-      [entry("prep", ["other": "oats, \"soaked\"\nand nuts"])], questionOrder: Self.builtIn)
+      [entry("prep", ["other": "oats, \"soaked\"\nand nuts"])], questions: Self.builtIn)
     #expect(
       text
         == "\u{FEFF}day,flow,saved_at,other\r\n"
@@ -110,7 +111,42 @@ import Testing
     }
     // guarded, then quoted: the apostrophe is inside the quotes
     let text = EntriesSpreadsheet.csv(
-      [entry("review", ["swap": "=1,2", "commit_to": "@home"])], questionOrder: Self.builtIn)
+      [entry("review", ["swap": "=1,2", "commit_to": "@home"])], questions: Self.builtIn)
     #expect(lines(text).last == "2026-11-20,review,2026-11-20T21:00:00+01:00,\"'=1,2\",'@home")
+  }
+
+  @Test func theSleepPlansChallengeIsAColumnApartFromTheMorningFocuss() {
+    let text = EntriesSpreadsheet.csv(
+      [
+        entry("review", ["challenge": "sugary-drinks", "commit_to": "tea"]),
+        entry("sleep", ["challenge": "screens-off", "bedtime": "23:00"]),
+      ], questions: Self.builtIn)
+    #expect(
+      lines(text) == [
+        "day,flow,saved_at,review.challenge,commit_to,bedtime,sleep.challenge",
+        "2026-11-20,review,2026-11-20T21:00:00+01:00,sugary-drinks,tea,,",
+        "2026-11-20,sleep,2026-11-20T21:00:00+01:00,,,23:00,screens-off",
+      ])
+  }
+
+  @Test func habitDaysAreRowsOfTheirOwnByDayWithTheirStateAndAmount() {
+    let earlier = Day("2026-11-19")!
+    let text = EntriesSpreadsheet.csv(
+      [entry("checkin", ["feel": "good"])], questions: Self.builtIn,
+      habitDays: [
+        .init(
+          habit: "Read", unit: "pages",
+          check: HabitCheck(day: Self.day, done: true, value: 22, savedAt: "2026-11-20T22:00:00Z")),
+        .init(
+          habit: "=Floss", unit: nil,
+          check: HabitCheck(day: earlier, done: false, savedAt: "2026-11-19T22:00:00Z")),
+      ])
+    #expect(
+      lines(text) == [
+        "day,flow,saved_at,feel,habit,habit_state,habit_amount,habit_unit",
+        "2026-11-19,habit,2026-11-19T22:00:00Z,,'=Floss,skipped,,",
+        "2026-11-20,checkin,2026-11-20T21:00:00+01:00,good,,,,",
+        "2026-11-20,habit,2026-11-20T22:00:00Z,,Read,done,22,pages",
+      ])
   }
 }
