@@ -269,7 +269,7 @@ extension SQLiteConnection {
   func habits(includingArchived: Bool) throws -> [Habit] {
     try rows(
       """
-      SELECT id, name, question, every, at, target, unit, since, archived FROM habit
+      SELECT id, name, question, every, at, target, unit, since, archived, uid FROM habit
       WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY uid, id
       """
     ) { row -> Habit in
@@ -279,10 +279,12 @@ extension SQLiteConnection {
         throw UnreadableValue(
           column: "habit", text: row.text(at: 3), what: "a habit it cannot read")
       }
-      return Habit(
+      var habit = Habit(
         id: row.integer(at: 0) ?? 0, name: row.text(at: 1) ?? "", question: row.text(at: 2),
         every: every, at: row.text(at: 4), target: row.integer(at: 5), unit: row.text(at: 6),
         since: since, archived: (row.integer(at: 8) ?? 0) != 0)
+      habit.uid = row.text(at: 9)
+      return habit
     }
   }
 

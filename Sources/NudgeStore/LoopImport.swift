@@ -190,7 +190,11 @@ extension AppDatabase {
               "UPDATE habit SET since = ? WHERE id = ?", [SQLValue(earliest), SQLValue(id)])
           }
         } else {
-          id = try db.insertHabit(HabitRow(habit))
+          // the id it travels by, when the file has one no habit here has
+          let uid = try habit.uid.flatMap {
+            try db.habitID(uid: $0, removed: true) == nil ? $0 : nil
+          }
+          id = try db.insertHabit(HabitRow(habit), uid: uid)
           count.newHabits += 1
         }
         var before: [Day: HabitCheck] = [:]

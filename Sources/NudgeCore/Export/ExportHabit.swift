@@ -12,6 +12,9 @@ public struct ExportHabit: Codable, Equatable, Sendable {
   public var unit: String?
   public var since: Day
   public var archived: Bool
+  /// The id it travels by (absent in an export from before it): a restore keeps it, so a
+  /// backup restored on one computer is the same habit as the other computer's.
+  public var uid: String?
   /// Every day recorded, oldest first.
   public var days: [HabitCheck]
 
@@ -24,6 +27,7 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     unit = habit.unit
     since = habit.since
     archived = habit.archived
+    uid = habit.uid
     self.days = days.sorted { $0.day < $1.day }
   }
 
@@ -36,6 +40,12 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     var habit = Habit(
       name: try Habit.checkedName(name, reserved: reserved), since: since, archived: archived)
     habit.question = try Habit.checkedQuestion(question)
+    if let uid {
+      guard SyncKey.isHabitID(uid) else {
+        throw InputError("its uid is not 16 to 32 lowercase hex digits")
+      }
+      habit.uid = uid
+    }
     habit.every = try HabitFrequency.parse(every)
     if let at {
       if let problem = timeProblem(at) { throw InputError(problem) }

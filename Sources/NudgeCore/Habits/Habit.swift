@@ -19,6 +19,9 @@ public struct Habit: Equatable, Sendable {
   /// The first day it counts from (the day it was added, or its earliest imported check).
   public var since: Day
   public var archived: Bool
+  /// The id it travels by, the same on every computer (sync, an export): nil until the store
+  /// has given it one.
+  public var uid: String? = nil
 
   public init(
     id: Int = 0, name: String, question: String? = nil, every: HabitFrequency = .daily,

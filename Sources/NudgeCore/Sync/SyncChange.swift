@@ -274,9 +274,9 @@ public struct SyncValue: Codable, Equatable, Sendable {
         return SyncRefusal("the celebrations setting is not on or off")
       }
       document.settings = [SettingKey.celebrations.rawValue: value]
-    case .habit:
+    case .habit(let uid):
       guard fields == ["habit"], let habit,
-        habit.days.isEmpty
+        habit.days.isEmpty, habit.uid == nil || habit.uid == uid
       else { return SyncRefusal("a habit's value is not its definition alone") }
       // the rules `nudge habit add` holds typing to (the words a name can't be and the time's
       // reading are the CLI's: `SyncExchange` asks them too)

@@ -29,6 +29,30 @@ import Testing
     #expect(try other("export").stdout == exported)
   }
 
+  @Test func aRestoredHabitKeepsTheIdItTravelsBy() throws {
+    // a backup restored on a fresh computer is the same habit as the other computer's (sync
+    // knows a habit by its uid): the import keeps the file's
+    let nudge = Nudge()
+    try nudge("habit", "add", "Read", now: "2026-11-18T09:00:00+01:00")
+    try nudge("habit", "done", "read", now: "2026-11-19T21:00:00+01:00")
+    let file = nudge.home + "/export.json"
+    #expect(try nudge("export", "--output", file).status == 0)
+    let exported = try String(contentsOfFile: file, encoding: .utf8)
+    let uid = try #require(
+      exported.split(separator: "\n").first { $0.contains("\"uid\"") }.map(String.init))
+    let other = Nudge()
+    #expect(try other("import", file).status == 0)
+    #expect(try other("export").stdout.contains(uid))
+    // a uid that is no id is refused whole, in one line
+    let forged = exported.replacingOccurrences(of: uid, with: "      \"uid\" : \"../x\",")
+    let bad = other.home + "/forged.json"
+    try forged.write(toFile: bad, atomically: true, encoding: .utf8)
+    let refused = try Nudge()("import", bad)
+    #expect(refused.status == 65, "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains("uid is not 16 to 32 lowercase hex digits"), "\(refused.stderr)")
+  }
+
   @Test func brokenImportsChangeNothingAndSayWhere() throws {
     let nudge = Nudge()
     try nudge("prep", "--item", "water=yes", "--no-input")
