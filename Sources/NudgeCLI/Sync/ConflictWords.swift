@@ -87,14 +87,17 @@ struct ConflictWords {
 
   private func label(_ field: String, _ question: Question?) -> String {
     if let question { return VisibleText.escaped(question.ask) }
-    switch field {
-    case "last_day": return "Last day off"
-    case "time": return "Time"
-    case "on": return "On"
-    case "value": return "Setting"
-    default: return VisibleText.escaped(field)
-    }
+    return Self.fieldWords[field] ?? VisibleText.escaped(field)
   }
+
+  /// The words for each field of a kind that has no questions (`SyncValue.fields`).
+  static let fieldWords = [
+    "last_day": "Last day off", "time": "Time", "on": "On", "value": "Setting",
+    "name": "Name", "question": "What its reminder asks", "every": "How often",
+    "at": "Reminder time", "target": "Target a day", "unit": "Unit", "since": "Counted from",
+    "archived": "Archived", "done": "Done (no: skipped)", "amount": "Amount",
+    "plan_text": "The plan file's text", "coach": "What the coach offered",
+  ]
 
   private func shown(_ answer: String, _ question: Question, _ word: String) -> String {
     AnsweredView(plans: plans).shown(answer, question, word)

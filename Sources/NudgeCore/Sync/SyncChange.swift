@@ -37,11 +37,11 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Every kind of key, by the word its text starts with: what travels (a test holds each
-  /// kind to every path that carries the person's data).
-  public static let kinds = [
-    "entry", "pause", "slot", "setting", "habit", "habitday", "plan", "planfile",
-  ]
+  /// Every kind of key, by the word its text starts with: one for each kind of the person's
+  /// data (`DataKind.syncKind`).
+  public static let kinds = DataKind.allCases.map(\.syncKind).reduce(into: [String]()) {
+    if !$0.contains($1) { $0.append($1) }
+  }
 
   /// Reads a key another device wrote; the reason when it is not one this Nudge takes.
   public static func parse(_ text: String) -> Result<SyncKey, SyncRefusal> {
