@@ -1481,6 +1481,25 @@ def test_plan_files_travel():
     a.must("sync", now=later)
     check("17. an edit of the file on the desktop reaches the laptop's folder",
           open(os.path.join(plan_folder(a), "walking.plan")).read() == edited)
+    # the desktop's plans folder others may write: a new edit waits (said), is not taken as the
+    # desktop's own stale file, and is written once the folder is the person's again
+    os.chmod(plan_folder(b), 0o777)
+    newer = edited.replace('title = "Walk at noon"', 'title = "Noon walk"')
+    with open(os.path.join(plan_folder(a), "walking.plan"), "w") as f:
+        f.write(newer)
+    t2 = "2026-12-10T13:05:00Z"
+    a.must("sync", now=t2)
+    exchange(a, b)
+    r = b.run("sync", now=t2)
+    check("17. a plan file that can't be written yet is said, and the folder's file is left",
+          "is not yours alone" in r.err and open(path).read() == edited, repr(r))
+    os.chmod(plan_folder(b), 0o700)
+    b.must("sync", now="2026-12-10T13:06:00Z")
+    exchange(a, b)
+    a.must("sync", now="2026-12-10T13:06:00Z")
+    check("17. once the folder is the person's the waiting file is written, and the laptop keeps it",
+          open(path).read() == newer
+          and open(os.path.join(plan_folder(a), "walking.plan")).read() == newer)
     # a forged plan file: its flow takes the word of a command
     forged = WALK_PLAN.replace('name = "walking"', 'name = "evil"').replace('id = "walk"', 'id = "sync"')
     wall = millis("2026-12-10T13:10:00Z")

@@ -330,8 +330,8 @@ extension SQLiteConnection {
 
   /// Adds a habit row, under the id it travels by (`uid`: another computer's; nil: a new one);
   /// returns its row's id here. A new id is the time it was added (milliseconds, 12 hex
-  /// digits), its row's number (2) and a random byte (2): ids sort in the order habits were
-  /// added, on every computer, which is the order they are listed in.
+  /// digits), its row's number (2) and 8 random bytes (16): ids sort in the order habits
+  /// were added, on every computer, which is the order they are listed in.
   func insertHabit(_ row: HabitRow, uid: String? = nil) throws -> Int {
     try execute(
       """
@@ -347,9 +347,9 @@ extension SQLiteConnection {
     if uid == nil {
       try execute(
         """
-        UPDATE habit SET uid = printf('%012x%02x%02x',
-          CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), id % 256,
-          abs(random()) % 256)
+        UPDATE habit SET uid = printf('%012x%02x',
+          CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), id % 256)
+          || lower(hex(randomblob(8)))
         WHERE id = ?
         """, [SQLValue(id)])
     }

@@ -502,37 +502,46 @@ extension AppDatabase {
   // MARK: - Plan files
 
   /// Takes the plans folder's files as they are now (plan name → text) into what sync knows
-  /// of them: a file new or changed since is marked to be written. A file gone from the folder
-  /// is left as sync knows it (a removal does not travel: one computer's missing file never
-  /// takes a plan from the others). Returns whether anything changed.
+  /// of them: a file new here, or changed since the folder was last read or written, is an
+  /// edit made here, marked to be written. A file that still holds what the folder held (a
+  /// version that arrived and waits to be written there) is no edit. A file gone from the
+  /// folder is left as sync knows it (a removal does not travel: one computer's missing file
+  /// never takes a plan from the others). Returns whether anything changed.
   @discardableResult
   public func mirrorPlanFiles(_ files: [String: String]) throws(StoreError) -> Bool {
     try write { db in
       var changed = false
       for (name, text) in files.sorted(by: { $0.key < $1.key }) {
-        guard
-          try db.texts("SELECT text FROM plan_file WHERE name = ?", [.text(name)]).first
-            != text
-        else { continue }
+        let known = try db.rows("SELECT seen FROM plan_file WHERE name = ?", [.text(name)]) {
+          row in row.text(at: 0)
+        }
+        if let seen = known.first, seen == text { continue }
         try db.execute(
           """
-          INSERT INTO plan_file (name, text) VALUES (?, ?)
-          ON CONFLICT (name) DO UPDATE SET text = excluded.text
-          """, [.text(name), .text(text)])
+          INSERT INTO plan_file (name, text, seen) VALUES (?, ?, ?)
+          ON CONFLICT (name) DO UPDATE SET text = excluded.text, seen = excluded.seen
+          """, [.text(name), .text(text), .text(text)])
         changed = true
       }
       return changed
     }
   }
 
-  /// The plan files as sync knows them (plan name → text).
-  public func syncedPlanFiles() throws(StoreError) -> [String: String] {
+  /// The plan files whose text sync has and the folder did not hold when last read or written
+  /// (they arrived, or were taken from a conflict): name, the text, what the folder held.
+  public func planFilesToPlace() throws(StoreError) -> [(name: String, text: String, seen: String?)]
+  {
     try read { db in
-      var found: [String: String] = [:]
-      _ = try db.rows("SELECT name, text FROM plan_file") { row in
-        found[row.text(at: 0) ?? ""] = row.text(at: 1) ?? ""
+      try db.rows("SELECT name, text, seen FROM plan_file WHERE seen IS NOT text ORDER BY name") {
+        row in (row.text(at: 0) ?? "", row.text(at: 1) ?? "", row.text(at: 2))
       }
-      return found
+    }
+  }
+
+  /// Keeps that the folder now holds `text` as `name`'s file.
+  public func planFilePlaced(_ name: String, text: String) throws(StoreError) {
+    try write { db in
+      try db.execute("UPDATE plan_file SET seen = ? WHERE name = ?", [.text(text), .text(name)])
     }
   }
 
@@ -795,6 +804,16 @@ extension AppDatabase {
         try db.putHabitRow(row)
       } else {
         _ = try db.insertHabit(row, uid: uid)
+        // a habit that comes back (a removal undone where it was made, after this computer
+        // let it go) gets its days again, as sync last knew them
+        let days = try db.rows(
+          "SELECT key, value FROM sync_key WHERE key LIKE ? AND value IS NOT NULL",
+          [.text("habitday/\(uid)/%")]
+        ) { row in (row.text(at: 0) ?? "", row.text(at: 1).flatMap { SyncValue(text: $0) }) }
+        for (text, value) in days {
+          guard case .success(let key) = SyncKey.parse(text), let value else { continue }
+          try applyValue(db, key, value)
+        }
       }
     case .habitDay(let uid, let day):
       // its habit arrived first (`SyncExchange` keeps a day aside until it has)
@@ -802,18 +821,27 @@ extension AppDatabase {
       try db.execute(
         "DELETE FROM habit_check WHERE habit = ? AND day = ?", [SQLValue(id), SQLValue(day)])
       guard let value, let done = value.done, let savedAt = value.savedAt else { return }
+      // an amount only for a habit measured here (a yes/no one's day is done, or not)
+      let measured = try db.integer("SELECT target FROM habit WHERE id = ?", [SQLValue(id)]) != nil
       try db.putHabitCheck(
-        HabitCheck(day: day, done: done, value: value.amount, savedAt: savedAt), habit: id)
+        HabitCheck(day: day, done: done, value: measured ? value.amount : nil, savedAt: savedAt),
+        habit: id)
     case .planChoice(let name):
       try db.execute("DELETE FROM plan_choice WHERE plan = ?", [.text(name)])
       guard let on = value?.enabled else { return }
       try db.execute(
         "INSERT INTO plan_choice (plan, is_on) VALUES (?, ?)", [.text(name), SQLValue(on)])
     case .planFile(let name):
-      try db.execute("DELETE FROM plan_file WHERE name = ?", [.text(name)])
-      guard let text = value?.planText else { return }
+      guard let text = value?.planText else {
+        try db.execute("DELETE FROM plan_file WHERE name = ?", [.text(name)])
+        return
+      }
+      // what the folder held stays known: the text is written there after (`seen` differs)
       try db.execute(
-        "INSERT INTO plan_file (name, text) VALUES (?, ?)", [.text(name), .text(text)])
+        """
+        INSERT INTO plan_file (name, text) VALUES (?, ?)
+        ON CONFLICT (name) DO UPDATE SET text = excluded.text
+        """, [.text(name), .text(text)])
     }
   }
 }

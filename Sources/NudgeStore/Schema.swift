@@ -413,12 +413,15 @@ extension AppDatabase {
     // by, whatever its name or its row's number here (`uid`, 16 hex digits that sort in the
     // order habits were added: see `insertHabit`; the habits there are get their row's number
     // in its place, so they keep their order, before any added later); and the person's plan
-    // files as sync last knew them (`plan_file`: the plans folder's `NAME.plan` texts, so a
-    // plan file travels as every other kind does; the folder is the person's, this a copy).
+    // files as sync knows them (`plan_file`: each `NAME.plan`'s text, so a plan file travels
+    // as every other kind does, and `seen`, what the folder held when it was last read or
+    // written: the folder is the person's, this a copy).
     """
-      CREATE TABLE plan_file (name TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE plan_file (
+        name TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, seen TEXT
+      ) WITHOUT ROWID;
       ALTER TABLE habit ADD COLUMN uid TEXT;
-      UPDATE habit SET uid = printf('%012x%04x', id, abs(random()) % 65536) WHERE uid IS NULL;
+      UPDATE habit SET uid = printf('%012x', id) || lower(hex(randomblob(8))) WHERE uid IS NULL;
       CREATE UNIQUE INDEX habit_uid ON habit (uid);
     """,
   ]
@@ -490,17 +493,17 @@ extension AppDatabase {
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;
     CREATE TRIGGER sync_habit_day_added AFTER INSERT ON habit_check BEGIN
       INSERT INTO sync_dirty SELECT k FROM (SELECT 'habitday/' || uid || '/' || NEW.day AS k
-        FROM habit WHERE id = NEW.habit AND uid IS NOT NULL)
+        FROM habit WHERE id = NEW.habit AND uid IS NOT NULL AND NOT removed)
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;
     CREATE TRIGGER sync_habit_day_changed AFTER UPDATE ON habit_check BEGIN
       INSERT INTO sync_dirty SELECT k FROM (SELECT 'habitday/' || uid || '/' || OLD.day AS k
-        FROM habit WHERE id = OLD.habit AND uid IS NOT NULL
+        FROM habit WHERE id = OLD.habit AND uid IS NOT NULL AND NOT removed
         UNION SELECT 'habitday/' || uid || '/' || NEW.day
-        FROM habit WHERE id = NEW.habit AND uid IS NOT NULL)
+        FROM habit WHERE id = NEW.habit AND uid IS NOT NULL AND NOT removed)
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;
     CREATE TRIGGER sync_habit_day_removed AFTER DELETE ON habit_check BEGIN
       INSERT INTO sync_dirty SELECT k FROM (SELECT 'habitday/' || uid || '/' || OLD.day AS k
-        FROM habit WHERE id = OLD.habit AND uid IS NOT NULL)
+        FROM habit WHERE id = OLD.habit AND uid IS NOT NULL AND NOT removed)
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;
     CREATE TRIGGER sync_plan_added AFTER INSERT ON plan_choice BEGIN
       INSERT INTO sync_dirty SELECT k FROM (SELECT 'plan/' || NEW.plan AS k)
@@ -515,7 +518,7 @@ extension AppDatabase {
     CREATE TRIGGER sync_plan_file_added AFTER INSERT ON plan_file BEGIN
       INSERT INTO sync_dirty SELECT k FROM (SELECT 'planfile/' || NEW.name AS k)
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;
-    CREATE TRIGGER sync_plan_file_changed AFTER UPDATE ON plan_file BEGIN
+    CREATE TRIGGER sync_plan_file_changed AFTER UPDATE OF name, text ON plan_file BEGIN
       INSERT INTO sync_dirty SELECT k FROM (SELECT 'planfile/' || OLD.name AS k
         UNION SELECT 'planfile/' || NEW.name)
       WHERE k NOT IN (SELECT key FROM sync_dirty); END;

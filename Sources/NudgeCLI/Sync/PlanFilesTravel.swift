@@ -31,25 +31,35 @@ enum PlanFilesTravel {
     return (try? db.mirrorPlanFiles(files)) ?? false
   }
 
-  /// Why a plan file that arrives as `name` is not taken: the problem the catalogue finds in
+  /// Why a plan file that arrives as `name` is not taken: a problem the catalogue finds with
   /// it read as if dropped into the folder (beside the files there, in place of one of its
-  /// name); nil when it is taken.
+  /// name) that it does not find without it — in the file, or one it makes for a file of the
+  /// person's (a plan name or a flow's word taken twice); nil when it is taken.
   static func refusal(_ ctx: Context, name: String, text: String) -> String? {
     guard let folder = ctx.planFolder else {
       return "there is no plans folder here (HOME is not set)"
     }
     let path = folder + "/" + name + ".plan"
-    let catalogue = Context.planCatalogue(
-      ctx.environment, files: ctx.platform.files, excluding: path,
-      timeProblem: ctx.planTimeProblem, arriving: [(path, text)])
-    return catalogue.problems.first { $0.file == path }.map { VisibleText.escaped($0.described) }
+    func problems(_ arriving: [(path: String, text: String)]) -> [String] {
+      Context.planCatalogue(
+        ctx.environment, files: ctx.platform.files, excluding: path,
+        timeProblem: ctx.planTimeProblem, arriving: arriving
+      ).problems.map { "\($0.file ?? ""): \($0.described)" }
+    }
+    let without = Set(problems([]))
+    return problems([(path, text)]).first { !without.contains($0) }.map {
+      VisibleText.escaped($0.hasPrefix(path + ": ") ? String($0.dropFirst(path.count + 2)) : $0)
+    }
   }
 
-  /// Writes the plan files of `names` as sync now has them into the folder (0600), each that
-  /// differs from the file there; says a file it cannot write. Returns the names written.
-  static func place(_ ctx: Context, _ db: AppDatabase, _ names: Set<String>) -> [String] {
-    guard !names.isEmpty, let folder = ctx.planFolder,
-      let synced = try? db.syncedPlanFiles()
+  /// Writes into the folder (0600) each plan file sync has that the folder does not hold yet
+  /// (one that arrived, or was taken from a conflict), where the folder still holds what it
+  /// held when last read or written (a file edited here since is the person's: it is taken in
+  /// as their edit instead); says a file it cannot write, and tries again at the next sync.
+  /// Returns the names written.
+  @discardableResult
+  static func place(_ ctx: Context, _ db: AppDatabase) -> [String] {
+    guard let folder = ctx.planFolder, let waiting = try? db.planFilesToPlace(), !waiting.isEmpty
     else { return [] }
     let files = ctx.platform.files
     if files.exists(folder), let problem = files.othersMayChange(folder) {
@@ -59,19 +69,23 @@ enum PlanFilesTravel {
       return []
     }
     var placed: [String] = []
-    for name in names.sorted() {
-      guard let text = synced[name] else { continue }
+    for (name, text, seen) in waiting {
       let path = folder + "/" + name + ".plan"
-      if case .success(let now) = Context.planFileText(path, files: files), now == text {
+      var now: String? = nil
+      if case .success(let read) = Context.planFileText(path, files: files) { now = read }
+      if now == text {
+        try? db.planFilePlaced(name, text: text)
         continue
       }
+      guard now == nil || now == seen else { continue }
       do {
         try files.createDirectory(folder)
         try files.writeAtomically(Array(text.utf8), to: path, mode: 0o600)
+        try db.planFilePlaced(name, text: text)
         placed.append(name)
       } catch {
         ctx.output.writeError(
-          "nudge: sync: could not write the plan file \(VisibleText.escaped(path)) that arrived (\(error.reason)); it is tried again at the next sync that brings it.\n"
+          "nudge: sync: could not write the plan file \(VisibleText.escaped(path)) that arrived (\(error)); it is tried again at the next sync.\n"
         )
       }
     }

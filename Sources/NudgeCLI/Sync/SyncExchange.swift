@@ -58,8 +58,6 @@ struct SyncExchange {
     var changedHere = false
     /// Slots whose schedule arrived (their timers need rewriting).
     var slotsChanged = false
-    /// Plan files that arrived (by plan name): to be written into the plans folder.
-    var planFilesChanged: Set<String> = []
     /// Achievements the merged entries earned.
     var earned: [Achievement] = []
     /// Devices whose files were read for the first time (by name).
@@ -77,7 +75,6 @@ struct SyncExchange {
       sum.waiting = earlier.waiting + waiting
       sum.changedHere = changedHere || earlier.changedHere
       sum.slotsChanged = slotsChanged || earlier.slotsChanged
-      sum.planFilesChanged = planFilesChanged.union(earlier.planFilesChanged)
       sum.earned = earlier.earned + earned
       sum.found = earlier.found + found
       sum.rewroteOwn = rewroteOwn || earlier.rewroteOwn
@@ -495,8 +492,6 @@ struct SyncExchange {
           switch change.key {
           case .slot, .habit, .planChoice:
             if result != .ignored { report.slotsChanged = true }
-          case .planFile(let name):
-            if result != .ignored { report.planFilesChanged.insert(name) }
           default: break
           }
           // what was here already is no news

@@ -34,11 +34,11 @@ enum SyncRunner {
   /// follow a schedule, a habit or a plan that arrived.
   static func after(_ ctx: Context, _ db: AppDatabase, _ report: SyncExchange.Report) throws {
     var report = report
-    if !PlanFilesTravel.place(ctx, db, report.planFilesChanged).isEmpty,
-      let me = try db.syncDevice(), let again = try? exchange(ctx, db, me).takeIn(later: true)
-    {
+    // (every file that waits, not only those of this take-in: one the folder could not take
+    // before is written once it can)
+    if !PlanFilesTravel.place(ctx, db).isEmpty, let me = try db.syncDevice() {
+      _ = try? exchange(ctx, db, me).takeIn(later: true)
       // its own reminder times, when it has any
-      _ = again
       report.slotsChanged = true
     }
     if report.slotsChanged {
