@@ -151,7 +151,7 @@ extension AppDatabase {
   private static func clearSync(_ db: SQLiteConnection) throws {
     for table in [
       "sync_self", "sync_key", "sync_dirty", "sync_peer", "sync_conflict", "sync_outbox",
-      "sync_later",
+      "sync_later", "sync_brought",
     ] {
       try db.execute("DELETE FROM \(table)")
     }
@@ -203,6 +203,8 @@ extension AppDatabase {
     let changes = try write { db -> [SyncChange] in
       guard let me = try Self.syncClock(db) else { return [] }
       let keys = try db.texts("SELECT key FROM sync_dirty ORDER BY key")
+      // keys marked as what this device brings (an upgrade, a plan file first read)
+      let brought = Set(try db.texts("SELECT key FROM sync_brought"))
       let waiting = try db.texts("SELECT line FROM sync_outbox ORDER BY id")
       guard !keys.isEmpty || !waiting.isEmpty else { return [] }
       let joins = try db.integer("SELECT joins FROM sync_identity") ?? 0
@@ -215,7 +217,7 @@ extension AppDatabase {
         if let stored = before.winner, stored.value == value { continue }
         if before.winner == nil && value == nil { continue }
         let clock: SyncClock
-        if joining {
+        if joining || brought.contains(text) {
           // what a device brings when it joins counts from when it was saved (an entry), or as
           // older than any change made while syncing (a pause, a time, a setting: its join's
           // number orders those of its joins): a device that joins again never makes its old
@@ -241,6 +243,7 @@ extension AppDatabase {
         changes.append(change)
       }
       try db.execute("DELETE FROM sync_dirty")
+      try db.execute("DELETE FROM sync_brought")
       if let last {
         try db.execute(
           "UPDATE sync_self SET clock_wall = ?, clock_counter = ?",
@@ -479,6 +482,7 @@ extension AppDatabase {
       try applyValue(db, change.key, change.value)
       // the row just written is the folder's, not a change made here
       try db.execute("DELETE FROM sync_dirty WHERE key = ?", [.text(change.key.description)])
+      try db.execute("DELETE FROM sync_brought WHERE key = ?", [.text(change.key.description)])
     }
     try save(db, change.key, before: before, after: after, at: at)
     return newConflict ? .appliedKeepingConflict : .applied
@@ -521,6 +525,12 @@ extension AppDatabase {
           INSERT INTO plan_file (name, text, seen) VALUES (?, ?, ?)
           ON CONFLICT (name) DO UPDATE SET text = excluded.text, seen = excluded.seen
           """, [.text(name), .text(text), .text(text)])
+        // a file read for the first time is what this computer brings, not an edit made now:
+        // dated as a join dates it, so another computer's later edit of it is not undone
+        if known.isEmpty {
+          try db.execute(
+            "INSERT OR IGNORE INTO sync_brought (key) VALUES (?)", [.text("planfile/" + name)])
+        }
         changed = true
       }
       return changed

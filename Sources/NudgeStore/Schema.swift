@@ -417,6 +417,7 @@ extension AppDatabase {
     // as every other kind does, and `seen`, what the folder held when it was last read or
     // written: the folder is the person's, this a copy).
     """
+      CREATE TABLE sync_brought (key TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
       CREATE TABLE plan_file (
         name TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, seen TEXT
       ) WITHOUT ROWID;
@@ -529,14 +530,19 @@ extension AppDatabase {
 
   /// Every key of the kinds version 15 made travel that this database holds, marked to be
   /// written (what a device brings of them when it joins, or when it upgrades while syncing).
+  /// (Also in `sync_brought`: dated as what a device brings when it joins, so a computer that
+  /// upgrades later never makes what it held before newer than a change made meanwhile.)
   static let syncKeysOfVersion15 = """
-    INSERT OR IGNORE INTO sync_dirty (key)
-      SELECT 'habit/' || uid FROM habit WHERE uid IS NOT NULL AND NOT removed
+    CREATE TEMP TABLE brought15 AS
+      SELECT 'habit/' || uid AS key FROM habit WHERE uid IS NOT NULL AND NOT removed
       UNION ALL SELECT 'habitday/' || h.uid || '/' || c.day
         FROM habit_check c JOIN habit h ON h.id = c.habit
         WHERE h.uid IS NOT NULL AND NOT h.removed
       UNION ALL SELECT 'plan/' || plan FROM plan_choice
-      UNION ALL SELECT 'planfile/' || name FROM plan_file
+      UNION ALL SELECT 'planfile/' || name FROM plan_file;
+    INSERT OR IGNORE INTO sync_dirty (key) SELECT key FROM brought15;
+    INSERT OR IGNORE INTO sync_brought (key) SELECT key FROM brought15;
+    DROP TABLE brought15;
     """
 
   /// The names of the sync triggers (`syncTriggersVersion13`, `syncTriggersVersion15`), for

@@ -282,6 +282,9 @@ import Testing
     let dirty = try db.read { try $0.texts("SELECT key FROM sync_dirty ORDER BY key") }
     #expect(
       dirty == uids.map { "habit/\($0)" } + ["habitday/\(uids[1])/2026-11-05", "plan/sleep"])
+    // dated as what it brings (a join's clock), not now: a computer that upgrades later
+    // never undoes a change the other made meanwhile
+    #expect(try db.read { try $0.texts("SELECT key FROM sync_brought ORDER BY key") } == dirty)
     let triggers = try db.read {
       try $0.texts("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_%'")
     }

@@ -265,7 +265,8 @@ LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "r
                              "plan_choice", "streak_checkpoint", "habit", "habit_check",
                              "habit_change", "sync_self", "sync_key", "sync_dirty",
                              "sync_peer", "sync_conflict", "sync_identity",
-                             "sync_outbox", "sync_later", "pause_change"}
+                             "sync_outbox", "sync_later", "pause_change",
+                             "sync_brought", "plan_file"}
 
 
 def case_migration_kills(suite):
