@@ -1515,6 +1515,43 @@ def test_plan_files_travel():
 TESTS.append(test_plan_files_travel)
 
 
+def test_same_habit_on_both():
+    """18. Both computers had "Read" before they synced (each its own id): they end with one
+    habit under one id, its days as both recorded them, on both; editing it works."""
+    a = Device("t18", "laptop")
+    b = Device("t18", "desktop")
+    a.must("habit", "add", "Read", now="2026-12-01T08:00:00Z")
+    b.must("habit", "add", "read", now="2026-12-02T08:00:00Z")
+    a.must("habit", "done", "read", "--day", "2026-12-03", now="2026-12-05T08:00:00Z")
+    b.must("habit", "done", "read", "--day", "2026-12-04", now="2026-12-05T08:00:00Z")
+    a.join("2026-12-05T09:00:00Z")
+    b.join("2026-12-05T09:00:10Z")
+    for minute in range(1, 4):
+        exchange(a, b)
+        now = f"2026-12-05T09:0{minute}:30Z"
+        a.must("sync", now=now)
+        b.must("sync", now=now)
+    now = "2026-12-05T09:10:00Z"
+    for dev in (a, b):
+        habits = dev.must("habit", "list", "--json", now=now).json()
+        check(f"18. {dev.name} lists one Read", [h["name"].lower() for h in habits] == ["read"],
+              json.dumps(habits))
+        done = sorted(d["day"] for h in dev.export(now)["habits"] for d in h["days"])
+        check(f"18. {dev.name} has both computers' days", done == ["2026-12-03", "2026-12-04"],
+              str(done))
+    uids = [h.get("uid") for dev in (a, b) for h in dev.export(now)["habits"]]
+    check("18. under one id on both", len(uids) == 2 and uids[0] == uids[1], str(uids))
+    r = a.run("habit", "edit", "read", "--rename", "Reading", now=now)
+    check("18. the merged habit can be renamed", r.rc == 0, repr(r))
+    exchange(a, b)
+    b.must("sync", now="2026-12-05T09:11:00Z")
+    names = [h["name"] for h in b.must("habit", "list", "--json", now="2026-12-05T09:11:00Z").json()]
+    check("18. the rename reaches the desktop", names == ["Reading"], str(names))
+
+
+TESTS.append(test_same_habit_on_both)
+
+
 def main():
     if not os.access(BIN, os.X_OK):
         print(f"FAIL - no nudge binary at {BIN}")

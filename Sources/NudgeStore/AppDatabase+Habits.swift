@@ -118,7 +118,11 @@ extension AppDatabase {
 
   /// The travelling ids of every habit here (removed ones too: a day of one still lands).
   public func habitUIDs() throws(StoreError) -> Set<String> {
-    try read { db in Set(try db.texts("SELECT uid FROM habit WHERE uid IS NOT NULL")) }
+    try read { db in
+      Set(
+        try db.texts(
+          "SELECT uid FROM habit WHERE uid IS NOT NULL UNION SELECT uid FROM habit_alias"))
+    }
   }
 
   /// What was recorded of habit `id`, oldest day first (from `first` on, when given).
@@ -361,6 +365,21 @@ extension SQLiteConnection {
     try rows(
       "SELECT id FROM habit WHERE uid = ? \(removed ? "" : "AND NOT removed")", [.text(uid)]
     ) { row in row.integer(at: 0) }.first ?? nil
+  }
+
+  /// The row id of the habit `uid` names, here or as another id of a habit here (the same
+  /// habit two computers each had under its name: `habit_alias`).
+  func resolvedHabitID(uid: String) throws -> Int? {
+    var uid = uid
+    for _ in 0..<4 {
+      if let id = try habitID(uid: uid, removed: true) { return id }
+      guard
+        let next = try texts("SELECT habit_uid FROM habit_alias WHERE uid = ?", [.text(uid)])
+          .first
+      else { return nil }
+      uid = next
+    }
+    return nil
   }
 
   func putHabitRow(_ row: HabitRow) throws {

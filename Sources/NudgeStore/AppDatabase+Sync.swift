@@ -754,7 +754,7 @@ extension AppDatabase {
       else { return nil }
       return SyncValue(habit: ExportHabit(habit, days: []))
     case .habitDay(let uid, let day):
-      guard let id = try db.habitID(uid: uid, removed: true) else { return nil }
+      guard let id = try db.resolvedHabitID(uid: uid) else { return nil }
       return try db.habitChecks(id, from: day).first { $0.day == day }.map {
         SyncValue(savedAt: $0.savedAt, done: $0.done, amount: $0.value)
       }
@@ -812,6 +812,33 @@ extension AppDatabase {
       if let id {
         row.id = id
         try db.putHabitRow(row)
+      } else if try db.resolvedHabitID(uid: uid) != nil {
+        // known here by another id (the same habit under one name): that one's definition
+        return
+      } else if let same = try db.habits(includingArchived: true).first(where: {
+        $0.name.lowercased() == read.habit.name.lowercased() && $0.uid != nil
+      }), let local = same.uid {
+        // a habit this computer has under the same name is the same habit (as an import
+        // takes it): both computers keep it under the smaller of the two ids, its days as
+        // both recorded them
+        if uid < local {
+          try db.execute("UPDATE habit SET uid = ? WHERE id = ?", [.text(uid), SQLValue(same.id)])
+          row.id = same.id
+          try db.putHabitRow(row)
+          try db.execute(
+            "INSERT OR REPLACE INTO habit_alias (uid, habit_uid) VALUES (?, ?)",
+            [.text(local), .text(uid)])
+          // its days here go to the others under the id it keeps
+          try db.execute(
+            """
+            INSERT OR IGNORE INTO sync_dirty (key)
+              SELECT 'habitday/' || ? || '/' || day FROM habit_check WHERE habit = ?
+            """, [.text(uid), SQLValue(same.id)])
+        } else {
+          try db.execute(
+            "INSERT OR REPLACE INTO habit_alias (uid, habit_uid) VALUES (?, ?)",
+            [.text(uid), .text(local)])
+        }
       } else {
         _ = try db.insertHabit(row, uid: uid)
         // a habit that comes back (a removal undone where it was made, after this computer
@@ -827,7 +854,7 @@ extension AppDatabase {
       }
     case .habitDay(let uid, let day):
       // its habit arrived first (`SyncExchange` keeps a day aside until it has)
-      guard let id = try db.habitID(uid: uid, removed: true) else { return }
+      guard let id = try db.resolvedHabitID(uid: uid) else { return }
       try db.execute(
         "DELETE FROM habit_check WHERE habit = ? AND day = ?", [SQLValue(id), SQLValue(day)])
       guard let value, let done = value.done, let savedAt = value.savedAt else { return }

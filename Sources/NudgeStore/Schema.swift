@@ -413,11 +413,16 @@ extension AppDatabase {
     // by, whatever its name or its row's number here (`uid`, 16 hex digits that sort in the
     // order habits were added: see `insertHabit`; the habits there are get their row's number
     // in its place, so they keep their order, before any added later); and the person's plan
-    // files as sync knows them (`plan_file`: each `NAME.plan`'s text, so a plan file travels
+    // files as sync knows them; the habits two computers each had under one name before they
+    // synced, known by the smaller id on both (`habit_alias`: the other id, and which it is
+    // now: `sync_brought` marks what an upgrade brings); and the person's plan files as sync
+    // knows them (`plan_file`: each `NAME.plan`'s text, so a plan file travels
     // as every other kind does, and `seen`, what the folder held when it was last read or
     // written: the folder is the person's, this a copy).
     """
       CREATE TABLE sync_brought (key TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+      CREATE TABLE habit_alias (uid TEXT PRIMARY KEY NOT NULL, habit_uid TEXT NOT NULL)
+        WITHOUT ROWID;
       CREATE TABLE plan_file (
         name TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, seen TEXT
       ) WITHOUT ROWID;

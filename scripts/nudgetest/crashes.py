@@ -266,7 +266,7 @@ LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "r
                              "habit_change", "sync_self", "sync_key", "sync_dirty",
                              "sync_peer", "sync_conflict", "sync_identity",
                              "sync_outbox", "sync_later", "pause_change",
-                             "sync_brought", "plan_file"}
+                             "sync_brought", "plan_file", "habit_alias"}
 
 
 def case_migration_kills(suite):
