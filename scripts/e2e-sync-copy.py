@@ -1306,7 +1306,9 @@ def test_conflict_take_achievements():
     now = f"{day}T21:50:00Z"
     ra = a.run("sync", now=now)
     b.must("sync", now=now)
-    check("15. the laptop's sync says nothing of a conflict", ra.rc == 0 and "conflict" not in ra.out,
+    check("15. the laptop's sync says nothing of a conflict and says the achievement taken back",
+          ra.rc == 0 and "conflict" not in ra.out
+          and "Achievement taken back: 10 swaps (what arrived no longer reaches it)." in ra.out,
           repr(ra))
     for dev in (a, b):
         earned = [x["key"] for x in dev.must("achievements", "--json", now=now).json() if x["earned_on"]]

@@ -291,15 +291,9 @@ extension PauseCommand {
   static func sayAchievements(_ ctx: Context, _ settled: PauseDays.Settled, streak: StreakSummary) {
     let days = streak.current == 1 ? "1 day" : "\(streak.current) days"
     ctx.line("Streak: \(days) (longest \(streak.longest)).")
-    for achievement in settled.lost {
-      ctx.line(
-        ctx.style.yellow(
-          "Achievement taken back: \(ctx.achievementTitle(achievement)) (without those days off it was not reached)."
-        ))
-    }
-    for achievement in settled.new {
-      ctx.line("🏆 Achievement: \(ctx.achievementTitle(achievement)).")
-    }
+    ctx.sayAchievements(
+      lost: settled.lost, new: settled.new, lostBecause: "without those days off it was not reached"
+    )
   }
 }
 
@@ -371,5 +365,19 @@ enum PauseUndo {
     ctx.line(ctx.style.green("✓") + " " + what)
     PauseCommand.sayAchievements(ctx, settled, streak: try ctx.streak(db, today: today))
     if !redo { ctx.line(ctx.style.dim("Undid one too many? 'nudge redo' re-applies it.")) }
+  }
+}
+
+extension Context {
+  /// What a change that can take history away did to the achievements, said plainly: each one
+  /// taken back (and why), each one earned.
+  func sayAchievements(lost: [Achievement], new: [Achievement], lostBecause: String) {
+    for achievement in lost {
+      line(
+        style.yellow("Achievement taken back: \(achievementTitle(achievement)) (\(lostBecause))."))
+    }
+    for achievement in new {
+      line("🏆 Achievement: \(achievementTitle(achievement)).")
+    }
   }
 }

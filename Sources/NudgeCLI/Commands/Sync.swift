@@ -66,7 +66,13 @@ struct SyncCommand: ParsableCommand {
         ctx.line("Nothing new.")
       }
       for achievement in report.earned {
-        ctx.line("🏆 \(achievement.title) (earned by what arrived).")
+        ctx.line("🏆 \(ctx.achievementTitle(achievement)) (earned by what arrived).")
+      }
+      for achievement in report.lost {
+        ctx.line(
+          ctx.style.yellow(
+            "Achievement taken back: \(ctx.achievementTitle(achievement)) (what arrived no longer reaches it)."
+          ))
       }
       if report.conflicts > 0 {
         ctx.line(
@@ -256,15 +262,10 @@ struct SyncCommand: ParsableCommand {
           "  \(difference.label): now \(difference.kept.map { "'\($0)'" } ?? "nothing") (was \(difference.won.map { "'\($0)'" } ?? "nothing"))",
           indent: 4)
       }
-      for achievement in settled.lost {
-        ctx.line(
-          ctx.style.yellow(
-            "Achievement taken back: \(ctx.achievementTitle(achievement)) (the version taken does not reach it; the other computers take it back as they sync)."
-          ))
-      }
-      for achievement in settled.new {
-        ctx.line("🏆 Achievement: \(ctx.achievementTitle(achievement)).")
-      }
+      ctx.sayAchievements(
+        lost: settled.lost, new: settled.new,
+        lostBecause:
+          "the version taken does not reach it; the other computers take it back as they sync")
     }
   }
 

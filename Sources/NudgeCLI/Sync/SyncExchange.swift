@@ -60,6 +60,9 @@ struct SyncExchange {
     var slotsChanged = false
     /// Achievements the merged entries earned.
     var earned: [Achievement] = []
+    /// Achievements what arrived no longer supports (another computer took a version that
+    /// does not reach them), taken back.
+    var lost: [Achievement] = []
     /// Devices whose files were read for the first time (by name).
     var found: [String] = []
     /// Whether this device's own files were missing from the folder and were written again.
@@ -76,6 +79,7 @@ struct SyncExchange {
       sum.changedHere = changedHere || earlier.changedHere
       sum.slotsChanged = slotsChanged || earlier.slotsChanged
       sum.earned = earlier.earned + earned
+      sum.lost = earlier.lost + lost
       sum.found = earlier.found + found
       sum.rewroteOwn = rewroteOwn || earlier.rewroteOwn
       return sum
@@ -301,6 +305,7 @@ struct SyncExchange {
       try AchievementLedger(db: db).settle(heldBefore: heldBefore)
     }
     report.earned += settled.new
+    report.lost += settled.lost
   }
 
   /// Takes the lines kept because they were dated ahead of this clock, once it got there.
