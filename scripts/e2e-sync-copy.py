@@ -1416,6 +1416,20 @@ def test_habits_and_plans_travel():
           f"{r!r} {json.dumps(shown.get('habits'))}")
     names = [h["name"] for h in a.must("habit", "list", "--json", now=now).json()]
     check("16. the forged habit named 'list' is not there", "list" not in names, str(names))
+    # a folder of forged habits: no more than the 100 Nudge keeps are taken, the rest said
+    many = b"".join(
+        change_line(wall + 10 + i, 0, b.id, f"habit/{i:016x}",
+                    {"habit": {"name": f"Forged {i}", "question": "?", "every": "daily",
+                               "since": "2026-12-01", "archived": False, "days": []}})
+        for i in range(1, 121))
+    with open(b.log(), "ab") as f:
+        f.write(many)
+    copy_files(b, a)
+    r = a.run("sync", now="2026-12-10T09:23:00Z")
+    kept = len(a.export("2026-12-10T09:23:00Z")["habits"])
+    check("16. forged habits past the 100 Nudge keeps are refused, said",
+          r.rc == 0 and kept == 100 and "more than the 100 habits Nudge keeps" in r.err,
+          f"{kept} kept; {short(r.err, 300)}")
 
 
 TESTS.append(test_habits_and_plans_travel)
@@ -1502,6 +1516,18 @@ def test_plan_files_travel():
     check("17. once the folder is the person's the waiting file is written, and the laptop keeps it",
           open(path).read() == newer
           and open(os.path.join(plan_folder(a), "walking.plan")).read() == newer)
+    # a plan file the person keeps as a link stays a link (said), not replaced by a file
+    target = os.path.join(b.home, "my-walking.plan")
+    os.replace(path, target)
+    os.symlink(target, path)
+    newest = newer.replace('title = "Noon walk"', 'title = "Walk"')
+    with open(os.path.join(plan_folder(a), "walking.plan"), "w") as f:
+        f.write(newest)
+    a.must("sync", now="2026-12-10T13:07:00Z")
+    exchange(a, b)
+    r = b.run("sync", now="2026-12-10T13:07:00Z")
+    check("17. a plan file that is a link is not replaced, and that is said",
+          os.path.islink(path) and "is a link" in r.err, repr(r))
     # a forged plan file: its flow takes the word of a command
     forged = WALK_PLAN.replace('name = "walking"', 'name = "evil"').replace('id = "walk"', 'id = "sync"')
     wall = millis("2026-12-10T13:10:00Z")

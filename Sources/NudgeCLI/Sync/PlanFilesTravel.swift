@@ -71,6 +71,13 @@ enum PlanFilesTravel {
     var placed: [String] = []
     for (name, text, seen) in waiting {
       let path = folder + "/" + name + ".plan"
+      // a link the person made stays theirs: said, not replaced by a file
+      if files.linkTarget(path) != nil {
+        ctx.output.writeError(
+          "nudge: sync: the plan file \(VisibleText.escaped(path)) is a link, so the version that arrived is not written over it; replace the link with the file to take it.\n"
+        )
+        continue
+      }
       var now: String? = nil
       if case .success(let read) = Context.planFileText(path, files: files) { now = read }
       if now == text {

@@ -374,6 +374,15 @@ struct SyncExchange {
       if let why = habitRefusal?(habit) {
         return SyncRefusal("the habit is not one 'nudge habit add' takes here (\(why))")
       }
+      // a habit new here counts toward the habits Nudge keeps, as one added here does
+      if !habitsHere.knows(uid, db) {
+        guard habitsHere.count(db) < Habit.maxCount else {
+          return SyncRefusal(
+            "it would make more than the \(Habit.maxCount) habits Nudge keeps; remove one you no longer keep (nudge habit remove NAME)"
+          )
+        }
+        habitsHere.added += 1
+      }
       habitsHere.arrived(uid)
       return nil
     case .planFile(let name):
@@ -573,6 +582,16 @@ final class KnownHabits {
   var daysWaited = false
 
   func arrived(_ uid: String) { arrivedHere.insert(uid) }
+
+  /// Habits new here that arrived in the exchange.
+  var added = 0
+  private var kept: Int?
+
+  /// How many habits there are here (not removed), with those new here that arrived.
+  func count(_ db: AppDatabase) -> Int {
+    if kept == nil { kept = (try? db.habits(includingArchived: true).count) ?? 0 }
+    return (kept ?? 0) + added
+  }
 
   func knows(_ uid: String, _ db: AppDatabase) -> Bool {
     if arrivedHere.contains(uid) { return true }
