@@ -4,10 +4,11 @@ import NudgeStore
 
 /// The person's plan files as sync carries them. The plans folder is the person's; the store
 /// keeps a copy of each file (`plan_file`) that travels as every other kind of data does: a
-/// file new or changed in the folder is taken into the copy before a write (`mirror`), and a
-/// file that arrives is held to every rule a file dropped into the folder is (`refusal`, so
-/// nothing in one may run or name a command) and written there, the person's alone (`place`).
-/// A file removed from one computer's folder is not removed from the others'.
+/// file new or changed in the folder is taken into the copy before a write (`here`, read by
+/// `SyncExchange.mirrorPlanFiles`), and a file that arrives is held to every rule a file
+/// dropped into the folder is (`refusal`, so nothing in one may run or name a command) and
+/// written there, the person's alone (`place`). A file removed from one computer's folder is
+/// not removed from the others'.
 enum PlanFilesTravel {
   /// The folder's plan files that read as text and are the person's alone (plan name →
   /// text); nil when there is no folder to read, or others may change it.
@@ -23,12 +24,6 @@ enum PlanFilesTravel {
       }
     }
     return found
-  }
-
-  /// Takes the folder's files into sync's copy; whether any was new or changed.
-  static func mirror(_ ctx: Context, _ db: AppDatabase) -> Bool {
-    guard let files = here(ctx) else { return false }
-    return (try? db.mirrorPlanFiles(files)) ?? false
   }
 
   /// Why a plan file that arrives as `name` is not taken: a problem the catalogue finds with
