@@ -26,7 +26,12 @@ struct InProcess {
   var clock: TestClock? = nil
 
   init() {
-    home = NSTemporaryDirectory() + "nudge-inproc-\(UUID().uuidString)"
+    self.init(home: NSTemporaryDirectory() + "nudge-inproc-\(UUID().uuidString)")
+  }
+
+  /// Runs in `home` (another runner's, say: the golden corpus mixes the binary and this).
+  init(home: String) {
+    self.home = home
     try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     environment = [
       "HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CONFIG_HOME": home + "/config",
