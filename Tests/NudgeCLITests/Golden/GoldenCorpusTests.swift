@@ -53,10 +53,10 @@ import Testing
       let now = URL(fileURLWithPath: NSTemporaryDirectory() + "\(name).golden.now")
       try transcript.write(to: now, atomically: true, encoding: .utf8)
       let was = recorded.components(separatedBy: "\n")
-      let is_ = transcript.components(separatedBy: "\n")
-      let first = Array(zip(was, is_)).firstIndex { $0 != $1 } ?? min(was.count, is_.count)
+      let current = transcript.components(separatedBy: "\n")
+      let first = Array(zip(was, current)).firstIndex { $0 != $1 } ?? min(was.count, current.count)
       let at = first < was.count ? was[first] : "(end)"
-      let nowLine = first < is_.count ? is_[first] : "(end)"
+      let nowLine = first < current.count ? current[first] : "(end)"
       Issue.record(
         """
         \(name).golden differs at line \(first + 1):
