@@ -27,6 +27,12 @@ public protocol FileSystem: Sendable {
   /// change — another user owns it, or others may write to it — nil when it is (root's is
   /// theirs too: root can change anything anyway), or when nothing is there.
   func othersMayChange(_ path: String) -> String?
+  /// The absolute path `path` names, links and `..` resolved; nil when nothing is there.
+  func resolvedPath(_ path: String) -> String?
+  /// Whether `path` (links followed) is a directory.
+  func isDirectory(_ path: String) -> Bool
+  /// Whether this process may read what is at `path`.
+  func isReadable(_ path: String) -> Bool
 }
 
 extension FileSystem {
@@ -35,6 +41,12 @@ extension FileSystem {
   }
 
   public func othersMayChange(_ path: String) -> String? { nil }
+
+  public func resolvedPath(_ path: String) -> String? { exists(path) ? path : nil }
+
+  public func isDirectory(_ path: String) -> Bool { names(in: path, limit: 0) != nil }
+
+  public func isReadable(_ path: String) -> Bool { exists(path) }
 
   /// The text of a small file (a config file, a unit), nil when it cannot be read.
   public func text(_ path: String, limit: Int = 1 << 20) -> String? {
@@ -45,6 +57,19 @@ extension FileSystem {
 /// The machine's own file system, through the C library.
 public struct LocalFileSystem: FileSystem {
   public init() {}
+
+  public func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  public func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+
+  public func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
   public func read(_ path: String, limit: Int) -> Result<[UInt8], StandardStreams.FileReadFailure> {
     StandardStreams.readFile(path, limit: limit)

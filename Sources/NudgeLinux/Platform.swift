@@ -9,6 +9,8 @@ import NudgeCore
 public protocol Platform: ProcessSpawner {
   /// The files a command reads and writes.
   var files: any FileSystem { get }
+  /// This machine's host name, nil when it has none.
+  func hostname() -> String?
   /// Watches for the wall clock being set and the zone files being replaced (the daemon).
   func wakeWatch(zonePaths: [String]) -> WakeWatch
 
@@ -464,4 +466,15 @@ public struct LinuxPlatform: Platform {
   public var processID: Int32 { getpid() }
 
   public func exitImmediately(_ status: Int32) -> Never { _exit(status) }
+}
+
+extension Platform {
+  /// The kernel's host name (`gethostname`), nil when it cannot be read or is empty.
+  public func hostname() -> String? {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+    let name = String(
+      decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return name.isEmpty ? nil : name
+  }
 }

@@ -123,6 +123,9 @@ public final class WakeWatch: Sendable {
   /// sets an alarm of one second that `wait` cancels when it returns `.stopped`; a process
   /// still busy when it rings ends there (exit 0, as a stop between passes does; SQLite
   /// rolls back an unfinished transaction at the next open).
+  /// `stopOnSignals` for the two a service is stopped with: SIGTERM (systemd) and SIGINT (Ctrl-C).
+  public func stopOnTermination() { stopOnSignals([SIGTERM, SIGINT]) }
+
   public func stopOnSignals(_ signals: [Int32]) {
     WakeWatch.signalledPipe.store(stopPipe[1], ordering: .relaxed)
     var action = sigaction()

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import FoundationEssentials
 import NudgeCore
 import NudgeLinux
 
@@ -20,8 +20,10 @@ enum RootHelp {
   /// The width the parser would wrap to: `COLUMNS` when it is a number, else the terminal's
   /// on standard output, else 80.
   static func width() -> Int {
-    if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }) { return columns }
-    return StandardStreams.terminalColumns(of: STDOUT_FILENO) ?? 80
+    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }) {
+      return columns
+    }
+    return StandardStreams.terminalColumns() ?? 80
   }
 
   /// The root's help at `width` columns, without its final newline.

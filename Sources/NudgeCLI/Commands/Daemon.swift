@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import Glibc
 import Logging
 import NudgeCore
 import NudgeLinux
@@ -32,7 +31,7 @@ struct DaemonCommand: ContextCommand {
     let watch = ctx.platform.wakeWatch(
       zonePaths: ReminderScheduler.zoneFiles(tz: ctx.environment["TZ"]))
     // SIGTERM and SIGINT end the wait at once; the loop then stops as it would between passes
-    watch.stopOnSignals([SIGTERM, SIGINT])
+    watch.stopOnTermination()
     try ReminderScheduler(ctx: ctx, logger: logger, exitAfter: exitAfter).run(watch)
   }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import NudgeCore
 import NudgeStore
 import NudgeUseCases
@@ -414,7 +413,7 @@ struct HabitCommand: ParsableCommand {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings()).day
       // a file not there, or not readable: no input (66), as `import` says it
-      guard access(file, R_OK) == 0 else {
+      guard ctx.platform.files.isReadable(file) else {
         throw CLIError(
           "cannot read \(VisibleText.escaped(file)): give the file Loop Habit Tracker writes with Settings, Export full backup",
           code: .noInput)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import NudgeCore
 import NudgeLinux
 import NudgeStore
@@ -108,15 +107,13 @@ struct SyncCommand: ParsableCommand {
           "sync: '\(VisibleText.escaped(folder))' starts with a ~ the shell did not expand (it was quoted); write it without quotes, or as \"$HOME/\(VisibleText.escaped(String(folder.dropFirst(2))))\".",
           code: .usage)
       }
-      guard let resolved = realpath(folder, nil) else {
+      let files = ctx.platform.files
+      guard let path = files.resolvedPath(folder) else {
         throw CLIError(
           "sync: the folder \(VisibleText.escaped(folder)) is not there; create it (mkdir -m 700 \(ShellWord.quoted(folder))) or give your synced folder.",
           code: .noInput)
       }
-      let path = String(cString: resolved)
-      free(resolved)
-      var info = stat()
-      if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR {
+      if !files.isDirectory(path) {
         throw CLIError(
           "sync: \(VisibleText.escaped(path)) is a file, not a folder; give the folder your file sync shares.",
           code: .usage)
@@ -124,7 +121,7 @@ struct SyncCommand: ParsableCommand {
       if let problem = SyncFolder(path: path).problem() {
         throw CLIError("sync: \(problem). Nothing was changed.", code: .cannotCreate)
       }
-      let deviceName = name ?? SyncRunner.hostname()
+      let deviceName = name ?? SyncRunner.hostname(ctx.platform)
       guard SyncDevice.isName(deviceName) else {
         throw CLIError(
           "sync: the name must be 1 to 64 characters on one line, with no surrounding spaces (--name laptop).",

@@ -1,4 +1,3 @@
-import Glibc
 import NudgeCore
 import NudgeLinux
 import NudgeStore

@@ -1,4 +1,3 @@
-import Glibc
 import NudgeCore
 import NudgeLinux
 import NudgeStore
@@ -94,12 +93,9 @@ enum SyncRunner {
   }
 
   /// This machine's name (the default device name), else "this computer".
-  static func hostname() -> String {
-    var buffer = [CChar](repeating: 0, count: 256)
-    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "this computer" }
-    let name = String(
-      decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return SyncDevice.isName(name) ? name : "this computer"
+  static func hostname(_ platform: any Platform) -> String {
+    guard let name = platform.hostname(), SyncDevice.isName(name) else { return "this computer" }
+    return name
   }
 }
 
