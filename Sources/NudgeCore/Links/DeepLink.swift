@@ -126,14 +126,14 @@ public enum DeepLink: Equatable, Sendable {
             " (did you mean '\($0)'?)"
           }
             ?? "")
-          + "; use prep, review, checkin, need-help, today, streak, week, achievements, celebrate"
-          + (flowWords.isEmpty ? "" : ", " + flowWords.sorted().joined(separator: ", "))
+          + "; use " + (Self.hosts + flowWords.sorted()).joined(separator: ", ")
       )
     }
   }
 
-  /// The link names `parse` takes, for a suggestion when one is misspelt.
-  static let hosts = [
+  /// The link names `parse` takes (besides the flows of plans), the one list its refusal, its
+  /// suggestion and deeplinks/GRAMMAR.md's `route` say (DeepLinkListsTests holds them).
+  public static let hosts = [
     "prep", "review", "checkin", "need-help", "today", "streak", "week", "achievements",
     "celebrate", "habit",
   ]
