@@ -1,14 +1,19 @@
-/// A reminder slot: when Nudge reminds, and what the reminder opens (a flow, or the week).
-public enum Slot: Hashable, CaseIterable, Codable, Sendable, RawRepresentable {
+/// Where a reminder comes from, and so when it comes and what it opens: one of the four
+/// built-in slots (a flow of the coach's, or the week), a plan's own slot, or a habit's own
+/// reminder. Typed here; its text (`rawValue`: `morning`, `PLAN.SLOT`, `habit.hID`) is only
+/// what the store, the log and the timers' names keep, read back by `init(rawValue:)`.
+public enum ReminderSource: Hashable, CaseIterable, Codable, Sendable, RawRepresentable {
   case morning, midday, evening
   /// "Your week" on Sunday evenings (off by default): opens the weekly look back.
   case weekly
-  /// A plan's own reminder time, `PLAN.SLOT` (`walking.noon`): its time and title are in the
-  /// plan's file, its schedule stored once the plan is on.
-  case plan(String)
+  /// A plan's own reminder time (`walking.noon`): its time and title are in the plan's file,
+  /// its schedule stored once the plan is on.
+  case plan(plan: String, slot: String)
+  /// A habit's own reminder, by the habit's id (`habit.h3`): its time is the habit's `--at`.
+  case habit(Int)
 
   /// The built-in four.
-  public static let allCases: [Slot] = [.morning, .midday, .evening, .weekly]
+  public static let allCases: [ReminderSource] = [.morning, .midday, .evening, .weekly]
 
   public var rawValue: String {
     switch self {
@@ -16,30 +21,47 @@ public enum Slot: Hashable, CaseIterable, Codable, Sendable, RawRepresentable {
     case .midday: "midday"
     case .evening: "evening"
     case .weekly: "weekly"
-    case .plan(let id): id
+    case .plan(let plan, let slot): plan + "." + slot
+    case .habit(let id): "habit.h\(id)"
     }
   }
 
-  /// A built-in slot's name, or `PLAN.SLOT` of two ids as plan files write them.
+  /// A built-in slot's name, `habit.hID` (an id above 0), or `PLAN.SLOT` of two ids as plan
+  /// files write them.
   public init?(rawValue: String) {
     if let builtIn = Self.allCases.first(where: { $0.rawValue == rawValue }) {
       self = builtIn
       return
     }
-    let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 2, parts.allSatisfy({ PlanFile.isID(String($0)) }) else { return nil }
-    self = .plan(rawValue)
+    if rawValue.hasPrefix("habit.h"), let id = Int(rawValue.dropFirst(7)), id > 0,
+      "habit.h\(id)" == rawValue
+    {
+      self = .habit(id)
+      return
+    }
+    let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 2, parts.allSatisfy(PlanFile.isID) else { return nil }
+    self = .plan(plan: parts[0], slot: parts[1])
   }
 
-  /// Whether it is a plan's own slot.
-  public var isPlans: Bool {
-    if case .plan = self { return true }
-    return false
+  /// Whether it has a timer of its own, its time not one of the built-in settings: a plan's
+  /// slot or a habit's reminder.
+  public var hasOwnTimer: Bool {
+    switch self {
+    case .plan, .habit: true
+    default: false
+    }
+  }
+
+  /// The habit whose reminder it is, nil for any other.
+  public var habitID: Int? {
+    if case .habit(let id) = self { return id }
+    return nil
   }
 
   /// The slot of plan `plan`'s `[[slot]]` with id `id`.
-  public static func of(plan: String, id: String) -> Slot {
-    Slot.allCases.first { $0.rawValue == id } ?? .plan(plan + "." + id)
+  public static func of(plan: String, id: String) -> ReminderSource {
+    ReminderSource.allCases.first { $0.rawValue == id } ?? .plan(plan: plan, slot: id)
   }
 }
 

@@ -35,14 +35,12 @@ public enum Flow: Hashable, Codable, Sendable, CaseIterable, RawRepresentable {
     }
   }
 
-  /// The coach's titles; a defined flow's title is its definition's (the word here).
+  /// The coach's titles, as coach.plan gives them; a defined flow's title is its definition's
+  /// (the word here).
   public var title: String {
     switch self {
-    case .prep: "Prep Tonight"
-    case .review: "Morning Focus"
-    case .checkin: "End-of-day check-in"
-    case .needHelp: "I need help"
     case .defined(let word): word
+    default: CoachPlan.flow(rawValue).title
     }
   }
 

@@ -86,10 +86,8 @@ extension Slot {
   /// for the weekly look back, which is read, not done.
   public var flow: Flow? {
     switch self {
-    case .morning: .review
-    case .midday: .needHelp
-    case .evening: .prep
-    case .weekly, .plan: nil
+    case .plan: nil
+    default: CoachPlan.flow(offeredBy: rawValue).flatMap { Flow(rawValue: $0.id) }
     }
   }
 

@@ -65,10 +65,10 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
 
   public var title: String {
     switch self {
-    case .firstPrep: "First prep"
-    case .firstReview: "First Morning Focus"
-    case .firstCheckin: "First check-in"
-    case .firstHelp: "Asked for help"
+    case .firstPrep: CoachPlan.flow("prep").first
+    case .firstReview: CoachPlan.flow("review").first
+    case .firstCheckin: CoachPlan.flow("checkin").first
+    case .firstHelp: CoachPlan.flow("need-help").first
     case .streak3: "3-day streak"
     case .streak7: "7-day streak"
     case .streak14: "14-day streak"

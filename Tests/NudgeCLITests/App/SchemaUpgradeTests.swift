@@ -52,7 +52,9 @@ import Testing
       #expect(rows.allSatisfy { $0["of"] is NSNull })
       printed = rows.map { $0.filter { $0.key != "of" } }
     }
-    let expected = try String(contentsOfFile: Self.fixtures + "/" + file, encoding: .utf8)
+    var expected = try String(contentsOfFile: Self.fixtures + "/" + file, encoding: .utf8)
+    // the one title that moved on purpose (Tests/Golden/CHANGES.md 2): coach.plan's words
+    expected = expected.replacing("\"Asked for help\"", with: "\"First call for help\"")
     #expect(printed as? NSObject == (try object(expected)), "\(result.stdout)")
   }
 

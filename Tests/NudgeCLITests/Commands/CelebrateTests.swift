@@ -13,11 +13,11 @@ import Testing
         == 0)
     #expect(
       try nudge.run(["celebrate", "--no-animation"]).stdout.contains(
-        "New achievement: Asked for help"))
+        "New achievement: First call for help"))
     try #require(try nudge.run(["undo"]).status == 0)
     let replay = try nudge.run(["celebrate", "--no-animation"])
     #expect(replay.status == 0)
-    #expect(!replay.stdout.contains("Asked for help"), "\(replay.stdout)")
+    #expect(!replay.stdout.contains("First call for help"), "\(replay.stdout)")
   }
 
   @Test func celebrateWithCelebrationsOffSaysHowToTurnThemOn() throws {

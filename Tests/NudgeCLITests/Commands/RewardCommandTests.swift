@@ -117,7 +117,7 @@ import Testing
     #expect(eleven[0].contains(first.message), "\(eleven[0]) (drawn: \(first.message))")
     let quiet = try run("11", off: true)
     #expect(quiet.allSatisfy { $0.hasPrefix("✓") }, "\(quiet)")
-    #expect(quiet[0].contains("New achievement: Asked for help."))
+    #expect(quiet[0].contains("New achievement: First call for help."))
   }
 
   @Test func celebrateReplaysOnlyEarnedAchievements() throws {
@@ -129,10 +129,10 @@ import Testing
     try nudge("need-help", "--category", "stress", "--no-input")
     let replay = try nudge("celebrate", "first-help", now: "2026-11-27T09:00:00+01:00")
     #expect(replay.status == 0)
-    #expect(replay.stdout.contains("Achievement: Asked for help, earned Friday 20 November 2026."))
+    #expect(replay.stdout.contains("Achievement: First call for help, earned Friday 20 November 2026."))
     #expect(!replay.stdout.contains("New achievement"))
     // by title too
-    #expect(try nudge("celebrate", "Asked for help").status == 0)
+    #expect(try nudge("celebrate", "First call for help").status == 0)
   }
 
   @Test func plainCelebrateReplaysTheLatestCelebration() throws {

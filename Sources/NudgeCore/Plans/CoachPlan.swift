@@ -1,0 +1,32 @@
+/// The coach's plan as `plans/coach.plan` writes it (compiled in as `BuiltInPlans`), read once
+/// on first use: the one place its flows' titles, slots and first-achievement words live.
+/// `Flow.title`, `Slot.flow` and the coach's `Achievement.title`s ask it.
+public enum CoachPlan {
+  /// The plan, read from its built-in text. A built-in plan that does not read is a bug of
+  /// the build (PlanFileTests reads every one), so it stops here, loudly.
+  public static let plan: Plan = {
+    guard let text = BuiltInPlans.texts.first(where: { $0.name == "coach" })?.text else {
+      fatalError("plans/coach.plan is not compiled in: run scripts/builtin-plans")
+    }
+    do throws(PlanFileError) {
+      return try PlanFile.read(text)
+    } catch {
+      fatalError("plans/coach.plan:\(error.line): \(error.message)")
+    }
+  }()
+
+  /// The definition of the coach's flow with this id (`prep`, `review`, `checkin`,
+  /// `need-help`).
+  public static func flow(_ id: String) -> FlowDefinition {
+    guard let flow = plan.flows.first(where: { $0.id == id }) else {
+      fatalError("plans/coach.plan has no flow '\(id)'")
+    }
+    return flow
+  }
+
+  /// The coach's flow its slot's reminder offers first (`slot = ...` in the plan), nil for a
+  /// slot none of its flows names.
+  public static func flow(offeredBy slot: String) -> FlowDefinition? {
+    plan.flows.first { $0.slot == slot }
+  }
+}
