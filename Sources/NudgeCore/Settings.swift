@@ -176,14 +176,14 @@ public struct Settings: Equatable, Sendable {
   public var celebrationsOn: Bool { value(.celebrations) == "on" }
   public var dayRule: DayRule { DayRule(rolloverHour: rolloverHour) }
 
-  public func stalenessSeconds(for slot: Slot) -> Int {
+  public func stalenessSeconds(for slot: ReminderSource) -> Int {
     let key: SettingKey
     switch slot {
     case .morning: key = .stalenessMorning
     case .midday: key = .stalenessMidday
     case .evening: key = .stalenessEvening
     case .weekly: key = .stalenessWeekly
-    case .plan: return 4 * 3600  // a plan's own reminder: the default window
+    case .plan, .habit: return 4 * 3600  // a plan's own reminder: the default window
     }
     return DurationText.parseSeconds(value(key)) ?? 4 * 3600
   }

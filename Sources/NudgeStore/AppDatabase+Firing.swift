@@ -8,12 +8,12 @@ import NudgeCore
 extension AppDatabase {
   /// Claims (slot, elapse) for one reminder: false when another run claimed it first (refused
   /// by the UNIQUE key, not a check-then-insert).
-  public func claimFiring(slot: Slot, elapse: Int) throws(StoreError) -> Bool {
+  public func claimFiring(slot: ReminderSource, elapse: Int) throws(StoreError) -> Bool {
     try write { db in try db.claim(slot: slot, elapse: elapse) }
   }
 
   /// The stored schedule of `slot` (its default when it was never changed).
-  public func schedule(_ slot: Slot) throws(StoreError) -> SlotSchedule {
+  public func schedule(_ slot: ReminderSource) throws(StoreError) -> SlotSchedule {
     try read { db in try db.schedule(slot) }
   }
 
@@ -31,7 +31,7 @@ extension AppDatabase {
   }
 
   /// Whether (slot, elapse) has been handled already.
-  public func isClaimed(slot: Slot, elapse: Int) throws(StoreError) -> Bool {
+  public func isClaimed(slot: ReminderSource, elapse: Int) throws(StoreError) -> Bool {
     try read { db in try db.isClaimed(slot: slot, elapse: elapse) }
   }
 }
@@ -39,7 +39,7 @@ extension AppDatabase {
 extension SQLiteConnection {
   /// Claims (slot, elapse) for one reminder: false when another run claimed it first (refused
   /// by the UNIQUE key, not a check-then-insert).
-  fileprivate func claim(slot: Slot, elapse: Int) throws -> Bool {
+  fileprivate func claim(slot: ReminderSource, elapse: Int) throws -> Bool {
     do {
       try execute(
         "INSERT INTO reminder_claim (slot, elapse) VALUES (?, ?)",
@@ -54,7 +54,7 @@ extension SQLiteConnection {
   func logReminder(_ entry: Reminder.LogEntry) throws { try insert(entry) }
 
   /// Whether (slot, elapse) has been handled already.
-  func isClaimed(slot: Slot, elapse: Int) throws -> Bool {
+  func isClaimed(slot: ReminderSource, elapse: Int) throws -> Bool {
     try integer(
       "SELECT EXISTS (SELECT 1 FROM reminder_claim WHERE slot = ? AND elapse = ?)",
       [SQLValue(slot), SQLValue(elapse)]) == 1

@@ -6,12 +6,12 @@ extension AppDatabase {
 
   /// When the slot's timer last fired (epoch seconds), as systemd remembers a timer's last
   /// trigger: the base its next elapse is counted from.
-  public func lastTrigger(_ slot: Slot) throws(StoreError) -> Int? {
+  public func lastTrigger(_ slot: ReminderSource) throws(StoreError) -> Int? {
     try read { db in try db.lastTrigger(slot) }
   }
 
   /// Records a firing of the slot's timer at `at`.
-  public func recordTrigger(_ slot: Slot, at: Int) throws(StoreError) {
+  public func recordTrigger(_ slot: ReminderSource, at: Int) throws(StoreError) {
     try write { db in try db.recordTrigger(slot, at: at) }
   }
 
@@ -29,7 +29,7 @@ extension AppDatabase {
 
   /// Takes the slot's snooze when it is due at `now`; nil when there is none or another
   /// process took it first (so a snooze is re-posted once, by whoever comes first).
-  public func takeDueSnooze(_ slot: Slot, now: Int) throws(StoreError) -> Snooze? {
+  public func takeDueSnooze(_ slot: ReminderSource, now: Int) throws(StoreError) -> Snooze? {
     try write { db in try db.takeDueSnooze(slot, now: now) }
   }
 
@@ -48,21 +48,23 @@ extension AppDatabase {
 /// The reminder reads and writes on a connection, for several of them in one transaction
 /// (`AppDatabase.write { db in … }`); the `AppDatabase` methods of the same names are each one.
 extension SQLiteConnection {
-  func lastTrigger(_ slot: Slot) throws -> Int? {
+  func lastTrigger(_ slot: ReminderSource) throws -> Int? {
     try fetchOne(SlotTrigger.self, key: slot.rawValue)?.at
   }
 
-  func recordTrigger(_ slot: Slot, at: Int) throws { try save(SlotTrigger(slot: slot, at: at)) }
+  func recordTrigger(_ slot: ReminderSource, at: Int) throws {
+    try save(SlotTrigger(slot: slot, at: at))
+  }
 
   func saveSnooze(_ snooze: Snooze) throws { try save(snooze) }
 
   /// Every stored snooze, in the slots' order.
   func snoozes() throws -> [Snooze] {
     let stored = try fetchAll(Snooze.self)
-    return Slot.allCases.compactMap { slot in stored.first { $0.slot == slot } }
+    return ReminderSource.allCases.compactMap { slot in stored.first { $0.slot == slot } }
   }
 
-  func takeDueSnooze(_ slot: Slot, now: Int) throws -> Snooze? {
+  func takeDueSnooze(_ slot: ReminderSource, now: Int) throws -> Snooze? {
     guard let snooze = try fetchOne(Snooze.self, key: slot.rawValue), snooze.due <= now else {
       return nil
     }
@@ -71,13 +73,14 @@ extension SQLiteConnection {
   }
 
   /// The slot's schedule, its default when it was never changed.
-  func schedule(_ slot: Slot) throws -> SlotSchedule {
+  func schedule(_ slot: ReminderSource) throws -> SlotSchedule {
     try fetchOne(SlotSchedule.self, key: slot.rawValue) ?? .defaults(slot)
   }
 
   func schedules() throws -> [SlotSchedule] {
     let stored = try fetchAll(SlotSchedule.self)
-    return Slot.allCases.map { slot in stored.first { $0.slot == slot } ?? .defaults(slot) }
+    return ReminderSource.allCases.map { slot in stored.first { $0.slot == slot } ?? .defaults(slot)
+    }
   }
 
   /// Whether `day` is a day off (`nudge pause`).

@@ -65,7 +65,7 @@ extension AppDatabase {
   }
 
   /// Whether `slot`'s schedule was changed here (stored), not left at its default.
-  public func hasStoredSchedule(_ slot: Slot) throws(StoreError) -> Bool {
+  public func hasStoredSchedule(_ slot: ReminderSource) throws(StoreError) -> Bool {
     try read { db in try db.exists(SlotSchedule.self, key: slot.rawValue) }
   }
 

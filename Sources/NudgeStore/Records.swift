@@ -56,7 +56,7 @@ extension Day: TextColumn {
 }
 
 extension Achievement: TextColumn {}
-extension Slot: TextColumn {}
+extension ReminderSource: TextColumn {}
 extension Flow: TextColumn {}
 extension ChangeKind: TextColumn {}
 extension Reminder.Outcome: TextColumn {}
@@ -161,7 +161,7 @@ extension Snooze: TableRecord {
 struct SlotTrigger: TableRecord {
   static let tableName = "slot_trigger"
   static let keyColumn = "slot"
-  var slot: Slot
+  var slot: ReminderSource
   var at: Int
 }
 

@@ -17,9 +17,9 @@ public struct FireReminder: Sendable {
   /// habit's slot offers today, nil when the habit is met (or gone).
   public func callAsFunction(
     _ request: Reminder.Request, at now: Instant, in zone: ZoneRules,
-    elapses: (SlotSchedule) throws -> (Int) -> Int?, also: (Slot) -> [Flow] = { _ in [] },
+    elapses: (SlotSchedule) throws -> (Int) -> Int?, also: (ReminderSource) -> [Flow] = { _ in [] },
     planSchedules: [SlotSchedule] = [],
-    habit: (Slot, Day) throws -> Reminder.Offer? = { _, _ in nil }
+    habit: (ReminderSource, Day) throws -> Reminder.Offer? = { _, _ in nil }
   ) throws(StoreError) -> Reminder.Decision {
     try db.inTransaction {
       let settings = try db.settings()
@@ -29,10 +29,10 @@ public struct FireReminder: Sendable {
       let at = InstantFormat.format(now, in: zone)
       let today = settings.dayRule.day(of: now, in: zone)
       let doneToday = try db.doneFlows(on: today)
-      let slot = request.slot ?? Slot.demo(phase: phase, done: doneToday)
+      let slot = request.slot ?? ReminderSource.demo(phase: phase, done: doneToday)
       // a habit's slot offers the habit while today (or its period) still wants it
       let offer =
-        Habit.id(ofSlot: slot) != nil
+        slot.habitID != nil
         ? try habit(slot, today) : slot.offer(done: doneToday, also: also(slot))
       func post(_ elapse: Int?) throws -> Reminder.Decision {
         let streak = try db.streakDays(today: today).summary(today: today).current
@@ -60,7 +60,7 @@ public struct FireReminder: Sendable {
       case .scheduled:
         // a plan's own slot: its plan's schedule (off when no plan that is on has it)
         let schedule: SlotSchedule
-        if case .plan = slot {
+        if slot.hasOwnTimer {
           schedule =
             planSchedules.first { $0.slot == slot }
             ?? SlotSchedule(slot: slot, expression: "*-*-* 00:00:00", enabled: false)
@@ -83,7 +83,7 @@ public struct FireReminder: Sendable {
         let decision = FiringRule.decide(
           latest: latest, now: seconds, window: settings.stalenessSeconds(for: slot),
           // (a plan's slot whose plan is off has nothing to offer: it is off, not done)
-          flowDoneToday: offer == nil && (schedule.enabled || !slot.isPlans),
+          flowDoneToday: offer == nil && (schedule.enabled || !slot.hasOwnTimer),
           enabled: schedule.enabled,
           elapseIsPaused: try latest.map {
             try db.isPaused(settings.dayRule.day(of: Instant(seconds: $0), in: zone))

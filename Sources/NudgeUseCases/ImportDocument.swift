@@ -29,7 +29,7 @@ public struct ImportDocument: Sendable {
     /// Settings the document carried that name a command or a path on this machine: skipped.
     public var settingsSkipped: [String] = []
     /// Slots whose schedule came from the document (installed units need an update).
-    public var schedulesAdded: [Slot] = []
+    public var schedulesAdded: [ReminderSource] = []
     /// Pauses added, as `FIRST..LAST`.
     public var pausesAdded: [String] = []
     /// Plans the file turned on or off that were not chosen here, as `NAME on|off`.
@@ -135,7 +135,7 @@ public struct ImportDocument: Sendable {
       // like settings, a slot already changed here keeps its local schedule
       // (a plan's own slot takes its time from its plan file: a file's row for one is not kept)
       for schedule in document.schedule
-      where try !schedule.slot.isPlans && !db.hasStoredSchedule(schedule.slot) {
+      where try !schedule.slot.hasOwnTimer && !db.hasStoredSchedule(schedule.slot) {
         try db.saveSchedule(schedule)
         summary.schedulesAdded.append(schedule.slot)
       }

@@ -193,7 +193,7 @@ private enum Sample {
       clock: Sample.clock(Sample.now), key: .slot(.evening),
       value: SyncValue(expression: "Mon..Fri *-*-* 21:00:00", enabled: true)),
     SyncChange(
-      clock: Sample.clock(Sample.now), key: .slot(.plan("walking.noon")),
+      clock: Sample.clock(Sample.now), key: .slot(.plan(plan: "walking", slot: "noon")),
       value: SyncValue(expression: "*-*-* 12:00:00", enabled: false)),
     SyncChange(
       clock: Sample.clock(Sample.now), key: .celebrations, value: SyncValue(value: "off")),

@@ -4,7 +4,7 @@ import NudgeCore
 // The core's enums as command-line values: argument-parser parses them, lists them in
 // `--help`, completes them, and refuses anything else with a one-line usage error (64).
 
-extension Slot: ExpressibleByArgument {}
+extension ReminderSource: ExpressibleByArgument {}
 extension Challenge: ExpressibleByArgument {}
 extension HelpCategory: ExpressibleByArgument {}
 extension CelebrationTier: ExpressibleByArgument {}

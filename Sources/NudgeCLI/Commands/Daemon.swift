@@ -144,7 +144,8 @@ struct ReminderScheduler: Sendable {
   /// Runs `nudge notify SLOT --scheduled` (the same command the timers run) for a due,
   /// unclaimed elapse; the child claims it, posts and waits for the click.
   private func fireIfDue(
-    _ slot: Slot, spec: CalendarSpec, calendar: SlotCalendar, db: AppDatabase, now: Instant
+    _ slot: ReminderSource, spec: CalendarSpec, calendar: SlotCalendar, db: AppDatabase,
+    now: Instant
   ) throws {
     let seconds = now.seconds
     guard
@@ -181,7 +182,7 @@ final class SpawnedFirings: Sendable {
   private let seen = Mutex<Set<String>>([])
 
   /// True the first time a pair is seen.
-  func claim(_ slot: Slot, _ elapse: Int) -> Bool {
+  func claim(_ slot: ReminderSource, _ elapse: Int) -> Bool {
     seen.withLock { $0.insert("\(slot.rawValue)@\(elapse)").inserted }
   }
 }

@@ -328,7 +328,7 @@ struct ImportReport: Encodable {
   var lostAchievements: [Achievement]
   var settingsAdded: [String]
   var settingsSkipped: [String]
-  var schedulesAdded: [Slot]
+  var schedulesAdded: [ReminderSource]
   var pausesAdded: [String]
 
   init(_ s: ImportDocument.Summary) {

@@ -93,8 +93,9 @@ enum HabitReminders {
 
   /// What a habit's slot offers `today`: the habit, while today (or its period) wants it and it
   /// was neither done nor skipped today; nil otherwise, or when no habit has that slot.
-  static func offer(_ db: AppDatabase, _ slot: Slot, today: Day) throws -> Reminder.Offer? {
-    guard let id = Habit.id(ofSlot: slot),
+  static func offer(_ db: AppDatabase, _ slot: ReminderSource, today: Day) throws -> Reminder.Offer?
+  {
+    guard let id = slot.habitID,
       let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
     else { return nil }
     let report = try HabitReport.of(habit, db, today: today, scoring: false)

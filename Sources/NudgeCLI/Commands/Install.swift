@@ -173,7 +173,7 @@ struct UserUnits {
     if packaged {
       // copies from an earlier user install would win over the packaged units and handler
       remove(UnitFiles.serviceName)
-      for slot in Slot.allCases { remove(UnitFiles.timerName(slot)) }
+      for slot in ReminderSource.allCases { remove(UnitFiles.timerName(slot)) }
       if dryRun {
         ctx.line("# remove \(applicationsDirectory)/\(LinkHandlerFile.name)")
       } else {
@@ -186,7 +186,7 @@ struct UserUnits {
       try writeFile(iconPath, AppIcon.svg)
     }
     // (a plan's own slot's timer is the person's, packaged or not: the package ships the four)
-    let ownTimers = Set(schedules.filter(\.slot.isPlans).map { UnitFiles.timerName($0.slot) })
+    let ownTimers = Set(schedules.filter(\.slot.hasOwnTimer).map { UnitFiles.timerName($0.slot) })
     for (path, text) in UnitFiles.render(
       binary: Self.binaryPath, schedules: schedules, settings: settings)
     where !packaged || path.contains(".d/") || ownTimers.contains(path) {
@@ -213,10 +213,11 @@ struct UserUnits {
   }
 
   /// The plans' own slots whose timer is in the unit directory.
-  func planTimers() -> [Slot] {
+  func planTimers() -> [ReminderSource] {
     (ctx.platform.files.names(in: directory, limit: 10_000) ?? [])
       .filter { $0.hasPrefix("nudge-") && $0.hasSuffix(".timer") }
-      .compactMap { Slot(rawValue: String($0.dropFirst(6).dropLast(6))) }.filter(\.isPlans)
+      .compactMap { ReminderSource(rawValue: String($0.dropFirst(6).dropLast(6))) }.filter(
+        \.hasOwnTimer)
   }
 
   /// The unit file is in the person's unit directory or the package's.
@@ -253,7 +254,7 @@ struct UserUnits {
       }
     }
     for schedule in schedules {
-      if schedule.slot.isPlans {
+      if schedule.slot.hasOwnTimer {
         // a plan's own slot: its timer holds its time (written afresh: the plan may have changed)
         try write(UnitFiles.timerName(schedule.slot), UnitFiles.timer(schedule))
         try write(
@@ -276,7 +277,7 @@ struct UserUnits {
   func updateWindows(_ settings: Settings, db: AppDatabase) throws {
     guard isInstalled else { return }
     guard drivesTimers(db) else { return keptTimersNote() }
-    for slot in Slot.allCases {
+    for slot in ReminderSource.allCases {
       try write(
         UnitFiles.windowDropInPath(slot),
         UnitFiles.windowDropIn(slot, windowSeconds: settings.stalenessSeconds(for: slot)))
@@ -307,7 +308,7 @@ struct InstallCommand: ContextCommand {
   /// icon, where the package puts them under `root`.
   static func writePackageFiles(_ ctx: Context, root: String) throws {
     let units = UserUnits(ctx: ctx, dryRun: false)
-    let defaults = Slot.allCases.map(SlotSchedule.defaults)
+    let defaults = ReminderSource.allCases.map(SlotSchedule.defaults)
     for (path, text) in UnitFiles.render(
       binary: UserUnits.packagedBinary, schedules: defaults, settings: Settings(stored: [:]))
     where !path.contains(".d/") {
@@ -376,7 +377,7 @@ struct UninstallCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let units = UserUnits(ctx: ctx, dryRun: dryRun)
     // the built-in slots, and every plan slot whose timer is in the unit directory
-    let slots = Slot.allCases + units.planTimers()
+    let slots = ReminderSource.allCases + units.planTimers()
     let timers = slots.map(UnitFiles.timerName).filter { dryRun || units.unitExists($0) }
     if !timers.isEmpty { try units.systemctl(["disable", "--now"] + timers) }
     for slot in slots {

@@ -7,21 +7,21 @@ import NudgeStore
 extension NotifyCommand {
   /// What `nudge notify` posts: a slot's reminder, or the demo.
   enum Target: ExpressibleByArgument, Equatable {
-    case slot(Slot)
+    case slot(ReminderSource)
     /// The reminder for this part of the day, now.
     case demo
 
     init?(argument: String) {
       if argument == "demo" {
         self = .demo
-      } else if let slot = Slot(rawValue: argument) {
+      } else if let slot = ReminderSource(rawValue: argument) {
         self = .slot(slot)
       } else {
         return nil
       }
     }
 
-    static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["demo"] }
+    static var allValueStrings: [String] { ReminderSource.allCases.map(\.rawValue) + ["demo"] }
   }
 }
 
@@ -129,7 +129,7 @@ struct NotifyCommand: ContextCommand {
       snoozeSeconds: snoozeSeconds, json: json)
     let db = try ctx.openDatabase()
     // a plan's own slot is one a plan file has (a timer left by a plan since removed says so)
-    if case .slot(let named) = slot, named.isPlans,
+    if case .slot(let named) = slot, named.hasOwnTimer,
       try !ctx.allSchedules(db).contains(where: { $0.slot == named })
     {
       throw CLIError(

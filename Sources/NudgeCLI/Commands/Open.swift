@@ -105,7 +105,7 @@ struct OpenCommand: ContextCommand {
   }
 
   /// Snoozes the slot's reminder from the flow (as its Snooze button would).
-  func snooze(_ ctx: Context, _ slot: Slot) throws {
+  func snooze(_ ctx: Context, _ slot: ReminderSource) throws {
     let db = try ctx.openDatabase()
     let seconds = try settingsSnooze(ctx)
     if try Reminder.Session.snooze(ctx, db, slot, elapse: nil, seconds: seconds) {

@@ -134,8 +134,8 @@ struct PlanCommand: ParsableCommand {
     throws -> String
   {
     guard let id = flow.slot else { return "" }
-    let slot = Slot.of(plan: plan.name, id: id)
-    guard !slot.isPlans else { return "  — \(id) reminder" }
+    let slot = ReminderSource.of(plan: plan.name, id: id)
+    guard !slot.hasOwnTimer else { return "  — \(id) reminder" }
     let on = try db.schedules().first { $0.slot == slot }?.enabled ?? slot.enabledByDefault
     return "  — \(id) reminder" + (on ? "" : " (off: nudge schedule on \(id))")
   }

@@ -201,12 +201,12 @@ struct TodayCommand: ContextCommand {
   /// The slots whose reminder today ended held back by Do Not Disturb (logged `missed-dnd`).
   private func heldBack(
     _ db: AppDatabase, _ settings: Settings, on today: Day, in zone: ZoneRules
-  ) throws -> [Slot] {
+  ) throws -> [ReminderSource] {
     let missed = try db.reminderLog(limit: 200).filter { entry in
       entry.outcome == .missedDND
         && InstantFormat.parse(entry.at).map { settings.dayRule.day(of: $0, in: zone) } == today
     }
-    return Slot.allCases.filter { slot in missed.contains { $0.slot == .slot(slot) } }
+    return ReminderSource.allCases.filter { slot in missed.contains { $0.slot == .slot(slot) } }
   }
 
   private func streakLine(_ s: StreakSummary, _ style: Style, today: Day) -> String {

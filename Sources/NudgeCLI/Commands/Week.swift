@@ -108,8 +108,8 @@ struct WeekCommand: ContextCommand {
     let schedules = try db.schedules()
     var out: [String] = []
     for (slot, verb, times) in [
-      (Slot.evening, "prep", days.compactMap { $0.prep?.savedAt }),
-      (Slot.morning, "do your Morning Focus", days.compactMap { $0.review?.savedAt }),
+      (ReminderSource.evening, "prep", days.compactMap { $0.prep?.savedAt }),
+      (ReminderSource.morning, "do your Morning Focus", days.compactMap { $0.review?.savedAt }),
     ] {
       guard let schedule = schedules.first(where: { $0.slot == slot }), schedule.enabled,
         let plain = PlainTime.describe(schedule.expression), !plain.contains(" "),

@@ -48,13 +48,13 @@ struct PlanSet {
   var flowsOn: [FlowDefinition] { definedFlows.filter { isOn($0.plan) }.map(\.flow) }
 
   /// The defined flows of the plans that are on that `slot`'s reminder offers.
-  func flowsOn(_ slot: Slot) -> [FlowDefinition] {
+  func flowsOn(_ slot: ReminderSource) -> [FlowDefinition] {
     definedFlows.filter { isOn($0.plan) && slotOf($0.flow, in: $0.plan) == slot }.map(\.flow)
   }
 
   /// The slot whose reminder offers `flow` of `plan`: a built-in one, or the plan's own.
-  func slotOf(_ flow: FlowDefinition, in plan: Plan) -> Slot? {
-    flow.slot.map { Slot.of(plan: plan.name, id: $0) }
+  func slotOf(_ flow: FlowDefinition, in plan: Plan) -> ReminderSource? {
+    flow.slot.map { ReminderSource.of(plan: plan.name, id: $0) }
   }
 
   /// The plans' own reminder times (`[[slot]]`), every plan's but the coach's: on when its plan
@@ -73,11 +73,9 @@ struct PlanSet {
   }
 
   /// A plan slot's title (its reminder's), nil for a built-in one.
-  func title(of slot: Slot) -> String? {
-    guard case .plan(let id) = slot else { return nil }
-    let parts = id.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-    guard parts.count == 2 else { return nil }
-    return catalogue.plan(named: parts[0])?.plan.slots.first { $0.id == parts[1] }.map {
+  func title(of slot: ReminderSource) -> String? {
+    guard case .plan(let plan, let id) = slot else { return nil }
+    return catalogue.plan(named: plan)?.plan.slots.first { $0.id == id }.map {
       VisibleText.escaped($0.title)
     }
   }

@@ -56,7 +56,7 @@ extension Reminder {
       switch try FireReminder(db: db)(
         request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses,
         also: { slot in plans.flowsOn(slot).map { .defined($0.word) } },
-        planSchedules: try ctx.allSchedules(db, plans: plans).filter(\.slot.isPlans),
+        planSchedules: try ctx.allSchedules(db, plans: plans).filter(\.slot.hasOwnTimer),
         habit: { [db] slot, today in try HabitReminders.offer(db, slot, today: today) })
       {
       case .nothingDue(let slot):
@@ -79,7 +79,7 @@ private struct OnScreen: Sendable {
 
   var ctx: Context { session.ctx }
   var db: AppDatabase { session.db }
-  var slot: Slot { post.slot }
+  var slot: ReminderSource { post.slot }
   var options: Reminder.Options { session.options }
   var snoozeSeconds: Int { options.snoozeSeconds ?? post.settings.snoozeSeconds }
 
@@ -233,7 +233,7 @@ private struct OnScreen: Sendable {
         guard try snooze() else { return report(.snoozed) }
         let today = rule.day(of: ctx.clock.now(), in: zone)
         offered =
-          Habit.id(ofSlot: slot) != nil
+          slot.habitID != nil
           ? try HabitReminders.offer(db, slot, today: today)
           : slot.offer(
             done: try db.doneFlows(on: today),
@@ -330,7 +330,8 @@ private struct OnScreen: Sendable {
 
 /// The reminder as one line of text, with the command that opens its flow.
 func fallbackText(
-  _ slot: Slot, streak: Int, offering: Reminder.Offer? = nil, pending: [FlowDefinition] = [],
+  _ slot: ReminderSource, streak: Int, offering: Reminder.Offer? = nil,
+  pending: [FlowDefinition] = [],
   slotTitle: String? = nil, hour: Int? = nil
 ) -> String {
   if case .habit(let habit)? = offering {
@@ -352,7 +353,7 @@ func fallbackText(
 
 /// The reminder printed where no notification can be shown: the terminal and the journal.
 func printFallback(
-  _ ctx: Context, slot: Slot, streak: Int, offering: Reminder.Offer? = nil,
+  _ ctx: Context, slot: ReminderSource, streak: Int, offering: Reminder.Offer? = nil,
   pending: [FlowDefinition] = [], slotTitle: String? = nil
 ) {
   let text = fallbackText(
@@ -371,7 +372,7 @@ extension Reminder.Session {
   /// it: `nudge daemon`, which watches stored snoozes, or the caller brings it back.
   /// `loggedAs`: whose reminder the log says was snoozed (the demo's comes back as its slot's).
   static func snooze(
-    _ ctx: Context, _ db: AppDatabase, _ slot: Slot, elapse: Int?, seconds: Int,
+    _ ctx: Context, _ db: AppDatabase, _ slot: ReminderSource, elapse: Int?, seconds: Int,
     loggedAs: Reminder.LoggedSlot? = nil
   ) throws -> Bool {
     let due = ctx.clock.now().seconds + seconds

@@ -11,7 +11,7 @@ enum RemindersState: Equatable {
   /// The units are written, but no systemd user instance runs here and no daemon either.
   case noManager
   /// Installed under a running user manager, but these enabled slots' timers are not active.
-  case stopped([Slot])
+  case stopped([ReminderSource])
 
   /// What is true now. `checkTimers`: ask the user manager whether each enabled slot's timer is
   /// active (one `systemctl` call; `schedule` asks, the today view trusts the install).
@@ -23,7 +23,7 @@ enum RemindersState: Equatable {
     if units.isInstalled && manager {
       guard checkTimers else { return .running }
       let enabled = schedules.filter(\.enabled).map(\.slot)
-      func active(_ slots: [Slot]) -> Bool {
+      func active(_ slots: [ReminderSource]) -> Bool {
         let status = try? ctx.platform.systemctl(
           ["is-active", "--quiet"] + slots.map(UnitFiles.timerName), environment: ctx.environment)
         return status == 0

@@ -23,7 +23,8 @@ struct SlotCalendar {
   }
 
   /// The elapse a timer firing at `now` is for (nil: nothing due), from the slot's last trigger.
-  func dueElapse(_ slot: Slot, _ spec: CalendarSpec, now: Int, lastTrigger: Int?) -> Int? {
+  func dueElapse(_ slot: ReminderSource, _ spec: CalendarSpec, now: Int, lastTrigger: Int?) -> Int?
+  {
     FiringRule.dueElapse(atOrBefore: now, lastTrigger: lastTrigger, lookback: FiringRule.lookback) {
       next(spec, after: $0)
     }

@@ -423,7 +423,7 @@ public struct ExportDocument: Codable, Equatable, Sendable {
       try text(n.note, "help[\(i)].note")
       try text(n.coach, "help[\(i)].coach")
     }
-    var slots = Set<Slot>()
+    var slots = Set<ReminderSource>()
     for (i, s) in schedule.enumerated() {
       guard slots.insert(s.slot).inserted else {
         throw InputError("schedule[\(i)].slot repeats '\(s.slot.rawValue)'; keep one.")

@@ -42,14 +42,7 @@ public struct Habit: Equatable, Sendable {
   public var isMeasurable: Bool { target != nil }
 
   /// Its reminder's slot, `habit.hID`.
-  public var slot: Slot { .plan("habit.h\(id)") }
-
-  /// The id in a slot `habit.hID`, nil for any other slot.
-  public static func id(ofSlot slot: Slot) -> Int? {
-    let name = slot.rawValue
-    guard name.hasPrefix("habit.h"), let id = Int(name.dropFirst(7)), id > 0 else { return nil }
-    return id
-  }
+  public var slot: ReminderSource { .habit(id) }
 
   /// The question asked when none is given.
   public static func defaultQuestion(_ name: String) -> String { "\(name) today?" }

@@ -198,9 +198,9 @@ public enum DeepLink: Equatable, Sendable {
   }
 
   /// The reminder slot whose reminder opens this link (what a Snooze from the flow delays).
-  public var slot: Slot? {
+  public var slot: ReminderSource? {
     if self == .checkin { return .evening }
-    return Slot.allCases.first { $0.deepLink == self }
+    return ReminderSource.allCases.first { $0.deepLink == self }
   }
 
   /// The `nudge` arguments that run this link's flow.

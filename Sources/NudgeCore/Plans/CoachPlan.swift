@@ -1,6 +1,6 @@
 /// The coach's plan as `plans/coach.plan` writes it (compiled in as `BuiltInPlans`), read once
 /// on first use: the one place its flows' titles, slots and first-achievement words live.
-/// `Flow.title`, `Slot.flow` and the coach's `Achievement.title`s ask it.
+/// `Flow.title`, `ReminderSource.flow` and the coach's `Achievement.title`s ask it.
 public enum CoachPlan {
   /// The plan, read from its built-in text. A built-in plan that does not read is a bug of
   /// the build (PlanFileTests reads every one), so it stops here, loudly.

@@ -18,7 +18,7 @@ public enum PlanFile {
   public static func isID(_ text: String) -> Bool { TableReader.isID(text) }
 
   /// The built-in slots a flow may name without declaring them.
-  public static let builtInSlots = Slot.allCases.map(\.rawValue)
+  public static let builtInSlots = ReminderSource.allCases.map(\.rawValue)
 
   /// Reads `text`. `reservedWords` are the words `nudge` already has (a flow cannot take one);
   /// `timeProblem` says what is wrong with a slot's `at` (nil: it is a time Nudge reads).

@@ -59,7 +59,7 @@ public struct DesktopNotification: Equatable, Sendable {
   /// names them too ("Also: Your sleep challenge is ready — nudge sleep"), and says one in
   /// its own words when it is what is offered.
   public static func reminder(
-    _ slot: Slot, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil,
+    _ slot: ReminderSource, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil,
     pending: [FlowDefinition] = [], slotTitle: String? = nil, hour: Int? = nil
   ) -> DesktopNotification {
     let offered = offering ?? slot.firstOffer
@@ -147,7 +147,9 @@ public struct DesktopNotification: Equatable, Sendable {
   /// What stands in for a reminder whose window ended while Do Not Disturb held it back: no
   /// buttons (nobody is left to answer them), left in the server's history, its body ending
   /// with the link that opens the flow.
-  public static func missed(_ slot: Slot, offering offer: Reminder.Offer) -> DesktopNotification {
+  public static func missed(_ slot: ReminderSource, offering offer: Reminder.Offer)
+    -> DesktopNotification
+  {
     var note = DesktopNotification(
       title: "Missed: \(slot.title)", body: slot.heldBackSentence, actions: [])
     note.link = offer

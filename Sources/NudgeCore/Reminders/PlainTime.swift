@@ -17,7 +17,9 @@ public enum PlainTime {
   /// The systemd calendar expression `text` means for `slot`, whose expression is now
   /// `current`: as `expression(_:)`, except that a bare time for the weekly look back keeps its
   /// weekdays ("7pm": still on Sundays; "daily 7pm" is every day, as written).
-  public static func expression(_ text: String, for slot: Slot, current: String) -> String? {
+  public static func expression(_ text: String, for slot: ReminderSource, current: String)
+    -> String?
+  {
     guard let every = expression(text), slot == .weekly,
       clock(text.lowercased().split(separator: " ").filter { $0 != "at" }.joined()) != nil
     else { return expression(text) }
@@ -158,7 +160,7 @@ public enum PlainTime {
   }
 }
 
-extension Slot {
+extension ReminderSource {
   /// The hours a slot's reminder belongs in; a time outside them is asked about first (a
   /// "morning" reminder at midnight is more likely a slip than a wish).
   public var usualHours: ClosedRange<Int> {
@@ -167,7 +169,7 @@ extension Slot {
     case .midday: 10...16
     case .evening: 16...23
     case .weekly: 8...22
-    case .plan: 0...23
+    case .plan, .habit: 0...23
     }
   }
 
@@ -178,7 +180,7 @@ extension Slot {
     case .midday: "a midday"
     case .evening: "an evening"
     case .weekly: "a weekly"
-    case .plan: "a plan's"
+    case .plan, .habit: "a plan's"
     }
   }
 }

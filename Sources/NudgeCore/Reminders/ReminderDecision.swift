@@ -2,16 +2,16 @@ extension Reminder {
   /// What one run of `nudge notify` was asked for: which slot's reminder, and why now.
   public enum Request: Equatable, Sendable {
     /// Posted now by hand (`nudge notify SLOT`).
-    case now(Slot)
+    case now(ReminderSource)
     /// `nudge notify demo`: the reminder for this part of the day, now.
     case demo
     /// A timer's firing (`--scheduled`): the rules of DESIGN §3 decide.
-    case scheduled(Slot)
+    case scheduled(ReminderSource)
     /// A stored snooze coming back (`--snoozed`).
-    case snoozed(Slot)
+    case snoozed(ReminderSource)
 
     /// The slot asked for; nil for the demo, whose slot the time of day decides.
-    public var slot: Slot? {
+    public var slot: ReminderSource? {
       switch self {
       case .now(let slot), .scheduled(let slot), .snoozed(let slot): slot
       case .demo: nil
@@ -25,10 +25,10 @@ extension Reminder {
   /// run does.
   public enum Decision: Equatable, Sendable {
     /// No elapse, or no snooze, of the slot is due.
-    case nothingDue(Slot)
+    case nothingDue(ReminderSource)
     /// Nothing to post: the outcome (a skip, or `duplicate` of an elapse another run claimed) is
     /// logged already, with the claim.
-    case logged(Slot, Reminder.Outcome, elapse: Int?)
+    case logged(ReminderSource, Reminder.Outcome, elapse: Int?)
     /// Post this reminder; its elapse is claimed, and nothing is logged yet.
     case post(Reminder.Posting)
   }
@@ -38,7 +38,7 @@ extension Reminder {
   /// A reminder to post, with what its session needs, read once: the settings, what it offers
   /// and the streak its body shows.
   public struct Posting: Equatable, Sendable {
-    public var slot: Slot
+    public var slot: ReminderSource
     /// `nudge notify demo`: logged under "demo", not its slot; relevant for ten minutes.
     public var isDemo: Bool
     /// The elapse it is for (nil when posted by hand).
@@ -49,7 +49,7 @@ extension Reminder {
     public var settings: Settings
 
     public init(
-      slot: Slot, isDemo: Bool = false, elapse: Int?, offer: Reminder.Offer?, streak: Int,
+      slot: ReminderSource, isDemo: Bool = false, elapse: Int?, offer: Reminder.Offer?, streak: Int,
       settings: Settings
     ) {
       self.slot = slot

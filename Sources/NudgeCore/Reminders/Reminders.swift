@@ -63,7 +63,7 @@ extension Reminder {
 }
 
 /// What each reminder slot says and opens (DESIGN §3, §4).
-extension Slot {
+extension ReminderSource {
   /// The time a slot starts with, as a calendar expression.
   public var defaultExpression: String {
     switch self {
@@ -71,13 +71,13 @@ extension Slot {
     case .midday: "*-*-* 12:30:00"
     case .evening: "*-*-* 21:30:00"
     case .weekly: "Sun *-*-* 18:00:00"
-    case .plan: "*-*-* 12:00:00"  // (never used: a plan slot's schedule is its plan's `at`)
+    case .plan, .habit: "*-*-* 12:00:00"  // (never used: a plan slot's schedule is its plan's `at`)
     }
   }
 
   public var enabledByDefault: Bool {
     switch self {
-    case .morning, .evening, .plan: true
+    case .morning, .evening, .plan, .habit: true
     case .midday, .weekly: false
     }
   }
@@ -86,7 +86,7 @@ extension Slot {
   /// for the weekly look back, which is read, not done.
   public var flow: Flow? {
     switch self {
-    case .plan: nil
+    case .plan, .habit: nil
     default: CoachPlan.flow(offeredBy: rawValue).flatMap { Flow(rawValue: $0.id) }
     }
   }
@@ -101,7 +101,7 @@ extension Slot {
     case .midday: "I need help?"
     case .evening: "Prep tonight (for tomorrow)"
     case .weekly: "Your week"
-    case .plan: "Nudge"
+    case .plan, .habit: "Nudge"
     }
   }
 
@@ -120,7 +120,7 @@ extension Slot {
     case .midday: "Need a quick assist? Open the mini-coach."
     case .evening: "30 seconds now makes tomorrow easier."
     case .weekly: "A look back at the last seven days, and what to change."
-    case .plan: "One minute, then it counts."
+    case .plan, .habit: "One minute, then it counts."
     }
   }
 
@@ -132,7 +132,7 @@ extension Slot {
     case .midday: "The midday reminder was held back by Do Not Disturb."
     case .evening: "This evening's reminder was held back by Do Not Disturb."
     case .weekly: "The weekly look back was held back by Do Not Disturb."
-    case .plan: "A reminder was held back by Do Not Disturb."
+    case .plan, .habit: "A reminder was held back by Do Not Disturb."
     }
   }
 
@@ -145,7 +145,7 @@ extension Slot {
   /// `also`: the flows other plans that are on give this slot, offered once the coach's are
   /// done (one reminder offers them all).
   public func offer(done: Set<Flow>, also: [Flow] = []) -> Reminder.Offer? {
-    if case .plan = self { return also.first { !done.contains($0) }.map(Reminder.Offer.flow) }
+    if hasOwnTimer { return also.first { !done.contains($0) }.map(Reminder.Offer.flow) }
     guard let flow else { return .week }
     if !done.contains(flow) { return .flow(flow) }
     if self == .evening && !done.contains(.checkin) { return .flow(.checkin) }
@@ -155,8 +155,8 @@ extension Slot {
   /// The slot whose reminder `nudge notify demo` shows in `phase`: this part of the day's, else
   /// the first that still offers something today (never "Review your prep" once the Morning
   /// Focus is done); the week's look back when every flow is done.
-  public static func demo(phase: DayPhase, done: Set<Flow>) -> Slot {
-    let order: [Slot] =
+  public static func demo(phase: DayPhase, done: Set<Flow>) -> ReminderSource {
+    let order: [ReminderSource] =
       phase == .morning ? [.morning, .midday, .evening] : [.evening, .midday]
     return order.first { $0.offer(done: done) != nil } ?? .weekly
   }
@@ -164,17 +164,17 @@ extension Slot {
 
 /// A slot's schedule: its calendar expression (normalised) and whether it is on.
 public struct SlotSchedule: Equatable, Sendable, Codable {
-  public var slot: Slot
+  public var slot: ReminderSource
   public var expression: String
   public var enabled: Bool
 
-  public init(slot: Slot, expression: String, enabled: Bool) {
+  public init(slot: ReminderSource, expression: String, enabled: Bool) {
     self.slot = slot
     self.expression = expression
     self.enabled = enabled
   }
 
-  public static func defaults(_ slot: Slot) -> SlotSchedule {
+  public static func defaults(_ slot: ReminderSource) -> SlotSchedule {
     SlotSchedule(slot: slot, expression: slot.defaultExpression, enabled: slot.enabledByDefault)
   }
 }
@@ -329,7 +329,7 @@ extension Reminder {
   /// logged as "demo" whatever part of the day's reminder it showed, so it never counts as
   /// that slot's (an older Nudge logged the demo under its slot, with the outcome `demo`).
   public enum LoggedSlot: Hashable, Sendable, Codable, RawRepresentable {
-    case slot(Slot)
+    case slot(ReminderSource)
     case demo
 
     public var rawValue: String {
@@ -343,7 +343,7 @@ extension Reminder {
     public init?(rawValue: String) {
       if rawValue == "demo" {
         self = .demo
-      } else if let slot = Slot(rawValue: rawValue) {
+      } else if let slot = ReminderSource(rawValue: rawValue) {
         self = .slot(slot)
       } else {
         return nil
@@ -374,7 +374,8 @@ extension Reminder {
 
     /// An entry of a slot's reminder.
     public init(
-      slot: Slot, elapse: Int?, outcome: Reminder.Outcome, at: String, detail: String? = nil
+      slot: ReminderSource, elapse: Int?, outcome: Reminder.Outcome, at: String,
+      detail: String? = nil
     ) {
       self.init(slot: .slot(slot), elapse: elapse, outcome: outcome, at: at, detail: detail)
     }
@@ -383,13 +384,13 @@ extension Reminder {
 
 /// A snoozed reminder, stored so it comes back even when the process that snoozed it is gone.
 public struct Snooze: Codable, Equatable, Sendable {
-  public var slot: Slot
+  public var slot: ReminderSource
   /// When it is due again (epoch seconds).
   public var due: Int
   /// The elapse it belongs to (nil for a reminder posted by hand).
   public var elapse: Int?
 
-  public init(slot: Slot, due: Int, elapse: Int?) {
+  public init(slot: ReminderSource, due: Int, elapse: Int?) {
     self.slot = slot
     self.due = due
     self.elapse = elapse

@@ -47,13 +47,13 @@ public enum UnitFiles {
   public static let maxWait = 86400 + waitMargin
 
   /// The drop-in that bounds a slot's reminder service by the slot's staleness window.
-  public static func windowDropInPath(_ slot: Slot) -> String {
+  public static func windowDropInPath(_ slot: ReminderSource) -> String {
     "nudge-notify@\(slot.rawValue).service.d/window.conf"
   }
 
-  public static func windowDropIn(_ slot: Slot, windowSeconds: Int) -> String {
+  public static func windowDropIn(_ slot: ReminderSource, windowSeconds: Int) -> String {
     """
-    # written by 'nudge install'\(slot.isPlans ? "" : " and 'nudge config set staleness.\(slot.rawValue)'"): the reminder
+    # written by 'nudge install'\(slot.hasOwnTimer ? "" : " and 'nudge config set staleness.\(slot.rawValue)'"): the reminder
     # waits for a click until its staleness window ends; this is the backstop beyond it
     [Service]
     RuntimeMaxSec=\(windowSeconds + waitMargin)s
@@ -61,10 +61,12 @@ public enum UnitFiles {
     """
   }
 
-  public static func timerName(_ slot: Slot) -> String { "nudge-\(slot.rawValue).timer" }
+  public static func timerName(_ slot: ReminderSource) -> String { "nudge-\(slot.rawValue).timer" }
 
   /// The drop-in that changes a timer's time.
-  public static func dropInPath(_ slot: Slot) -> String { "\(timerName(slot)).d/schedule.conf" }
+  public static func dropInPath(_ slot: ReminderSource) -> String {
+    "\(timerName(slot)).d/schedule.conf"
+  }
 
   /// Every file to write, relative to the user unit directory, for the binary at `binary`.
   public static func render(binary: String, schedules: [SlotSchedule], settings: Settings)
@@ -89,7 +91,7 @@ public enum UnitFiles {
   /// its plan's time.
   public static func timer(_ schedule: SlotSchedule) -> String {
     let calendar: String
-    if case .plan = schedule.slot {
+    if schedule.slot.hasOwnTimer {
       calendar = schedule.expression
     } else {
       calendar = schedule.slot.defaultExpression
@@ -101,7 +103,7 @@ public enum UnitFiles {
   /// The drop-in text for a non-default time, or nil at the default (and for a plan's slot,
   /// whose timer holds its time).
   public static func dropIn(_ schedule: SlotSchedule) -> String? {
-    if case .plan = schedule.slot { return nil }
+    if schedule.slot.hasOwnTimer { return nil }
     guard schedule.expression != schedule.slot.defaultExpression else { return nil }
     return
       "# written by 'nudge schedule set \(schedule.slot.rawValue)'\n[Timer]\nOnCalendar=\nOnCalendar=\(schedule.expression)\n"

@@ -10,7 +10,7 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
   /// The pause that starts on this day.
   case pause(firstDay: Day)
   /// A slot's schedule.
-  case slot(Slot)
+  case slot(ReminderSource)
   /// The celebration preference (the only setting that travels).
   case celebrations
   /// A habit's definition, by the id every computer knows it by (`habit.uid`).
@@ -65,7 +65,7 @@ public enum SyncKey: Hashable, Sendable, CustomStringConvertible {
       guard let day = Day(parts[1]) else { return .failure(.init("a pause's day is not a date")) }
       return .success(.pause(firstDay: day))
     case ("slot", 2):
-      guard let slot = Slot(rawValue: parts[1]) else {
+      guard let slot = ReminderSource(rawValue: parts[1]) else {
         return .failure(.init("a slot's name is not one Nudge has"))
       }
       return .success(.slot(slot))

@@ -571,7 +571,7 @@ import Testing
       id: 1, name: "Tom & Jerry", question: "Played <today>?", isMeasurable: false, streak: 3,
       streakUnit: "days")
     #expect(
-      fallbackText(.plan("habit.h1"), streak: 9, offering: .habit(offer))
+      fallbackText(.habit(1), streak: 9, offering: .habit(offer))
         == "Nudge · Tom & Jerry: Played <today>? (streak: 3 days) Run: nudge habit done 'Tom & Jerry'"
     )
     // in a notification's body, markup is text

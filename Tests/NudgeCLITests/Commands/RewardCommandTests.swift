@@ -129,7 +129,8 @@ import Testing
     try nudge("need-help", "--category", "stress", "--no-input")
     let replay = try nudge("celebrate", "first-help", now: "2026-11-27T09:00:00+01:00")
     #expect(replay.status == 0)
-    #expect(replay.stdout.contains("Achievement: First call for help, earned Friday 20 November 2026."))
+    #expect(
+      replay.stdout.contains("Achievement: First call for help, earned Friday 20 November 2026."))
     #expect(!replay.stdout.contains("New achievement"))
     // by title too
     #expect(try nudge("celebrate", "First call for help").status == 0)

@@ -53,11 +53,11 @@ import Testing
   }
 
   @Test func theMorningReminderSaysBeforeTheDayGetsBusyOnlyInTheMorning() {
-    #expect(Slot.morning.body(hour: 7).contains("before the day gets busy"))
-    #expect(!Slot.morning.body(hour: 15).contains("before the day gets busy"))
+    #expect(ReminderSource.morning.body(hour: 7).contains("before the day gets busy"))
+    #expect(!ReminderSource.morning.body(hour: 15).contains("before the day gets busy"))
     #expect(
       !DesktopNotification.reminder(.morning, streak: 2, hour: 15).body.contains("gets busy"))
-    #expect(Slot.evening.body(hour: 15) == Slot.evening.body)
+    #expect(ReminderSource.evening.body(hour: 15) == ReminderSource.evening.body)
   }
 
   @Test func aLongAchievementTitleIsNotCut() throws {

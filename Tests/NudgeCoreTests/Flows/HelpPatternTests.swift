@@ -52,18 +52,20 @@ import Testing
     let prepped = DesktopNotification.reminder(.evening, streak: 3, offering: .flow(.checkin))
     #expect(prepped.actions.map(\.id) == ["default", "snooze"])
     #expect(prepped.title == "Check in on today")
-    #expect(Slot.evening.offer(done: [.prep]) == .flow(.checkin))
-    #expect(Slot.evening.offer(done: [.prep, .checkin]) == nil)
-    #expect(Slot.morning.offer(done: [.prep]) == .flow(.review))
+    #expect(ReminderSource.evening.offer(done: [.prep]) == .flow(.checkin))
+    #expect(ReminderSource.evening.offer(done: [.prep, .checkin]) == nil)
+    #expect(ReminderSource.morning.offer(done: [.prep]) == .flow(.review))
     let morning = DesktopNotification.reminder(.morning, streak: 0)
     #expect(morning.actions.map(\.label) == ["Open", "Snooze 15 min"])
     // the weekly look back: read, never done; Open and Snooze only; off until turned on
     let week = DesktopNotification.reminder(.weekly, streak: 4)
     #expect(week.title == "Your week")
     #expect(week.actions.map(\.label) == ["Open", "Snooze 15 min"])
-    #expect(Slot.weekly.offer(done: Set(Flow.allCases)) == .week)
-    #expect(Slot.weekly.deepLink == .week && DeepLink.week.slot == .weekly)
-    #expect(Slot.weekly.defaultExpression == "Sun *-*-* 18:00:00" && !Slot.weekly.enabledByDefault)
+    #expect(ReminderSource.weekly.offer(done: Set(Flow.allCases)) == .week)
+    #expect(ReminderSource.weekly.deepLink == .week && DeepLink.week.slot == .weekly)
+    #expect(
+      ReminderSource.weekly.defaultExpression == "Sun *-*-* 18:00:00"
+        && !ReminderSource.weekly.enabledByDefault)
     #expect(
       Reminder.Offer.week.command == "week" && Reminder.Offer.flow(.needHelp).command == "need-help"
     )

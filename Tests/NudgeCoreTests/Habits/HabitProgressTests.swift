@@ -130,7 +130,13 @@ import Testing
     #expect(throws: InputError.self) { try Habit.checkedName("List", reserved: ["list"]) }
     #expect(throws: InputError.self) { try Habit.checkedName("--yes", reserved: []) }
     #expect(throws: InputError.self) { try Habit.checkedTarget(0) }
-    #expect(Habit.id(ofSlot: Habit(id: 12, name: "x", since: since).slot) == 12)
-    #expect(Habit.id(ofSlot: .evening) == nil)
+    #expect(Habit(id: 12, name: "x", since: since).slot.habitID == 12)
+    #expect(ReminderSource.evening.habitID == nil)
+    // the text the store, the log and the timers keep, and back; only the canonical form
+    #expect(ReminderSource.habit(12).rawValue == "habit.h12")
+    #expect(ReminderSource(rawValue: "habit.h12") == .habit(12))
+    #expect(ReminderSource(rawValue: "habit.h012")?.habitID == nil)
+    #expect(ReminderSource(rawValue: "habit.h0")?.habitID == nil)
+    #expect(!ReminderSource.morning.hasOwnTimer && ReminderSource.habit(1).hasOwnTimer)
   }
 }

@@ -31,9 +31,9 @@ import Testing
   }
 
   @Test func eachSlotOpensItsFlowAndAFlowKnowsItsSlot() {
-    #expect(Slot.morning.deepLink == .review)
-    #expect(Slot.evening.deepLink == .prep)
-    #expect(Slot.midday.deepLink == .needHelp(nil))
+    #expect(ReminderSource.morning.deepLink == .review)
+    #expect(ReminderSource.evening.deepLink == .prep)
+    #expect(ReminderSource.midday.deepLink == .needHelp(nil))
     #expect(DeepLink.review.slot == .morning)
     #expect(DeepLink.checkin.slot == .evening)
     #expect(DeepLink.needHelp(.stress).slot == nil)

@@ -53,6 +53,6 @@ import Testing
     #expect(PlainTime.describe("*-*-* 07:00:00 UTC") == nil)
     #expect(PlainTime.describe("*:0/15") == nil)
     #expect(PlainTime.hour(of: "*-*-* 00:00:00") == 0)
-    #expect(!Slot.morning.usualHours.contains(0))
+    #expect(!ReminderSource.morning.usualHours.contains(0))
   }
 }

@@ -13,15 +13,16 @@ import Testing
 
   @Test func theCoachsFlowComesFirstThenTheOtherPlansThenNothing() {
     let also: [Flow] = [.defined("sleep")]
-    #expect(Slot.morning.offer(done: [], also: also) == .flow(.review))
-    #expect(Slot.morning.offer(done: [.review], also: also) == .flow(.defined("sleep")))
-    #expect(Slot.morning.offer(done: [.review, .defined("sleep")], also: also) == nil)
+    #expect(ReminderSource.morning.offer(done: [], also: also) == .flow(.review))
+    #expect(ReminderSource.morning.offer(done: [.review], also: also) == .flow(.defined("sleep")))
+    #expect(ReminderSource.morning.offer(done: [.review, .defined("sleep")], also: also) == nil)
     let evening: [Flow] = [.defined("challenge")]
-    #expect(Slot.evening.offer(done: [.prep], also: evening) == .flow(.checkin))
+    #expect(ReminderSource.evening.offer(done: [.prep], also: evening) == .flow(.checkin))
     #expect(
-      Slot.evening.offer(done: [.prep, .checkin], also: evening) == .flow(.defined("challenge")))
+      ReminderSource.evening.offer(done: [.prep, .checkin], also: evening)
+        == .flow(.defined("challenge")))
     // without another plan, as before
-    #expect(Slot.morning.offer(done: [.review]) == nil)
+    #expect(ReminderSource.morning.offer(done: [.review]) == nil)
   }
 
   @Test func oneReminderNamesBothFlowsAndSaysTheOtherPlansInItsWords() {
@@ -38,29 +39,30 @@ import Testing
   }
 
   @Test func aPlansOwnSlotIsNamedByPlanAndIdAndItsTimerHoldsItsTime() {
-    #expect(Slot.of(plan: "walking", id: "noon") == .plan("walking.noon"))
-    #expect(Slot.of(plan: "sleep", id: "morning") == .morning)
-    #expect(Slot(rawValue: "walking.noon") == .plan("walking.noon"))
+    #expect(ReminderSource.of(plan: "walking", id: "noon") == .plan(plan: "walking", slot: "noon"))
+    #expect(ReminderSource.of(plan: "sleep", id: "morning") == .morning)
+    #expect(ReminderSource(rawValue: "walking.noon") == .plan(plan: "walking", slot: "noon"))
     for text in ["walking", "walking.", ".noon", "a.b.c", "Walking.noon", "walking.no on"] {
-      #expect(Slot(rawValue: text) == nil, "\(text)")
+      #expect(ReminderSource(rawValue: text) == nil, "\(text)")
     }
     let schedule = SlotSchedule(
-      slot: .plan("walking.noon"), expression: "*-*-* 12:30:00", enabled: true)
+      slot: .plan(plan: "walking", slot: "noon"), expression: "*-*-* 12:30:00", enabled: true)
     #expect(UnitFiles.timer(schedule).contains("OnCalendar=*-*-* 12:30:00\n"))
     #expect(UnitFiles.timer(schedule).contains("Unit=nudge-notify@walking.noon.service\n"))
     #expect(UnitFiles.dropIn(schedule) == nil)
-    #expect(UnitFiles.timerName(.plan("walking.noon")) == "nudge-walking.noon.timer")
+    #expect(UnitFiles.timerName(.plan(plan: "walking", slot: "noon")) == "nudge-walking.noon.timer")
     // it offers its plan's flows only, never the week
-    #expect(Slot.plan("walking.noon").offer(done: []) == nil)
+    #expect(ReminderSource.plan(plan: "walking", slot: "noon").offer(done: []) == nil)
     #expect(
-      Slot.plan("walking.noon").offer(done: [], also: [.defined("walk")])
+      ReminderSource.plan(plan: "walking", slot: "noon").offer(done: [], also: [.defined("walk")])
         == .flow(.defined("walk")))
     // its reminder leads with the slot's title
     let walk = FlowDefinition(
       id: "walk", word: "walk", title: "Lunch walk", slot: "noon", reminder: nil, questions: [],
       counts: .anyAnswer, first: "First walk", saved: "Saved.")
     let note = DesktopNotification.reminder(
-      .plan("walking.noon"), streak: 0, offering: .flow(.defined("walk")), pending: [walk],
+      .plan(plan: "walking", slot: "noon"), streak: 0, offering: .flow(.defined("walk")),
+      pending: [walk],
       slotTitle: "A walk at lunch?")
     #expect(note.title == "A walk at lunch?")
     #expect(note.body.hasPrefix("Lunch walk: one minute, then it counts.\n"))

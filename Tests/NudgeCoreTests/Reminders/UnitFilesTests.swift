@@ -27,7 +27,7 @@ import Testing
   @Test func eachSlotsServiceIsBoundedByItsStalenessWindow() {
     let settings = Settings(stored: ["staleness.morning": "2h"])
     let files = UnitFiles.render(
-      binary: "/usr/bin/nudge", schedules: Slot.allCases.map(SlotSchedule.defaults),
+      binary: "/usr/bin/nudge", schedules: ReminderSource.allCases.map(SlotSchedule.defaults),
       settings: settings)
     let window = files.first { $0.path == "nudge-notify@morning.service.d/window.conf" }
     #expect(window?.text.contains("RuntimeMaxSec=\(2 * 3600 + UnitFiles.waitMargin)s\n") == true)

@@ -16,12 +16,12 @@ struct ScheduleCommand: ParsableCommand {
 
 /// A slot named on the command line, or `all` of them.
 struct SlotChoice: ExpressibleByArgument {
-  var slots: [Slot]
+  var slots: [ReminderSource]
 
   init?(argument: String) {
     if argument == "all" {
-      slots = Slot.allCases
-    } else if let slot = Slot.allCases.first(where: { $0.rawValue == argument }) {
+      slots = ReminderSource.allCases
+    } else if let slot = ReminderSource.allCases.first(where: { $0.rawValue == argument }) {
       // (a plan's own reminder time is set in its plan file)
       slots = [slot]
     } else {
@@ -29,19 +29,19 @@ struct SlotChoice: ExpressibleByArgument {
     }
   }
 
-  static var allValueStrings: [String] { Slot.allCases.map(\.rawValue) + ["all"] }
+  static var allValueStrings: [String] { ReminderSource.allCases.map(\.rawValue) + ["all"] }
 }
 
 /// Saves a slot's changed schedule, updates installed units, and shows the result.
 func change(
-  _ ctx: Context, _ db: AppDatabase, _ slot: Slot, _ edit: (inout SlotSchedule) -> Void
+  _ ctx: Context, _ db: AppDatabase, _ slot: ReminderSource, _ edit: (inout SlotSchedule) -> Void
 ) throws {
   try change(ctx, db, [slot], edit)
 }
 
 /// Saves the changed schedules of `slots`, updates installed units, and shows the result.
 func change(
-  _ ctx: Context, _ db: AppDatabase, _ slots: [Slot], _ edit: (inout SlotSchedule) -> Void
+  _ ctx: Context, _ db: AppDatabase, _ slots: [ReminderSource], _ edit: (inout SlotSchedule) -> Void
 ) throws {
   var all = try db.schedules()
   for slot in slots {
@@ -50,7 +50,7 @@ func change(
     try db.saveSchedule(all[index])
   }
   try UserUnits(ctx: ctx, dryRun: false).update(
-    all + ctx.allSchedules(db).filter { if case .plan = $0.slot { true } else { false } }, db: db)
+    all + ctx.allSchedules(db).filter(\.slot.hasOwnTimer), db: db)
   var list = ScheduleCommand.List()
   list.json = false
   list.verbose = false

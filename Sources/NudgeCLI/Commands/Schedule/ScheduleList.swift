@@ -20,7 +20,7 @@ extension ScheduleCommand {
     var noPrompt = false
 
     struct Row: Encodable {
-      var slot: Slot
+      var slot: ReminderSource
       var expression: String
       /// The time in plain words ("weekdays 07:00"), or the expression.
       var plain: String
@@ -45,8 +45,8 @@ extension ScheduleCommand {
       // every reminder `install` writes a timer for: the built-in slots, the plans' own, and
       // the habits'
       let all = try ctx.allSchedules(db, plans: plans)
-      func owner(_ slot: Slot) -> String? {
-        if let id = Habit.id(ofSlot: slot) {
+      func owner(_ slot: ReminderSource) -> String? {
+        if let id = slot.habitID {
           return habits.first { $0.id == id }.map { "habit '\(VisibleText.escaped($0.name))'" }
         }
         guard let title = plans.title(of: slot) else { return nil }

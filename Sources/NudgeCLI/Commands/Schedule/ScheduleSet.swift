@@ -13,7 +13,7 @@ extension ScheduleCommand {
     )
 
     @Argument(help: "morning, midday, evening or weekly.")
-    var slot: Slot
+    var slot: ReminderSource
 
     @Argument(help: "A time in plain words, or a systemd calendar expression.")
     var expression: String

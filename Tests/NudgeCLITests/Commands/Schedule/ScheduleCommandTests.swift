@@ -305,9 +305,11 @@ import Testing
     verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
     verify.arguments =
       ["verify", "--user", "--man=no"]
-      + (["nudge-notify@.service"] + Slot.allCases.map(UnitFiles.timerName)).map { dir + "/" + $0 }
+      + (["nudge-notify@.service"] + ReminderSource.allCases.map(UnitFiles.timerName)).map {
+        dir + "/" + $0
+      }
       // each slot's instance, with its window drop-in, found through the unit search path
-      + Slot.allCases.map { "nudge-notify@\($0.rawValue).service" }
+      + ReminderSource.allCases.map { "nudge-notify@\($0.rawValue).service" }
     verify.environment = [
       "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config, "HOME": nudge.home,
       "PATH": "/usr/bin:/bin",
