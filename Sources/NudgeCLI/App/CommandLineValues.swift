@@ -93,3 +93,16 @@ struct NullWhenAbsent<Value: Encodable>: Encodable {
     if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
   }
 }
+
+extension Day {
+  /// A day as a person names it on the command line: today, yesterday, tomorrow, a weekday
+  /// (the latest one up to today) or YYYY-MM-DD; else a usage error with a suggestion.
+  static func named(_ word: String, today: Day) throws -> Day {
+    guard let day = Day.named(word, today: today, toward: .past) else {
+      throw CLIError(
+        "'\(word)' is not a day: use \(Day.wordsHint).\(Suggestion.hint(for: word, among: Day.dayWords))",
+        code: .usage)
+    }
+    return day
+  }
+}

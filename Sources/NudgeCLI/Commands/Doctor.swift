@@ -281,9 +281,3 @@ struct DoctorCommand: ContextCommand {
     }
   }
 }
-
-/// The systemd user manager's environment (`systemctl --user show-environment`), what the
-/// reminders its timers start will see.
-func userManagerEnvironment(_ ctx: Context) -> [String: String] {
-  ctx.platform.userManagerEnvironment(environment: ctx.environment)
-}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import NudgeCore
+
+extension ConfigCommand {
+  /// `nudge config unset KEY`: back to the default.
+  struct Unset: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "unset", abstract: "Return a setting to its default.")
+
+    @Argument(help: "The setting.")
+    var key: SettingKey
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      try db.removeSetting(key)
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings(), db: db)
+      ctx.line(
+        "\(key.rawValue) = \(key.defaultValue.isEmpty ? "(auto)" : key.defaultValue) (default)"
+      )
+    }
+  }
+}

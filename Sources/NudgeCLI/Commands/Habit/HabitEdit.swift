@@ -1,0 +1,50 @@
+import ArgumentParser
+import NudgeCore
+
+extension HabitCommand {
+  /// `nudge habit edit NAME …`.
+  struct Edit: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "edit", abstract: "Change a habit's name, time, frequency, target or question.")
+
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
+    var name: String
+
+    @Option(help: ArgumentHelp("A new name.", valueName: "name"))
+    var rename: String?
+
+    @OptionGroup var fields: HabitFields
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings())
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      guard rename != nil || !fields.isEmpty else {
+        throw CLIError(
+          "nothing to change: give --rename, --at, --every, --target, --unit or --question",
+          code: .usage)
+      }
+      let edited = try HabitInput.checked(
+        habit, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
+        at: fields.at == "off" ? nil : (fields.at ?? habit.at),
+        target: try fields.target.map {
+          try HabitInput.wholeNumber($0, option: "--target", from: 1)
+        } ?? habit.target, unit: fields.unit ?? habit.unit,
+        // a question that was the old name's default becomes the new name's
+        question: fields.question
+          ?? (habit.question == Habit.defaultQuestion(habit.name) ? nil : habit.question), ctx,
+        renaming: rename != nil)
+      guard edited != habit else {
+        ctx.line("\(HabitText.name(habit)) is so already; nothing changed.")
+        return
+      }
+      try db.updateHabit(edited, madeOn: today.day, at: today.savedAt)
+      try HabitReminders.update(ctx, db)
+      ctx.line(
+        ctx.style.green("✓") + " \(HabitText.name(edited)): "
+          + HabitText.describe(edited, style: ctx.style))
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// What `habit add` and `habit edit` both take: the habit's time, frequency, target, unit
+/// and question (each left as it is by an edit that does not name it).
+struct HabitFields: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "When its reminder comes: 9pm, 'weekdays 7:30' or a calendar expression ('off' in edit: none).",
+      valueName: "time"))
+  var at: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "How often: daily (add's default), weekdays, Mon,Wed,Fri, 3/week, 2/month, 'every 3 days'.",
+      valueName: "spec"))
+  var every: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The amount a day that meets it (measurable; a whole number, with --unit).", valueName: "n"))
+  var target: String?
+
+  @Option(help: ArgumentHelp("The target's unit: pages, minutes, glasses.", valueName: "unit"))
+  var unit: String?
+
+  @Option(help: ArgumentHelp("What its reminder asks.", valueName: "text"))
+  var question: String?
+
+  /// Whether none was given.
+  var isEmpty: Bool {
+    at == nil && every == nil && target == nil && unit == nil && question == nil
+  }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import NudgeCore
+import NudgeStore
+import NudgeUseCases
+
+extension HabitCommand {
+  /// `nudge habit import-loop FILE`: Loop Habit Tracker's full backup, all or nothing.
+  struct ImportLoop: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import-loop",
+      abstract: "Bring your habits and their days from Loop Habit Tracker's full backup.",
+      discussion: """
+        In Loop: Settings, Export full backup; copy the .db file here. Names, questions, \
+        frequencies, reminder times, targets and units come, and every check, amount and \
+        skip. A habit already here by name is the same habit; the same file again changes \
+        nothing. All or nothing: a file Nudge can't take changes nothing.
+        """)
+
+    @Argument(help: "The backup file (Loop's SQLite database).", completion: .file())
+    var file: String
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings()).day
+      // a file not there, or not readable: no input (66), as `import` says it
+      guard ctx.platform.files.isReadable(file) else {
+        throw CLIError(
+          "cannot read \(VisibleText.escaped(file)): give the file Loop Habit Tracker writes with Settings, Export full backup",
+          code: .noInput)
+      }
+      let backup: LoopBackup
+      do throws(LoopBackupError) {
+        backup = try LoopBackup.read(path: file, today: today)
+      } catch {
+        throw CLIError(error.message, code: .badData)
+      }
+      let mapped: LoopImport
+      do throws(InputError) {
+        mapped = try LoopImport.of(backup, today: today, reserved: HabitCommand.reservedNames)
+      } catch {
+        throw CLIError(error.message, code: .badData)
+      }
+      for habit in mapped.habits where habit.habit.at != nil {
+        if let problem = ctx.planTimeProblem(habit.habit.at!) {
+          throw CLIError(problem, code: .badData)
+        }
+      }
+      let (count, settled) = try HabitChanges(db: db).importHabits(mapped.habits)
+      try HabitReminders.update(ctx, db)
+      let checks = mapped.habits.flatMap(\.checks)
+      let skips = checks.filter { !$0.done }.count
+      ctx.line(
+        ctx.style.green("✓")
+          + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.sameChecks) the same, \(count.keptChecks) kept as recorded here."
+      )
+      for note in mapped.notes { ctx.line(ctx.style.dim("  " + note + ".")) }
+      ctx.line(ctx.style.dim("  (an import is not taken back by nudge undo)"))
+      if !settled.newAchievements.isEmpty {
+        ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import NudgeCore
+
+extension HabitCommand {
+  /// `nudge habit show NAME`.
+  struct Show: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "One habit: its heatmap, streaks, strength, last weeks.")
+
+    @Argument(
+      help: "The habit: its name, any case, or a unique start of it.",
+      completion: .shellCommand("nudge habit names 2>/dev/null"))
+    var name: String
+
+    @Flag(help: "Print the habit as JSON.")
+    var json = false
+
+    func run(_ ctx: Context) throws {
+      let db = try ctx.openDatabase()
+      let today = ctx.today(try db.settings()).day
+      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+      let report = try HabitReport.of(habit, db, today: today)
+      if json {
+        ctx.line(try jsonText(report))
+        return
+      }
+      let style = ctx.style
+      ctx.line(style.bold(VisibleText.escaped(habit.name)) + (habit.archived ? " (archived)" : ""))
+      ctx.line("  " + HabitText.describe(habit, style: style))
+      ctx.line("  " + HabitText.streakLine(report) + ", best \(report.bestStreak)")
+      ctx.line("  Strength: \(report.strength)%")
+      ctx.line()
+      try HabitHeatmap.draw(ctx, habit, db, today: today, weeks: Heatmap.defaultWeeks)
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import NudgeCore
+import NudgeUseCases
+
+/// How a habit is written for a person.
+enum HabitText {
+  /// Its name, escaped, in quotes.
+  static func name(_ habit: Habit) -> String { "'\(VisibleText.escaped(habit.name))'" }
+
+  /// Its name as a shell argument: quoted when it has spaces or quotes.
+  static func argument(_ habit: Habit) -> String { offer(habit, streak: 0).argument }
+
+  /// What its reminder offers.
+  static func offer(_ habit: Habit, streak: Int) -> Reminder.HabitOffer {
+    Reminder.HabitOffer(
+      id: habit.id, name: habit.name, question: habit.question, isMeasurable: habit.isMeasurable,
+      streak: streak, streakUnit: habit.every.streakUnit)
+  }
+
+  /// What a check replaced, when it was recorded otherwise ("It replaces what was recorded:
+  /// 12 pages."); nil when there was nothing, or the same.
+  static func replaced(_ before: HabitCheck?, by check: HabitCheck, _ habit: Habit) -> String? {
+    guard let before, before.done != check.done || before.value != check.value else {
+      return nil
+    }
+    let what =
+      !before.done
+      ? "skipped"
+      : before.value.map { "\($0) \(habit.unit.map(VisibleText.escaped) ?? "")" } ?? "done"
+    return "It replaces what was recorded for that day: \(what). (nudge undo takes it back)"
+  }
+
+  /// A reminder time as a person reads it: "weekdays 7:30" as typed, "Mon,Wed,Fri 07:30" for
+  /// the calendar expression of one.
+  static func time(_ at: String) -> String {
+    let words = at.split(separator: " ")
+    if words.count == 3, words[1] == "*-*-*" {
+      let clock = words[2].split(separator: ":")
+      return words[0] + " " + clock.prefix(2).joined(separator: ":")
+    }
+    if words.count == 2, words[0] == "*-*-*" {
+      return words[1].split(separator: ":").prefix(2).joined(separator: ":")
+    }
+    return at
+  }
+
+  /// Says the achievements a change took back (its days no longer earn them).
+  static func sayLost(_ settled: HabitChanges.Settled, _ ctx: Context) {
+    for lost in settled.lostAchievements {
+      ctx.line(
+        ctx.style.yellow("Achievement removed: \(lost.title) (its condition no longer holds)."))
+    }
+  }
+
+  /// "daily at 9pm, 20 pages a day".
+  static func describe(_ habit: Habit, style: Style) -> String {
+    var text = habit.every.description
+    if let at = habit.at { text += ", reminder \(VisibleText.escaped(time(at)))" }
+    if let target = habit.target {
+      text += ", \(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"
+    }
+    return text
+  }
+
+  /// "streak 4 days".
+  /// "streak 3 days"; "streak 1 week · 2 of 3 this week" for a habit of so many times a week
+  /// or a month.
+  static func streakLine(_ report: HabitReport) -> String {
+    let unit = report.streak == 1 ? String(report.streakUnit.dropLast()) : report.streakUnit
+    let period =
+      ["weeks", "months"].contains(report.streakUnit)
+      ? " · \(report.periodDone) of \(report.periodWants) this \(report.streakUnit.dropLast())"
+      : ""
+    return "streak \(report.streak) \(unit)\(period)"
+  }
+}
+
+extension FlowDay {
+  /// "today", "yesterday", or the day.
+  static func describe(_ day: Day, today: Day) -> String {
+    day == today ? "today" : day == today.adding(days: -1) ? "yesterday" : "on \(day.long)"
+  }
+}
