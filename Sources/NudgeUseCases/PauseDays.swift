@@ -48,7 +48,7 @@ public struct PauseDays: Sendable {
   }
 
   /// What an undo (or a redo) of a pause change did.
-  public enum Outcome: Sendable {
+  public enum Moved: Sendable {
     case moved(PauseChange, Settled)
     /// The days off are no longer as the change left them (a sync or an import changed them
     /// since): nothing was changed.
@@ -57,7 +57,7 @@ public struct PauseDays: Sendable {
 
   /// Takes `change` back (`undo`: the days off as they were before it) or re-applies it
   /// (`redo`), when the days off are still as it left them.
-  public func move(_ change: PauseChange, undo: Bool) throws(StoreError) -> Outcome {
+  public func move(_ change: PauseChange, undo: Bool) throws(StoreError) -> Moved {
     try db.inTransaction {
       let (expected, target) = undo ? (change.after, change.before) : (change.before, change.after)
       guard Pause.disjoint(try db.pauses()) == Pause.disjoint(expected) else {

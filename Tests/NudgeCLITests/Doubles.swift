@@ -13,9 +13,9 @@ final class ScriptedNotifier: Notifier {
   /// One answer to a post.
   enum Step: Sendable {
     /// Shown, then ends this way (`.undelivered`: the server went away while it was up).
-    case answer(DesktopNotification.Outcome)
+    case answer(DesktopNotification.Ending)
     /// Held back by Do Not Disturb, then (if `released`) let through, then ends this way.
-    case heldBack(DesktopNotification.Outcome, released: Bool = false)
+    case heldBack(DesktopNotification.Ending, released: Bool = false)
     /// Never shown: the server refused it.
     case refuse(String)
     /// Runs `before` (another process finishing the flow, say), then withdraws the notification
@@ -46,7 +46,7 @@ final class ScriptedNotifier: Notifier {
     self.unavailable = unavailable
   }
 
-  convenience init(_ outcomes: DesktopNotification.Outcome...) {
+  convenience init(_ outcomes: DesktopNotification.Ending...) {
     self.init(outcomes.map { .answer($0) })
   }
 
@@ -54,7 +54,7 @@ final class ScriptedNotifier: Notifier {
   var titles: [String] { posts.map(\.notification.title) }
 
   func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
-    -> DesktopNotification.Outcome
+    -> DesktopNotification.Ending
   {
     posted.withLock { $0.append(Post(notification: notification, seconds: wait.seconds)) }
     let step = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }

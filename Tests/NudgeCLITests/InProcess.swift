@@ -169,7 +169,7 @@ final class CapturedOutput: TextOutput {
 /// A notifier a command test must never reach.
 final class RefusingNotifier: Notifier {
   func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
-    -> DesktopNotification.Outcome
+    -> DesktopNotification.Ending
   {
     Issue.record("a command test posted a notification: \(notification.title)")
     return .undelivered("no notifier in a command test")

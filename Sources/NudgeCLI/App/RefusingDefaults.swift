@@ -12,7 +12,7 @@ final class NoNotifier: Notifier {
   }
 
   func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
-    -> DesktopNotification.Outcome
+    -> DesktopNotification.Ending
   {
     .undelivered("no notifier in this context")
   }

@@ -9,7 +9,7 @@
 /// breaks nothing until it ends; a period that began before the habit did is forgiven.
 public struct HabitProgress: Equatable, Sendable {
   /// How a period went.
-  public enum Outcome: Equatable, Sendable {
+  public enum PeriodResult: Equatable, Sendable {
     case met
     /// Not met, but skips, pauses, its start before the habit's, or its not being over yet
     /// excuse it: the streak goes on through it without counting it.
@@ -106,7 +106,7 @@ public struct HabitProgress: Equatable, Sendable {
   /// How a period went: met when done as often as it wants; excused when skips and pauses make
   /// up the rest, or it is still running, or it began before the habit did.
   static func outcome(_ tally: (done: Int, excused: Int), wants: Int, running: Bool, early: Bool)
-    -> Outcome
+    -> PeriodResult
   {
     // a skip or a day off stands in for one of the times a period wants: 2 sessions, a skip
     // and days off meet a 3-a-week habit's week (it ended "streak 0 weeks"); a period with

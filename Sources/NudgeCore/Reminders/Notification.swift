@@ -220,7 +220,7 @@ public enum Visibility: Equatable, Sendable {
 
 extension DesktopNotification {
   /// How a posted notification ended.
-  public enum Outcome: Equatable, Sendable {
+  public enum Ending: Equatable, Sendable {
     /// A button or the body was clicked; with the server's activation token when it sent one
     /// (Desktop Notifications 1.2 `ActivationToken`), which lets the window the click opens take
     /// the focus.
@@ -272,7 +272,7 @@ extension DesktopNotification {
 public protocol Notifier: AnyObject, Sendable {
   /// Shows `notification` and waits as `wait` says for a click, a close or a withdrawal.
   func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
-    -> DesktopNotification.Outcome
+    -> DesktopNotification.Ending
   /// Why nothing can be shown (no bus, no server, no buttons) after waiting up to `seconds`
   /// for a server to appear; nil when one with buttons is there.
   func unavailableReason(waitingForServer seconds: Double) -> String?

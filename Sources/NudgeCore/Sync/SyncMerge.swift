@@ -69,7 +69,7 @@ public struct SyncKeyState: Equatable, Sendable {
   }
 
   /// What merging a version did.
-  public enum Outcome: Equatable, Sendable {
+  public enum Merged: Equatable, Sendable {
     /// It is the new winner.
     case won
     /// It was merged before, or is older than the winner.
@@ -77,7 +77,7 @@ public struct SyncKeyState: Equatable, Sendable {
   }
 
   /// Merges `incoming`.
-  public mutating func merge(_ incoming: SyncVersion) -> Outcome {
+  public mutating func merge(_ incoming: SyncVersion) -> Merged {
     if winner?.clock == incoming.clock || losers.contains(where: { $0.clock == incoming.clock }) {
       return .lost
     }

@@ -93,7 +93,7 @@ public struct LineBuffer: Sendable {
   private var offered: [Character]? = nil
 
   /// What a key did.
-  public enum Outcome: Equatable, Sendable {
+  public enum KeyEffect: Equatable, Sendable {
     /// The line changed (or the cursor moved): redraw when no more input is waiting.
     case edited
     /// Nothing to show.
@@ -126,7 +126,7 @@ public struct LineBuffer: Sendable {
 
   /// Applies one key; `inputPending` says more input is already waiting (a newline followed
   /// at once by more text is part of a paste: a person's next key comes much later).
-  public mutating func apply(_ key: EditorKey, inputPending: Bool) -> Outcome {
+  public mutating func apply(_ key: EditorKey, inputPending: Bool) -> KeyEffect {
     switch key {
     case .enter where pasting || inputPending:
       // a newline inside a paste: the answer goes on, on the same line

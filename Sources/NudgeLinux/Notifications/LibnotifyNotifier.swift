@@ -34,7 +34,7 @@ public final class LibnotifyNotifier: Notifier {
   /// there yet (login catch-up) or restarts while the notification is shown is waited for,
   /// bounded, and the notification is shown on the new one, once.
   public func post(_ notification: DesktopNotification, wait: DesktopNotification.Wait)
-    -> DesktopNotification.Outcome
+    -> DesktopNotification.Ending
   {
     if wait.seconds <= 0 {
       // nobody waits for Do Not Disturb to end: it is held or shown, as the post found it
@@ -112,7 +112,7 @@ public final class LibnotifyNotifier: Notifier {
   /// Disturb holds it is asked with the post (no capabilities call for it: the server is asked
   /// for `Inhibited` directly). Straight over the bus's Unix socket (`BusPost`), without
   /// loading GLib; through libnotify only on a bus reached otherwise (tcp, launchd).
-  func leave(_ notification: DesktopNotification) -> (DesktopNotification.Outcome, Visibility) {
+  func leave(_ notification: DesktopNotification) -> (DesktopNotification.Ending, Visibility) {
     // never let GLib start a session bus of its own (it would outlive this command)
     guard hasSessionBus else {
       return (.undelivered(ProbeError.noSessionBus().message), .shown)

@@ -283,7 +283,7 @@ struct GoldenSession {
     return transcript
   }
 
-  static func outcome(_ answer: String) throws -> DesktopNotification.Outcome {
+  static func outcome(_ answer: String) throws -> DesktopNotification.Ending {
     switch answer {
     case "expired": return .closed(.expired)
     case "dismissed": return .closed(.dismissed)

@@ -85,11 +85,11 @@ import Testing
   }
 
   @Test(arguments: [
-    (DesktopNotification.Outcome.closed(.dismissed), "dismissed"), (.closed(.expired), "expired"),
+    (DesktopNotification.Ending.closed(.dismissed), "dismissed"), (.closed(.expired), "expired"),
     (.withdrawn(.expired), "withdrawn"),
     (.withdrawn(.stopped), "withdrawn"),
   ])
-  func anUnansweredReminderIsLoggedAsItEnded(outcome: DesktopNotification.Outcome, logged: String)
+  func anUnansweredReminderIsLoggedAsItEnded(outcome: DesktopNotification.Ending, logged: String)
     throws
   {
     let notifier = ScriptedNotifier(outcome)

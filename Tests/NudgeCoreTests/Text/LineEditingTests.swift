@@ -5,9 +5,9 @@ import Testing
 
 /// The line editor's core: keys from bytes, a line that a paste of any length cannot stall.
 @Suite struct LineEditingTests {
-  func type(_ bytes: [UInt8], into buffer: inout LineBuffer) -> [LineBuffer.Outcome] {
+  func type(_ bytes: [UInt8], into buffer: inout LineBuffer) -> [LineBuffer.KeyEffect] {
     var rest = bytes[...]
-    var outcomes: [LineBuffer.Outcome] = []
+    var outcomes: [LineBuffer.KeyEffect] = []
     while let key = KeyDecoder.next({ rest.popFirst() }) {
       outcomes.append(buffer.apply(key, inputPending: !rest.isEmpty))
     }
