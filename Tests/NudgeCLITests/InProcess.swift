@@ -24,6 +24,8 @@ struct InProcess {
   var platform: (any Platform)? = nil
   /// A clock that `pause` advances (a fixed clock and no pauses otherwise).
   var clock: TestClock? = nil
+  /// The plans that ship, as a release that changed plans/ would have them.
+  var builtInPlans: [(name: String, text: String)] = BuiltInPlans.texts
 
   init() {
     self.init(home: NSTemporaryDirectory() + "nudge-inproc-\(UUID().uuidString)")
@@ -85,6 +87,7 @@ struct InProcess {
     ctx.notifier = notifier ?? RefusingNotifier()
     ctx.platform = platform ?? TestPlatform(refusesPrograms: true)
     ctx.launcher = launcher ?? RefusingLauncher()
+    ctx.builtInPlans = builtInPlans
     if let clock {
       ctx.clock = RunClock(started: ctx.clock.started) { clock.current }
       ctx.pause = { clock.advance($0) }
@@ -100,7 +103,8 @@ struct InProcess {
     do {
       let ctx = try context(
         now: now, stdin: stdin, env: env, output: output, terminal: terminal)
-      let command = try NudgeMain.parse(arguments, environment: ctx.environment)
+      let command = try NudgeMain.parse(
+        arguments, environment: ctx.environment, builtInPlans: builtInPlans)
       let routed = try #require(
         command as? any ContextCommand, "\(type(of: command)) does not run against a context")
       try routed.run(ctx)

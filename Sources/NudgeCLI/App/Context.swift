@@ -91,6 +91,9 @@ public struct Context: Sendable {
   public var serviceManager: any ServiceManager = NoServiceManager()
   /// The terminal's width in columns for wrapped text (`COLUMNS`, else the terminal's, else 80).
   public var columns = 80
+  /// The plans that ship (`BuiltInPlans.texts`, from plans/): a test gives others, as a
+  /// release that changed plans/ would have them.
+  public var builtInPlans: [(name: String, text: String)] = BuiltInPlans.texts
 
   public init(
     now: Instant, timeZone: ZoneRules, environment: [String: String], input: any LineInput,

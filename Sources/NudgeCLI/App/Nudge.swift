@@ -90,7 +90,8 @@ public enum NudgeMain {
   /// read only for a word that may name such a flow.
   static func parse(
     _ arguments: [String],
-    environment: @autoclosure () -> [String: String] = LinuxPlatform.environment()
+    environment: @autoclosure () -> [String: String] = LinuxPlatform.environment(),
+    builtInPlans: [(name: String, text: String)] = BuiltInPlans.texts
   ) throws -> any ParsableCommand {
     // the today view, the command run most, needs no parsing: the parser's first use (the
     // reflection of the command tree and of its completion options) is a third of a start
@@ -105,7 +106,8 @@ public enum NudgeMain {
       throw CleanExit.message(Completions.script(for: shell))
     }
     if let word = arguments.first,
-      let defined = DefinedFlowCommand.definition(word, environment: environment())
+      let defined = DefinedFlowCommand.definition(
+        word, environment: environment(), builtIn: builtInPlans)
     {
       // its own help and its own usage errors, never the root command's
       if arguments.contains("--help") || arguments.contains("-h") {

@@ -28,11 +28,13 @@ struct DefinedFlowCommand: ContextCommand {
   /// Whether `word`, first on the command line, names a flow some plan defines (on or off:
   /// `run` says when its plan is off). Nudge's own commands come first; the plan files are
   /// read only for a word that is none of them.
-  static func definition(_ word: String, environment: @autoclosure () -> [String: String]) -> (
-    flow: FlowDefinition, plan: Plan
-  )? {
+  static func definition(
+    _ word: String, environment: @autoclosure () -> [String: String],
+    builtIn: [(name: String, text: String)] = BuiltInPlans.texts
+  ) -> (flow: FlowDefinition, plan: Plan)? {
     guard FlowDefinition.isWord(word), !Nudge.commandWords.contains(word) else { return nil }
-    let catalogue = Context.planCatalogue(environment(), files: LinuxPlatform().files)
+    let catalogue = Context.planCatalogue(
+      environment(), files: LinuxPlatform().files, builtIn: builtIn)
     return PlanSet(catalogue: catalogue, choices: [:]).flow(word)
   }
 

@@ -71,8 +71,8 @@ struct ImportCommand: ContextCommand {
     // of flows no plan defines); a file of the same name here is kept as it is
     let arriving = try Self.arrivingPlanFiles(document, ctx, source: source)
     let catalogue = Context.planCatalogue(
-      ctx.environment, files: ctx.platform.files, timeProblem: ctx.planTimeProblem,
-      arriving: arriving.map { ($0.path, $0.file.text) })
+      ctx.environment, files: ctx.platform.files, builtIn: ctx.builtInPlans,
+      timeProblem: ctx.planTimeProblem, arriving: arriving.map { ($0.path, $0.file.text) })
     for (path, file, index) in arriving {
       if let problem = catalogue.problems.first(where: { $0.file == path }) {
         throw CLIError(

@@ -17,7 +17,8 @@ extension Context {
   /// The built-in plans and the person's `*.plan` files (but `excluding`, a file being checked).
   func planCatalogue(excluding: String? = nil) -> PlanCatalogue {
     Self.planCatalogue(
-      environment, files: platform.files, excluding: excluding, timeProblem: planTimeProblem)
+      environment, files: platform.files, builtIn: builtInPlans, excluding: excluding,
+      timeProblem: planTimeProblem)
   }
 
   /// The catalogue as `environment` places the person's plan files, read through `files`.
@@ -25,7 +26,8 @@ extension Context {
   /// files, every one is: a file is judged against all of them).
   /// `arriving`: plan files an import brings, read beside the folder's as if dropped in.
   static func planCatalogue(
-    _ environment: [String: String], files fileSystem: any FileSystem, excluding: String? = nil,
+    _ environment: [String: String], files fileSystem: any FileSystem,
+    builtIn: [(name: String, text: String)] = BuiltInPlans.texts, excluding: String? = nil,
     timeProblem: (String) -> String? = { _ in nil },
     readingBuiltIn: (String) -> Bool = { _ in true },
     arriving: [(path: String, text: String)] = []
@@ -56,7 +58,7 @@ extension Context {
       }
     }
     return PlanCatalogue.load(
-      files: files, commandWords: Nudge.commandWords, timeProblem: timeProblem,
+      builtIn: builtIn, files: files, commandWords: Nudge.commandWords, timeProblem: timeProblem,
       readingBuiltIn: files.isEmpty ? readingBuiltIn : { _ in true }, unreadable: unreadable)
   }
 
@@ -105,13 +107,11 @@ extension Context {
 }
 
 extension Context {
-  /// The words of every flow a plan file defines, on or off (the coach's aside): what a
-  /// `nudge://` link's host and the word after `nudge` may name.
+  /// The words of every flow a plan defines, on or off (the coach's compiled four aside):
+  /// what a `nudge://` link's host and the word after `nudge` may name.
   var definedFlowWords: Set<String> { Self.definedFlowWords(planCatalogue()) }
 
   static func definedFlowWords(_ catalogue: PlanCatalogue) -> Set<String> {
-    Set(
-      catalogue.entries.filter { $0.plan.name != PlanSet.coach }
-        .flatMap { $0.plan.flows.map(\.word) })
+    Set(PlanSet(catalogue: catalogue, choices: [:]).definedFlows.map(\.flow.word))
   }
 }

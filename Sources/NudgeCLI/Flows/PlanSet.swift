@@ -2,10 +2,11 @@ import NudgeCore
 import NudgeStore
 
 /// The plans as this person has them: every plan Nudge knows, and which are on (a plan not
-/// turned on or off follows its file's `on`). The coach's four flows run from their own
-/// commands; every other plan's flows run from their definitions (`DefinedFlowCommand`).
+/// turned on or off follows its file's `on`). The coach's four first flows run from their own
+/// commands (`CoachPlan.compiledFlowIDs`); every other flow, the coach's others too, runs from
+/// its definition (`DefinedFlowCommand`).
 struct PlanSet {
-  /// The name of the plan whose flows are compiled in.
+  /// The coach's plan: always on.
   static let coach = "coach"
 
   var catalogue: PlanCatalogue
@@ -13,10 +14,13 @@ struct PlanSet {
 
   func isOn(_ plan: Plan) -> Bool { choices[plan.name] ?? plan.onByDefault }
 
-  /// The flows plan files define (the coach's aside), with their plan, on or off.
+  /// The flows plans define (the coach's compiled four aside), with their plan, on or off.
   var definedFlows: [(flow: FlowDefinition, plan: Plan)] {
-    catalogue.entries.filter { $0.plan.name != Self.coach }
-      .flatMap { entry in entry.plan.flows.map { ($0, entry.plan) } }
+    catalogue.entries.flatMap { entry in
+      entry.plan.flows.filter {
+        entry.plan.name != Self.coach || !CoachPlan.compiledFlowIDs.contains($0.id)
+      }.map { ($0, entry.plan) }
+    }
   }
 
   /// What this Nudge makes of a defined flow's entry from outside (an import, a sync line).
@@ -57,11 +61,11 @@ struct PlanSet {
     flow.slot.map { ReminderSource.of(plan: plan.name, id: $0) }
   }
 
-  /// The plans' own reminder times (`[[slot]]`), every plan's but the coach's: on when its plan
-  /// is, at its plan's time (`expression` turns plain words into a calendar expression, nil
-  /// for one that does not parse, which `plan check` refuses anyway).
+  /// The plans' own reminder times (`[[slot]]`): on when its plan is, at its plan's time
+  /// (`expression` turns plain words into a calendar expression, nil for one that does not
+  /// parse, which `plan check` refuses anyway).
   func slotSchedules(expression: (String) -> String?) -> [SlotSchedule] {
-    catalogue.entries.filter { $0.plan.name != Self.coach }.flatMap { entry in
+    catalogue.entries.flatMap { entry in
       entry.plan.slots.compactMap { planSlot in
         expression(planSlot.at).map {
           SlotSchedule(
@@ -109,16 +113,16 @@ extension Context {
 
   /// The plans as `plans(db)` has them, for a caller that asks only of the plans that are on
   /// (`flowsOn`, `definitionOn`, a plan slot's title and schedule): when the person has no plan
-  /// files, the coach's plan (its flows are compiled in, and no `PlanSet` answer comes from
-  /// it) and a built-in plan that is off are not read. Reading the sleep plan and the coach's
-  /// was a sixth of the today view's start. (A built-in plan has no reminder times of its
-  /// own, PlanFileTests holds: leaving an off one unread drops no disabled schedule.)
+  /// files, a built-in plan that is off is not read (reading the sleep plan was a sixth of the
+  /// today view's start). The coach's is `CoachPlan.plan`, read once. (A built-in plan has no
+  /// reminder times of its own, PlanFileTests holds: leaving an off one unread drops no
+  /// disabled schedule.)
   func plansOn(_ db: AppDatabase) throws -> PlanSet {
     let choices = try db.planChoices()
     let catalogue = Self.planCatalogue(
-      environment, files: platform.files, timeProblem: planTimeProblem,
+      environment, files: platform.files, builtIn: builtInPlans, timeProblem: planTimeProblem,
       readingBuiltIn: { name in
-        name != PlanSet.coach && (choices[name] ?? !BuiltInPlans.offByDefault.contains(name))
+        name == PlanSet.coach || (choices[name] ?? !BuiltInPlans.offByDefault.contains(name))
       })
     return PlanSet(catalogue: catalogue, choices: choices)
   }

@@ -37,7 +37,7 @@ enum PlanFilesTravel {
     let path = folder + "/" + name + ".plan"
     func problems(_ arriving: [(path: String, text: String)]) -> [String] {
       Context.planCatalogue(
-        ctx.environment, files: ctx.platform.files, excluding: path,
+        ctx.environment, files: ctx.platform.files, builtIn: ctx.builtInPlans, excluding: path,
         timeProblem: ctx.planTimeProblem, arriving: arriving
       ).problems.map { "\($0.file ?? ""): \($0.described)" }
     }

@@ -5,7 +5,7 @@ public enum CoachPlan {
   /// The plan, read from its built-in text. A built-in plan that does not read is a bug of
   /// the build (PlanFileTests reads every one), so it stops here, loudly.
   public static let plan: Plan = {
-    guard let text = BuiltInPlans.texts.first(where: { $0.name == "coach" })?.text else {
+    guard !text.isEmpty else {
       fatalError("plans/coach.plan is not compiled in: run scripts/builtin-plans")
     }
     do throws(PlanFileError) {
@@ -14,6 +14,14 @@ public enum CoachPlan {
       fatalError("plans/coach.plan:\(error.line): \(error.message)")
     }
   }()
+
+  /// The coach's flows whose commands are compiled in (their named flags, prep's "all
+  /// prepped", the need-help mini-coach); any other flow of coach.plan runs from its
+  /// definition, as every plan's flows do.
+  public static let compiledFlowIDs: Set<String> = ["prep", "review", "checkin", "need-help"]
+
+  /// The coach's text as it ships.
+  public static let text = BuiltInPlans.texts.first { $0.name == "coach" }?.text ?? ""
 
   /// The definition of the coach's flow with this id (`prep`, `review`, `checkin`,
   /// `need-help`).

@@ -40,7 +40,11 @@ public struct PlanCatalogue: Sendable {
       do throws(PlanFileError) {
         // a built-in plan's words are nudge's own commands already (prep is coach's)
         let reserved = file == nil ? [] : taken
-        let plan = try PlanFile.read(text, reservedWords: reserved, timeProblem: timeProblem)
+        // the coach's text as it ships is read once for the whole run (`CoachPlan`)
+        let plan =
+          file == nil && name == "coach" && text == CoachPlan.text
+          ? CoachPlan.plan
+          : try PlanFile.read(text, reservedWords: reserved, timeProblem: timeProblem)
         // a habit's reminder slot is `habit.hID`: no plan may take the name
         if plan.name == "habit" {
           throw PlanFileError(
