@@ -6,12 +6,16 @@ and every next elapse agree exactly, and that what systemd rejects nudge rejects
 15 zones on their DST days, every zone file of the machine around its transitions since 1970
 (a sample; all of them with --full), `right/` zones around leap seconds, POSIX TZ strings
 (with and without rules), odd @EPOCH forms, fractional seconds, base times to 9999. Prints one
-line per mismatch and a final "N passed, N failed"; exits non-zero on any mismatch.
+line per mismatch and a final "N passed, N failed" (nudgetest/checks.py); exits non-zero on any
+mismatch.
 
 usage: calendar-oracle.py NUDGE [--quick] [--full] [--zones Z1,Z2…] [--seed N] [--random N] [--jobs N]
 (--zones: only the transition cases, of these zone files)
 """
 import calendar, concurrent.futures, datetime, functools, os, random, struct, subprocess, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nudgetest.checks import Checks  # noqa: E402  (needs the path above)
 
 args = sys.argv[1:]
 nudge = args[0]
@@ -279,7 +283,7 @@ def transition_bases(zone, count=None):
     return bases
 
 
-passed = failed = 0
+checks = Checks(quiet=True)  # one check per expression, zone and base time: a mismatch printed here
 years = [2024, 2026, 2027, 2031] if quick else [2023, 2024, 2025, 2026, 2027, 2030, 2038, 2041]
 zones = ZONES
 exprs = FIXED + [rand_expr() for _ in range(extra)]
@@ -361,16 +365,11 @@ def compare(case):
 
 
 started = time.monotonic()
-asked = 0
 with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
     for results in pool.map(compare, cases):
         for (expr, zone, base), want, got in results:
-            asked += 1
-            if want == got:
-                passed += 1
-            else:
-                failed += 1
+            if not checks.check(f"TZ={zone} base=@{base} {expr!r}", want == got):
                 print(f"MISMATCH TZ={zone} base=@{base} {expr!r}\n  systemd: {want}\n  nudge:   {got}")
-print(f"{passed} passed, {failed} failed ({asked} cases: {len(sampled)} of {len(all_zones)} zone files"
-      f" around their transitions{', all' if full else ''}; {time.monotonic() - started:.0f} s, {jobs} jobs)")
-sys.exit(1 if failed else 0)
+sys.exit(checks.finish(f"{checks.total} cases: {len(sampled)} of {len(all_zones)} zone files"
+                       f" around their transitions{', all' if full else ''}; "
+                       f"{time.monotonic() - started:.0f} s, {jobs} jobs"))

@@ -15,7 +15,7 @@ e2e_init --sweep
 xvfb_start
 tmux_init
 socket=$E2E_TMUX
-tm new-session -d -s flow -x 100 -y 40 "sleep 600"
+tmux_hold flow
 
 cat > "$work/case.sh" <<'CASE'
 . "$E2E_LIB"

@@ -40,7 +40,7 @@ CASE
     > "$dir/log" 2>&1
 }
 
-tm new-session -d -s flow -x 100 -y 40 "sleep 600"
+tmux_hold flow
 
 # 1. The demo reminder is displayed; a screenshot of what a person sees.
 session demo default '
@@ -70,11 +70,12 @@ start=$(date +%s%N)
 NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 > "$CASE/out" 2>&1
 echo "status=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))"
 ls "$DATA/nudge" > "$CASE/files"
-sleep 0.5  # a hold: still on the screen half a second after nudge returned
+wait_displayed 1  # drawn
+sleep 0.5  # a fixed wait on purpose: the test, still on the screen half a second later
 echo "displayed=$(dunstctl count displayed)"
 "$NUDGE" log --json > "$CASE/log.json"
 dunstctl close-all
-sleep 0.3  # a hold: dunst moves the closed notification to its history
+wait_history 1  # dunst moves the closed notification to its history
 dunstctl history > "$CASE/history.json"
 '
 check "--wait 0: exit 0 in under a second, still displayed afterwards" \
@@ -102,7 +103,7 @@ for transport in abstract tcp; do
 echo "address=$DBUS_SESSION_BUS_ADDRESS"
 NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 --json > "$CASE/out.json" 2> "$CASE/err"
 echo "status=$?"
-sleep 0.3  # a hold: still on the screen after nudge returned
+wait_displayed 1  # drawn (and still there after nudge returned)
 echo "displayed=$(dunstctl count displayed)"
 '
 done
@@ -121,7 +122,7 @@ NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 > /dev/null
 NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" review --commit-to walk --no-input --no-animation > /dev/null
 NUDGE_NOW=2026-11-23T07:06:00+01:00 "$NUDGE" notify morning --wait 0 > /dev/null
 dunstctl close-all
-sleep 0.3  # a hold: dunst moves the closed notifications to its history
+wait_history 2  # dunst moves the two closed notifications to its history
 dunstctl history > "$CASE/history.json"
 '
 check "shared slot: the morning reminder names the sleep flow too, then offers it alone" python3 -c "
@@ -136,7 +137,7 @@ sys.exit(0 if ok else 1)"
 session nowaitdone default '
 NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" review --commit-to walk --no-input --no-animation > /dev/null
 NUDGE_NOW=2026-11-23T07:05:00+01:00 "$NUDGE" notify morning --wait 0 --json > "$CASE/out.json"
-sleep 0.5  # a hold: nothing shows up in the half second after nudge returned
+sleep 0.5  # a fixed wait on purpose: the test, nothing shows up in the half second after nudge returned
 echo "displayed=$(dunstctl count displayed)"
 "$NUDGE" log --json > "$CASE/log.json"
 '
@@ -269,7 +270,7 @@ wait_for confirmed
 import -window root "$CASE/confirmed.png"
 wait %2
 dunstctl close-all
-sleep 0.3  # a hold: dunst moves the closed notification to its history
+wait_history 2  # the reminder and the confirmation, both closed, in the history
 dunstctl history > "$CASE/history.json"
 NUDGE_NOW=2026-11-23T21:01:00+01:00 "$NUDGE" habit list --json > "$CASE/habits.json"
 NUDGE_NOW=2026-11-23T21:01:00+01:00 "$NUDGE" log --json > "$CASE/log.json"
@@ -519,7 +520,7 @@ check "no libnotify: other commands run" test -s "$work/nolib.preview"
 session nolib0 default '
 lib=$(ldconfig -p | awk "/libnotify.so.4 /{print \$NF; exit}")
 unshare -m bash -c "mount --bind /dev/null $lib && \"\$NUDGE\" notify demo --wait 0 > \"\$CASE/out\" 2> \"\$CASE/err\"; echo \$? > \"\$CASE/status\""
-sleep 0.3  # a hold: still on the screen after nudge returned
+wait_displayed 1  # drawn (and still there after nudge returned)
 echo "displayed=$(dunstctl count displayed)"
 '
 check "no libnotify, --wait 0: shown all the same (exit 0, displayed, nothing on stderr)" bash -c \

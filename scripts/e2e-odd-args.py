@@ -25,7 +25,8 @@ being started (a started terminal is a failure too).
     python3 scripts/e2e-odd-args.py PATH/TO/nudge [--seed N] [--quick] [--jobs N] [--keep]
 
 Prints each failure (argv, exit code, stderr), then the distinct failures with their counts and
-`N runs, M commands, F failures`; exits 1 when any run failed. Standard library only.
+`N passed, F failed (R runs of M commands; …)`, each run a check (nudgetest/checks.py); exits 1
+when any run failed. Standard library only (and scripts/nudgetest).
 """
 
 import argparse
@@ -41,6 +42,9 @@ import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nudgetest.checks import Checks  # noqa: E402  (needs the path above)
 
 NOW = "2026-12-10T09:00:00+01:00"  # a Thursday morning; NUDGE_NOW wants an offset (or @EPOCH)
 TZ = "Europe/Berlin"
@@ -472,9 +476,8 @@ def main():
     rng.shuffle(work)  # the slow ones spread over the workers
     print(f"{len(work)} runs planned with {len(odd)} odd values, {args.jobs} at a time", flush=True)
 
-    failures = []
+    checks = Checks(quiet=True)  # a run is a check; its failure is printed below, by group
     groups = collections.OrderedDict()
-    done = [0]
     codes = collections.Counter()
     slowest = []
     lock = threading.Lock()
@@ -488,19 +491,17 @@ def main():
         finally:
             shutil.rmtree(home, ignore_errors=True)
         with lock:
-            done[0] += 1
             codes[f"{r.rc}{' (' + r.note + ')' if r.note else ''}"] += 1
             slowest.append((r.seconds, show_argv(argv)))
-            if found:
-                failures.append((cmd, argv, r, found))
+            if not checks.check(show_argv(argv), not found, "; ".join(found)):
                 sig = signature(cmd, r, found)
                 groups.setdefault(sig, []).append(argv)
                 if len(groups[sig]) <= 3:  # the rest of a group only counted
                     err = "\n      ".join(short(l, 200) for l in stderr_lines(r.err)[:6])
                     print(f"FAIL {show_argv(argv)}\n  exit {r.rc}{' (' + r.note + ')' if r.note else ''}"
                           f" — {'; '.join(found)}\n      {err}", flush=True)
-            if done[0] % 2000 == 0:
-                print(f"... {done[0]}/{len(work)} runs, {len(failures)} failures, "
+            if checks.total % 2000 == 0:
+                print(f"... {checks.total}/{len(work)} runs, {checks.failed} failures, "
                       f"{time.monotonic() - started:.0f} s", flush=True)
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -519,9 +520,8 @@ def main():
         print(f"scratch kept: {root}")
     else:
         shutil.rmtree(root, ignore_errors=True)
-    print(f"{len(work)} runs, {len(tree)} commands, {len(failures)} failures "
-          f"({elapsed:.0f} s, seed {args.seed}{', quick' if args.quick else ''})")
-    sys.exit(1 if failures else 0)
+    sys.exit(checks.finish(f"{len(work)} runs of {len(tree)} commands; {elapsed:.0f} s, "
+                           f"seed {args.seed}{', quick' if args.quick else ''}"))
 
 
 if __name__ == "__main__":

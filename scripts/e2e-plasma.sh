@@ -197,7 +197,7 @@ click_morning_reminder() {
   finish "$nudge" 10
 }
 
-tm new-session -d -s flow -x 100 -y 40 "sleep 600"
+tmux_hold flow
 pane_shows() { tm capture-pane -p -t "flow:$1" 2>/dev/null | grep -qF -- "$2"; }
 
 # 1. A click on the body of the morning reminder opens Morning Focus in the configured terminal, a
@@ -302,7 +302,7 @@ wait_for -t 5 test -s "$c/cookie"
 inhibited > "$c/inhibited-during" 2>&1
 XDG_DATA_HOME=$c/data timeout 30 "$NUDGE" notify demo --wait 5 --json > "$c/out.json" 2> "$c/err"
 echo "dnd: exit $?, $(tr -d '\n ' < "$c/out.json")"
-sleep 0.5  # a hold: no popup shows up in the half second after nudge returned
+sleep 0.5  # a fixed wait on purpose: the test, no popup shows up in the half second after nudge returned
 popups > "$c/popups-during"
 import -window root "$artifacts/plasma-dnd.png"
 kill "$holder"
@@ -346,7 +346,7 @@ holder=$!
 wait_for -t 5 test -s "$c/cookie"
 XDG_DATA_HOME=$c/data timeout 30 "$NUDGE" notify demo --wait 0 --json > "$c/out.json" 2> "$c/err"
 echo "dnd, --wait 0: exit $?, $(tr -d '\n ' < "$c/out.json")"
-sleep 0.5
+sleep 0.5  # a fixed wait on purpose: the test, no popup shows up in the half second after nudge returned
 popups > "$c/popups-during"
 kill "$holder"
 wait_for -t 5 not_inhibited
@@ -375,7 +375,7 @@ monitor "$c/bus"
 XDG_DATA_HOME=$c/data "$NUDGE" notify demo --wait 40 --json > "$c/out.json" 2> "$c/err" &
 nudge=$!
 wait_for -t 10 popup_count 1
-sleep 8  # the thing under test: 8 s, past Plasma's default timeout (5 s), and still there
+sleep 8  # a fixed wait on purpose: the test, 8 s (past Plasma's default timeout, 5 s) and still there
 popups > "$c/popups-later"
 cp "$c/bus" "$c/bus-later"
 [ -s "$c/popups-later" ] && click_close "$(tail -1 "$c/popups-later")"

@@ -7,8 +7,9 @@ a line, a byte changed, the same file twice, hostile files.
 
     scripts/e2e-sync-copy.py [PATH-TO-NUDGE]      (default: $NUDGE_BIN or .build/debug/nudge)
 
-One line per check ("ok - ..." / "FAIL - ..."), then "N/M checks passed"; exits 1 when a check
-failed. KEEP=1 keeps the scratch folder. Standard library only; runs as any user.
+One line per check ("ok - ..." / "FAIL - ..."), then "N passed, N failed" (nudgetest/checks.py);
+exits 1 when a check failed. KEEP=1 keeps the scratch folder. Standard library only (and
+scripts/nudgetest); runs as any user.
 """
 
 import datetime as dt
@@ -21,33 +22,22 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 import tempfile
 import threading
 import time
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from nudgetest.checks import Checks  # noqa: E402  (needs the path above)
 
 BIN = os.path.abspath(
     sys.argv[1] if len(sys.argv) > 1 else os.environ.get("NUDGE_BIN", ".build/debug/nudge"))
 SCRATCH = tempfile.mkdtemp(prefix="nudge-e2e-sync-")
 MAX_RSS_KB = 100 * 1024
 
-passed = 0
-failed = 0
-failures = []
-
-
-def check(name, ok, detail=""):
-    """One check's line."""
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {name}", flush=True)
-    else:
-        failed += 1
-        failures.append(name)
-        print(f"FAIL - {name}" + (f": {detail}" if detail else ""), flush=True)
-    return ok
+checks = Checks()
+check = checks.check  # check(NAME, OK, DETAIL=""): one check's line, counted
 
 
 def short(text, limit=600):
@@ -1582,9 +1572,8 @@ TESTS.append(test_same_habit_on_both)
 
 def main():
     if not os.access(BIN, os.X_OK):
-        print(f"FAIL - no nudge binary at {BIN}")
-        print("0/1 checks passed")
-        return 1
+        check(f"no nudge binary at {BIN}", False)
+        return checks.finish()
     print(f"# nudge: {BIN}; scratch: {SCRATCH}", flush=True)
     started = time.monotonic()
     try:
@@ -1602,8 +1591,7 @@ def main():
         else:
             shutil.rmtree(SCRATCH, ignore_errors=True)
     print(f"# total {time.monotonic() - started:.1f}s")
-    print(f"{passed}/{passed + failed} checks passed")
-    return 1 if failed else 0
+    return checks.finish()
 
 
 if __name__ == "__main__":

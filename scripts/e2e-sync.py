@@ -21,7 +21,8 @@ their two copies (scripts/nudgetest/syncthing.py). What is checked:
  6. `sync leave` on the desktop: exit 0, the folder keeps its files, and a later laptop change
     no longer arrives.
 
-Prints "ok - ..." or "FAIL - ..." per check and "N/M checks passed"; exits 1 on any failure.
+Prints "ok - ..." or "FAIL - ..." per check and "N passed, N failed" (nudgetest/checks.py);
+exits 1 on any failure.
 Everything it starts (Syncthing, Xvfb, dbus, dunst, a waiting `nudge notify`) is stopped at
 the end, on a failure and on Ctrl-C or SIGTERM too. Needs syncthing, Xvfb, dbus-daemon, dunst
 and dunstctl. Takes about 25 seconds.
@@ -36,30 +37,20 @@ import sys
 import tempfile
 import time
 import traceback
-import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from nudgetest import processes  # noqa: E402
+from nudgetest.checks import Checks  # noqa: E402
 from nudgetest.desktop import Desktop, Xvfb  # noqa: E402
 from nudgetest.syncthing import SyncthingPair  # noqa: E402
 
 SYNC_TIMEOUT = 60.0  # seconds for Syncthing to bring both copies level
 WITHDRAW_TIMEOUT = 30.0  # seconds for a waiting reminder to go once the review is done elsewhere
 
-results = []  # (ok, what)
-
-
-def check(ok, what, detail=""):
-    """Prints 'ok - what' or 'FAIL - what' (with `detail` on failure) and records it."""
-    ok = bool(ok)
-    results.append((ok, what))
-    line = f"{'ok' if ok else 'FAIL'} - {what}"
-    if not ok and detail:
-        line += "\n    " + str(detail).replace("\n", "\n    ")
-    print(line, flush=True)
-    return ok
+checks = Checks()
+check = checks.check  # check(WHAT, OK, DETAIL=""): "ok - WHAT" or "FAIL - WHAT" (DETAIL under it)
 
 
 def note(text):
@@ -110,7 +101,7 @@ class Device:
     def ok(self, now, *args, **kw):
         """Runs a command that must succeed: a failed check (with its output) otherwise."""
         r = self.run(now, *args, **kw)
-        check(r.returncode == 0, f"{self.name}: nudge {' '.join(args)} exits 0", describe(r))
+        check(f"{self.name}: nudge {' '.join(args)} exits 0", r.returncode == 0, describe(r))
         return r
 
     def json(self, now, *args, **kw):
@@ -121,7 +112,7 @@ class Device:
                 raise ValueError(f"exit {r.returncode}")
             return json.loads(r.stdout)
         except ValueError as e:
-            check(False, f"{self.name}: nudge {' '.join(args)} prints JSON", f"{e}\n{describe(r)}")
+            check(f"{self.name}: nudge {' '.join(args)} prints JSON", False, f"{e}\n{describe(r)}")
             return None
 
 
@@ -156,20 +147,12 @@ def in_sync(pair, what):
     """Waits (polling, up to SYNC_TIMEOUT) for both copies to be level; a check."""
     t0 = time.monotonic()
     ok = pair.wait_in_sync(SYNC_TIMEOUT)
-    return check(ok, f"Syncthing brings both folders level ({what}, "
-                     f"{time.monotonic() - t0:.1f} s)", pair.last_problem)
+    return check(f"Syncthing brings both folders level ({what}, "
+                 f"{time.monotonic() - t0:.1f} s)", ok, pair.last_problem)
 
 
 def nudge_files(folder):
     return sorted(n for n in os.listdir(folder) if n.startswith("nudge-"))
-
-
-def free_display():
-    """An X display number with no lock file and no socket."""
-    for n in range(90 + os.getpid() % 50, 400):
-        if not os.path.exists(f"/tmp/.X{n}-lock") and not os.path.exists(f"/tmp/.X11-unix/X{n}"):
-            return f":{n}"
-    raise RuntimeError("no free X display number")
 
 
 def wait_for(predicate, seconds, interval=0.1):
@@ -191,23 +174,22 @@ def step_join(pair, laptop, desktop):
     laptop.ok(now, "sync", "init", laptop.folder, "--name", "laptop")
     desktop.ok(now, "sync", "init", desktop.folder, "--name", "desktop")
     pair.start()
-    check(pair.connected(), "both Syncthing instances run and are connected")
+    check("both Syncthing instances run and are connected", pair.connected())
     in_sync(pair, "after both joined")
     laptop.ok(now, "sync")
     desktop.ok(now, "sync")
     for dev, other in ((laptop, "desktop"), (desktop, "laptop")):
         st = status(dev, now)
         names = [d.get("name") for d in st.get("devices", [])]
-        check(st.get("on") is True and (st.get("device") or {}).get("name") == dev.name
-              and names == [other],
-              f"{dev.name}: sync status --json is on, names itself and lists {other}",
-              json.dumps(st))
+        check(f"{dev.name}: sync status --json is on, names itself and lists {other}",
+              st.get("on") is True and (st.get("device") or {}).get("name") == dev.name
+              and names == [other], json.dumps(st))
 
 
 def step_apart(pair, laptop, desktop):
     note("2. flows on both while Syncthing is stopped, then merged")
     pair.stop()
-    check(not pair.running(0) and not pair.running(1), "both Syncthing instances stopped")
+    check("both Syncthing instances stopped", not pair.running(0) and not pair.running(1))
     laptop.ok("2026-11-21T21:00:00Z", "prep", "--item", "sticky-notes=yes", "--item",
               "water=yes", "--no-input", "--no-animation")
     desktop.ok("2026-11-21T22:00:00Z", "checkin", "--feel", "good", "--blocker", "late meeting",
@@ -220,27 +202,26 @@ def step_apart(pair, laptop, desktop):
     pair.start()
     in_sync(pair, "after the flows done apart")
     r = laptop.ok(now, "sync")
-    check("From desktop: 2 changes." in r.stdout, "laptop: nudge sync says 'From desktop: 2 "
-          "changes.'", describe(r))
+    check("laptop: nudge sync says 'From desktop: 2 changes.'",
+          "From desktop: 2 changes." in r.stdout, describe(r))
     r = desktop.ok(now, "sync")
-    check("From laptop: 2 changes." in r.stdout, "desktop: nudge sync says 'From laptop: 2 "
-          "changes.'", describe(r))
+    check("desktop: nudge sync says 'From laptop: 2 changes.'",
+          "From laptop: 2 changes." in r.stdout, describe(r))
     hl, hd = history(laptop, now, 7), history(desktop, now, 7)
     d21, d22 = day_of(hl, "2026-11-21"), day_of(hl, "2026-11-22")
-    check(bool(d21.get("prep")) and bool(d21.get("checkin")) and bool(d22.get("review"))
-          and bool(d22.get("prep")),
-          "laptop's history holds all four entries (21st: prep + check-in, 22nd: review + prep)",
-          json.dumps([d21, d22]))
-    check(hl == hd and hl != [], "history --json --days 7 is the same on both",
+    check("laptop's history holds all four entries (21st: prep + check-in, 22nd: review + prep)",
+          bool(d21.get("prep")) and bool(d21.get("checkin")) and bool(d22.get("review"))
+          and bool(d22.get("prep")), json.dumps([d21, d22]))
+    check("history --json --days 7 is the same on both", hl == hd and hl != [],
           f"laptop: {json.dumps(hl)}\ndesktop: {json.dumps(hd)}")
     sl, sd = laptop.json(now, "streak", "--json") or {}, desktop.json(now, "streak", "--json") or {}
     pick = lambda s: (s.get("current"), s.get("longest"))  # noqa: E731
-    check(pick(sl) == pick(sd) and pick(sl) != (None, None),
-          f"streak --json current/longest the same on both ({pick(sl)})",
+    check(f"streak --json current/longest the same on both ({pick(sl)})",
+          pick(sl) == pick(sd) and pick(sl) != (None, None),
           f"laptop {pick(sl)}, desktop {pick(sd)}")
     el, ed = earned(laptop, now), earned(desktop, now)
-    check(set(el) == set(ed) and {"first-prep", "first-review", "first-checkin"} <= set(el),
-          f"achievements --json: the same earned set on both ({', '.join(sorted(el))})",
+    check(f"achievements --json: the same earned set on both ({', '.join(sorted(el))})",
+          set(el) == set(ed) and {"first-prep", "first-review", "first-checkin"} <= set(el),
           f"laptop {el}\ndesktop {ed}")
     if el != ed:
         note(f"earned_on dates differ: laptop {el}, desktop {ed}")
@@ -253,15 +234,15 @@ def step_delete_undo(pair, laptop, desktop):
     now = "2026-11-22T22:06:00Z"
     desktop.ok(now, "sync")
     review = day_of(history(desktop, now, 7), "2026-11-22").get("review", "missing")
-    check(review is None, "desktop: the 22nd's review is gone after sync", json.dumps(review))
+    check("desktop: the 22nd's review is gone after sync", review is None, json.dumps(review))
     laptop.ok("2026-11-22T22:07:00Z", "undo")
     in_sync(pair, "after the undo")
     now = "2026-11-22T22:08:00Z"
     desktop.ok(now, "sync")
     back = day_of(history(desktop, now, 7), "2026-11-22").get("review")
     mine = day_of(history(laptop, now, 7), "2026-11-22").get("review")
-    check(back is not None and back == mine,
-          "desktop: the 22nd's review is back after the laptop's undo, as the laptop has it",
+    check("desktop: the 22nd's review is back after the laptop's undo, as the laptop has it",
+          back is not None and back == mine,
           f"desktop {json.dumps(back)}\nlaptop {json.dumps(mine)}")
 
 
@@ -279,12 +260,12 @@ def step_conflict(pair, laptop, desktop):
     now = "2026-11-23T07:10:00Z"
     for dev in (laptop, desktop):
         r = dev.ok(now, "sync")
-        check("1 conflict" in r.stdout, f"{dev.name}: nudge sync says 1 conflict was kept",
+        check(f"{dev.name}: nudge sync says 1 conflict was kept", "1 conflict" in r.stdout,
               describe(r))
     for dev in (laptop, desktop):
         review = day_of(history(dev, now, 7), "2026-11-23").get("review") or {}
         got = {k: review.get(k) for k in desktop_answers}
-        check(got == desktop_answers, f"{dev.name}: the 23rd's review has the desktop's answers",
+        check(f"{dev.name}: the 23rd's review has the desktop's answers", got == desktop_answers,
               json.dumps(review))
     for dev in (laptop, desktop):
         conflicts = status(dev, now).get("conflicts", [])
@@ -295,16 +276,15 @@ def step_conflict(pair, laptop, desktop):
             ok = ({k: kept.get(k) for k in laptop_answers} == laptop_answers
                   and c.get("kept_from") == "laptop" and c.get("won_from") == "desktop"
                   and "2026-11-23" in c.get("key", ""))
-        check(ok, f"{dev.name}: sync status --json lists exactly one conflict, keeping the "
-              "laptop's answers (desktop's won)", json.dumps(conflicts))
+        check(f"{dev.name}: sync status --json lists exactly one conflict, keeping the "
+              "laptop's answers (desktop's won)", ok, json.dumps(conflicts))
 
 
 def step_reminders(pair, laptop, desktop, work, stack):
     note("5. reminders: skipped-done after the review arrived; a waiting one withdrawn")
-    display = free_display()
-    xvfb = Xvfb(display)
+    xvfb = Xvfb()
     stack.append(xvfb.stop)
-    session = Desktop(types.SimpleNamespace(work=work, display=display))
+    session = Desktop(work, xvfb.display)
     stack.append(session.stop)
     session.start_dunst()
     desktop.session = dict(session.env)
@@ -320,15 +300,14 @@ def step_reminders(pair, laptop, desktop, work, stack):
         outcome = json.loads(r.stdout).get("outcome")
     except ValueError:
         outcome = None
-    check(r.returncode == 0 and outcome == "skipped-done",
-          "desktop: notify morning --scheduled on the 24th says skipped-done", describe(r))
+    check("desktop: notify morning --scheduled on the 24th says skipped-done",
+          r.returncode == 0 and outcome == "skipped-done", describe(r))
     entries = [e for e in reminder_log(desktop, now)
                if e.get("slot") == "morning" and e.get("elapse", "").startswith("2026-11-24")]
-    check([e.get("outcome") for e in entries] == ["skipped-done"],
-          "desktop: the log has the 24th's morning reminder as skipped-done, and only that",
-          json.dumps(entries))
-    check(session.displayed() == 0 and session.ctl("count", "history") in ("0", ""),
-          "desktop: nothing was shown (dunst displayed 0, history 0)",
+    check("desktop: the log has the 24th's morning reminder as skipped-done, and only that",
+          [e.get("outcome") for e in entries] == ["skipped-done"], json.dumps(entries))
+    check("desktop: nothing was shown (dunst displayed 0, history 0)",
+          session.displayed() == 0 and session.ctl("count", "history") in ("0", ""),
           f"displayed {session.displayed()}, history {session.ctl('count', 'history')}")
 
     # b) the 25th, 07:00: nothing done yet; the desktop's reminder goes up and waits
@@ -348,9 +327,8 @@ def step_reminders(pair, laptop, desktop, work, stack):
 
     shown = wait_for(lambda: session.displayed() >= 1 or proc.poll() is not None, 20) and \
         session.displayed() >= 1
-    check(shown and proc.poll() is None,
-          "desktop: notify morning --scheduled on the 25th is on dunst's screen and waits",
-          f"displayed {session.displayed()}\n{notify_output()}")
+    check("desktop: notify morning --scheduled on the 25th is on dunst's screen and waits",
+          shown and proc.poll() is None, f"displayed {session.displayed()}\n{notify_output()}")
     if not (shown and proc.poll() is None):
         return
     laptop.ok("2026-11-25T07:01:00Z", "review", "--why", "energy", "--commit-to", "oats",
@@ -361,8 +339,8 @@ def step_reminders(pair, laptop, desktop, work, stack):
     if not ended:
         note(f"Syncthing: {pair.sync_problem() or 'in sync'}; desktop folder "
              f"{nudge_files(desktop.folder)}")
-    check(ended, f"desktop: the waiting reminder ends by itself once the laptop's review "
-          f"arrives ({took:.1f} s, at most {WITHDRAW_TIMEOUT:.0f} s)", notify_output())
+    check(f"desktop: the waiting reminder ends by itself once the laptop's review "
+          f"arrives ({took:.1f} s, at most {WITHDRAW_TIMEOUT:.0f} s)", ended, notify_output())
     if not ended:
         processes.stop(proc)
     with open(out_path) as o:
@@ -370,16 +348,15 @@ def step_reminders(pair, laptop, desktop, work, stack):
             outcome = json.loads(o.read()).get("outcome")
         except ValueError:
             outcome = None
-    check(ended and proc.returncode == 0 and outcome == "done-elsewhere",
-          "desktop: notify exits 0 saying done-elsewhere", notify_output())
+    check("desktop: notify exits 0 saying done-elsewhere",
+          ended and proc.returncode == 0 and outcome == "done-elsewhere", notify_output())
     later = "2026-11-25T07:02:00Z"
     entries = [e.get("outcome") for e in reminder_log(desktop, later)
                if e.get("slot") == "morning" and e.get("elapse", "").startswith("2026-11-25")]
-    check("shown" in entries and entries[-1:] == ["done-elsewhere"],
-          "desktop: the log has the 25th's morning reminder shown, then done-elsewhere",
-          json.dumps(entries))
-    check(wait_for(lambda: session.displayed() == 0, 5), "desktop: the reminder is off the "
-          "screen (dunst displayed 0)", f"displayed {session.displayed()}")
+    check("desktop: the log has the 25th's morning reminder shown, then done-elsewhere",
+          "shown" in entries and entries[-1:] == ["done-elsewhere"], json.dumps(entries))
+    check("desktop: the reminder is off the screen (dunst displayed 0)",
+          wait_for(lambda: session.displayed() == 0, 5), f"displayed {session.displayed()}")
 
 
 def step_leave(pair, laptop, desktop):
@@ -388,20 +365,19 @@ def step_leave(pair, laptop, desktop):
     before = nudge_files(desktop.folder)
     r = desktop.ok(now, "sync", "leave")
     after = nudge_files(desktop.folder)
-    check(len(before) >= 2 and after == before,
-          "desktop: the folder keeps its files after leave (both devices' nudge-* files)",
-          f"before {before}, after {after}")
+    check("desktop: the folder keeps its files after leave (both devices' nudge-* files)",
+          len(before) >= 2 and after == before, f"before {before}, after {after}")
     st = status(desktop, now)
-    check(st.get("on") is False, "desktop: sync status --json says on: false", json.dumps(st))
+    check("desktop: sync status --json says on: false", st.get("on") is False, json.dumps(st))
     laptop.ok("2026-11-25T21:00:00Z", "checkin", "--followed", "yes", "--feel", "fine",
               "--no-input", "--no-animation")
     in_sync(pair, "after the laptop's check-in")
     now = "2026-11-25T21:10:00Z"
     laptop_check = day_of(history(laptop, now, 3), "2026-11-25").get("checkin")
     desktop_check = day_of(history(desktop, now, 3), "2026-11-25").get("checkin", "missing")
-    check(laptop_check is not None and desktop_check is None,
-          "desktop: the laptop's check-in of the 25th does not arrive after leave "
+    check("desktop: the laptop's check-in of the 25th does not arrive after leave "
           "(it is in the desktop's folder copy, not in its history)",
+          laptop_check is not None and desktop_check is None,
           f"laptop {json.dumps(laptop_check)}\ndesktop {json.dumps(desktop_check)}")
 
 
@@ -413,8 +389,8 @@ def interrupt(signum, frame):
 def main():
     nudge = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/nudge")
     if not os.access(nudge, os.X_OK):
-        print(f"FAIL - {nudge} is not an executable nudge binary")
-        return 1
+        check(f"{nudge} is not an executable nudge binary", False)
+        return checks.finish()
     keep = os.environ.get("KEEP") == "1"
     # SIGTERM ends the run like Ctrl-C: through the `finally` below, which stops everything
     signal.signal(signal.SIGTERM, interrupt)
@@ -444,14 +420,13 @@ def main():
                 step()
             except Exception as e:  # noqa: BLE001 (a step that broke is a failure; go on)
                 traceback.print_exc()
-                check(False, f"step {name} ran to its end", f"{type(e).__name__}: {e}")
+                check(f"step {name} ran to its end", False, f"{type(e).__name__}: {e}")
             note(f"step {name}: {time.monotonic() - t0:.1f} s")
             if name == "1 join" and not pair.running(0):
-                check(False, "Syncthing runs (the remaining steps need it)")
+                check("Syncthing runs (the remaining steps need it)", False)
                 break
     except KeyboardInterrupt:
-        print("FAIL - interrupted", flush=True)
-        results.append((False, "interrupted"))
+        check("interrupted", False)
     finally:
         # a second Ctrl-C must not cut the cleanup short
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -465,9 +440,7 @@ def main():
             print(f"# scratch folder kept: {work}", flush=True)
         else:
             shutil.rmtree(work, ignore_errors=True)
-    passed = sum(1 for ok, _ in results if ok)
-    print(f"{passed}/{len(results)} checks passed ({time.monotonic() - started:.0f} s)")
-    return 0 if results and passed == len(results) else 1
+    return checks.finish(f"{time.monotonic() - started:.0f} s")
 
 
 if __name__ == "__main__":

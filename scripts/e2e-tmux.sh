@@ -17,7 +17,7 @@ start() {
   local size=()
   while [ "$1" = -x ] || [ "$1" = -y ]; do size+=("$1" "$2"); shift 2; done
   local now=$1; shift
-  tmux_start "${size[@]}" "env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=$now '$NUDGE' $*; echo '[exit '\$?']'; sleep 600"
+  tmux_start "${size[@]}" "env XDG_DATA_HOME='$XDG_DATA_HOME' TZ=$TZ NUDGE_NOW=$now '$NUDGE' $*; echo '[exit '\$?']'; sleep infinity"
 }
 keys() { tmux_keys "$@"; }
 # the flow's nudge has ended (its pane's shell goes on to print [exit N])

@@ -7,7 +7,9 @@ fault injection, at every write of a save and of a migration), a real full disk 
 a real read-only directory (a read-only bind mount), libFuzzer, strace, and steps of the wall
 clock faked for `nudge daemon` alone (libfaketime) with the kernel's clock-set event delivered
 for real by a +1 ns/-1 ns adjtimex pair that leaves the machine's clock where it was
-(nudgetest/fakeclock.py). Prints one row per case: runs, failures, data lost. Exit status 1 when any case failed or lost data.
+(nudgetest/fakeclock.py). Prints one row per case: runs, failures, data lost; then "N passed,
+N failed", over every case's checks (nudgetest/checks.py). Exit status 1 when any case failed or
+lost data.
 
     python3 scripts/reliability.py .build/debug/nudge [--only NAME] [--seed N] [--keep]
 

@@ -14,7 +14,11 @@
 #                          opens); the end stops exactly those (TERM, then KILL after 3 s).
 #   on_exit CMD            a command (a string, eval'd) for the end
 #   wait_for [-t SECONDS] CMD…
-#                          until CMD succeeds, asked every 0.1 s (5 s at most by default)
+#                          until CMD succeeds, asked every 0.1 s (5 s at most by default). A suite
+#                          waits for the event it means (a prompt, a name on the bus, a
+#                          notification drawn, a log entry, a file), never a fixed time: a
+#                          `sleep N` is kept only where the time itself is under test, marked
+#                          "# a fixed wait on purpose: WHY" on its line (scripts/lint-sleeps)
 #   json_get FILE EXPR     prints EXPR over j, the JSON document in FILE (- for stdin)
 #   json_check FILE EXPR   succeeds when EXPR over j is true
 #   outcomes FILE          the outcomes of a `nudge log --json` document, space-separated
@@ -26,10 +30,14 @@
 #   dunst_start [DUNSTRC]  dunst on the session bus, once it owns org.freedesktop.Notifications;
 #                          $dunst_pid
 #   dunst_displayed N      dunst displays N notifications; wait_displayed N [SECONDS]
+#   dunst_in_history N     dunst's history holds N notifications (closed ones move there, a
+#                          moment after the close); wait_history N [SECONDS]
 #   the tmux driver, on a server of the suite's own ($E2E_TMUX):
 #     tmux_init            starts it, with a session "keep" that lives for the whole run (so
 #                          ending a flow's session never stops the server)
 #     tm ARGS…             tmux on that server
+#     tmux_hold [SESSION]  a session ("flow") that holds the windows a click opens
+#                          (tmux new-window -t SESSION), for as long as the suite runs
 #     tmux_start [-x W] [-y H] [-t SESSION] COMMAND
 #                          COMMAND in a fresh session (default "flow", 100x40); its pane is the
 #                          target of what follows ($E2E_PANE; tmux_target TARGET changes it)
@@ -126,7 +134,7 @@ wait_for() {  # wait_for [-t SECONDS] COMMAND…: until COMMAND succeeds
   tries=$(awk -v s="$seconds" 'BEGIN { n = int(s * 10 + 0.5); print (n < 1 ? 1 : n) }')
   for ((; tries > 0; tries--)); do
     "$@" && return 0
-    sleep 0.1  # the poll interval of every wait: CMD asked again
+    sleep 0.1  # a fixed wait on purpose: the poll interval of every wait, CMD asked again
   done
   "$@"
 }
@@ -189,6 +197,8 @@ dunst_start() {  # dunst_start [DUNSTRC]
 }
 dunst_displayed() { [ "$(dunstctl count displayed 2> /dev/null)" = "$1" ]; }
 wait_displayed() { wait_for -t "${2:-5}" dunst_displayed "$1"; }
+dunst_in_history() { [ "$(dunstctl count history 2> /dev/null)" = "$1" ]; }
+wait_history() { wait_for -t "${2:-5}" dunst_in_history "$1"; }
 
 # ---- tmux ---------------------------------------------------------------------------------
 declare -A e2e_answered=()
@@ -198,10 +208,14 @@ tmux_init() {
   # a name no earlier run used (a stale socket of a reused pid makes tmux fail to start)
   E2E_TMUX="nudge-e2e-$$-$RANDOM$RANDOM"
   E2E_PANE=flow
-  tm new-session -d -s keep -x 100 -y 40 "sleep 3600"
+  tm new-session -d -s keep -x 100 -y 40 "sleep infinity"
   # the server's socket file goes too: a killed server leaves it behind
   E2E_TMUX_SOCKET=$(tm display -p -t keep '#{socket_path}')
   on_exit 'tmux -L "$E2E_TMUX" kill-server; rm -f "$E2E_TMUX_SOCKET"'
+}
+
+tmux_hold() {  # tmux_hold [SESSION]: a session for the windows a click opens
+  tm new-session -d -s "${1:-flow}" -x 100 -y 40 "sleep infinity"
 }
 
 tmux_target() {  # tmux_target TARGET: what the tmux_* functions act on from now on

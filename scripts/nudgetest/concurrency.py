@@ -43,10 +43,10 @@ def case_concurrency(suite):
         fired = fire.result()
     notes = len(world.help_notes())
     claims = world.query("SELECT count(*) FROM reminder_claim")[0][0]
-    case.check(bad == 0 and not errors, "; ".join(errors[:3]))
-    case.check(notes == 4 * suite.writes, f"{notes} notes, expected {4 * suite.writes}")
+    case.check("; ".join(errors[:3]), bad == 0 and not errors)
+    case.check(f"{notes} notes, expected {4 * suite.writes}", notes == 4 * suite.writes)
     case.lose(max(0, 4 * suite.writes - notes), "notes")
-    case.check(claims == len(fired), f"{claims} claims for {len(fired)} firings")
+    case.check(f"{claims} claims for {len(fired)} firings", claims == len(fired))
     case.runs = 4 * suite.writes + len(fired)
     case.note = f"{notes} notes, {claims} firings claimed"
     return case
@@ -63,8 +63,8 @@ def case_fresh_creators(suite):
         results = [(p.wait(), p.stderr.read()) for p in procs]
         preps = len(world.days_of("prep"))
         fails = [f"exit {c}: {e.strip()}" for c, e in results if c != 0]
-        case.check(not fails and preps == 8 and world.integrity() == "ok",
-                   f"round {round_}: {fails[:2]} preps={preps}")
+        case.check(f"round {round_}: {fails[:2]} preps={preps}",
+                   not fails and preps == 8 and world.integrity() == "ok")
         case.lose(8 - preps if not fails else 0, "creator saves")
         shutil.rmtree(world.dir, ignore_errors=True)
     return case
@@ -82,7 +82,7 @@ def case_reader_holds(suite):
     for k in range(20):
         r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                       now=iso(dt.date(2026, 2, 1) + dt.timedelta(days=k)))
-        case.check(r.returncode == 0, f"save {k} with an open reader: {r.stderr.strip()}")
+        case.check(f"save {k} with an open reader: {r.stderr.strip()}", r.returncode == 0)
     reader.execute("COMMIT")
     holder = sqlite3.connect(world.db, isolation_level=None, timeout=30)
     holder.execute("BEGIN IMMEDIATE")
@@ -93,7 +93,7 @@ def case_reader_holds(suite):
     holder.execute("COMMIT")
     code = proc.wait()
     waited = time.monotonic() - started
-    case.check(code == 0 and waited >= 3, f"save behind a 3 s writer: exit {code}")
+    case.check(f"save behind a 3 s writer: exit {code}", code == 0 and waited >= 3)
     reader.close()
     holder.close()
     return case

@@ -136,12 +136,12 @@ def case_crash_random(suite):
         same, why = (True, "")
         if ok and os.path.exists(world.db) and kills % suite.recompute_every == 0:
             same, why = recomputed_matches(world, iso(last_day + dt.timedelta(days=1)))
-        case.check(ok and same and missing == 0,
-                   f"after killing {op}: integrity {verdict!r} {why}")
+        case.check(f"after killing {op}: integrity {verdict!r} {why}",
+                   ok and same and missing == 0)
     same, why = recomputed_matches(world, iso(last_day + dt.timedelta(days=1)))
-    case.check(same, "final: " + why)
+    case.check("final: " + why, same)
     litter = [n for n in os.listdir(os.path.dirname(world.db)) if ".creating-" in n]
-    case.check(not litter, f"abandoned temporary files left behind: {litter}")
+    case.check(f"abandoned temporary files left behind: {litter}", not litter)
     if kills < target:
         case.fail(f"only {kills} kills landed in {i} attempts")
     kinds = " ".join(f"{k} {v}" for k, v in sorted(killed_ops.items()))
@@ -223,9 +223,9 @@ def case_crash_each_write(suite):
             case.lose(3 - len(preps), f"earlier preps gone after a kill at {call} #{n}")
             again = trial.run(*args, now=iso(day, "08:00:00"))
             reviews = len(trial.days_of("review"))
-            case.check(verdict == "ok" and again.returncode == 0 and reviews == 1,
-                       f"kill at {call} #{n}: integrity {verdict!r}, retry exit "
-                       f"{again.returncode} {again.stderr.strip()}")
+            case.check(f"kill at {call} #{n}: integrity {verdict!r}, retry exit "
+                       f"{again.returncode} {again.stderr.strip()}",
+                       verdict == "ok" and again.returncode == 0 and reviews == 1)
             shutil.rmtree(trial.dir, ignore_errors=True)
     case.note = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
     return case
@@ -297,10 +297,10 @@ def case_migration_kills(suite):
             again = trial.run(*args, now=now)
             version2, tables2 = schema_state(trial)
             earned = trial.query("SELECT count(*) FROM achievement")[0][0] if version2 == LATEST else 0
-            case.check(intact and consistent and again.returncode == 0 and version2 == LATEST
-                       and tables2 == LATEST_TABLES and earned >= 5,
-                       f"kill at {call} #{n}: version {version} tables {sorted(tables)}, "
-                       f"then exit {again.returncode} version {version2}, {earned} achievements")
+            case.check(f"kill at {call} #{n}: version {version} tables {sorted(tables)}, "
+                       f"then exit {again.returncode} version {version2}, {earned} achievements",
+                       intact and consistent and again.returncode == 0 and version2 == LATEST
+                       and tables2 == LATEST_TABLES and earned >= 5)
             shutil.rmtree(trial.dir, ignore_errors=True)
     case.note = ("killed at " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
                  + "; left at " + ", ".join(f"v{k}: {v}" for k, v in sorted(seen.items())))

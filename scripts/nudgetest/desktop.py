@@ -1,6 +1,16 @@
-"""A private D-Bus session on an Xvfb display, with dunst (for the cases and scripts/bench)."""
+"""The one way the Python suites start a desktop: Xvfb on a display it picks itself, a private
+D-Bus session on it, and dunst (the reliability cases, scripts/e2e-sync.py, scripts/bench). The
+bash suites have theirs in scripts/lib/e2e.sh (xvfb_start, dbus_start, dunst_start).
+
+    xvfb = Xvfb()                             # xvfb.display: ":N"
+    desktop = Desktop(work, xvfb.display)     # desktop.env: its bus address and DISPLAY
+    desktop.start_dunst()
+    ...
+    desktop.stop(); xvfb.stop()
+"""
 
 import os
+import select
 import subprocess
 import tempfile
 import time
@@ -29,13 +39,14 @@ SESSION_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Co
 
 
 class Desktop:
-    """A private D-Bus session on the suite's Xvfb display, with dunst when asked. Only the
-    services in its own folder can be activated (never the system's dunst). stop() (or the end
-    of a `with` block) ends dunst, the bus and everything the bus activated."""
+    """A private D-Bus session on an X display (an Xvfb's), with dunst when asked; its files in
+    a folder of its own under `work`. Only the services in that folder can be activated (never
+    the system's dunst): `activatable`, a command the bus starts for
+    org.freedesktop.Notifications. stop() (or the end of a `with` block) ends dunst, the bus and
+    everything the bus activated."""
 
-    def __init__(self, suite, activatable=None):
-        self.suite = suite
-        self.dir = tempfile.mkdtemp(prefix="desktop-", dir=suite.work)
+    def __init__(self, work, display, activatable=None):
+        self.dir = tempfile.mkdtemp(prefix="desktop-", dir=work)
         services = os.path.join(self.dir, "services")
         os.makedirs(services)
         if activatable:
@@ -50,11 +61,13 @@ class Desktop:
              "--print-pid=1"], env=dict(os.environ, **{MARK: self.dir}),
             capture_output=True, text=True, check=True).stdout.split()
         self.address, self.bus_pid = out[0], int(out[1])
-        self.env = {"DBUS_SESSION_BUS_ADDRESS": self.address, "DISPLAY": suite.display}
+        self.env = {"DBUS_SESSION_BUS_ADDRESS": self.address, "DISPLAY": display}
         self.dunst = None
         self.stopped = False
 
     def start_dunst(self, action="open"):
+        """Starts dunst on the bus, a click on nudge's notifications mapped to `action`;
+        returns once it answers dunstctl (5 s at most, else RuntimeError)."""
         config = os.path.join(self.dir, "dunstrc")
         with open(config, "w") as f:
             f.write("[global]\n    font = DejaVu Sans Mono 10\n"
@@ -76,15 +89,18 @@ class Desktop:
             self.dunst = None
 
     def ctl(self, *args):
+        """dunstctl ARGS on this desktop's bus: its output, stripped."""
         r = subprocess.run(["dunstctl", *args], env=dict(os.environ, **self.env),
                            capture_output=True, text=True, timeout=10)
         return r.stdout.strip()
 
     def displayed(self):
+        """How many notifications dunst displays (-1 when it does not answer)."""
         count = self.ctl("count", "displayed")
         return int(count) if count.isdigit() else -1
 
     def wait_displayed(self, n, seconds):
+        """True once dunst displays `n` notifications, False after `seconds` without."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.displayed() == n:
@@ -93,9 +109,11 @@ class Desktop:
         return False
 
     def click(self):
+        """Clicks the newest notification (its default action)."""
         self.ctl("action", "0")
 
     def close_all(self):
+        """Closes every notification dunst displays."""
         self.ctl("close-all")
 
     def activated(self):
@@ -132,38 +150,72 @@ class Desktop:
 
 
 class Xvfb:
-    """An Xvfb server on `display` (":80"), ready once its socket listens. stop() ends it with
-    SIGTERM (SIGKILL only if it has not exited after 5 s) and removes the lock file and socket
-    it left in /tmp, so no stale display lock outlives the suite."""
+    """An Xvfb server on a display it picks itself (-displayfd: the first one whose socket it
+    can take, never one another server holds), ready once its socket listens; `display` names
+    it (":N"). stop() ends it with SIGTERM (SIGKILL only if it has not exited after 5 s) and
+    removes the socket file it left in /tmp/.X11-unix (and a lock file naming it: a server
+    started with -displayfd writes none), so nothing stale outlives the suite."""
 
-    def __init__(self, display, seconds=10.0):
-        self.display = display
-        number = display.lstrip(":").split(".")[0]
+    def __init__(self, screen="1024x768x24", seconds=10.0):
+        self.display = self.lock = self.socket = None
+        read_end, write_end = os.pipe()
+        try:
+            try:
+                self.proc = subprocess.Popen(
+                    ["Xvfb", "-displayfd", str(write_end), "-screen", "0", screen,
+                     "-nolisten", "tcp"],
+                    pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            finally:
+                os.close(write_end)  # Xvfb's alone now: its exit ends the read below
+            # Xvfb writes the display's number, then a newline, once it listens
+            number = read_display_number(read_end, seconds)
+        finally:
+            os.close(read_end)
+        if number is None:
+            self.stop()
+            raise RuntimeError(f"Xvfb did not start (exit {self.proc.poll()}: no display "
+                               f"number within {seconds:.0f} s)")
+        self.display = f":{number}"
         self.lock = f"/tmp/.X{number}-lock"
         self.socket = f"/tmp/.X11-unix/X{number}"
-        self.proc = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + seconds
-        while not (lock_owner(self.lock) == self.proc.pid and listening(self.socket)):
+        while not listening(self.socket):
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                why = (f"Xvfb {display} did not start (exit {self.proc.poll()}; {self.lock} "
-                       f"names pid {lock_owner(self.lock)})")
+                why = (f"Xvfb {self.display} did not start (exit {self.proc.poll()}; nothing "
+                       f"listens on {self.socket})")
                 self.stop()
                 raise RuntimeError(why)
             time.sleep(0.02)
 
     def stop(self, seconds=5.0):
-        """SIGTERM, SIGKILL after `seconds`; then the lock and socket only if they are this
-        server's (the lock names its pid, or is gone and nothing listens on the socket)."""
+        """SIGTERM, SIGKILL after `seconds`; then its socket file once nothing listens on it,
+        and a lock file only if it names this server's pid."""
         processes.stop(self.proc, seconds)
-        owner = lock_owner(self.lock)
-        if owner == self.proc.pid:
+        if self.display is None:  # it never said its display
+            return
+        if lock_owner(self.lock) == self.proc.pid:
             remove(self.lock)
-        if owner in (self.proc.pid, None):
-            remove_stale_socket(self.socket)
+        remove_stale_socket(self.socket)
+
+
+def read_display_number(fd, seconds):
+    """The display number Xvfb writes to `fd` (-displayfd), or None when it writes none within
+    `seconds` (or exits first)."""
+    deadline = time.monotonic() + seconds
+    text = b""
+    while not text.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return None
+        chunk = os.read(fd, 64)
+        if not chunk:  # it exited
+            return None
+        text += chunk
+    return int(text) if text.strip().isdigit() else None
 
 
 def command_name(pid):
+    """The command name of `pid` (its /proc comm), or "" when it is gone."""
     try:
         with open(f"/proc/{pid}/comm") as f:
             return f.read().strip()

@@ -51,7 +51,7 @@ def case_no_network(suite):
                                stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
                 found = set(re.findall(r"socket\((AF_[A-Z0-9]+)", open(trace).read()))
                 families |= found
-                case.check(found <= {"AF_UNIX"}, f"{args[0]}: opened {sorted(found)}")
+                case.check(f"{args[0]}: opened {sorted(found)}", found <= {"AF_UNIX"})
     finally:
         clock.close()
     case.note = f"{len(commands)} commands, socket families seen: {sorted(families) or 'none'}"
@@ -116,11 +116,11 @@ def notification_fault(case, world, desktop, fault, procs):
     log = json.loads(world.run("log", "--json").stdout or "[]")
     outcomes = [e["outcome"] for e in log]
     if fault == "restarted":
-        case.check(again and once and code == 0 and outcomes == ["shown", "dismissed"],
-                   f"restarted: shown again {again}, once {once}, exit {code}, log {outcomes}")
+        case.check(f"restarted: shown again {again}, once {once}, exit {code}, log {outcomes}",
+                   again and once and code == 0 and outcomes == ["shown", "dismissed"])
     else:
-        case.check(code == 69 and took <= 3.0 and outcomes[-1:] == ["undelivered"],
-                   f"{fault}: exit {code} after {took:.2f} s, log {outcomes}")
+        case.check(f"{fault}: exit {code} after {took:.2f} s, log {outcomes}",
+                   code == 69 and took <= 3.0 and outcomes[-1:] == ["undelivered"])
     if fault == "hung":
         # the `sleep 600` this desktop's bus activated (found by the bus's mark, so no other
         # `sleep` on the machine is touched); the bus then fails the pending activation
@@ -136,8 +136,8 @@ def notification_fault(case, world, desktop, fault, procs):
     desktop.close_all()
     proc.wait(timeout=15)
     log = json.loads(world.run("log", "--json").stdout or "[]")
-    case.check(shown and [e["outcome"] for e in log][-2:] == ["shown", "dismissed"],
-               f"{fault}: next reminder shown={shown}, log {[e['outcome'] for e in log]}")
+    case.check(f"{fault}: next reminder shown={shown}, log {[e['outcome'] for e in log]}",
+               shown and [e["outcome"] for e in log][-2:] == ["shown", "dismissed"])
     return None if fault == "restarted" else took
 
 
@@ -220,16 +220,15 @@ def case_time_faults(suite):
         code = daemon.wait(timeout=15)
         clock.close()
     machine_moved = machine_clock_offset() - machine_before
-    case.check(len(faked) == 3 and [round(f) for f in faked] == [0, -7200, 0],
-               f"nudge's faked clock (date under its preload) read "
-               f"{[round(f, 3) for f in faked]} s off the real one (wanted 0, -7200, 0)")
+    case.check(f"nudge's faked clock (date under its preload) read "
+               f"{[round(f, 3) for f in faked]} s off the real one (wanted 0, -7200, 0)",
+               len(faked) == 3 and [round(f) for f in faked] == [0, -7200, 0])
     # an NTP daemon may slew the real clock by up to 0.5 ms a second; a step is seconds
-    case.check(abs(machine_moved) < 0.05,
-               f"the machine's clock moved by {machine_moved:.6f} s against monotonic time")
+    case.check(f"the machine's clock moved by {machine_moved:.6f} s against monotonic time",
+               abs(machine_moved) < 0.05)
     woken = open(log_path).read().count(CLOCK_SET_LINE)
-    case.check(woke == [True, True],
-               f"the daemon woke on the clock-set event after each step: {woke} "
-               f"({woken} wakes in all)")
+    case.check(f"the daemon woke on the clock-set event after each step: {woke} "
+               f"({woken} wakes in all)", woke == [True, True])
     rows = json.loads(world.run("log", "--json", "--limit", "500").stdout)
     skipped = ("skipped-stale", "skipped-done", "duplicate")
     reminders = [r for r in rows if r["outcome"] not in skipped]
@@ -238,9 +237,9 @@ def case_time_faults(suite):
         per_elapse.setdefault((r["slot"], epoch_of(r["elapse"])), []).append(r)
     repeated = {k: len(v) for k, v in per_elapse.items() if len(v) > 1}
     duplicates = [r for r in rows if r["outcome"] == "duplicate"]
-    case.check(code == 0, f"daemon exit {code}")
-    case.check(not repeated and not duplicates,
-               f"reminded twice: {repeated}, refused duplicates: {len(duplicates)}")
+    case.check(f"daemon exit {code}", code == 0)
+    case.check(f"reminded twice: {repeated}, refused duplicates: {len(duplicates)}",
+               not repeated and not duplicates)
 
     def on_time(slot, low, high):
         hits = [r for r in reminders if r["slot"] == slot and low <= epoch_of(r["elapse"]) <= high]
@@ -254,9 +253,9 @@ def case_time_faults(suite):
               ("midday", midday, midday, "the next reminder in the new zone")]
     for slot, low, high, what in checks:
         ok, late = on_time(slot, low, high)
-        case.check(ok, f"{what}: fired {len(late)} times, late by {late}")
+        case.check(f"{what}: fired {len(late)} times, late by {late}", ok)
     mornings = [r for r in reminders if r["slot"] == "morning"]
-    case.check(len(mornings) == 1, f"morning reminded {len(mornings)} times")
+    case.check(f"morning reminded {len(mornings)} times", len(mornings) == 1)
     case.note = (f"{len(reminders)} reminders over {len(per_elapse)} elapses, "
                  f"{sum(1 for r in rows if r['outcome'] == 'skipped-stale')} stale skipped, "
                  f"{woken} clock-set wakes, machine's clock moved {machine_moved * 1e6:+.1f} µs")

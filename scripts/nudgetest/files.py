@@ -54,14 +54,14 @@ def case_bad_files(suite):
             r = world.run(*args, now="2026-02-01T21:30:00+01:00")
             unchanged = sha256(world.db) == before
             extra = [n for n in os.listdir(os.path.dirname(world.db)) if n != "nudge.sqlite3"]
-            case.check(r.returncode == 65 and one_line_error(r) and unchanged and not extra,
-                       f"{kind} / {args[0]}: exit {r.returncode}, {r.stderr.strip()[:120]!r}, "
-                       f"unchanged={unchanged}, new files={extra}")
+            case.check(f"{kind} / {args[0]}: exit {r.returncode}, {r.stderr.strip()[:120]!r}, "
+                       f"unchanged={unchanged}, new files={extra}",
+                       r.returncode == 65 and one_line_error(r) and unchanged and not extra)
             case.lose(0 if unchanged else 1, f"{kind} file was changed by {args[0]}")
         os.rename(world.db, world.db + ".bad")
         r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                       now="2026-02-01T21:30:00+01:00")
-        case.check(r.returncode == 0, f"{kind}: no fresh start after moving it away: {r.stderr}")
+        case.check(f"{kind}: no fresh start after moving it away: {r.stderr}", r.returncode == 0)
     return case
 
 
@@ -98,19 +98,18 @@ def case_read_only(suite):
         before = {n: sha256(os.path.join(folder, n)) for n in os.listdir(folder)}
         r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                       now="2026-01-10T21:30:00+01:00")
-        case.check(r.returncode == 73 and one_line_error(r),
-                   f"save into a read-only directory: exit {r.returncode} {r.stderr.strip()!r}")
+        case.check(f"save into a read-only directory: exit {r.returncode} {r.stderr.strip()!r}",
+                   r.returncode == 73 and one_line_error(r))
         # a database on read-only media still shows and exports
         for args in (["streak", "--json"], ["show", "2026-01-03"], ["history", "--days", "9"],
                      ["export"]):
             r = world.run(*args, now="2026-01-06T08:00:00+01:00")
-            case.check(r.returncode == 0 and r.stdout.strip(),
-                       f"{' '.join(args)} from a read-only directory: exit {r.returncode} "
-                       f"{r.stderr.strip()!r}")
-        case.check('"water" : true' in r.stdout, "the export from read-only media has the preps")
+            case.check(f"{' '.join(args)} from a read-only directory: exit {r.returncode} "
+                       f"{r.stderr.strip()!r}", r.returncode == 0 and r.stdout.strip())
+        case.check("the export from read-only media has the preps", '"water" : true' in r.stdout)
         r = fresh.run("today", now="2026-01-06T08:00:00+01:00")
-        case.check(r.returncode == 73 and one_line_error(r),
-                   f"first run on a read-only disk: exit {r.returncode} {r.stderr.strip()!r}")
+        case.check(f"first run on a read-only disk: exit {r.returncode} {r.stderr.strip()!r}",
+                   r.returncode == 73 and one_line_error(r))
         after = {n: sha256(os.path.join(folder, n)) for n in os.listdir(folder)}
         case.lose(0 if before == after else 1, "files changed on a read-only mount")
     finally:
@@ -119,7 +118,7 @@ def case_read_only(suite):
     r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                   now="2026-01-10T21:30:00+01:00")
     preps = len(world.days_of("prep"))
-    case.check(r.returncode == 0 and preps == 6, f"writable again: exit {r.returncode}, {preps}")
+    case.check(f"writable again: exit {r.returncode}, {preps}", r.returncode == 0 and preps == 6)
     case.lose(max(0, 6 - preps) if r.returncode == 0 else 0, "preps")
     return case
 
@@ -156,18 +155,18 @@ def case_disk_full(suite):
                     codes.add(r.returncode)
                     if not (r.returncode == 73 and one_line_error(r) and "full" in r.stderr):
                         case.fail(f"disk full: exit {r.returncode} {r.stderr.strip()!r}")
-            case.check(failures > 0 and codes <= {73}, f"no save failed on a full disk ({codes})")
+            case.check(f"no save failed on a full disk ({codes})", failures > 0 and codes <= {73})
             r = world.run("streak", "--json", now="2026-01-11T12:00:00+01:00")
-            case.check(r.returncode == 0 or (r.returncode == 73 and one_line_error(r)),
-                       f"a read on a full disk: exit {r.returncode} {r.stderr.strip()!r}")
+            case.check(f"a read on a full disk: exit {r.returncode} {r.stderr.strip()!r}",
+                       r.returncode == 0 or (r.returncode == 73 and one_line_error(r)))
             case.note = f"a read on the full disk exits {r.returncode}"
             os.unlink(filler)
-            case.check(world.integrity() == "ok", "integrity after a full disk")
+            case.check("integrity after a full disk", world.integrity() == "ok")
             preps = len(world.days_of("prep"))
             case.lose(10 - preps, "preps saved before the disk filled up")
             r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation",
                           now=iso(dt.date(2026, 1, 11)))
-            case.check(r.returncode == 0, f"after freeing space: {r.stderr.strip()}")
+            case.check(f"after freeing space: {r.stderr.strip()}", r.returncode == 0)
         finally:
             subprocess.run(["umount", world.data], capture_output=True)
     return case
@@ -192,10 +191,10 @@ def case_permissions(suite):
             modes[os.path.join(folder, name)] = 0o600
         for path, want in modes.items():
             have = stat_mode(path)
-            case.check(have == want, f"umask {umask:03o}: {path} is {have:o}, want {want:o}")
+            case.check(f"umask {umask:03o}: {path} is {have:o}, want {want:o}", have == want)
         have = stat_mode(os.path.join(world.dir, "out.json"))
-        case.check(r.returncode == 0 and have & 0o077 == 0,
-                   f"umask {umask:03o}: export file mode {have:o}")
+        case.check(f"umask {umask:03o}: export file mode {have:o}",
+                   r.returncode == 0 and have & 0o077 == 0)
     return case
 
 

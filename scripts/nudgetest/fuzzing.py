@@ -34,12 +34,12 @@ def case_fuzz_config(suite):
                       world.run("config", "list"),
                       world.run("schedule", "--json", now="2026-01-02T08:00:00+01:00")]
             bad = [c for c in checks if c.returncode != 0]
-            case.check(not bad, f"after {key}={value[:40]!r}: "
-                       + "; ".join(c.stderr.strip() for c in bad))
+            case.check(f"after {key}={value[:40]!r}: " + "; ".join(c.stderr.strip() for c in bad),
+                       not bad)
         else:
-            case.check(r.returncode == 64 and one_line_error(r),
-                       f"{key}={value[:40]!r}: exit {r.returncode} {r.stderr.strip()[:100]!r}")
-    case.check(world.integrity() == "ok", "integrity")
+            case.check(f"{key}={value[:40]!r}: exit {r.returncode} {r.stderr.strip()[:100]!r}",
+                       r.returncode == 64 and one_line_error(r))
+    case.check("integrity", world.integrity() == "ok")
     preps = len(world.days_of("prep"))
     case.lose(1 - preps, "the prep saved before")
     case.note = f"{accepted} accepted, {suite.config_values - accepted} refused"
@@ -109,11 +109,11 @@ def case_fuzz_import(suite):
         after = world.run("export").stdout
         if r.returncode == 0:
             accepted += 1
-            case.check(world.integrity() == "ok", f"doc {k}: integrity after import")
+            case.check(f"doc {k}: integrity after import", world.integrity() == "ok")
         else:
-            case.check(r.returncode == 65 and one_line_error(r) and before == after,
-                       f"doc {k}: exit {r.returncode} {r.stderr.strip()[:100]!r} "
-                       f"unchanged={before == after}")
+            case.check(f"doc {k}: exit {r.returncode} {r.stderr.strip()[:100]!r} "
+                       f"unchanged={before == after}",
+                       r.returncode == 65 and one_line_error(r) and before == after)
     preps = len([d for d in world.days_of("prep") if d >= "2026-01-01"])
     case.lose(10 - preps, "preps saved before the imports")
     case.note = f"{accepted} imported, {suite.import_docs - accepted} refused unchanged"
@@ -130,9 +130,9 @@ def case_libfuzzer(suite):
                        capture_output=True, text=True, cwd=ROOT, timeout=900)
     lines = [l for l in r.stdout.splitlines() if l.startswith("fuzz ")]
     for line in lines:
-        case.check(", 0 crashes (exit 0)" in line, line + " " + r.stdout[-300:])
-    case.check(len(lines) == 6 and r.returncode == 0, f"scripts/fuzz exit {r.returncode} "
-               + r.stderr[-300:])
+        case.check(line + " " + r.stdout[-300:], ", 0 crashes (exit 0)" in line)
+    case.check(f"scripts/fuzz exit {r.returncode} " + r.stderr[-300:],
+               len(lines) == 6 and r.returncode == 0)
     case.note = "; ".join(l.split(":", 1)[1].split(" in ")[0].strip() + " " + l.split()[1]
                           for l in lines)
     return case

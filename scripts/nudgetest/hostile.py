@@ -55,18 +55,19 @@ def case_hostile_files(suite):
     doc["settings"] = {"terminal": f"sh -c 'touch {canary}'", "snooze": "5m"}
     doc["prep"] = [prep("2026-11-19", water=True)]
     r = world.run("import", write_json(world, "terminal.json", doc), now=NOW)
-    case.check(r.returncode == 0 and "Skipped terminal" in r.stdout,
-               f"import with a terminal setting: exit {r.returncode} {r.stdout!r} {r.stderr!r}")
+    case.check(f"import with a terminal setting: exit {r.returncode} {r.stdout!r} {r.stderr!r}",
+               r.returncode == 0 and "Skipped terminal" in r.stdout)
     r = world.run("config", "get", "terminal", now=NOW)
-    case.check(r.stdout.strip() == "xterm -e", f"terminal after import: {r.stdout!r}")
+    case.check(f"terminal after import: {r.stdout!r}", r.stdout.strip() == "xterm -e")
     fresh = World(suite, "hostile-files-fresh")
     r = fresh.run("import", write_json(fresh, "terminal.json", doc), "--json", now=NOW)
     report = json.loads(r.stdout) if r.returncode == 0 else {}
-    case.check(report.get("settings_skipped") == ["terminal"]
-               and report.get("settings_added") == ["snooze=5m"], f"--json report: {r.stdout!r}")
+    case.check(f"--json report: {r.stdout!r}",
+               report.get("settings_skipped") == ["terminal"]
+               and report.get("settings_added") == ["snooze=5m"])
     r = fresh.run("config", "get", "terminal", now=NOW)
-    case.check(r.stdout.strip() == "", f"a fresh database took the file's terminal: {r.stdout!r}")
-    case.check(not os.path.exists(canary), "the file's command ran")
+    case.check(f"a fresh database took the file's terminal: {r.stdout!r}", r.stdout.strip() == "")
+    case.check("the file's command ran", not os.path.exists(canary))
     # 2. claimed achievements are ignored: only what the entries earn
     doc = base_document()
     doc["prep"] = [prep("2026-11-18", water=True)]
@@ -75,9 +76,9 @@ def case_hostile_files(suite):
     r = fresh.run("import", write_json(fresh, "claims.json", doc), now=NOW)
     earned = json.loads(fresh.run("achievements", "--json", now=NOW).stdout)
     held = sorted(a["key"] for a in earned if a["earned_on"])
-    case.check(r.returncode == 0 and held == ["first-prep"], f"achievements after claims: {held}")
+    case.check(f"achievements after claims: {held}", r.returncode == 0 and held == ["first-prep"])
     streak = json.loads(fresh.run("streak", "--json", now=NOW).stdout)
-    case.check(streak["longest"] <= 2, f"a claimed streak counted: {streak}")
+    case.check(f"a claimed streak counted: {streak}", streak["longest"] <= 2)
     # 3. documents the flows would refuse: refused whole, first offending path named
     bad = []
     d = base_document(); d["prep"] = [prep("2026-11-19")]
@@ -113,9 +114,9 @@ def case_hostile_files(suite):
     before = database_bytes(world)
     for k, (document, expected) in enumerate(bad):
         r = world.run("import", write_json(world, f"bad{k}.json", document), now=NOW)
-        case.check(r.returncode == 65 and one_line_error(r) and expected in r.stderr,
-                   f"bad document {k}: exit {r.returncode} {r.stderr.strip()!r} "
-                   f"(expected {expected!r})")
+        case.check(f"bad document {k}: exit {r.returncode} {r.stderr.strip()!r} "
+                   f"(expected {expected!r})",
+                   r.returncode == 65 and one_line_error(r) and expected in r.stderr)
     case.lose(0 if database_bytes(world) == before else 1, "a refused import changed the file")
     # 4. a newer but emptier entry never replaces a fuller one
     world.run("review", "--why", "health", "--swap", "water", "--commit-to", "drink water",
@@ -126,8 +127,9 @@ def case_hostile_files(suite):
                     "saved_at": "2026-11-20T20:00:00+01:00"}]
     r = world.run("import", write_json(world, "emptier.json", d), now=NOW)
     shown = json.loads(world.run("show", "2026-11-20", "--json", now=NOW).stdout)
-    case.check(r.returncode == 0 and "Kept yours" in r.stdout
-               and shown["review"]["why"] == "health", f"emptier import: {r.stdout!r} {shown}")
+    case.check(f"emptier import: {r.stdout!r} {shown}",
+               r.returncode == 0 and "Kept yours" in r.stdout
+               and shown["review"]["why"] == "health")
     return case
 
 
@@ -143,40 +145,40 @@ def case_hostile_streams(suite):
     t0 = time.monotonic()
     r = subprocess.run(f"yes | '{suite.nudge}' import -", shell=True, env=env,
                        capture_output=True, text=True, timeout=120)
-    case.check(r.returncode == 65 and one_line_error(r) and "MiB" in r.stderr,
-               f"yes | import -: exit {r.returncode} {r.stderr.strip()!r}")
+    case.check(f"yes | import -: exit {r.returncode} {r.stderr.strip()!r}",
+               r.returncode == 65 and one_line_error(r) and "MiB" in r.stderr)
     case.note = f"endless stream refused in {time.monotonic() - t0:.1f}s"
     r = world.run("import", "/dev/zero", now=NOW)
-    case.check(r.returncode == 66 and one_line_error(r) and "character device" in r.stderr,
-               f"import /dev/zero: exit {r.returncode} {r.stderr.strip()!r}")
+    case.check(f"import /dev/zero: exit {r.returncode} {r.stderr.strip()!r}",
+               r.returncode == 66 and one_line_error(r) and "character device" in r.stderr)
     fifo = os.path.join(world.dir, "fifo")
     os.mkfifo(fifo)
     r = world.run("import", fifo, now=NOW, timeout=10)
-    case.check(r.returncode == 66 and "FIFO" in r.stderr, f"import FIFO: exit {r.returncode}")
+    case.check(f"import FIFO: exit {r.returncode}", r.returncode == 66 and "FIFO" in r.stderr)
     deep = os.path.join(world.dir, "deep.json")
     with open(deep, "w") as f:
         f.write("[" * 1_000_000 + "]" * 1_000_000)
     r = world.run("import", deep, now=NOW)
-    case.check(r.returncode == 65 and one_line_error(r) and "nest deeper" in r.stderr,
-               f"nested a million deep: exit {r.returncode} {r.stderr.strip()!r}")
+    case.check(f"nested a million deep: exit {r.returncode} {r.stderr.strip()!r}",
+               r.returncode == 65 and one_line_error(r) and "nest deeper" in r.stderr)
     many = os.path.join(world.dir, "many.json")
     with open(many, "w") as f:
         f.write('{"format": "nudge-export", "version": 1, "x": [' + "0," * 2_500_000 + '0]}')
     r = world.run("import", many, now=NOW)
-    case.check(r.returncode == 65 and one_line_error(r) and "values" in r.stderr,
-               f"2,500,000 values under an unknown key: exit {r.returncode} {r.stderr.strip()!r}")
+    case.check(f"2,500,000 values under an unknown key: exit {r.returncode} {r.stderr.strip()!r}",
+               r.returncode == 65 and one_line_error(r) and "values" in r.stderr)
     big = os.path.join(world.dir, "big.json")
     with open(big, "w") as f:
         f.write('{"format": "nudge-export", "x": "' + "a" * (70 << 20) + '"}')
     r = world.run("import", big, now=NOW)
-    case.check(r.returncode == 65 and "MiB" in r.stderr, f"a 70 MiB file: exit {r.returncode}")
+    case.check(f"a 70 MiB file: exit {r.returncode}", r.returncode == 65 and "MiB" in r.stderr)
     os.unlink(big)
     case.lose(0 if database_bytes(world) == before else 1, "a refused stream changed the file")
     # export -o -: standard output, as import - is standard input
     r = world.run("export", "-o", "-", now=NOW)
-    case.check(r.returncode == 0 and json.loads(r.stdout)["format"] == "nudge-export"
-               and not os.path.exists(os.path.join(world.dir, "-")),
-               f"export -o -: exit {r.returncode}")
+    case.check(f"export -o -: exit {r.returncode}",
+               r.returncode == 0 and json.loads(r.stdout)["format"] == "nudge-export"
+               and not os.path.exists(os.path.join(world.dir, "-")))
     # a paste into a prompt: taken whole (newlines inside it become spaces), or refused as too
     # long, in bounded time
     with Tmux(world, env) as tmux:
@@ -193,11 +195,12 @@ def case_hostile_streams(suite):
                 tmux.keys("C-d")
                 screen += tmux.wait_for("EXIT=")
             ok = ("EXIT=0" in screen) if accepted else ("longer than 1000" in screen)
-            case.check(ok, f"a paste of {length} characters: {screen[-300:]!r}")
+            case.check(f"a paste of {length} characters: {screen[-300:]!r}", ok)
             case.note += f"; paste {length}: {took:.1f}s"
     notes = json.loads(world.run("history", "--json", "--days", "1", now=NOW).stdout)[0]["help"]
-    case.check(len(notes) == 1 and len(notes[0]["note"]) == 899
-               and "\n" not in notes[0]["note"], f"the pasted note: {notes!r}"[:300])
+    case.check(f"the pasted note: {notes!r}"[:300],
+               len(notes) == 1 and len(notes[0]["note"]) == 899
+               and "\n" not in notes[0]["note"])
     return case
 
 
@@ -210,12 +213,12 @@ def case_hostile_values(suite):
     for now in ("9999-12-31T23:00:00+00:00", "0001-01-01T00:00:00+00:00", "@-62135596800",
                 "@999999999999"):
         r = world.run("pause", "--for", "5d", now=now)
-        case.check(r.returncode == 64 and one_line_error(r) and "1970" in r.stderr,
-                   f"NUDGE_NOW={now}: exit {r.returncode} {r.stderr.strip()!r}")
+        case.check(f"NUDGE_NOW={now}: exit {r.returncode} {r.stderr.strip()!r}",
+                   r.returncode == 64 and one_line_error(r) and "1970" in r.stderr)
     r = world.run("pause", "--for", "365d", now="9998-12-31T12:00:00+00:00")
-    case.check(r.returncode == 0, f"a year's pause from 9998-12-31: {r.stderr.strip()!r}")
+    case.check(f"a year's pause from 9998-12-31: {r.stderr.strip()!r}", r.returncode == 0)
     r = world.run("streak", "--json", now="9998-12-31T12:00:00+00:00")
-    case.check(r.returncode == 0, f"streak after it: exit {r.returncode} {r.stderr.strip()!r}")
+    case.check(f"streak after it: exit {r.returncode} {r.stderr.strip()!r}", r.returncode == 0)
     for tz in ("ABC99999999999999999999", "<+99>-99:99", "XYZ-24:59:59ABC",
                "LMT-0:17:30", ":/dev/zero", ":" + world.dir):
         w = World(suite, "hostile-tz")
@@ -225,9 +228,9 @@ def case_hostile_values(suite):
         back = World(suite, "hostile-tz-back")
         path = write_json(back, "doc.json", json.loads(exported.stdout or "{}"))
         again = back.run("import", path, now="2026-11-21T12:00:00Z")
-        case.check(r.returncode == 0 and exported.returncode == 0 and again.returncode == 0,
-                   f"TZ={tz}: save {r.returncode}, export {exported.returncode}, import "
-                   f"{again.returncode} {again.stderr.strip()!r}")
+        case.check(f"TZ={tz}: save {r.returncode}, export {exported.returncode}, import "
+                   f"{again.returncode} {again.stderr.strip()!r}",
+                   r.returncode == 0 and exported.returncode == 0 and again.returncode == 0)
     # a database an older Nudge left holding a day it can no longer reach still opens to show,
     # export and repair
     world.run("prep", "--item", "water=yes", "--no-input", "--no-animation", now=NOW)
@@ -237,8 +240,8 @@ def case_hostile_values(suite):
     con.close()
     for args in (["streak"], ["show"], ["history"], ["export"], ["today"]):
         r = world.run(*args, now=NOW)
-        case.check(r.returncode == 0, f"{' '.join(args)} with a pause to 10000-01-04: exit "
-                   f"{r.returncode} {r.stderr.strip()!r}")
+        case.check(f"{' '.join(args)} with a pause to 10000-01-04: exit {r.returncode} "
+                   f"{r.stderr.strip()!r}", r.returncode == 0)
     return case
 
 
@@ -253,33 +256,33 @@ def case_hostile_databases(suite):
     for name in (":memory:", "file:nudge.db?mode=memory", "file::memory:", "x/", ""):
         r = subprocess.run([suite.nudge, *save], env=world.environment(NOW, {"NUDGE_DB": name}),
                            cwd=world.dir + "/cwd", capture_output=True, text=True, timeout=30)
-        case.check(r.returncode == 73 and one_line_error(r) and "saved" not in r.stdout,
-                   f"NUDGE_DB={name}: exit {r.returncode} {r.stdout!r} {r.stderr!r}")
-    case.check(os.listdir(world.dir + "/cwd") == [], "a special name created files")
+        case.check(f"NUDGE_DB={name}: exit {r.returncode} {r.stdout!r} {r.stderr!r}",
+                   r.returncode == 73 and one_line_error(r) and "saved" not in r.stdout)
+    case.check("a special name created files", os.listdir(world.dir + "/cwd") == [])
     fifo = os.path.join(world.dir, "fifo")
     os.mkfifo(fifo)
     os.symlink(world.dir + "/nowhere", world.dir + "/dangling")
     for path, code in ((fifo, 65), ("/dev/null", 65), (world.dir + "/dangling", 73),
                        (world.dir, 65)):
         r = world.run(*save, now=NOW, env={"NUDGE_DB": path}, timeout=10)
-        case.check(r.returncode == code and one_line_error(r),
-                   f"NUDGE_DB={path}: exit {r.returncode} {r.stderr.strip()!r}")
-    case.check(stat.S_ISCHR(os.stat("/dev/null").st_mode), "/dev/null is no longer a device")
+        case.check(f"NUDGE_DB={path}: exit {r.returncode} {r.stderr.strip()!r}",
+                   r.returncode == code and one_line_error(r))
+    case.check("/dev/null is no longer a device", stat.S_ISCHR(os.stat("/dev/null").st_mode))
     # export -o never replaces a device or a non-regular file
     world.run(*save, now=NOW)
     for target in ("/dev/null", fifo, world.dir):
         r = world.run("export", "-o", target, now=NOW, timeout=10)
-        case.check(r.returncode == 73 and one_line_error(r),
-                   f"export -o {target}: exit {r.returncode} {r.stderr.strip()!r}")
-    case.check(stat.S_ISCHR(os.stat("/dev/null").st_mode) and stat.S_ISFIFO(os.stat(fifo).st_mode),
-               "export replaced a device or a FIFO")
+        case.check(f"export -o {target}: exit {r.returncode} {r.stderr.strip()!r}",
+                   r.returncode == 73 and one_line_error(r))
+    case.check("export replaced a device or a FIFO",
+               stat.S_ISCHR(os.stat("/dev/null").st_mode) and stat.S_ISFIFO(os.stat(fifo).st_mode))
     link = os.path.join(world.dir, "backup-link.json")
     real = os.path.join(world.dir, "backup.json")
     open(real, "w").close()
     os.symlink(real, link)
     r = world.run("export", "-o", link, now=NOW)
-    case.check(r.returncode == 0 and os.path.islink(link) and os.path.getsize(real) > 0,
-               f"export through a link: exit {r.returncode}")
+    case.check(f"export through a link: exit {r.returncode}",
+               r.returncode == 0 and os.path.islink(link) and os.path.getsize(real) > 0)
     # a second database never rewrites the installed timers
     units = os.path.join(world.dir, "config", "systemd", "user")
     r = world.run("install", now=NOW)
@@ -287,13 +290,13 @@ def case_hostile_databases(suite):
     before = {n: sha256(os.path.join(dp, n)) for dp, _, ns in os.walk(units) for n in ns}
     other = {"NUDGE_DB": os.path.join(world.dir, "other.sqlite3")}
     r = world.run("schedule", "set", "morning", "05:00", "--yes", now=NOW, env=other)
-    case.check(r.returncode == 0 and "keep their times" in r.stderr,
-               f"schedule set on a second database: exit {r.returncode} {r.stderr.strip()!r}")
+    case.check(f"schedule set on a second database: exit {r.returncode} {r.stderr.strip()!r}",
+               r.returncode == 0 and "keep their times" in r.stderr)
     r = world.run("install", now=NOW, env=other)
-    case.check(r.returncode == 64 and one_line_error(r), f"install for a second database: "
-               f"exit {r.returncode} {r.stderr.strip()!r}")
+    case.check(f"install for a second database: exit {r.returncode} {r.stderr.strip()!r}",
+               r.returncode == 64 and one_line_error(r))
     after = {n: sha256(os.path.join(dp, n)) for dp, _, ns in os.walk(units) for n in ns}
-    case.check(os.path.exists(timer) and before == after, "a second database changed the units")
+    case.check("a second database changed the units", os.path.exists(timer) and before == after)
     # the database deleted while a flow is open: the save goes to a new database, said plainly
     env = world.environment(NOW, None)
     with Tmux(world, env) as tmux:
@@ -309,8 +312,8 @@ def case_hostile_databases(suite):
         err = open(f"{world.dir}/err").read()
     history = world.run("history", "--json", "--days", "1", now=NOW)
     saved = json.loads(history.stdout)[0]["prep"] if history.returncode == 0 else None
-    case.check("EXIT=0" in screen and "was deleted" in err and saved and saved["water"],
-               f"deleted mid-flow: {screen[-200:]!r} {err!r} {saved!r}")
+    case.check(f"deleted mid-flow: {screen[-200:]!r} {err!r} {saved!r}",
+               "EXIT=0" in screen and "was deleted" in err and saved and saved["water"])
     return case
 
 
@@ -321,11 +324,11 @@ def case_no_sqlite(suite):
     case = Case("no SQLite library: one line saying what to install")
     world = World(suite, "no-sqlite")
     r = world.run("prep", "--item", "water=yes", "--no-input", "--no-animation", now=NOW)
-    case.check(r.returncode == 0, f"first save: exit {r.returncode} {r.stderr!r}")
+    case.check(f"first save: exit {r.returncode} {r.stderr!r}", r.returncode == 0)
     before = database_bytes(world)
     found = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
     library = re.search(r"libsqlite3\.so\.0 \([^)]*\) => (\S+)", found)
-    case.check(library is not None, "ldconfig -p names no libsqlite3.so.0")
+    case.check("ldconfig -p names no libsqlite3.so.0", library is not None)
     if library is None:
         return case
     real = os.path.realpath(library.group(1))
@@ -343,22 +346,22 @@ def case_no_sqlite(suite):
     for args in (["today"], ["prep", "--item", "water=no", "--no-input", "--no-animation"],
                  ["streak", "--json"], ["export"]):
         r = hidden(*args)
-        case.check(r.returncode == 73 and one_line_error(r)
+        case.check(f"{' '.join(args)} without SQLite: exit {r.returncode} {r.stdout!r} "
+                   f"{r.stderr.strip()!r}",
+                   r.returncode == 73 and one_line_error(r)
                    and "Cannot load SQLite" in r.stderr
-                   and "apt-get install libsqlite3-0" in r.stderr and r.stdout == "",
-                   f"{' '.join(args)} without SQLite: exit {r.returncode} {r.stdout!r} "
-                   f"{r.stderr.strip()!r}")
+                   and "apt-get install libsqlite3-0" in r.stderr and r.stdout == "")
     r = hidden("--help")
-    case.check(r.returncode == 0 and "prep" in r.stdout, f"--help without SQLite: exit "
-               f"{r.returncode} {r.stderr.strip()!r}")
+    case.check(f"--help without SQLite: exit {r.returncode} {r.stderr.strip()!r}",
+               r.returncode == 0 and "prep" in r.stdout)
     r = hidden("schedule", "preview", "Mon..Fri 07:00", "--from", "@1700000000", "--count", "2")
-    case.check(r.returncode == 0 and r.stdout.splitlines() == [
-        "2023-11-15T07:00:00+01:00", "2023-11-16T07:00:00+01:00"],
-        f"preview without SQLite: exit {r.returncode} {r.stdout!r} {r.stderr.strip()!r}")
-    case.check(database_bytes(world) == before, "the database changed without SQLite")
+    case.check(f"preview without SQLite: exit {r.returncode} {r.stdout!r} {r.stderr.strip()!r}",
+               r.returncode == 0 and r.stdout.splitlines() == [
+                   "2023-11-15T07:00:00+01:00", "2023-11-16T07:00:00+01:00"])
+    case.check("the database changed without SQLite", database_bytes(world) == before)
     r = world.run("history", "--json", "--days", "1", now=NOW)
-    case.check(r.returncode == 0 and json.loads(r.stdout)[0]["prep"]["water"] is True,
-               f"with SQLite back: exit {r.returncode} {r.stdout[:200]!r}")
+    case.check(f"with SQLite back: exit {r.returncode} {r.stdout[:200]!r}",
+               r.returncode == 0 and json.loads(r.stdout)[0]["prep"]["water"] is True)
     return case
 
 
@@ -373,28 +376,29 @@ def case_hostile_text(suite):
     for k, text in enumerate(texts):
         r = world.run("need-help", "--category", "other", "--note", text, "--no-input",
                       "--no-animation", now=f"2026-11-20T1{k}:00:00+01:00")
-        case.check(r.returncode == 0, f"note {text!r}: exit {r.returncode} {r.stderr!r}")
+        case.check(f"note {text!r}: exit {r.returncode} {r.stderr!r}", r.returncode == 0)
     hostile = re.compile("[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f"
                          "\u202a-\u202e\u2066-\u2069\u2028\u2029]")
     for args in (["show"], ["history", "--full"], ["history"], ["week"], ["today"]):
         r = world.run(*args, now="2026-11-20T22:00:00+01:00", env={"COLUMNS": "200"})
-        case.check(r.returncode == 0 and not hostile.search(r.stdout),
-                   f"{' '.join(args)} printed a raw control: {r.stdout[:200]!r}")
+        case.check(f"{' '.join(args)} printed a raw control: {r.stdout[:200]!r}",
+                   r.returncode == 0 and not hostile.search(r.stdout))
     r = world.run("show", now="2026-11-20T22:00:00+01:00", env={"COLUMNS": "200"})
-    case.check("\\u{202E}" in r.stdout and "\\u{200B}water\\u{200B}" in r.stdout,
-               f"show does not escape visibly: {r.stdout[:300]!r}")
+    case.check(f"show does not escape visibly: {r.stdout[:300]!r}",
+               "\\u{202E}" in r.stdout and "\\u{200B}water\\u{200B}" in r.stdout)
     exported = json.loads(world.run("export", now=NOW).stdout)
     notes = sorted(n["note"] for n in exported["help"])
-    case.check(notes == sorted(texts), f"the export changed the text: {notes!r}")
+    case.check(f"the export changed the text: {notes!r}", notes == sorted(texts))
     stored = sorted(world.help_notes())
-    case.check(stored == sorted(texts), f"the database changed the text: {stored!r}")
+    case.check(f"the database changed the text: {stored!r}", stored == sorted(texts))
     # what a person types on the command line comes back escaped in the error too
     r = world.run("show", "\x1b[2J\x1b]0;title\x07", now=NOW)
-    case.check(r.returncode == 64 and one_line_error(r) and "\x1b" not in r.stderr
-               and "\\u{001B}" in r.stderr, f"an error echoed a raw escape: {r.stderr!r}")
+    case.check(f"an error echoed a raw escape: {r.stderr!r}",
+               r.returncode == 64 and one_line_error(r) and "\x1b" not in r.stderr
+               and "\\u{001B}" in r.stderr)
     r = world.run("need-help", "--category", "other", "--note", "\x1b[31mred", "--no-input",
                   now=NOW)
-    case.check(r.returncode == 64 and "\x1b" not in r.stderr, f"an escape in a note: {r!r}")
+    case.check(f"an escape in a note: {r!r}", r.returncode == 64 and "\x1b" not in r.stderr)
     return case
 
 
@@ -414,15 +418,15 @@ def case_test_hooks(suite):
                         trace, suite.nudge, "daemon", "--exit-after", "5"], env=env,
                        capture_output=True, text=True, timeout=60)
     lines = [l for l in open(trace) if "execve(" in l and '"notify"' in l]
-    case.check(r.returncode == 0 and lines, f"the daemon started no firing: {r.stderr[-300:]!r}")
+    case.check(f"the daemon started no firing: {r.stderr[-300:]!r}", r.returncode == 0 and lines)
     leaked = [l for l in lines if "NUDGE_NOW=" in l or "NUDGE_SEED=" in l]
-    case.check(not leaked, f"a firing got a test variable: {leaked[:1]!r}"[:300])
+    case.check(f"a firing got a test variable: {leaked[:1]!r}"[:300], not leaked)
     case.note = f"{len(lines)} firings traced"
     # a long wait is bounded, never a trap (a UInt32 of microseconds overflows at 71 minutes)
     r = world.run("notify", "demo", "--wait", "1e300", now=NOW)
-    case.check(r.returncode == 64 and one_line_error(r), f"--wait 1e300: exit {r.returncode}")
+    case.check(f"--wait 1e300: exit {r.returncode}", r.returncode == 64 and one_line_error(r))
     r = world.run("daemon", "--exit-after", "1e300", now=NOW)
-    case.check(r.returncode == 64 and one_line_error(r), f"--exit-after 1e300: exit {r.returncode}")
+    case.check(f"--exit-after 1e300: exit {r.returncode}", r.returncode == 64 and one_line_error(r))
     return case
 
 

@@ -131,12 +131,12 @@ def case_hostile_links(suite):
 
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         for ok, link, code, err in pool.map(try_link, links):
-            case.check(ok, f"{link[:60]!r}: exit {code} {err!r}")
+            case.check(f"{link[:60]!r}: exit {code} {err!r}", ok)
     after = snapshot(world.dir)
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-    case.check(not changed, f"files changed or created: {changed[:5]}")
-    case.check(not os.path.exists(pwned) and not os.path.exists(launched),
-               "a command ran or a terminal started")
+    case.check(f"files changed or created: {changed[:5]}", not changed)
+    case.check("a command ran or a terminal started",
+               not os.path.exists(pwned) and not os.path.exists(launched))
     kinds = sum(1 for l in links if any(ord(c) < 32 or ord(c) > 126 for c in l))
     case.note = (f"{len(links)} distinct links, {kinds} with control/non-ASCII characters, "
                  f"longest {max(len(l) for l in links)} chars")
@@ -202,8 +202,8 @@ def case_no_shell(suite):
         programs, carried = chain()
         shells = [p for p in programs if p in SHELLS]
         # the link is the last argv item of nudge, of xterm, and of the nudge xterm starts
-        case.check(not shells and [role(p) for p in carried] == ["nudge", "xterm", "nudge"],
-                   f"{link}: programs {programs}, shells {shells}, link carried by "
-                   f"{[os.path.basename(p) for p in carried]} (nudge is {binary})")
+        case.check(f"{link}: programs {programs}, shells {shells}, link carried by "
+                   f"{[os.path.basename(p) for p in carried]} (nudge is {binary})",
+                   not shells and [role(p) for p in carried] == ["nudge", "xterm", "nudge"])
     case.note = "exec chain: " + " -> ".join(programs)
     return case

@@ -9,6 +9,7 @@ import tempfile
 import time
 import traceback
 
+from .checks import Checks
 from .concurrency import case_concurrency, case_fresh_creators, case_reader_holds
 from .crashes import case_crash_random, case_crash_each_write, case_migration_kills
 from .desktop import Desktop, Xvfb
@@ -40,18 +41,18 @@ class Suite:
         self.config_values = 300
         self.import_docs = 300
         self.fault_runs = 3
-        self.display = f":{80 + os.getpid() % 9}"
         self.desktops = []
         try:
-            self.xvfb = Xvfb(self.display)
+            self.xvfb = Xvfb()
         except Exception:
             self.remove_work()
             raise
+        self.display = self.xvfb.display
 
     def desktop(self, **kw):
         """A private D-Bus session on the display (see Desktop); close() and the end of each
         case stop it if the case did not."""
-        desktop = Desktop(self, **kw)
+        desktop = Desktop(self.work, self.display, **kw)
         self.desktops.append(desktop)
         return desktop
 
@@ -143,13 +144,16 @@ def main():
     width = max(len(c.name) for c in results) if results else 10
     print(f"{'case':<{width}}  {'runs':>6}  {'failures':>8}  {'data lost':>9}  {'time':>6}  notes")
     for c in results:
-        print(f"{c.name:<{width}}  {c.runs:>6}  {c.failures:>8}  {c.lost:>9}  "
+        print(f"{c.name:<{width}}  {c.runs:>6}  {c.failed:>8}  {c.lost:>9}  "
               f"{c.seconds:>5.0f}s  {getattr(c, 'note', '')}")
-    failures = sum(c.failures for c in results)
+    total = Checks(quiet=True)
+    for c in results:
+        total.add(c)
     lost = sum(c.lost for c in results)
-    print(f"{'total':<{width}}  {sum(c.runs for c in results):>6}  {failures:>8}  {lost:>9}  "
+    print(f"{'total':<{width}}  {sum(c.runs for c in results):>6}  {total.failed:>8}  {lost:>9}  "
           f"{time.monotonic() - started:>5.0f}s")
-    sys.exit(1 if failures or lost else 0)
+    status = total.finish(f"{len(results)} cases, {lost} records lost")
+    sys.exit(1 if status or lost else 0)
 
 
 def terminated(signum, frame):

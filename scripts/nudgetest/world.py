@@ -8,41 +8,48 @@ import subprocess
 import tempfile
 import time
 
+from .checks import Checks
+
 
 # the repository's root: this file is ROOT/scripts/nudgetest/world.py
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-class Case:
-    """One row of the table: how often something was tried, how often it went wrong."""
+class Case(Checks):
+    """One row of the table: how often something was tried, how often it went wrong, how much
+    acknowledged data was lost. A quiet tally of checks (nudgetest/checks.py):
+    case.check(PROBLEM, OK) counts one run, and a failed one is remembered by PROBLEM, the
+    words of what went wrong (the first 8 problems are kept, in `problems`)."""
 
     def __init__(self, name):
+        super().__init__(quiet=True, keep=8)
         self.name = name
-        self.runs = 0
-        self.failures = 0
         self.lost = 0
-        self.problems = []
+        self.tried = None
         self.started = time.monotonic()
         self.seconds = 0.0
 
-    def check(self, ok, problem):
-        """Counts one run; a failed one is remembered with what went wrong."""
-        self.runs += 1
-        if not ok:
-            self.failures += 1
-            if len(self.problems) < 8:
-                self.problems.append(problem)
-        return ok
+    @property
+    def runs(self):
+        """How often something was tried: the checks made, unless the case set it (a case
+        that tries many times and checks the sum)."""
+        return self.total if self.tried is None else self.tried
 
-    def fail(self, problem):
-        return self.check(False, problem)
+    @runs.setter
+    def runs(self, count):
+        self.tried = count
+
+    @property
+    def problems(self):
+        """What went wrong, the first 8: failed checks and data lost."""
+        return self.failures
 
     def lose(self, count, problem):
         """Records acknowledged data that is gone."""
         if count:
             self.lost += count
-            if len(self.problems) < 8:
-                self.problems.append("LOST: " + problem)
+            if len(self.failures) < self.keep:
+                self.failures.append("LOST: " + problem)
 
 
 class World:
