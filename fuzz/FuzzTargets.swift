@@ -65,7 +65,7 @@ public func fuzzOne(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
           != nil, "'\(expression)' from a plain time does not parse")
       _ = PlainTime.describe(expression)
     }
-    for slot in Slot.allCases {
+    for slot in ReminderSource.allCases {
       _ = PlainTime.expression(text, for: slot, current: "Sun *-*-* 18:00:00")
     }
     _ = PlainTime.describe(text)

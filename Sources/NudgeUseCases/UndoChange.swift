@@ -10,7 +10,7 @@ public struct UndoChange: Sendable {
   public init(db: AppDatabase) { self.db = db }
 
   /// What an undo (or a redo) did.
-  public enum Undone: Sendable {
+  public enum Reverted: Sendable {
     case undone(ChangeTakenBack)
     /// The entry is no longer as the undo (or redo) expects it (an import wrote it since):
     /// nothing was changed.
@@ -19,7 +19,7 @@ public struct UndoChange: Sendable {
 
   /// Takes back the latest change made on `madeOn` that is not undone yet; nil when that day
   /// has no change left to undo.
-  public func callAsFunction(madeOn day: Day) throws(StoreError) -> Undone? {
+  public func callAsFunction(madeOn day: Day) throws(StoreError) -> Reverted? {
     try db.inTransaction {
       guard let change = try db.latestUndoableChange(madeOn: day) else { return nil }
       return try JournalStep(db: db).move(
@@ -38,7 +38,7 @@ public struct RedoChange: Sendable {
 
   /// Re-applies the change the latest undo on `madeOn` took back; nil when there is none (no
   /// undo that day, or a change made since).
-  public func callAsFunction(madeOn day: Day) throws(StoreError) -> UndoChange.Undone? {
+  public func callAsFunction(madeOn day: Day) throws(StoreError) -> UndoChange.Reverted? {
     try db.inTransaction {
       guard let change = try db.latestRedoableChange(madeOn: day) else { return nil }
       return try JournalStep(db: db).move(
@@ -66,7 +66,7 @@ private struct JournalStep {
   /// `undone` or not, inside the caller's transaction; only an entry still as `expected` moves.
   func move(
     _ change: EntryChange, from expected: FlowEntry?, to target: FlowEntry?, undone: Bool
-  ) throws(StoreError) -> UndoChange.Undone? {
+  ) throws(StoreError) -> UndoChange.Reverted? {
     guard let touched = change.entry else { return nil }
     guard Self.sameAnswers(try db.entry(change.flow, key: touched.key), expected) else {
       return .changedSince(change)

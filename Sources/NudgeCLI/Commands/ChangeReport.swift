@@ -7,7 +7,7 @@ struct JournalStepReport {
   var redo: Bool
 
   func say(
-    _ ctx: Context, _ db: AppDatabase, _ outcome: UndoChange.Undone, today: Day, json: Bool
+    _ ctx: Context, _ db: AppDatabase, _ outcome: UndoChange.Reverted, today: Day, json: Bool
   ) throws {
     let verb = redo ? "redone" : "undone"
     guard case .undone(let step) = outcome else {

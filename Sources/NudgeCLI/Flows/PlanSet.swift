@@ -12,7 +12,11 @@ struct PlanSet {
   var catalogue: PlanCatalogue
   var choices: [String: Bool]
 
-  func isOn(_ plan: Plan) -> Bool { choices[plan.name] ?? plan.onByDefault }
+  /// Whether `plan` is on: the coach's always (a choice to turn it off, which an import or a
+  /// sync line could carry, is not one this Nudge takes), any other as chosen, else its file's.
+  func isOn(_ plan: Plan) -> Bool {
+    plan.name == Self.coach || (choices[plan.name] ?? plan.onByDefault)
+  }
 
   /// The flows plans define (the coach's compiled four aside), with their plan, on or off.
   var definedFlows: [(flow: FlowDefinition, plan: Plan)] {

@@ -32,9 +32,10 @@ public enum CoachPlan {
     return flow
   }
 
-  /// The coach's flow its slot's reminder offers first (`slot = ...` in the plan), nil for a
-  /// slot none of its flows names.
+  /// The coach's compiled flow a built-in slot's reminder offers first (`slot = ...` in the
+  /// plan), nil for a slot none of them names. Another flow of coach.plan with that slot is
+  /// offered after them, as any plan's flow of a built-in slot is (`ReminderSource.offer`).
   public static func flow(offeredBy slot: String) -> FlowDefinition? {
-    plan.flows.first { $0.slot == slot }
+    plan.flows.first { $0.slot == slot && compiledFlowIDs.contains($0.id) }
   }
 }

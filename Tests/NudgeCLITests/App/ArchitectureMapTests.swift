@@ -48,6 +48,21 @@ import Testing
     return files.sorted { $0.0 < $1.0 }
   }
 
+  /// The modules `text` imports, in any form Swift takes: `import M`, `@preconcurrency
+  /// import M`, `public import M`, `import struct M.T`, `@testable import M`.
+  static func imports(_ text: String) -> [String] {
+    let pattern =
+      #/^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)/#
+    return text.components(separatedBy: "\n").compactMap { line in
+      (try? pattern.firstMatch(in: line)).flatMap { $0 }.map { String($0.1) }
+    }
+  }
+
+  @Test func everyFormOfImportIsSeen() {
+    let text = "import A\n@preconcurrency import B\npublic import C\nimport struct D.E\n// import F"
+    #expect(Self.imports(text) == ["A", "B", "C", "D"])
+  }
+
   static var targets: [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path + "/Sources")) ?? []
     return names.filter { name in
@@ -61,8 +76,7 @@ import Testing
     for target in Self.targets {
       let allowed = try #require(table[target], "ARCHITECTURE.md has no import row for \(target)")
       for (path, text) in Self.sources(of: target) {
-        for line in text.components(separatedBy: "\n") where line.hasPrefix("import ") {
-          let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
+        for module in Self.imports(text) {
           guard let files = allowed[module] else {
             Issue.record(
               "\(target)/\(path) imports \(module), which the map does not allow \(target)")

@@ -93,6 +93,22 @@ import Testing
     #expect(listed.stdout.contains("nudge glasses"), "\(listed.stdout)")
   }
 
+  /// The coach is always on, whatever a choice from outside (an import, a sync line) says, and
+  /// its compiled flows keep their built-in slots: a flow added with a built-in slot is
+  /// offered after them, never instead.
+  @Test func theCoachStaysOnAndKeepsItsSlots() throws {
+    let catalogue = PlanCatalogue.load(
+      builtIn: [("coach", Self.coachWithASixthFlow)], files: [], commandWords: [])
+    let plans = PlanSet(catalogue: catalogue, choices: ["coach": false])
+    let coach = try #require(catalogue.plan(named: "coach")?.plan)
+    #expect(plans.isOn(coach))
+    #expect(plans.flowsOn.map(\.word) == ["glasses"])
+    for (slot, flow) in [("morning", "review"), ("midday", "need-help"), ("evening", "prep")] {
+      #expect(CoachPlan.flow(offeredBy: slot)?.id == flow)
+    }
+    #expect(CoachPlan.flow(offeredBy: "weekly") == nil)
+  }
+
   /// The plans as they ship have no such flow: the test above is the added lines' doing.
   @Test func withoutTheAddedLinesThereIsNoSuchFlow() throws {
     let plain = InProcess()

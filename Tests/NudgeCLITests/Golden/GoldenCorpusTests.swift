@@ -224,9 +224,10 @@ struct GoldenSession {
         transcript += "(copied Fixtures/\(fixture) to \(path))\n\n"
         continue
       }
+      // the session's zone and seed, unless a line's own environment names them
       var env = run.env
-      env["TZ"] = run.zone
-      env["NUDGE_SEED"] = run.seed
+      if env["TZ"] == nil { env["TZ"] = run.zone }
+      if env["NUDGE_SEED"] == nil { env["NUDGE_SEED"] = run.seed }
       let arguments = run.arguments.map {
         $0.replacingOccurrences(of: "$HOME", with: binary.home)
       }
@@ -274,13 +275,34 @@ struct GoldenSession {
         posted += platform.timers.map { "timer: \($0)" }
       }
       transcript += "exit \(result.status)\n"
-      transcript += block("stdout", result.stdout, home: binary.home)
+      let stdout = settled(result.stdout, startedAt: run.now)
+      transcript += block("stdout", stdout, home: binary.home)
       transcript += block("stderr", result.stderr, home: binary.home)
       transcript += block("notifications", posted.map { $0 + "\n" }.joined(), home: binary.home)
       transcript += "\n"
     }
     try? FileManager.default.removeItem(atPath: binary.home)
     return transcript
+  }
+
+  /// `text` with each time of day that is 1 to 5 seconds after `startedAt` written as
+  /// `startedAt`: the binary's clock starts at `NUDGE_NOW` and moves on while it runs (what
+  /// waits reads it), so a time written by a slow run (sync's `last_wrote`, say) may be a
+  /// second late on a loaded machine.
+  static func settled(_ text: String, startedAt: String) -> String {
+    guard let start = InstantFormat.parse(startedAt) else { return text }
+    let prefix = String(startedAt.prefix(17))  // 2026-11-18T21:00:
+    let offset = String(startedAt.suffix(6))  // +01:00
+    var out = text
+    for late in 1...5 {
+      let later = start.adding(seconds: Double(late))
+      guard let shown = InstantFormat.parse(prefix + String(format: "%02d", late) + offset),
+        shown == later
+      else { continue }
+      out = out.replacingOccurrences(
+        of: prefix + String(format: "%02d", late) + offset, with: startedAt)
+    }
+    return out
   }
 
   static func outcome(_ answer: String) throws -> DesktopNotification.Ending {
