@@ -39,7 +39,7 @@ enum PlanFilesTravel {
       Context.planCatalogue(
         ctx.environment, files: ctx.platform.files, builtIn: ctx.builtInPlans, excluding: path,
         timeProblem: ctx.planTimeProblem, arriving: arriving
-      ).problems.map { "\($0.file ?? ""): \($0.described)" }
+      ).problems.map { "\($0.file): \($0.described)" }
     }
     let without = Set(problems([]))
     return problems([(path, text)]).first { !without.contains($0) }.map {
