@@ -117,23 +117,14 @@ public struct FinishFlow: Sendable {
     }
   }
 
-  /// Draws the next celebration (its moment from what was earned and the days done before)
-  /// and remembers it; nil, and nothing remembered, when the draw gives none.
+  /// Draws the next celebration, its moment from what was earned and the days done before.
   private func celebrate(day: Day, new: [Achievement], updated: Bool, with reward: RewardDraw)
     throws(StoreError) -> StoredCelebration?
   {
     let moment = CelebrationMoment.of(
       newAchievements: new, previousDoneDay: try db.previousDoneDay(before: day), day: day,
       firstOfDay: try db.doneFlowCount(on: day) == 1)
-    let drawn = try db.celebrationsDrawn()
-    guard
-      let celebration = reward.celebration(
-        number: drawn.count, newAchievements: new, updated: updated,
-        celebrationsOn: try db.settings().celebrationsOn, recentMessages: drawn.recentMessages,
-        moment: moment)
-    else { return nil }
-    let stored = StoredCelebration(number: drawn.count, celebration: celebration)
-    try db.rememberCelebration(stored, keepingRecent: RewardPicker.freshness)
-    return stored
+    return try CelebrationDraw(db: db, reward: reward)(
+      newAchievements: new, updated: updated, moment: moment)
   }
 }

@@ -1,9 +1,10 @@
 import NudgeCore
 import NudgeStore
 
-/// A habit's day recorded (done or skipped, from a terminal or its reminder), a habit's change
-/// taken back, a habit removed or a Loop backup brought in — each in one transaction with the
-/// achievements it earns or takes back (`AchievementLedger`).
+/// A habit added or changed, its day recorded (done or skipped, from a terminal or its
+/// reminder), a habit's change taken back, a habit removed or a Loop backup brought in — each in
+/// one transaction with the achievements it earns or takes back (`AchievementLedger`) and, for
+/// a day done now, the celebration it draws.
 public struct HabitChanges: Sendable {
   public let db: AppDatabase
 
@@ -23,6 +24,35 @@ public struct HabitChanges: Sendable {
     try settling { () throws(StoreError) in
       try db.putHabitCheck(check, habit: id, madeOn: madeOn, at: at)
     }
+  }
+
+  /// Records `check` of `habit` as `record(_:habit:madeOn:at:)` does and, when it makes today
+  /// count that did not before (not a day filled in, nor one done again), draws its
+  /// celebration with `reward` in the same transaction.
+  public func record(
+    _ check: HabitCheck, of habit: Habit, madeOn: Day, at: String, reward: RewardDraw?
+  ) throws(StoreError) -> (
+    replaced: HabitCheck?, settled: Settled, celebration: StoredCelebration?
+  ) {
+    try db.inTransaction {
+      let (replaced, settled) = try record(check, habit: habit.id, madeOn: madeOn, at: at)
+      var drawn: StoredCelebration? = nil
+      if let reward, check.day == madeOn, replaced?.meets(habit) != true, check.meets(habit) {
+        drawn = try CelebrationDraw(db: db, reward: reward)(
+          newAchievements: settled.newAchievements, updated: false)
+      }
+      return (replaced, settled, drawn)
+    }
+  }
+
+  /// Adds `habit` (journaled for `undo`); returns it with the id and travelling id it was given.
+  public func add(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) -> Habit {
+    try db.addHabit(habit, madeOn: madeOn, at: at)
+  }
+
+  /// Stores `habit`'s changed name, question, reminder, target or archive state (journaled).
+  public func update(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) {
+    try db.updateHabit(habit, madeOn: madeOn, at: at)
   }
 
   /// Takes back a habit's change (`nudge undo`); returns the habit's name.

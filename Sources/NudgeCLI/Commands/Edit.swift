@@ -1,6 +1,7 @@
 import ArgumentParser
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// `nudge edit [DAY] FLOW` / `nudge edit help ID`: changes a saved entry; the flow opens with
 /// the stored answers as defaults.
@@ -247,7 +248,7 @@ struct EditHelpNote: ParsableArguments {
       if let noteText { edited.note = noteText }
     }
     let at = InstantFormat.format(ctx.clock.started, in: ctx.timeZone)
-    try db.edit(edited, madeOn: today, at: at)
+    try ChangeHelpNote(db: db)(edited, madeOn: today, at: at)
     ctx.line(
       ctx.style.green("✓") + " Craving note of \(edited.day.long) edited: "
         + "\(edited.category.rawValue)" + (edited.shown.note.map { ": \($0)" } ?? "") + ".")

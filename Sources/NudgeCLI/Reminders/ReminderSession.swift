@@ -85,7 +85,7 @@ private struct OnScreen: Sendable {
 
   func log(_ outcome: Reminder.Outcome, detail: String? = nil) throws {
     let at = InstantFormat.format(ctx.clock.now(), in: ctx.timeZone)
-    try db.logReminder(
+    try ReminderLog(db: db).log(
       Reminder.LogEntry(
         slot: post.logged, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
   }
@@ -307,7 +307,7 @@ private struct OnScreen: Sendable {
     }
     ctx.pause(Double(seconds))
     let now = ctx.clock.now().adding(seconds: 0.999_999).seconds
-    return try db.takeDueSnooze(slot, now: now) != nil
+    return try ReminderLog(db: db).takeDueSnooze(slot, now: now) != nil
   }
 
   /// "All prepped": saves the whole checklist (its awards and celebration in the same write),
@@ -376,10 +376,10 @@ extension Reminder.Session {
     loggedAs: Reminder.LoggedSlot? = nil
   ) throws -> Bool {
     let due = ctx.clock.now().seconds + seconds
-    try db.saveSnooze(Snooze(slot: slot, due: due, elapse: elapse))
     let at = InstantFormat.format(ctx.clock.now(), in: ctx.timeZone)
-    try db.logReminder(
-      Reminder.LogEntry(
+    try ReminderLog(db: db).snooze(
+      Snooze(slot: slot, due: due, elapse: elapse),
+      loggedAs: Reminder.LogEntry(
         slot: loggedAs ?? .slot(slot), elapse: elapse, outcome: .snoozed, at: at))
     var environment = ["NUDGE_DB": db.path]
     environment["TZ"] = ctx.environment["TZ"]

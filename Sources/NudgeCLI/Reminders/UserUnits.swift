@@ -2,6 +2,7 @@ import FoundationEssentials
 import NudgeCore
 import NudgeLinux
 import NudgeStore
+import NudgeUseCases
 
 /// The user's systemd unit directory and the systemctl calls that manage Nudge's timers.
 struct UserUnits {
@@ -269,7 +270,7 @@ struct UserUnits {
     }
     try removeGoneTimers(schedules)
     try activate(schedules)
-    if !hasUserManager, try db.firstTime("no-user-manager") { noUserManagerNote() }
+    if !hasUserManager, try ReminderLog(db: db).firstTime("no-user-manager") { noUserManagerNote() }
   }
 
   /// After a staleness setting changed: rewrite each slot's service bound, when installed.

@@ -1,5 +1,6 @@
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// Asks questions on the terminal; only used when a person is there to answer. Ctrl-D at a
 /// question leaves the flow (exit 1) and Ctrl-C stops it (exit 130); either way the answers
@@ -205,7 +206,7 @@ final class DraftAnswers {
     if try answers.prompter.yesNo("Resume where you left off?", current: true) {
       answers.resumed = kept.answers
     } else {
-      try db.removeDraft(flow, on: flowDay.day)
+      try KeepDraft(db: db).remove(flow, on: flowDay.day)
       answers.draft = fresh
     }
     ctx.line()
@@ -224,7 +225,7 @@ final class DraftAnswers {
   /// Keeps an answer now.
   func keep(_ key: String, _ value: String?) throws {
     draft.answers[key] = value ?? ""
-    try db.saveDraft(draft, at: InstantFormat.format(ctx.clock.now(), in: ctx.timeZone))
+    try KeepDraft(db: db).save(draft, at: InstantFormat.format(ctx.clock.now(), in: ctx.timeZone))
   }
 
   /// The answer kept for `key` from an earlier run, taken without showing it (the caller

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NudgeCore
+import NudgeUseCases
 
 extension ConfigCommand {
   /// `nudge config set KEY VALUE`: validate and store.
@@ -45,9 +46,9 @@ extension ConfigCommand {
           code: .usage)
       }
       let db = try ctx.openDatabase()
-      try db.setSetting(key, to: valid)
+      let settings = try ChangeSetting(db: db).set(key, to: valid)
       ctx.line("\(key.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
-      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings(), db: db)
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(settings, db: db)
     }
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NudgeCore
+import NudgeUseCases
 
 extension ConfigCommand {
   /// `nudge config unset KEY`: back to the default.
@@ -12,8 +13,8 @@ extension ConfigCommand {
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
-      try db.removeSetting(key)
-      try UserUnits(ctx: ctx, dryRun: false).updateWindows(try db.settings(), db: db)
+      let settings = try ChangeSetting(db: db).unset(key)
+      try UserUnits(ctx: ctx, dryRun: false).updateWindows(settings, db: db)
       ctx.line(
         "\(key.rawValue) = \(key.defaultValue.isEmpty ? "(auto)" : key.defaultValue) (default)"
       )

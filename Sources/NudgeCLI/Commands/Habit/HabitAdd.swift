@@ -1,5 +1,6 @@
 import ArgumentParser
 import NudgeCore
+import NudgeUseCases
 
 extension HabitCommand {
   /// `nudge habit add NAME`.
@@ -22,7 +23,7 @@ extension HabitCommand {
           try HabitInput.wholeNumber($0, option: "--target", from: 1)
         },
         unit: fields.unit, question: fields.question, ctx)
-      habit = try db.addHabit(habit, madeOn: today.day, at: today.savedAt)
+      habit = try HabitChanges(db: db).add(habit, madeOn: today.day, at: today.savedAt)
       try HabitReminders.update(ctx, db)
       ctx.line(
         ctx.style.green("✓") + " Added \(HabitText.name(habit)): "

@@ -71,8 +71,9 @@ extension HabitCommand {
         amount = soFar + added
       }
       let check = HabitCheck(day: day, done: true, value: amount, savedAt: today.savedAt)
-      let (_, settled) = try HabitChanges(db: db).record(
-        check, habit: habit.id, madeOn: today.day, at: today.savedAt)
+      // a day done now (not one filled in, nor one again) draws a celebration of random size
+      let (_, settled, celebration) = try HabitChanges(db: db).record(
+        check, of: habit, madeOn: today.day, at: today.savedAt, reward: json ? nil : ctx.reward)
       let report = try HabitReport.of(habit, db, today: today.day)
       if json {
         ctx.line(try jsonText(report))
@@ -100,11 +101,10 @@ extension HabitCommand {
         ctx.line(ctx.style.dim(replaced))
       }
       HabitText.sayLost(settled, ctx)
-      // a celebration of random size, for a day done now (not one filled in, nor one again);
       // a day filled in says what it earned in one line
-      if day == today.day && before?.meets(habit) != true && check.meets(habit) {
-        try HabitCelebration.play(
-          ctx, db, newAchievements: settled.newAchievements, noAnimation: noAnimation)
+      if let celebration {
+        try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+          celebration.celebration, seed: ctx.reward.animationSeed(celebration.number))
       } else if !settled.newAchievements.isEmpty {
         ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
       }

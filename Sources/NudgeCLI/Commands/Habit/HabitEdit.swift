@@ -1,5 +1,6 @@
 import ArgumentParser
 import NudgeCore
+import NudgeUseCases
 
 extension HabitCommand {
   /// `nudge habit edit NAME …`.
@@ -40,7 +41,7 @@ extension HabitCommand {
         ctx.line("\(HabitText.name(habit)) is so already; nothing changed.")
         return
       }
-      try db.updateHabit(edited, madeOn: today.day, at: today.savedAt)
+      try HabitChanges(db: db).update(edited, madeOn: today.day, at: today.savedAt)
       try HabitReminders.update(ctx, db)
       ctx.line(
         ctx.style.green("✓") + " \(HabitText.name(edited)): "

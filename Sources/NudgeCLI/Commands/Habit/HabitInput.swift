@@ -1,4 +1,5 @@
 import NudgeCore
+import NudgeUseCases
 
 /// Reading and checking what a person typed about a habit.
 enum HabitInput {
@@ -133,7 +134,7 @@ enum HabitInput {
       return
     }
     habit.archived = archived
-    try db.updateHabit(habit, madeOn: today.day, at: today.savedAt)
+    try HabitChanges(db: db).update(habit, madeOn: today.day, at: today.savedAt)
     try HabitReminders.update(ctx, db)
     ctx.line(
       archived

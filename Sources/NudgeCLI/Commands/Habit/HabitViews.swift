@@ -84,26 +84,6 @@ struct HabitReport: Encodable {
   }
 }
 
-/// A celebration of random size for a habit done now, from the terminal.
-enum HabitCelebration {
-  static func play(
-    _ ctx: Context, _ db: AppDatabase, newAchievements: [Achievement], noAnimation: Bool
-  ) throws {
-    let drawn = try db.celebrationsDrawn()
-    let reward = ctx.reward
-    guard
-      let celebration = reward.celebration(
-        number: drawn.count, newAchievements: newAchievements, updated: false,
-        celebrationsOn: try db.settings().celebrationsOn, recentMessages: drawn.recentMessages)
-    else { return }
-    try db.rememberCelebration(
-      StoredCelebration(number: drawn.count, celebration: celebration),
-      keepingRecent: RewardPicker.freshness)
-    try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
-      celebration, seed: reward.animationSeed(drawn.count))
-  }
-}
-
 /// One habit's last weeks, a column a week as `nudge streak` draws the day's streak: done,
 /// skipped or paused, missed (a day it was wanted), today in progress.
 enum HabitHeatmap {

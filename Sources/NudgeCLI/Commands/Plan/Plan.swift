@@ -1,6 +1,7 @@
 import ArgumentParser
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// `nudge plan`: the plans Nudge knows (built in, and the person's plan files), one plan in
 /// full, and a check of a plan file.
@@ -29,11 +30,10 @@ struct PlanCommand: ParsableCommand {
     if plans.isOn(plan) == on {
       ctx.line("The \(plan.name) plan is \(on ? "on" : "off") already.")
     } else {
-      try db.choosePlan(plan.name, on: on)
+      let choices = try ChoosePlan(db: db)(plan.name, on: on)
       // its own reminder times: timers enabled or disabled, when the reminders are installed
       try UserUnits(ctx: ctx, dryRun: false).update(
-        try ctx.allSchedules(
-          db, plans: PlanSet(catalogue: plans.catalogue, choices: try db.planChoices())),
+        try ctx.allSchedules(db, plans: PlanSet(catalogue: plans.catalogue, choices: choices)),
         db: db)
       ctx.line(ctx.style.green("✓") + " The \(plan.name) plan is \(on ? "on" : "off").")
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import NudgeCore
 import NudgeStore
+import NudgeUseCases
 
 /// `nudge schedule`: reminder times as systemd calendar expressions.
 struct ScheduleCommand: ParsableCommand {
@@ -43,12 +44,7 @@ func change(
 func change(
   _ ctx: Context, _ db: AppDatabase, _ slots: [ReminderSource], _ edit: (inout SlotSchedule) -> Void
 ) throws {
-  var all = try db.schedules()
-  for slot in slots {
-    let index = all.firstIndex { $0.slot == slot }!
-    edit(&all[index])
-    try db.saveSchedule(all[index])
-  }
+  let all = try ChangeSchedule(db: db)(slots, edit)
   try UserUnits(ctx: ctx, dryRun: false).update(
     all + ctx.allSchedules(db).filter(\.slot.hasOwnTimer), db: db)
   var list = ScheduleCommand.List()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NudgeCore
 import NudgeLinux
+import NudgeUseCases
 
 extension SyncCommand {
   /// `nudge sync init DIR [--name NAME]`.
@@ -58,10 +59,8 @@ extension SyncCommand {
       }
       let at = InstantFormat.format(ctx.clock.started, in: ctx.timeZone)
       // the id it had before, if it synced before: the others know it by it
-      try db.joinSync(
-        device: try db.syncIdentity() ?? SyncDevice.newID(), name: deviceName, folder: path,
-        at: at)
-      guard let me = try db.syncDevice() else { return }
+      guard let me = try SyncMembership(db: db).join(name: deviceName, folder: path, at: at)
+      else { return }
       let exchange = SyncRunner.exchange(ctx, db, me)
       // a computer joining again knows what it wrote before (and the conflicts it settled)
       let own = try exchange.takeInOwn()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NudgeUseCases
 
 extension SyncCommand {
   /// `nudge sync leave`.
@@ -16,7 +17,7 @@ extension SyncCommand {
           "nudge: sync: \(try db.syncPending()) changes could not be written to \(me.folder); they stay here only.\n"
         )
       }
-      try db.leaveSync()
+      try SyncMembership(db: db).leave()
       ctx.line(
         ctx.style.green("✓")
           + " This computer no longer syncs. \(me.folder) keeps its files (nudge-\(me.device).*): a computer that joins later takes what this one did from them, so leave them there."
