@@ -111,30 +111,35 @@ extension AppDatabase {
     var facts = HistoryFacts(
       daysByFlow: daysByFlow,
       pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
-    // only the days: reading each check-in whole (its answers decoded) was a third of this
-    var followed: [Day] = []
-    try db.forEachRow(
-      "SELECT day FROM flow_entry WHERE flow = ? AND json_extract(answers, '$.followed') = 'yes'",
-      [SQLValue(Flow.checkin)]
-    ) { row in
-      guard let day = row.day(at: 0)
-      else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
-      followed.append(day)
-    }
-    facts.followedDays = Set(followed)
-    facts.bedtimes = try db.sleepBedtimes()
-    facts.challengesCompleted = Set(
-      try db.texts(
-        """
-        SELECT c.day FROM flow_entry c JOIN flow_entry s ON s.day = c.day AND s.flow = 'sleep'
-        WHERE c.flow = 'challenge' AND json_valid(c.answers) AND json_valid(s.answers)
-        AND json_extract(c.answers, '$.completed') = 'yes'
-        AND json_extract(s.answers, '$.challenge') IS NOT NULL
-        AND coalesce(json_extract(s.answers, '$.accept'), 'yes') = 'yes'
-        """
-      ).compactMap { Day($0) })
+    // the answers the plans' rules read (the store knows no rule: the core makes the facts)
+    facts.take(try answerRows(db, HistoryFacts.answersRead))
     facts.habitDays = try habitDays(db)
     return facts
+  }
+
+  /// The answers `reads` ask for, by flow: each entry's day and its answers to the questions
+  /// named, in their order. Only the answers asked for are read from each row's JSON (reading
+  /// each entry whole was a third of the facts' time); a row whose answers are not JSON is
+  /// passed over.
+  static func answerRows(_ db: SQLiteConnection, _ reads: [AnswersRead]) throws -> [String:
+    AnswerRows]
+  {
+    var rows: [String: AnswerRows] = [:]
+    for read in reads {
+      let columns = read.questions.map { _ in "json_extract(answers, ?)" }.joined(separator: ", ")
+      let paths = read.questions.map { SQLValue.text("$.\"\($0)\"") }
+      var found: AnswerRows = [:]
+      try db.forEachRow(
+        "SELECT day, \(columns) FROM flow_entry WHERE flow = ? AND json_valid(answers)",
+        paths + [.text(read.flow)]
+      ) { row in
+        guard let day = row.day(at: 0)
+        else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
+        found[day] = read.questions.indices.map { row.text(at: Int32($0 + 1)) }
+      }
+      rows[read.flow] = found
+    }
+    return rows
   }
 
   /// Each habit's days done (a measurable one's: its target reached), oldest first.
@@ -221,24 +226,6 @@ extension AppDatabase {
 }
 
 extension SQLiteConnection {
-  /// The sleep plan's nights: each day's bedtime, minutes after midnight.
-  func sleepBedtimes() throws -> [Day: Int] {
-    var bedtimes: [Day: Int] = [:]
-    _ = try rows(
-      """
-      SELECT day, json_extract(answers, '$.bedtime') FROM flow_entry
-      WHERE flow = 'sleep' AND json_valid(answers)
-      """
-    ) { row in
-      guard let day = row.text(at: 0).flatMap({ Day($0) }),
-        let parts = row.text(at: 1)?.split(separator: ":"), parts.count == 2,
-        let hour = Int(parts[0]), let minute = Int(parts[1])
-      else { return }
-      bedtimes[day] = hour * 60 + minute
-    }
-    return bedtimes
-  }
-
   /// What the reward draw remembers; a blank state before the first draw.
   func rewardState() throws -> RewardState {
     try fetchOne(RewardState.self, key: "1") ?? RewardState()

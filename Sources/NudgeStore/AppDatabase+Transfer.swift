@@ -56,7 +56,12 @@ extension AppDatabase {
 
   /// Stores a help note (its id is new here).
   public func insertHelpNote(_ note: HelpNote) throws(StoreError) {
-    try write { db in try db.putFlowEntry(.help(note), replacing: false) }
+    try insertFlowEntry(.help(note))
+  }
+
+  /// Stores a new entry: fails when one with its key is there.
+  public func insertFlowEntry(_ entry: FlowEntry) throws(StoreError) {
+    try write { db in try db.putFlowEntry(entry, replacing: false) }
   }
 
   /// Whether `key` was set here (`config set`), not left at its default.

@@ -21,6 +21,12 @@ public struct FinishFlow: Sendable {
     public var newAchievements: [Achievement]
     public var lostAchievements: [Achievement] = []
     public var celebration: StoredCelebration?
+
+    func map<Other>(_ transform: (Entry) -> Other) -> Finished<Other> {
+      Finished<Other>(
+        entry: transform(entry), updated: updated, newAchievements: newAchievements,
+        lostAchievements: lostAchievements, celebration: celebration)
+    }
   }
 
   /// Finishes a day's prep, review or check-in: `update` merged into the day's entry, saved
@@ -31,64 +37,77 @@ public struct FinishFlow: Sendable {
     editing: Bool = false, removingDraft: Bool = false, reward: RewardDraw? = nil,
     _ update: (inout Entry) -> Void
   ) throws(StoreError) -> Finished<Entry> {
-    try db.inTransaction {
-      let ledger = AchievementLedger(db: db)
-      let existing = try db.dayEntry(on: day) as Entry?
-      // an answer changed back (a swap no longer followed) can take an achievement away
-      let heldBefore = existing == nil ? nil : try ledger.held()
-      var entry = existing ?? .blank(day: day, savedAt: savedAt)
+    let finished = try finish(
+      Entry.flow, key: day.description, day: day, savedAt: savedAt, madeOn: madeOn,
+      editing: editing, removingDraft: removingDraft, reward: reward
+    ) { existing in
+      var entry = existing.flatMap(Entry.init) ?? .blank(day: day, savedAt: savedAt)
       update(&entry)
       entry.savedAt = savedAt
-      try db.putEntry(entry)
-      var unchanged = existing
-      unchanged?.savedAt = savedAt
-      if unchanged != entry {  // a run that changed nothing leaves nothing to undo
-        try db.journalChange(
-          madeOn: madeOn ?? day, at: savedAt,
-          kind: existing == nil ? .saved : editing ? .edited : .updated,
-          before: existing?.flowEntry, after: entry.flowEntry)
-      }
-      if removingDraft { try db.removeDraft(Entry.flow, on: day) }
-      let (new, lost) = try ledger.settle(heldBefore: heldBefore)
-      var drawn: StoredCelebration? = nil
-      if let reward {
-        drawn = try celebrate(day: day, new: new, updated: existing != nil, with: reward)
-      }
-      return Finished(
-        entry: entry, updated: existing != nil, newAchievements: new, lostAchievements: lost,
-        celebration: drawn)
+      return entry.flowEntry
     }
+    return finished.map { Entry($0)! }
   }
 
   /// Finishes a run of a flow a plan file defines: `answers` laid over the day's entry (those
-  /// whose question no longer applies dropped), saved at `savedAt`; journaled, awarded and
-  /// drawn as a coach flow is. The caller has checked that the merged entry counts.
+  /// whose question no longer applies dropped), saved at `savedAt`. The caller has checked
+  /// that the merged entry counts.
   @discardableResult
   public func callAsFunction(
     _ flow: FlowDefinition, answers: FlowAnswers, day: Day, savedAt: String, madeOn: Day? = nil,
     editing: Bool = false, removingDraft: Bool = false, reward: RewardDraw? = nil
   ) throws(StoreError) -> Finished<AnsweredEntry> {
-    try db.inTransaction {
-      let ledger = AchievementLedger(db: db)
-      var existing: AnsweredEntry? = nil
-      if case .answered(let stored)? = try db.entry(.defined(flow.word), on: day) {
-        existing = stored
-      }
-      // an answer changed back (a challenge no longer completed) can take an achievement away
-      let heldBefore = existing == nil ? nil : try ledger.held()
-      var entry = existing ?? AnsweredEntry(flow: flow.word, day: day, savedAt: savedAt)
+    let finished = try finish(
+      .defined(flow.word), key: day.description, day: day, savedAt: savedAt, madeOn: madeOn,
+      editing: editing, removingDraft: removingDraft, reward: reward
+    ) { existing in
+      var entry =
+        existing?.answeredEntry ?? AnsweredEntry(flow: flow.word, day: day, savedAt: savedAt)
       entry.answers = entry.answers.merging(answers).applying(to: flow)
       entry.savedAt = savedAt
-      try db.putFlowEntry(.answered(entry))
-      var unchanged = existing
-      unchanged?.savedAt = savedAt
-      if unchanged != entry {
+      return .answered(entry)
+    }
+    return finished.map { $0.answeredEntry! }
+  }
+
+  /// Finishes an I-need-help flow: adds its tagged note (a new one: a day keeps several).
+  @discardableResult
+  public func callAsFunction(
+    _ note: HelpNote, madeOn: Day? = nil, removingDraft: Bool = false, reward: RewardDraw? = nil
+  ) throws(StoreError) -> Finished<HelpNote> {
+    let finished = try finish(
+      .needHelp, key: note.id, day: note.day, savedAt: note.at, madeOn: madeOn, editing: false,
+      removingDraft: removingDraft, reward: reward
+    ) { _ in .help(note) }
+    return finished.map { $0.helpNote! }
+  }
+
+  /// The one path every flow's finish takes, in one transaction: reads what `key` holds,
+  /// `merge`s the run into it, stores the result (a flow kept several a day adds a new
+  /// entry), journals it for `undo` unless nothing changed but its time stamp, removes the
+  /// draft, settles the achievements (an entry changed back can take one away) and draws the
+  /// celebration.
+  private func finish(
+    _ flow: Flow, key: String, day: Day, savedAt: String, madeOn: Day?, editing: Bool,
+    removingDraft: Bool, reward: RewardDraw?, merge: (FlowEntry?) -> FlowEntry
+  ) throws(StoreError) -> Finished<FlowEntry> {
+    try db.inTransaction {
+      let ledger = AchievementLedger(db: db)
+      let existing = flow.isKeptSeveralADay ? nil : try db.entry(flow, key: key)
+      let heldBefore = existing == nil ? nil : try ledger.held()
+      let entry = merge(existing)
+      if flow.isKeptSeveralADay {
+        try db.insertFlowEntry(entry)
+      } else {
+        try db.putFlowEntry(entry)
+      }
+      if existing?.stamped(savedAt) != entry {  // a run that changed nothing leaves no undo
         try db.journalChange(
           madeOn: madeOn ?? day, at: savedAt,
           kind: existing == nil ? .saved : editing ? .edited : .updated,
-          before: existing.map(FlowEntry.answered), after: .answered(entry))
+          before: existing, after: entry)
       }
-      if removingDraft { try db.removeDraft(.defined(flow.word), on: day) }
+      if removingDraft { try db.removeDraft(flow, on: day) }
       let (new, lost) = try ledger.settle(heldBefore: heldBefore)
       var drawn: StoredCelebration? = nil
       if let reward {
@@ -97,23 +116,6 @@ public struct FinishFlow: Sendable {
       return Finished(
         entry: entry, updated: existing != nil, newAchievements: new, lostAchievements: lost,
         celebration: drawn)
-    }
-  }
-
-  /// Finishes an I-need-help flow: adds its tagged note; awards and draws as a day's flow does.
-  @discardableResult
-  public func callAsFunction(
-    _ note: HelpNote, madeOn: Day? = nil, removingDraft: Bool = false, reward: RewardDraw? = nil
-  ) throws(StoreError) -> Finished<HelpNote> {
-    try db.inTransaction {
-      try db.insertHelpNote(note)
-      try db.journalChange(
-        madeOn: madeOn ?? note.day, at: note.at, kind: .saved, before: nil, after: .help(note))
-      if removingDraft { try db.removeDraft(.needHelp, on: note.day) }
-      let (new, _) = try AchievementLedger(db: db).settle(heldBefore: nil)
-      var drawn: StoredCelebration? = nil
-      if let reward { drawn = try celebrate(day: note.day, new: new, updated: false, with: reward) }
-      return Finished(entry: note, updated: false, newAchievements: new, celebration: drawn)
     }
   }
 

@@ -50,6 +50,27 @@ import Testing
     #expect(facts.checkinDays.count == 4)
   }
 
+  @Test func theSleepPlansFactsComeFromItsRowsByItsOwnRules() throws {
+    // nights with bedtimes (one unreadable), challenges completed: on a night that took one
+    // on (day 0), turned one down (day 1), picked none (day 2), and a day with no night (3)
+    let db = try AppDatabase.inMemory()
+    func put(_ flow: String, _ offset: Int, _ answers: [String: String]) throws {
+      try db.putFlowEntry(
+        .answered(
+          AnsweredEntry(
+            flow: flow, day: day.adding(days: offset), answers: FlowAnswers(values: answers),
+            savedAt: "2026-11-19T07:00:00Z")))
+    }
+    try put("sleep", 0, ["bedtime": "23:40", "challenge": "screens-off"])
+    try put("sleep", 1, ["bedtime": "00:15", "challenge": "screens-off", "accept": "no"])
+    try put("sleep", 2, ["bedtime": "late"])
+    for offset in 0...3 { try put("challenge", offset, ["completed": "yes"]) }
+    let facts = try db.historyFacts()
+    #expect(facts.bedtimes == [day: 23 * 60 + 40, day.adding(days: 1): 15])
+    #expect(facts.challengesCompleted == [day])
+    #expect(facts.definedFirsts == ["sleep": day, "challenge": day])
+  }
+
   @Test func aDamagedAnswersColumnReadsAsItsTextAlwaysDid() throws {
     // Given check-ins whose answers a damaged file holds: bytes that are not UTF-8, and a NUL
     // with bytes after it (Nudge writes neither: FlatJSON escapes a NUL)

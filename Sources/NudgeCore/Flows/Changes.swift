@@ -36,6 +36,13 @@ public enum FlowEntry: Equatable, Sendable, Encodable {
     return day.description
   }
 
+  /// The same entry as saved at `savedAt` (what a run that changed no answer leaves).
+  public func stamped(_ savedAt: String) -> FlowEntry? {
+    var stored = self.stored
+    stored.savedAt = savedAt
+    return try? FlowEntry(stored: stored)
+  }
+
   /// Encodes the entry itself (as `history --json` shows it).
   public func encode(to encoder: any Encoder) throws {
     switch self {
