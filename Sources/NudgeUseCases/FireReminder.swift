@@ -12,14 +12,14 @@ public struct FireReminder: Sendable {
 
   public init(db: AppDatabase) { self.db = db }
 
-  /// What to do: post (with what), or what was logged instead. `elapses(schedule)` gives the
-  /// schedule's strict next elapse after a time (epoch seconds). `habit(slot, today)`: what a
-  /// habit's slot offers today, nil when the habit is met (or gone).
+  /// What to do: post (with what), or what was logged instead. `calendar` gives a schedule's
+  /// strict next elapse after a time (epoch seconds); `planFlows`, the flows the plans that are
+  /// on give each slot (after the coach's); `planSchedules`, their own reminder times. A
+  /// habit's slot offers the habit while today (or its period) still wants it.
   public func callAsFunction(
     _ request: Reminder.Request, at now: Instant, in zone: ZoneRules,
-    elapses: (SlotSchedule) throws -> (Int) -> Int?, also: (ReminderSource) -> [Flow] = { _ in [] },
-    planSchedules: [SlotSchedule] = [],
-    habit: (ReminderSource, Day) throws -> Reminder.Offer? = { _, _ in nil }
+    calendar: some ReminderCalendar, planFlows: [ReminderSource: [Flow]] = [:],
+    planSchedules: [SlotSchedule] = []
   ) throws(StoreError) -> Reminder.Decision {
     try db.inTransaction {
       let settings = try db.settings()
@@ -33,13 +33,14 @@ public struct FireReminder: Sendable {
       // a habit's slot offers the habit while today (or its period) still wants it
       let offer =
         slot.habitID != nil
-        ? try habit(slot, today) : slot.offer(done: doneToday, also: also(slot))
+        ? try HabitReminderOffer(db: db)(slot, today: today)
+        : slot.offer(done: doneToday, also: planFlows[slot] ?? [])
       func post(_ elapse: Int?) throws -> Reminder.Decision {
         let streak = try db.streakDays(today: today).summary(today: today).current
         return .post(
           Reminder.Posting(
             slot: slot, isDemo: request == .demo, elapse: elapse, offer: offer, streak: streak,
-            settings: settings))
+            settings: settings, doneToday: doneToday))
       }
       func logged(_ outcome: Reminder.Outcome, _ elapse: Int?) throws -> Reminder.Decision {
         try db.logReminder(Reminder.LogEntry(slot: slot, elapse: elapse, outcome: outcome, at: at))
@@ -67,7 +68,7 @@ public struct FireReminder: Sendable {
         } else {
           schedule = try db.schedule(slot)
         }
-        let next = try elapses(schedule)
+        let next = try calendar.elapses(schedule)
         var latest = FiringRule.dueElapse(
           atOrBefore: seconds, lastTrigger: try db.lastTrigger(slot),
           lookback: FiringRule.lookback, next: next)
@@ -95,6 +96,37 @@ public struct FireReminder: Sendable {
         guard let skipped = decision.skipOutcome else { return try post(elapse) }
         return try logged(skipped, elapse)
       }
+    }
+  }
+}
+
+/// A reminder calendar: a schedule's expression read against the zones, as the strict next
+/// elapse after a time (epoch seconds). The CLI's reads the zone files through the platform.
+public protocol ReminderCalendar {
+  func elapses(_ schedule: SlotSchedule) throws -> (Int) -> Int?
+}
+
+/// What a habit's reminder offers `today`: the habit, while today (or its period) wants it
+/// and it was neither done nor skipped today (the core's `HabitProgress.state`); nil
+/// otherwise, or when no habit that is not archived has that slot.
+public struct HabitReminderOffer: Sendable {
+  public let db: AppDatabase
+
+  public init(db: AppDatabase) { self.db = db }
+
+  public func callAsFunction(_ slot: ReminderSource, today: Day) throws(StoreError)
+    -> Reminder.Offer?
+  {
+    try db.inTransaction {
+      guard let id = slot.habitID,
+        let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
+      else { return nil }
+      let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
+      let progress = HabitProgress(
+        habit, checks: try db.habitChecks(habit.id), paused: paused, today: today,
+        scoring: false)
+      guard progress.state(of: habit, on: today) == .due else { return nil }
+      return .habit(Reminder.HabitOffer(habit, streak: progress.streak))
     }
   }
 }

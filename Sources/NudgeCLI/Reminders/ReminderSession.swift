@@ -48,16 +48,18 @@ extension Reminder {
 
     /// Decides, posts and waits; returns what happened. Throws only when the store fails.
     func run() throws -> Reminder.RunReport {
-      // what another device did comes in before deciding (a review done on the laptop skips
-      // this morning's reminder here)
-      SyncRunner.takeIn(ctx, db)
-      let calendar = SlotCalendar(ctx: ctx, local: ctx.timeZone)
+      // (what another device did came in when the database was opened, before deciding: a
+      // review done on the laptop skips this morning's reminder here)
       let plans = try ctx.plansOn(db)
+      let planSchedules = try ctx.allSchedules(db, plans: plans).filter(\.slot.hasOwnTimer)
+      var planFlows: [ReminderSource: [Flow]] = [:]
+      for slot in ReminderSource.allCases + planSchedules.map(\.slot) {
+        planFlows[slot] = plans.flowsOn(slot).map { .defined($0.word) }
+      }
       switch try FireReminder(db: db)(
-        request, at: ctx.clock.started, in: ctx.timeZone, elapses: calendar.elapses,
-        also: { slot in plans.flowsOn(slot).map { .defined($0.word) } },
-        planSchedules: try ctx.allSchedules(db, plans: plans).filter(\.slot.hasOwnTimer),
-        habit: { [db] slot, today in try HabitReminders.offer(db, slot, today: today) })
+        request, at: ctx.clock.started, in: ctx.timeZone,
+        calendar: SlotCalendar(ctx: ctx, local: ctx.timeZone), planFlows: planFlows,
+        planSchedules: planSchedules)
       {
       case .nothingDue(let slot):
         return Reminder.RunReport(slot: .slot(slot), elapse: nil, outcome: nil)
@@ -92,10 +94,9 @@ private struct OnScreen: Sendable {
 
   /// The flows other plans give this slot not done yet today, and a plan slot's title.
   func planTexts() -> (pending: [FlowDefinition], slotTitle: String?) {
-    let rule = post.settings.dayRule
-    let done = (try? db.doneFlows(on: rule.day(of: ctx.clock.now(), in: ctx.timeZone))) ?? []
-    return (
-      plans.flowsOn(slot).filter { !done.contains(.defined($0.word)) }, plans.title(of: slot)
+    (
+      plans.flowsOn(slot).filter { !post.doneToday.contains(.defined($0.word)) },
+      plans.title(of: slot)
     )
   }
 
@@ -192,7 +193,7 @@ private struct OnScreen: Sendable {
             let today = rule.day(of: clock.now(), in: zone)
             if case .habit = offer {
               // done, skipped or removed in a terminal: nothing is left to offer
-              return (try? HabitReminders.offer(db, slot, today: today)) == .some(nil)
+              return (try? HabitReminderOffer(db: db)(slot, today: today)) == .some(nil)
             }
             guard case .flow(let flow) = offer else { return false }
             return (try? db.isDone(flow, on: today)) ?? false
@@ -234,7 +235,7 @@ private struct OnScreen: Sendable {
         let today = rule.day(of: ctx.clock.now(), in: zone)
         offered =
           slot.habitID != nil
-          ? try HabitReminders.offer(db, slot, today: today)
+          ? try HabitReminderOffer(db: db)(slot, today: today)
           : slot.offer(
             done: try db.doneFlows(on: today),
             also: plans.flowsOn(slot).map { .defined($0.word) })

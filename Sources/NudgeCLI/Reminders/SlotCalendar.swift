@@ -1,7 +1,8 @@
 import NudgeCore
+import NudgeUseCases
 
 /// The slots' calendar expressions against the clock, in the local zone the caller read.
-struct SlotCalendar {
+struct SlotCalendar: ReminderCalendar {
   let ctx: Context
   let local: ZoneRules
 
@@ -16,7 +17,7 @@ struct SlotCalendar {
     spec.nextElapse(after: t, localZone: local, zoneFor: ctx.zones.zone(named:))
   }
 
-  /// The schedule's next-elapse function, as the store's `fire` asks for it.
+  /// The schedule's next-elapse function, as `FireReminder` asks for it.
   func elapses(_ schedule: SlotSchedule) throws -> (Int) -> Int? {
     let spec = try spec(schedule)
     return { next(spec, after: $0) }

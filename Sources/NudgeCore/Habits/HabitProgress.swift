@@ -32,6 +32,23 @@ public struct HabitProgress: Equatable, Sendable {
   /// Whether the running period (today, for a day-by-day habit) needs nothing more.
   public var isPeriodMet: Bool { periodDone >= periodWants }
 
+  /// What a day holds for a habit: the rule its reminder, its views and `--json` follow.
+  public enum DayState: String, Codable, Sendable {
+    case done, skipped
+    /// Wanted that day (or its period), not done yet; a measurable day short of its target
+    /// is not done yet.
+    case due
+    /// Nothing wanted: a day off its weekdays, or its period met already.
+    case notDue = "not-due"
+  }
+
+  /// What `day` (the day this progress was read for) holds for `habit`.
+  public func state(of habit: Habit, on day: Day) -> DayState {
+    if today?.meets(habit) == true { return .done }
+    if let today, !today.done { return .skipped }
+    return habit.every.isDue(on: day) && !isPeriodMet ? .due : .notDue
+  }
+
   /// The days done (meeting it) and skipped, by day, for views.
   public static func marks(_ checks: [HabitCheck], of habit: Habit) -> [Day: HabitCheck] {
     Dictionary(checks.map { ($0.day, $0) }, uniquingKeysWith: { $1 })

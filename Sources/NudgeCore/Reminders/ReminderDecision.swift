@@ -47,11 +47,14 @@ extension Reminder {
     public var offer: Reminder.Offer?
     public var streak: Int
     public var settings: Settings
+    /// The flows done today when it was decided (read once, for the reminder's whole life).
+    public var doneToday: Set<Flow>
 
     public init(
       slot: ReminderSource, isDemo: Bool = false, elapse: Int?, offer: Reminder.Offer?, streak: Int,
-      settings: Settings
+      settings: Settings, doneToday: Set<Flow> = []
     ) {
+      self.doneToday = doneToday
       self.slot = slot
       self.isDemo = isDemo
       self.elapse = elapse

@@ -7,13 +7,8 @@ enum HabitText {
   static func name(_ habit: Habit) -> String { "'\(VisibleText.escaped(habit.name))'" }
 
   /// Its name as a shell argument: quoted when it has spaces or quotes.
-  static func argument(_ habit: Habit) -> String { offer(habit, streak: 0).argument }
-
-  /// What its reminder offers.
-  static func offer(_ habit: Habit, streak: Int) -> Reminder.HabitOffer {
-    Reminder.HabitOffer(
-      id: habit.id, name: habit.name, question: habit.question, isMeasurable: habit.isMeasurable,
-      streak: streak, streakUnit: habit.every.streakUnit)
+  static func argument(_ habit: Habit) -> String {
+    Reminder.HabitOffer(habit, streak: 0).argument
   }
 
   /// What a check replaced, when it was recorded otherwise ("It replaces what was recorded:

@@ -5,13 +5,7 @@ import NudgeUseCases
 /// A habit as `habit list --json` and `habit show --json` print it (README, "Your own habits").
 struct HabitReport: Encodable {
   /// What today holds for it.
-  enum TodayState: String, Encodable {
-    case done, skipped
-    /// Wanted today (or this period), not done yet.
-    case due
-    /// Nothing wanted today: a day off its weekdays, or its period met already.
-    case notDue = "not-due"
-  }
+  typealias TodayState = HabitProgress.DayState
 
   var name: String
   /// What its reminder asks.
@@ -44,11 +38,7 @@ struct HabitReport: Encodable {
     let check = progress.today
     doneToday = check?.meets(habit) ?? false
     valueToday = check?.value
-    today =
-      check?.meets(habit) == true
-      ? .done
-      : check.map { !$0.done } == true
-        ? .skipped : (habit.every.isDue(on: day) && !progress.isPeriodMet ? .due : .notDue)
+    today = progress.state(of: habit, on: day)
     streak = progress.streak
     bestStreak = progress.best
     streakUnit = habit.every.streakUnit
