@@ -3,11 +3,6 @@ import FoundationEssentials
 import NudgeCore
 import NudgeLinux
 
-/// JSON as Nudge prints it: sorted keys, indented, one trailing newline.
-func jsonText<T: Encodable>(_ value: T) throws -> String {
-  String(decoding: try NudgeJSON.encode(value), as: UTF8.self)
-}
-
 /// Parses yes/no answers given as flag values.
 func yesNoValue(_ text: String) -> Bool? {
   switch text.lowercased() {

@@ -37,30 +37,29 @@ struct AchievementsCommand: ContextCommand {
       guard case .firstOf(let word) = a, let flow = plans.flow(word)?.flow else { return a.title }
       return VisibleText.escaped(flow.first)
     }
-    if json {
-      ctx.line(
-        try jsonText(listed.map { Row(key: $0.rawValue, title: title($0), earnedOn: earned[$0]) }))
-      return
-    }
-    let style = ctx.style
-    let got = listed.filter { earned[$0] != nil }
-    ctx.line(style.bold("Earned (\(got.count) of \(listed.count))"))
-    if got.isEmpty { ctx.line(style.dim("  None yet. Finish any flow to earn your first.")) }
-    // the titles' column fits the longest (a plan's own may be longer than the built-in ones)
-    let width = max(22, listed.map { TerminalText.columns(title($0)) }.max() ?? 0)
-    for a in got.sorted(by: { (earned[$0]?.ordinal ?? 0) < (earned[$1]?.ordinal ?? 0) }) {
-      ctx.line(
-        "  🏆 \(title(a).padded(to: width)) \(style.dim(earned[a]?.description ?? ""))  \(style.dim("nudge celebrate \(a.rawValue)"))"
-      )
-    }
-    let locked = listed.filter { earned[$0] == nil }
-    if !locked.isEmpty {
-      ctx.line()
-      ctx.line(style.bold("Locked"))
-      for a in locked {
+    try ctx.render(
+      listed.map { Row(key: $0.rawValue, title: title($0), earnedOn: earned[$0]) }, json: json
+    ) {
+      let style = ctx.style
+      let got = listed.filter { earned[$0] != nil }
+      ctx.line(style.bold("Earned (\(got.count) of \(listed.count))"))
+      if got.isEmpty { ctx.line(style.dim("  None yet. Finish any flow to earn your first.")) }
+      // the titles' column fits the longest (a plan's own may be longer than the built-in ones)
+      let width = max(22, listed.map { TerminalText.columns(title($0)) }.max() ?? 0)
+      for a in got.sorted(by: { (earned[$0]?.ordinal ?? 0) < (earned[$1]?.ordinal ?? 0) }) {
         ctx.line(
-          "  🔒 \(title(a).padded(to: width)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
+          "  🏆 \(title(a).padded(to: width)) \(style.dim(earned[a]?.description ?? ""))  \(style.dim("nudge celebrate \(a.rawValue)"))"
         )
+      }
+      let locked = listed.filter { earned[$0] == nil }
+      if !locked.isEmpty {
+        ctx.line()
+        ctx.line(style.bold("Locked"))
+        for a in locked {
+          ctx.line(
+            "  🔒 \(title(a).padded(to: width)) \(style.dim(a.requirement + " (\(a.rawValue))"))"
+          )
+        }
       }
     }
   }

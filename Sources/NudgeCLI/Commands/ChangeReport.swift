@@ -23,30 +23,28 @@ struct JournalStepReport {
     let change = step.change
     // the entry as it is now, and the one this step took away
     let (now, gone) = redo ? (change.after, change.before) : (change.before, change.after)
-    if json {
-      ctx.line(
-        try jsonText(
-          ChangeReport(
-            kind: change.kind.rawValue, entry: now,
-            newAchievements: step.newAchievements,
-            lostAchievements: step.lostAchievements, streak: streak, undone: !redo,
-            redone: redo, removed: now == nil ? gone : nil)))
-      return
+    try ctx.render(
+      ChangeReport(
+        kind: change.kind.rawValue, entry: now,
+        newAchievements: step.newAchievements,
+        lostAchievements: step.lostAchievements, streak: streak, undone: !redo,
+        redone: redo, removed: now == nil ? gone : nil), json: json
+    ) {
+      let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "an entry"
+      let done =
+        switch (change.kind, redo) {
+        case (.saved, false): "Undone: \(what) is gone again."
+        case (.updated, false), (.edited, false): "Undone: \(what) has its earlier answers back."
+        case (.deleted, false): "Undone: \(what) is back."
+        case (.saved, true): "Redone: \(what) is back."
+        case (.updated, true), (.edited, true): "Redone: \(what) has its later answers back."
+        case (.deleted, true): "Redone: \(what) is deleted again."
+        }
+      ctx.line(ctx.style.green("✓") + " " + done)
+      EntryText.sayEffects(
+        ctx, new: step.newAchievements, lost: step.lostAchievements, streak: streak)
+      if !redo { ctx.line(ctx.style.dim("Undid one too many? 'nudge redo' re-applies it.")) }
     }
-    let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "an entry"
-    let done =
-      switch (change.kind, redo) {
-      case (.saved, false): "Undone: \(what) is gone again."
-      case (.updated, false), (.edited, false): "Undone: \(what) has its earlier answers back."
-      case (.deleted, false): "Undone: \(what) is back."
-      case (.saved, true): "Redone: \(what) is back."
-      case (.updated, true), (.edited, true): "Redone: \(what) has its later answers back."
-      case (.deleted, true): "Redone: \(what) is deleted again."
-      }
-    ctx.line(ctx.style.green("✓") + " " + done)
-    EntryText.sayEffects(
-      ctx, new: step.newAchievements, lost: step.lostAchievements, streak: streak)
-    if !redo { ctx.line(ctx.style.dim("Undid one too many? 'nudge redo' re-applies it.")) }
   }
 }
 

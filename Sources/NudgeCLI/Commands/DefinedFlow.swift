@@ -150,34 +150,32 @@ struct DefinedFlowCommand: ContextCommand {
       flow, answers: given, day: flowDay.day, savedAt: flowDay.savedAt, madeOn: flowDay.today,
       editing: flowDay.editing, removingDraft: interactive,
       reward: ctx.reward(flowDay, options))
-    if options.json {
-      ctx.line(try jsonText(completed.entry))
-      return
-    }
-    let verb = flowDay.editing ? "edited" : completed.updated ? "updated" : "saved"
-    // "✓ Night logged." for a new entry; "✓ Last night updated for Monday 23 November."
-    ctx.line(
-      ctx.style.green("✓") + " "
-        + (verb == "saved" && !flowDay.isPast
-          ? VisibleText.escaped(flow.saved)
-          : "\(VisibleText.escaped(flow.title)) \(verb)"
-            + (flowDay.isPast ? " for \(flowDay.day.long)." : ".")))
-    // a challenge taken without being asked (--answer accept=yes) is said: it was never shown
-    // — with why the rules chose it from the week, as the interactive flow says it
-    if !interactive, let offer, let question = offer.question,
-      let id = flow.takenChallenge(in: completed.entry.answers), given[question.id] != nil,
-      let challenge = plan.challenges.first(where: { $0.id == id })
-    {
-      if let chosen = offer.pick(declining: another ? offer.firstPick : []),
-        chosen.challenge.id == id
+    try ctx.render(completed.entry, json: options.json) {
+      let verb = flowDay.editing ? "edited" : completed.updated ? "updated" : "saved"
+      // "✓ Night logged." for a new entry; "✓ Last night updated for Monday 23 November."
+      ctx.line(
+        ctx.style.green("✓") + " "
+          + (verb == "saved" && !flowDay.isPast
+            ? VisibleText.escaped(flow.saved)
+            : "\(VisibleText.escaped(flow.title)) \(verb)"
+              + (flowDay.isPast ? " for \(flowDay.day.long)." : ".")))
+      // a challenge taken without being asked (--answer accept=yes) is said: it was never shown
+      // — with why the rules chose it from the week, as the interactive flow says it
+      if !interactive, let offer, let question = offer.question,
+        let id = flow.takenChallenge(in: completed.entry.answers), given[question.id] != nil,
+        let challenge = plan.challenges.first(where: { $0.id == id })
       {
-        offer.show(chosen, ctx)
-      } else {
-        offer.show(
-          SleepCoach.Pick(challenge: challenge, reason: "your choice", nights: offer.nights), ctx)
+        if let chosen = offer.pick(declining: another ? offer.firstPick : []),
+          chosen.challenge.id == id
+        {
+          offer.show(chosen, ctx)
+        } else {
+          offer.show(
+            SleepCoach.Pick(challenge: challenge, reason: "your choice", nights: offer.nights), ctx)
+        }
       }
+      try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
     }
-    try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
   }
 
   /// What this computer's journal knows of the night before `flowDay` (said in one line when

@@ -73,17 +73,15 @@ struct DeleteCommand: ContextCommand {
       throw CLIError("there is no \(flow.title) on \(key) to delete.", code: .failure)
     }
     let streak = try ctx.streak(db, today: today)
-    if json {
-      ctx.line(
-        try jsonText(
-          ChangeReport(
-            kind: "deleted", entry: removed.change.before, newAchievements: [],
-            lostAchievements: removed.lostAchievements, streak: streak)))
-      return
+    try ctx.render(
+      ChangeReport(
+        kind: "deleted", entry: removed.change.before, newAchievements: [],
+        lostAchievements: removed.lostAchievements, streak: streak), json: json
+    ) {
+      ctx.line(ctx.style.green("✓") + " Deleted \(what).")
+      EntryText.sayEffects(ctx, new: [], lost: removed.lostAchievements, streak: streak)
+      ctx.line(ctx.style.dim("Changed your mind? 'nudge undo' brings it back."))
     }
-    ctx.line(ctx.style.green("✓") + " Deleted \(what).")
-    EntryText.sayEffects(ctx, new: [], lost: removed.lostAchievements, streak: streak)
-    ctx.line(ctx.style.dim("Changed your mind? 'nudge undo' brings it back."))
   }
 
   static func entry(_ db: AppDatabase, _ flow: Flow, _ key: String) throws -> FlowEntry? {

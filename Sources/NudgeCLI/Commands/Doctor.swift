@@ -267,9 +267,7 @@ struct DoctorCommand: ContextCommand {
 
   func run(_ ctx: Context) throws {
     let results = checks(ctx)
-    if json {
-      ctx.line(try jsonText(results))
-    } else {
+    try ctx.render(results, json: json) {
       for check in results {
         let mark = check.ok ? ctx.style.green("✓") : ctx.style.yellow("✗")
         ctx.line("\(mark) \(check.name): \(check.detail)")

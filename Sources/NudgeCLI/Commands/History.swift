@@ -50,49 +50,48 @@ struct HistoryCommand: ContextCommand {
     let timeline = try db.history(from: today.adding(days: -(days - 1)), through: today)
     let plans = try ctx.plans(db)
     let habits = try HabitDays.read(db, from: today.adding(days: -(days - 1)), through: today)
-    if json {
-      ctx.line(
-        try jsonText(
-          timeline.map {
-            HabitDays.Dated(
-              day: AnsweredView(plans: plans).withChallenges($0), habits: habits[$0.date] ?? [])
-          }))
-      return
-    }
-    let style = ctx.style
-    let frozen = Set(
-      try ctx.streak(db, today: today).frozen)
-    // days off are drawn '-' as `streak` draws them, never '·' missed
-    let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
-    if full {
-      let view = DayView(ctx: ctx, today: today, plans: plans)
-      for (index, entry) in timeline.reversed().enumerated() {
-        if index > 0 { ctx.line() }
-        view.full(entry)
-        if let marks = habits[entry.date] { ctx.wrappedLine("Habits: " + HabitDays.list(marks)) }
+    try ctx.render(
+      timeline.map {
+        HabitDays.Dated(
+          day: AnsweredView(plans: plans).withChallenges($0), habits: habits[$0.date] ?? [])
+      }, json: json
+    ) {
+      let style = ctx.style
+      let frozen = Set(
+        try ctx.streak(db, today: today).frozen)
+      // days off are drawn '-' as `streak` draws them, never '·' missed
+      let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
+      if full {
+        let view = DayView(ctx: ctx, today: today, plans: plans)
+        for (index, entry) in timeline.reversed().enumerated() {
+          if index > 0 { ctx.line() }
+          view.full(entry)
+          if let marks = habits[entry.date] { ctx.wrappedLine("Habits: " + HabitDays.list(marks)) }
+        }
+        return
       }
-      return
-    }
-    // the timeline is written at once, not a line at a time (ten years are 3,650 lines)
-    var text = ""
-    for entry in timeline.reversed() {
-      let label = entry.date == today ? "Today" : entry.date.short
-      let said = HabitDays.said(
-        habits[entry.date] ?? [],
-        after: summary(
-          entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
-          paused: paused.contains(entry.date), view: AnsweredView(plans: plans), stored: entry,
-          zone: ctx.timeZone))
-      // long days wrap under their text, never into the date column
-      let lines = TerminalText.wrap(said, width: ctx.columns - 11)
-      for (index, part) in lines.enumerated() {
-        let column =
-          index == 0 ? style.bold(label.padded(to: 11)) : String(repeating: " ", count: 11)
-        text += column + paint(part, entry, style, frozen.contains(entry.date), entry.date == today)
-        text += "\n"
+      // the timeline is written at once, not a line at a time (ten years are 3,650 lines)
+      var text = ""
+      for entry in timeline.reversed() {
+        let label = entry.date == today ? "Today" : entry.date.short
+        let said = HabitDays.said(
+          habits[entry.date] ?? [],
+          after: summary(
+            entry.shown, frozen: frozen.contains(entry.date), today: entry.date == today,
+            paused: paused.contains(entry.date), view: AnsweredView(plans: plans), stored: entry,
+            zone: ctx.timeZone))
+        // long days wrap under their text, never into the date column
+        let lines = TerminalText.wrap(said, width: ctx.columns - 11)
+        for (index, part) in lines.enumerated() {
+          let column =
+            index == 0 ? style.bold(label.padded(to: 11)) : String(repeating: " ", count: 11)
+          text +=
+            column + paint(part, entry, style, frozen.contains(entry.date), entry.date == today)
+          text += "\n"
+        }
       }
+      ctx.output.write(text)
     }
-    ctx.output.write(text)
   }
 
   /// The colour of a day's summary: green when done, cyan frozen, yellow in progress.

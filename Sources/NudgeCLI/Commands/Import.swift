@@ -129,21 +129,19 @@ struct ImportCommand: ContextCommand {
     if summary.scheduleChanged {
       try UserUnits(ctx: ctx, dryRun: false).update(try ctx.allSchedules(db), db: db)
     }
-    if json {
-      ctx.line(try jsonText(ImportReport(summary)))
-      return
-    }
-    ctx.line(
-      ctx.style.green("✓")
-        + " Imported \(VisibleText.escaped(source)): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
-    )
-    for line in Self.changes(summary, title: ctx.achievementTitle) {
-      ctx.wrappedLine("  " + line, indent: 4)
-    }
-    if !placed.isEmpty {
-      ctx.wrappedLine(
-        "  Plan files added to \(VisibleText.escaped(ctx.planFolder ?? "")): "
-          + placed.joined(separator: ", ") + " (nudge plan list shows them).", indent: 4)
+    try ctx.render(ImportReport(summary), json: json) {
+      ctx.line(
+        ctx.style.green("✓")
+          + " Imported \(VisibleText.escaped(source)): \(summary.added) added, \(summary.updated) updated, \(summary.unchanged) already here."
+      )
+      for line in Self.changes(summary, title: ctx.achievementTitle) {
+        ctx.wrappedLine("  " + line, indent: 4)
+      }
+      if !placed.isEmpty {
+        ctx.wrappedLine(
+          "  Plan files added to \(VisibleText.escaped(ctx.planFolder ?? "")): "
+            + placed.joined(separator: ", ") + " (nudge plan list shows them).", indent: 4)
+      }
     }
   }
 

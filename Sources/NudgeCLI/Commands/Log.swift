@@ -41,42 +41,41 @@ struct LogCommand: ContextCommand {
     let entries = try db.reminderLog(limit: max(1, limit)).enumerated().map {
       (key: (InstantFormat.parse($0.element.at)?.microseconds ?? 0, $0.offset), entry: $0.element)
     }.sorted { $0.key < $1.key }.map(\.entry)
-    if json {
-      ctx.line(
-        try jsonText(
-          entries.map {
-            Row(
-              slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome,
-              at: $0.at, detail: $0.detail)
-          }))
-      return
-    }
-    if entries.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
-    // one line a reminder, in local time, its outcomes in order: "shown → clicked"
-    var lines: [(slot: Reminder.LoggedSlot, elapse: Int?, time: Int, outcomes: [String])] = []
-    for entry in entries {
-      // an outcome with a reason says it: "open-failed (konsole exited 1)"
-      let outcome =
-        entry.outcome.rawValue + (entry.detail.map { " (\(VisibleText.escaped($0)))" } ?? "")
-      if let elapse = entry.elapse,
-        let index = lines.lastIndex(where: { $0.slot == entry.slot && $0.elapse == elapse })
-      {
-        lines[index].outcomes.append(outcome)
-        continue
+    try ctx.render(
+      entries.map {
+        Row(
+          slot: $0.slot, elapse: $0.elapse.map { local.iso($0) }, outcome: $0.outcome,
+          at: $0.at, detail: $0.detail)
+      }, json: json
+    ) {
+      if entries.isEmpty { ctx.line(ctx.style.dim("No reminders yet.")) }
+      // one line a reminder, in local time, its outcomes in order: "shown → clicked"
+      var lines: [(slot: Reminder.LoggedSlot, elapse: Int?, time: Int, outcomes: [String])] = []
+      for entry in entries {
+        // an outcome with a reason says it: "open-failed (konsole exited 1)"
+        let outcome =
+          entry.outcome.rawValue + (entry.detail.map { " (\(VisibleText.escaped($0)))" } ?? "")
+        if let elapse = entry.elapse,
+          let index = lines.lastIndex(where: { $0.slot == entry.slot && $0.elapse == elapse })
+        {
+          lines[index].outcomes.append(outcome)
+          continue
+        }
+        let time = entry.elapse ?? InstantFormat.parse(entry.at)?.seconds ?? 0
+        lines.append((entry.slot, entry.elapse, time, [outcome]))
       }
-      let time = entry.elapse ?? InstantFormat.parse(entry.at)?.seconds ?? 0
-      lines.append((entry.slot, entry.elapse, time, [outcome]))
-    }
-    // each line at the time it shows (the elapse a reminder was for), oldest first
-    let ordered = lines.enumerated().sorted {
-      $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time
-    }.map(\.element)
-    // (a plan's own slot, PLAN.SLOT, widens the column rather than being cut)
-    let width = max(8, ordered.map(\.slot.rawValue.count).max() ?? 0)
-    for line in ordered {
-      ctx.line(
-        ScheduleCommand.List.friendly(line.time, local) + "  "
-          + line.slot.rawValue.padded(to: width) + " " + line.outcomes.joined(separator: " → "))
+      // each line at the time it shows (the elapse a reminder was for), oldest first
+      let ordered = lines.enumerated().sorted {
+        $0.element.time == $1.element.time
+          ? $0.offset < $1.offset : $0.element.time < $1.element.time
+      }.map(\.element)
+      // (a plan's own slot, PLAN.SLOT, widens the column rather than being cut)
+      let width = max(8, ordered.map(\.slot.rawValue.count).max() ?? 0)
+      for line in ordered {
+        ctx.line(
+          ScheduleCommand.List.friendly(line.time, local) + "  "
+            + line.slot.rawValue.padded(to: width) + " " + line.outcomes.joined(separator: " → "))
+      }
     }
   }
 }

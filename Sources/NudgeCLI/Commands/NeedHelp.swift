@@ -83,19 +83,17 @@ struct NeedHelpCommand: ContextCommand {
     let completed = try FinishFlow(db: db)(
       note, madeOn: flowDay.today, removingDraft: interactive,
       reward: firstToday ? ctx.reward(flowDay, options) : nil)
-    if options.json {
-      ctx.line(try jsonText(note))
-      return
+    try ctx.render(note, json: options.json) {
+      let week = try db.helpNotes(from: flowDay.day.adding(days: -6), through: flowDay.day)
+      ctx.line(
+        ctx.style.green("✓")
+          + " Noted (\(note.category.label.lowercased()))"
+          + (flowDay.isPast ? " for \(flowDay.day.long)." : ". Asking for help counts."))
+      if let pattern = HelpPattern.line(notes: week, today: flowDay.day, latest: note.category) {
+        ctx.line(ctx.style.dim(pattern))
+      }
+      try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
     }
-    let week = try db.helpNotes(from: flowDay.day.adding(days: -6), through: flowDay.day)
-    ctx.line(
-      ctx.style.green("✓")
-        + " Noted (\(note.category.label.lowercased()))"
-        + (flowDay.isPast ? " for \(flowDay.day.long)." : ". Asking for help counts."))
-    if let pattern = HelpPattern.line(notes: week, today: flowDay.day, latest: note.category) {
-      ctx.line(ctx.style.dim(pattern))
-    }
-    try ctx.finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
   }
 
   /// What Nudge prints as a working example.

@@ -144,13 +144,11 @@ struct NotifyCommand: ContextCommand {
 
   func print(_ report: Reminder.RunReport, _ ctx: Context) throws {
     let elapse = report.elapse.map { ctx.timeZone.iso($0) }
-    if json {
-      ctx.line(
-        try jsonText(
-          NotifyCommand.JSONReport(
-            slot: report.slot, elapse: elapse, outcome: (report.outcome?.rawValue ?? "nothing-due"))
-        ))
-    } else {
+    try ctx.render(
+      NotifyCommand.JSONReport(
+        slot: report.slot, elapse: elapse, outcome: (report.outcome?.rawValue ?? "nothing-due")),
+      json: json
+    ) {
       ctx.line(
         "\(report.slot.rawValue): \((report.outcome?.rawValue ?? "nothing-due"))"
           + (elapse.map { " (elapse \($0))" } ?? "")

@@ -20,16 +20,15 @@ struct ShowCommand: ContextCommand {
     let entry = try db.history(from: date, through: date)[0]
     let plans = try ctx.plans(db)
     let habits = try HabitDays.read(db, from: date, through: date)[date] ?? []
-    if json {
-      ctx.line(
-        try jsonText(
-          HabitDays.Dated(day: AnsweredView(plans: plans).withChallenges(entry), habits: habits)))
-      return
+    try ctx.render(
+      HabitDays.Dated(day: AnsweredView(plans: plans).withChallenges(entry), habits: habits),
+      json: json
+    ) {
+      DayView(ctx: ctx, today: today, plans: plans).full(entry)
+      for notice in try ctx.conflictNotices(db, plans: { plans }, days: [date]) {
+        ctx.wrappedLine(notice, indent: 2, style: ctx.style.yellow)
+      }
+      if !habits.isEmpty { ctx.wrappedLine("Habits: " + HabitDays.list(habits)) }
     }
-    DayView(ctx: ctx, today: today, plans: plans).full(entry)
-    for notice in try ctx.conflictNotices(db, plans: { plans }, days: [date]) {
-      ctx.wrappedLine(notice, indent: 2, style: ctx.style.yellow)
-    }
-    if !habits.isEmpty { ctx.wrappedLine("Habits: " + HabitDays.list(habits)) }
   }
 }

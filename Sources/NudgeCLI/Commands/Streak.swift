@@ -63,78 +63,78 @@ struct StreakCommand: ContextCommand {
     if let name = habit {
       let found = try HabitInput.find(name, in: try db.habits(), ctx)
       let report = try HabitReport.of(found, db, today: today)
-      if json { return ctx.line(try jsonText(report)) }
-      ctx.line(
-        ctx.style.bold("🔥 \(VisibleText.escaped(found.name)): " + HabitText.streakLine(report))
-          + "  best \(report.bestStreak) · strength \(report.strength)%")
-      ctx.line()
-      return try HabitHeatmap.draw(ctx, found, db, today: today, weeks: weekCount)
+      return try ctx.render(report, json: json) {
+        ctx.line(
+          ctx.style.bold("🔥 \(VisibleText.escaped(found.name)): " + HabitText.streakLine(report))
+            + "  best \(report.bestStreak) · strength \(report.strength)%")
+        ctx.line()
+        try HabitHeatmap.draw(ctx, found, db, today: today, weeks: weekCount)
+      }
     }
     // the days the ring and the heatmap show, and those the streak's walk has not stored yet
     let shown = Heatmap.mondays(weekCount, today: today).first ?? today
     let read = try db.streakDays(today: today, showing: shown)
     let (done, paused) = (read.done, read.paused)
     let s = read.summary(today: today)
-    if json {
+    try ctx.render(
+      Report(
+        current: s.current, longest: s.longest, todayDone: s.todayDone, frozen: s.frozen,
+        freezesHeld: s.freezesHeld, week: .init(done: s.weekDone),
+        pausedUntil: try db.pauses().first { $0.contains(today) }?.lastDay,
+        pausedDays: Heatmap.pausedDays(paused, weeks: weekCount, today: today)), json: json
+    ) {
+      let style = ctx.style
+      let days = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
       ctx.line(
-        try jsonText(
-          Report(
-            current: s.current, longest: s.longest, todayDone: s.todayDone, frozen: s.frozen,
-            freezesHeld: s.freezesHeld, week: .init(done: s.weekDone),
-            pausedUntil: try db.pauses().first { $0.contains(today) }?.lastDay,
-            pausedDays: Heatmap.pausedDays(paused, weeks: weekCount, today: today))))
-      return
-    }
-    let style = ctx.style
-    let days = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
-    ctx.line(
-      style.bold("🔥 Current streak: \(days(s.current))")
-        + (s.todayDone ? style.green("  today done") : style.yellow("  today pending")))
-    ctx.line("   Longest streak: \(days(s.longest))")
-    let freezes = String(repeating: "❄ ", count: s.freezesHeld)
-    ctx.line(
-      "   Freezes held: \(s.freezesHeld)/\(StreakRule.maxFreezes) \(freezes)"
-        + style.dim(
-          "(one for every 7 days in a row; each covers one missed day, days in a row too)"))
-    if !s.frozen.isEmpty {
-      ctx.line("   Frozen days: " + s.frozen.suffix(5).map(\.description).joined(separator: ", "))
-    }
-    // "this week" is the last 7 days, here and in the today view; the heatmap shows calendar
-    // weeks, Monday to Sunday, under the date each starts
-    let frozen = Set(s.frozen)
-    let ring = Heatmap.lastSevenDays(
-      today: today, doneDays: done, frozen: frozen, paused: paused, firstUse: read.firstDone)
-    let letters = (0..<7).reversed().map { String(today.adding(days: -$0).weekdayName.prefix(1)) }
-    ctx.line(
-      "   This week:  " + ring.map { mark($0, style) }.joined(separator: " ") + "  \(s.weekDone)/7")
-    ctx.line(
-      "               " + style.dim(letters.joined(separator: " "))
-        + style.dim("  (the last 7 days)"))
-    ctx.line()
-    // a column a week, a space between them while they fit the terminal ("   Mon " first);
-    // side by side when they would not (53 weeks in 80 columns)
-    let count = weekCount
-    let spaced = count <= Heatmap.defaultWeeks || 7 + count * 2 - 1 <= ctx.columns
-    let width = spaced ? 2 : 1
-    let labelEvery = spaced ? 4 : 8
-    let mondays = Heatmap.mondays(count, today: today)
-    var labels = ""
-    for (w, monday) in mondays.enumerated() where w % labelEvery == 0 {
-      let at = w * width
-      guard at >= labels.count || labels.isEmpty else { continue }
-      labels += String(repeating: " ", count: max(0, at - labels.count)) + monday.dayMonth
-    }
-    ctx.line("       " + style.dim(labels))
-    let grid = Heatmap.weeks(
-      count, today: today, doneDays: done, frozen: frozen, paused: paused,
-      firstUse: read.firstDone)
-    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    for (d, name) in names.enumerated() {
+        style.bold("🔥 Current streak: \(days(s.current))")
+          + (s.todayDone ? style.green("  today done") : style.yellow("  today pending")))
+      ctx.line("   Longest streak: \(days(s.longest))")
+      let freezes = String(repeating: "❄ ", count: s.freezesHeld)
       ctx.line(
-        "   \(style.dim(name)) "
-          + grid.map { mark($0[d], style) }.joined(separator: spaced ? " " : ""))
+        "   Freezes held: \(s.freezesHeld)/\(StreakRule.maxFreezes) \(freezes)"
+          + style.dim(
+            "(one for every 7 days in a row; each covers one missed day, days in a row too)"))
+      if !s.frozen.isEmpty {
+        ctx.line("   Frozen days: " + s.frozen.suffix(5).map(\.description).joined(separator: ", "))
+      }
+      // "this week" is the last 7 days, here and in the today view; the heatmap shows calendar
+      // weeks, Monday to Sunday, under the date each starts
+      let frozen = Set(s.frozen)
+      let ring = Heatmap.lastSevenDays(
+        today: today, doneDays: done, frozen: frozen, paused: paused, firstUse: read.firstDone)
+      let letters = (0..<7).reversed().map { String(today.adding(days: -$0).weekdayName.prefix(1)) }
+      ctx.line(
+        "   This week:  " + ring.map { mark($0, style) }.joined(separator: " ")
+          + "  \(s.weekDone)/7")
+      ctx.line(
+        "               " + style.dim(letters.joined(separator: " "))
+          + style.dim("  (the last 7 days)"))
+      ctx.line()
+      // a column a week, a space between them while they fit the terminal ("   Mon " first);
+      // side by side when they would not (53 weeks in 80 columns)
+      let count = weekCount
+      let spaced = count <= Heatmap.defaultWeeks || 7 + count * 2 - 1 <= ctx.columns
+      let width = spaced ? 2 : 1
+      let labelEvery = spaced ? 4 : 8
+      let mondays = Heatmap.mondays(count, today: today)
+      var labels = ""
+      for (w, monday) in mondays.enumerated() where w % labelEvery == 0 {
+        let at = w * width
+        guard at >= labels.count || labels.isEmpty else { continue }
+        labels += String(repeating: " ", count: max(0, at - labels.count)) + monday.dayMonth
+      }
+      ctx.line("       " + style.dim(labels))
+      let grid = Heatmap.weeks(
+        count, today: today, doneDays: done, frozen: frozen, paused: paused,
+        firstUse: read.firstDone)
+      let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+      for (d, name) in names.enumerated() {
+        ctx.line(
+          "   \(style.dim(name)) "
+            + grid.map { mark($0[d], style) }.joined(separator: spaced ? " " : ""))
+      }
+      for line in Self.legendLines(width: ctx.columns) { ctx.line("       " + style.dim(line)) }
     }
-    for line in Self.legendLines(width: ctx.columns) { ctx.line("       " + style.dim(line)) }
   }
 
   /// What each mark of the ring and the heatmap means, the way it is drawn.

@@ -75,31 +75,29 @@ struct WeekCommand: ContextCommand {
         skippedDays: week.filter { $0.state == "skipped" }.count, streak: progress.streak,
         streakUnit: progress.streakUnit)
     }
-    if json {
-      ctx.line(
-        try jsonText(
-          Report(
-            week: week, streak: streak.current, suggestions: suggestions,
-            flows: flowWeeks.map(\.1), sleep: sleepWeek.line == nil ? nil : sleepWeek,
-            habits: habitWeeks)))
-      return
+    try ctx.render(
+      Report(
+        week: week, streak: streak.current, suggestions: suggestions,
+        flows: flowWeeks.map(\.1), sleep: sleepWeek.line == nil ? nil : sleepWeek,
+        habits: habitWeeks), json: json
+    ) {
+      let style = ctx.style
+      ctx.line(style.bold("Your week · \(first.short) – \(last.short)"))
+      ctx.line("🔥 Streak: \(streak.current == 1 ? "1 day" : "\(streak.current) days")")
+      for line in week.lines { ctx.wrappedLine(line, indent: 2) }
+      for (flow, flowWeek) in flowWeeks {
+        ctx.wrappedLine(VisibleText.escaped(flowWeek.line(flow)), indent: 2)
+      }
+      if let line = sleepWeek.line { ctx.wrappedLine(line, indent: 2) }
+      for habit in habitWeeks {
+        let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
+        ctx.wrappedLine(
+          "\(VisibleText.escaped(habit.name)): done \(habit.doneDays) of 7 days"
+            + (habit.skippedDays > 0 ? ", \(habit.skippedDays) skipped" : "")
+            + " · streak \(habit.streak) \(unit)", indent: 2)
+      }
+      for suggestion in suggestions { ctx.wrappedLine(suggestion, indent: 2, style: style.cyan) }
     }
-    let style = ctx.style
-    ctx.line(style.bold("Your week · \(first.short) – \(last.short)"))
-    ctx.line("🔥 Streak: \(streak.current == 1 ? "1 day" : "\(streak.current) days")")
-    for line in week.lines { ctx.wrappedLine(line, indent: 2) }
-    for (flow, flowWeek) in flowWeeks {
-      ctx.wrappedLine(VisibleText.escaped(flowWeek.line(flow)), indent: 2)
-    }
-    if let line = sleepWeek.line { ctx.wrappedLine(line, indent: 2) }
-    for habit in habitWeeks {
-      let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
-      ctx.wrappedLine(
-        "\(VisibleText.escaped(habit.name)): done \(habit.doneDays) of 7 days"
-          + (habit.skippedDays > 0 ? ", \(habit.skippedDays) skipped" : "")
-          + " · streak \(habit.streak) \(unit)", indent: 2)
-    }
-    for suggestion in suggestions { ctx.wrappedLine(suggestion, indent: 2, style: style.cyan) }
   }
 
   /// Moves worth suggesting: a flow done on at least 5 of the days more than 45 minutes away

@@ -134,13 +134,11 @@ extension Context {
       day: flowDay.day, savedAt: flowDay.savedAt, madeOn: flowDay.today,
       editing: flowDay.editing, removingDraft: interactive, reward: reward(flowDay, options), apply)
     if let replaced = db.takeReplacedNotice() { output.writeError("nudge: \(replaced)\n") }
-    if options.json {
-      line(try jsonText(completed.entry))
-      return
+    try render(completed.entry, json: options.json) {
+      let verb = flowDay.editing ? "edited" : completed.updated ? "updated" : "saved"
+      summary(completed.entry, verb)
+      try finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
     }
-    let verb = flowDay.editing ? "edited" : completed.updated ? "updated" : "saved"
-    summary(completed.entry, verb)
-    try finished(db, completed, flowDay, options, freezesBefore: freezesBefore)
   }
 
   /// Streak freezes held as of the flow's day (before a save, to see whether it earned one).

@@ -13,19 +13,18 @@ extension ConfigCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let settings = try db.settings()
-      if json {
-        ctx.line(
-          try jsonText(
-            Dictionary(
-              uniqueKeysWithValues: SettingKey.allCases.map { ($0.rawValue, settings.value($0)) })))
-        return
-      }
-      for key in SettingKey.allCases {
-        let value = settings.value(key)
-        let shown = value.isEmpty ? "(auto)" : value
-        let mark = settings.values[key] == nil ? ctx.style.dim("  default") : ""
-        ctx.line("\(ctx.style.bold(key.rawValue)) = \(shown)\(mark)")
-        ctx.line(ctx.style.dim("    \(key.allowed)"))
+      try ctx.render(
+        Dictionary(
+          uniqueKeysWithValues: SettingKey.allCases.map { ($0.rawValue, settings.value($0)) }),
+        json: json
+      ) {
+        for key in SettingKey.allCases {
+          let value = settings.value(key)
+          let shown = value.isEmpty ? "(auto)" : value
+          let mark = settings.values[key] == nil ? ctx.style.dim("  default") : ""
+          ctx.line("\(ctx.style.bold(key.rawValue)) = \(shown)\(mark)")
+          ctx.line(ctx.style.dim("    \(key.allowed)"))
+        }
       }
     }
   }

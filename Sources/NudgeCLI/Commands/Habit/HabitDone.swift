@@ -75,38 +75,36 @@ extension HabitCommand {
       let (_, settled, celebration) = try HabitChanges(db: db).record(
         check, of: habit, madeOn: today.day, at: today.savedAt, reward: json ? nil : ctx.reward)
       let report = try HabitReport.of(habit, db, today: today.day)
-      if json {
-        ctx.line(try jsonText(report))
-        return
-      }
-      let when = FlowDay.describe(day, today: today.day)
-      if let amount, let target = habit.target {
-        let unit = habit.unit.map { " " + VisibleText.escaped($0) } ?? ""
-        let sum = soFar.map { " (\($0) + \(amount - $0))" } ?? ""
-        ctx.line(
-          check.meets(habit)
-            ? ctx.style.green("✓")
-              + " \(HabitText.name(habit)) done \(when): \(amount)\(unit)\(sum). "
-              + HabitText.streakLine(report)
-            : "\(HabitText.name(habit)) \(when): \(amount) of \(target)\(unit) so far\(sum); the day counts once it reaches \(target). "
+      try ctx.render(report, json: json) {
+        let when = FlowDay.describe(day, today: today.day)
+        if let amount, let target = habit.target {
+          let unit = habit.unit.map { " " + VisibleText.escaped($0) } ?? ""
+          let sum = soFar.map { " (\($0) + \(amount - $0))" } ?? ""
+          ctx.line(
+            check.meets(habit)
+              ? ctx.style.green("✓")
+                + " \(HabitText.name(habit)) done \(when): \(amount)\(unit)\(sum). "
+                + HabitText.streakLine(report)
+              : "\(HabitText.name(habit)) \(when): \(amount) of \(target)\(unit) so far\(sum); the day counts once it reaches \(target). "
+                + HabitText.streakLine(report))
+        } else {
+          ctx.line(
+            ctx.style.green("✓") + " \(HabitText.name(habit)) done \(when). "
               + HabitText.streakLine(report))
-      } else {
-        ctx.line(
-          ctx.style.green("✓") + " \(HabitText.name(habit)) done \(when). "
-            + HabitText.streakLine(report))
-      }
-      if replacing || !habit.isMeasurable,
-        let replaced = HabitText.replaced(before, by: check, habit)
-      {
-        ctx.line(ctx.style.dim(replaced))
-      }
-      HabitText.sayLost(settled, ctx)
-      // a day filled in says what it earned in one line
-      if let celebration {
-        try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
-          celebration.celebration, seed: ctx.reward.animationSeed(celebration.number))
-      } else if !settled.newAchievements.isEmpty {
-        ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
+        }
+        if replacing || !habit.isMeasurable,
+          let replaced = HabitText.replaced(before, by: check, habit)
+        {
+          ctx.line(ctx.style.dim(replaced))
+        }
+        HabitText.sayLost(settled, ctx)
+        // a day filled in says what it earned in one line
+        if let celebration {
+          try CelebrationView(ctx: ctx, noAnimation: noAnimation).play(
+            celebration.celebration, seed: ctx.reward.animationSeed(celebration.number))
+        } else if !settled.newAchievements.isEmpty {
+          ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
+        }
       }
     }
   }

@@ -20,17 +20,16 @@ extension HabitCommand {
       let today = ctx.today(try db.settings()).day
       let habit = try HabitInput.find(name, in: try db.habits(), ctx)
       let report = try HabitReport.of(habit, db, today: today)
-      if json {
-        ctx.line(try jsonText(report))
-        return
+      try ctx.render(report, json: json) {
+        let style = ctx.style
+        ctx.line(
+          style.bold(VisibleText.escaped(habit.name)) + (habit.archived ? " (archived)" : ""))
+        ctx.line("  " + HabitText.describe(habit, style: style))
+        ctx.line("  " + HabitText.streakLine(report) + ", best \(report.bestStreak)")
+        ctx.line("  Strength: \(report.strength)%")
+        ctx.line()
+        try HabitHeatmap.draw(ctx, habit, db, today: today, weeks: Heatmap.defaultWeeks)
       }
-      let style = ctx.style
-      ctx.line(style.bold(VisibleText.escaped(habit.name)) + (habit.archived ? " (archived)" : ""))
-      ctx.line("  " + HabitText.describe(habit, style: style))
-      ctx.line("  " + HabitText.streakLine(report) + ", best \(report.bestStreak)")
-      ctx.line("  Strength: \(report.strength)%")
-      ctx.line()
-      try HabitHeatmap.draw(ctx, habit, db, today: today, weeks: Heatmap.defaultWeeks)
     }
   }
 }

@@ -143,31 +143,30 @@ enum HabitUndo {
     let (name, settled) = try redo ? changes.redo(change) : changes.undo(change)
     try HabitReminders.update(ctx, db)
     let kind = "habit-" + change.kind.rawValue
-    if json {
+    try ctx.render(
+      Report(undone: redo ? nil : kind, redone: redo ? kind : nil, habit: name), json: json
+    ) {
+      let habit = "'\(VisibleText.escaped(name))'"
+      let unit = try db.habits(includingArchived: true).first { $0.id == change.habit }?.unit
+      let what =
+        switch (change.kind, redo) {
+        case (.added, false): "adding \(habit) (it is removed again)"
+        case (.added, true): "adding \(habit) (it is back)"
+        case (.removed, false): "removing \(habit) (it is back, with its days)"
+        case (.removed, true): "removing \(habit) (it is removed again)"
+        case (.done, _), (.skipped, _):
+          // what the day holds now, said: the amount back, the skip back, or no mark
+          "\(habit) \(change.kind == .done ? "done" : "skipped")"
+            + Self.dayNow(redo ? change.checkAfter : change.checkBefore, unit: unit)
+        case (.edited, _): "an edit of \(habit)"
+        }
       ctx.line(
-        try jsonText(Report(undone: redo ? nil : kind, redone: redo ? kind : nil, habit: name)))
-      return
-    }
-    let habit = "'\(VisibleText.escaped(name))'"
-    let unit = try db.habits(includingArchived: true).first { $0.id == change.habit }?.unit
-    let what =
-      switch (change.kind, redo) {
-      case (.added, false): "adding \(habit) (it is removed again)"
-      case (.added, true): "adding \(habit) (it is back)"
-      case (.removed, false): "removing \(habit) (it is back, with its days)"
-      case (.removed, true): "removing \(habit) (it is removed again)"
-      case (.done, _), (.skipped, _):
-        // what the day holds now, said: the amount back, the skip back, or no mark
-        "\(habit) \(change.kind == .done ? "done" : "skipped")"
-          + Self.dayNow(redo ? change.checkAfter : change.checkBefore, unit: unit)
-      case (.edited, _): "an edit of \(habit)"
+        ctx.style.green("✓") + " \(redo ? "Redone" : "Undone"): \(what)."
+          + ctx.style.dim(redo ? "" : " (nudge redo re-applies it)"))
+      HabitText.sayLost(settled, ctx)
+      for achievement in settled.newAchievements {
+        ctx.line("🏆 Earned again: \(achievement.title).")
       }
-    ctx.line(
-      ctx.style.green("✓") + " \(redo ? "Redone" : "Undone"): \(what)."
-        + ctx.style.dim(redo ? "" : " (nudge redo re-applies it)"))
-    HabitText.sayLost(settled, ctx)
-    for achievement in settled.newAchievements {
-      ctx.line("🏆 Earned again: \(achievement.title).")
     }
   }
 }

@@ -64,45 +64,43 @@ extension PauseCommand {
       let at = InstantFormat.format(ctx.clock.started, in: ctx.timeZone)
       let settled = try PauseDays(db: db)(pause, today: today, at: at)
       let (new, lost) = (settled.new, settled.lost)
-      if json {
-        ctx.line(try jsonText(pause))
-        return
-      }
-      let streak = try ctx.streak(db, today: today)
-      if pause.lastDay < today {
-        let count = past.count == 1 ? "1 day" : "\(past.count) days"
+      try ctx.render(pause, json: json) {
+        let streak = try ctx.streak(db, today: today)
+        if pause.lastDay < today {
+          let count = past.count == 1 ? "1 day" : "\(past.count) days"
+          ctx.line(
+            ctx.style.green("✓")
+              + " Marked \(Self.range(pause.firstDay, pause.lastDay)) as days off (\(count)).")
+          ctx.wrappedLine(
+            "Your streak waited over them: they neither grow nor break it, and use no freeze. Reminders go on as before."
+          )
+          sayEffects(ctx, new: new, lost: lost, streak: streak)
+          ctx.line(ctx.style.dim("A mistake? 'nudge undo' takes it back."))
+          return
+        }
+        if pause.isAhead(of: today) {
+          let days = pause.lastDay.ordinal - pause.firstDay.ordinal + 1
+          ctx.line(
+            ctx.style.green("✓")
+              + " Days off planned: \(Self.range(pause.firstDay, pause.lastDay))\(pause.lastDay.year == today.year ? "" : " \(pause.lastDay.year)") (\(days == 1 ? "1 day" : "\(days) days"), starting in \(pause.firstDay.ordinal - today.ordinal == 1 ? "1 day" : "\(pause.firstDay.ordinal - today.ordinal) days"))."
+          )
+          ctx.wrappedLine(
+            "No reminders then, and your streak waits over them. Reminders go on until then. See your pauses: nudge pause list"
+          )
+          ctx.line(ctx.style.dim("A mistake? 'nudge undo' takes it back."))
+          return
+        }
+        let days = pause.lastDay.ordinal - today.ordinal + 1
         ctx.line(
           ctx.style.green("✓")
-            + " Marked \(Self.range(pause.firstDay, pause.lastDay)) as days off (\(count)).")
+            + " Paused until \(pause.lastDay.long)\(pause.lastDay.year == today.year ? "" : " \(pause.lastDay.year)") (\(days == 1 ? "today" : "\(days) days"))"
+            + (past.isEmpty
+              ? "." : ", and \(Self.range(past.first!, past.last!)) marked as days off."))
         ctx.wrappedLine(
-          "Your streak waited over them: they neither grow nor break it, and use no freeze. Reminders go on as before."
+          "No reminders until then, and your streak waits: it neither grows nor breaks, and uses no freeze. A flow you do still counts. End it early with: nudge resume"
         )
-        sayEffects(ctx, new: new, lost: lost, streak: streak)
-        ctx.line(ctx.style.dim("A mistake? 'nudge undo' takes it back."))
-        return
+        if !past.isEmpty { sayEffects(ctx, new: new, lost: lost, streak: streak) }
       }
-      if pause.isAhead(of: today) {
-        let days = pause.lastDay.ordinal - pause.firstDay.ordinal + 1
-        ctx.line(
-          ctx.style.green("✓")
-            + " Days off planned: \(Self.range(pause.firstDay, pause.lastDay))\(pause.lastDay.year == today.year ? "" : " \(pause.lastDay.year)") (\(days == 1 ? "1 day" : "\(days) days"), starting in \(pause.firstDay.ordinal - today.ordinal == 1 ? "1 day" : "\(pause.firstDay.ordinal - today.ordinal) days"))."
-        )
-        ctx.wrappedLine(
-          "No reminders then, and your streak waits over them. Reminders go on until then. See your pauses: nudge pause list"
-        )
-        ctx.line(ctx.style.dim("A mistake? 'nudge undo' takes it back."))
-        return
-      }
-      let days = pause.lastDay.ordinal - today.ordinal + 1
-      ctx.line(
-        ctx.style.green("✓")
-          + " Paused until \(pause.lastDay.long)\(pause.lastDay.year == today.year ? "" : " \(pause.lastDay.year)") (\(days == 1 ? "today" : "\(days) days"))"
-          + (past.isEmpty
-            ? "." : ", and \(Self.range(past.first!, past.last!)) marked as days off."))
-      ctx.wrappedLine(
-        "No reminders until then, and your streak waits: it neither grows nor breaks, and uses no freeze. A flow you do still counts. End it early with: nudge resume"
-      )
-      if !past.isEmpty { sayEffects(ctx, new: new, lost: lost, streak: streak) }
     }
 
     /// The streak after marking past days, and the milestones it reached over them.

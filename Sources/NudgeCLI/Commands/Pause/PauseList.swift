@@ -37,31 +37,29 @@ extension PauseCommand {
         ? rows
         : Array(
           rows.prefix(while: { $0.when != "past" }) + rows.filter { $0.when == "past" }.prefix(10))
-      if json {
-        ctx.line(try jsonText(shown))
-        return
+      try ctx.render(shown, json: json) {
+        guard !rows.isEmpty else {
+          ctx.line("No pauses yet. Take days off with: nudge pause --for 5d (or --from DAY ahead).")
+          return
+        }
+        for row in shown {
+          let days = row.days == 1 ? "1 day" : "\(row.days) days"
+          let label =
+            switch row.when {
+            case "ahead": ctx.style.cyan("ahead")
+            case "now": ctx.style.green("now")
+            default: ctx.style.dim("past")
+            }
+          ctx.line(
+            "\(String(repeating: " ", count: max(0, 3 - String(row.number).count)) + String(row.number))  \(PauseCommand.range(row.firstDay, row.lastDay))\(row.lastDay.year == today.year ? "" : " \(row.lastDay.year)")  (\(days))  \(label)"
+          )
+        }
+        if shown.count < rows.count {
+          ctx.line(
+            ctx.style.dim("\(rows.count - shown.count) older not shown: nudge pause list --all"))
+        }
+        ctx.line(ctx.style.dim("Take one back whole: nudge pause remove N"))
       }
-      guard !rows.isEmpty else {
-        ctx.line("No pauses yet. Take days off with: nudge pause --for 5d (or --from DAY ahead).")
-        return
-      }
-      for row in shown {
-        let days = row.days == 1 ? "1 day" : "\(row.days) days"
-        let label =
-          switch row.when {
-          case "ahead": ctx.style.cyan("ahead")
-          case "now": ctx.style.green("now")
-          default: ctx.style.dim("past")
-          }
-        ctx.line(
-          "\(String(repeating: " ", count: max(0, 3 - String(row.number).count)) + String(row.number))  \(PauseCommand.range(row.firstDay, row.lastDay))\(row.lastDay.year == today.year ? "" : " \(row.lastDay.year)")  (\(days))  \(label)"
-        )
-      }
-      if shown.count < rows.count {
-        ctx.line(
-          ctx.style.dim("\(rows.count - shown.count) older not shown: nudge pause list --all"))
-      }
-      ctx.line(ctx.style.dim("Take one back whole: nudge pause remove N"))
     }
   }
 }

@@ -55,19 +55,17 @@ extension PauseCommand {
       guard let settled = try PauseDays(db: db).remove(chosen, today: today, at: at) else {
         throw CLIError("that pause changed meanwhile: see nudge pause list.", code: .failure)
       }
-      if json {
+      try ctx.render(
+        Report(
+          removed: chosen, newAchievements: settled.new, lostAchievements: settled.lost), json: json
+      ) {
         ctx.line(
-          try jsonText(
-            Report(
-              removed: chosen, newAchievements: settled.new, lostAchievements: settled.lost)))
-        return
+          ctx.style.green("✓")
+            + " Removed the pause \(PauseCommand.range(chosen.firstDay, chosen.lastDay)): those days count as any others again."
+        )
+        PauseCommand.sayAchievements(ctx, settled, streak: try ctx.streak(db, today: today))
+        ctx.line(ctx.style.dim("A mistake? 'nudge undo' puts it back."))
       }
-      ctx.line(
-        ctx.style.green("✓")
-          + " Removed the pause \(PauseCommand.range(chosen.firstDay, chosen.lastDay)): those days count as any others again."
-      )
-      PauseCommand.sayAchievements(ctx, settled, streak: try ctx.streak(db, today: today))
-      ctx.line(ctx.style.dim("A mistake? 'nudge undo' puts it back."))
     }
   }
 }

@@ -17,21 +17,20 @@ extension PlanCommand {
       for problem in catalogue.problems {
         ctx.output.writeError("nudge: \(VisibleText.escaped(problem.described)) (set aside)\n")
       }
-      if json {
-        ctx.line(
-          try jsonText(catalogue.entries.map { PlanSummary($0, on: plans.isOn($0.plan)) }))
-        return
-      }
-      for entry in catalogue.entries {
-        let plan = entry.plan
-        let state = plans.isOn(plan) ? ctx.style.green("on ") : ctx.style.dim("off")
-        ctx.line(
-          "\(state) \(ctx.style.bold(plan.name))  \(VisibleText.escaped(plan.title))"
-            + ctx.style.dim(entry.file.map { "  (\(VisibleText.escaped($0)))" } ?? "  (built in)"))
-        for flow in plan.flows {
+      try ctx.render(catalogue.entries.map { PlanSummary($0, on: plans.isOn($0.plan)) }, json: json)
+      {
+        for entry in catalogue.entries {
+          let plan = entry.plan
+          let state = plans.isOn(plan) ? ctx.style.green("on ") : ctx.style.dim("off")
           ctx.line(
-            "      nudge \(flow.word)  \(VisibleText.escaped(flow.title))"
-              + ctx.style.dim(try PlanCommand.reminderWords(flow, plan, ctx, db)))
+            "\(state) \(ctx.style.bold(plan.name))  \(VisibleText.escaped(plan.title))"
+              + ctx.style.dim(entry.file.map { "  (\(VisibleText.escaped($0)))" } ?? "  (built in)")
+          )
+          for flow in plan.flows {
+            ctx.line(
+              "      nudge \(flow.word)  \(VisibleText.escaped(flow.title))"
+                + ctx.style.dim(try PlanCommand.reminderWords(flow, plan, ctx, db)))
+          }
         }
       }
     }

@@ -17,41 +17,39 @@ extension PlanCommand {
       let plans = try ctx.plans(try ctx.openDatabase())
       let entry = try plans.catalogue.named(name)
       let isOn = plans.isOn(entry.plan)
-      if json {
-        ctx.line(try jsonText(PlanSummary(entry, on: isOn)))
-        return
-      }
-      let plan = entry.plan
-      ctx.line(
-        ctx.style.bold(VisibleText.escaped(plan.title)) + " (\(plan.name), "
-          + (isOn ? "on" : "off: nudge plan on \(plan.name)") + ")")
-      if !plan.about.isEmpty { ctx.wrappedLine(VisibleText.escaped(plan.about)) }
-      for slot in plan.slots {
+      try ctx.render(PlanSummary(entry, on: isOn), json: json) {
+        let plan = entry.plan
         ctx.line(
-          ctx.style.dim("slot \(slot.id) at \(VisibleText.escaped(slot.at)): ")
-            + VisibleText.escaped(slot.title))
-      }
-      for flow in plan.flows {
-        ctx.line()
-        ctx.line(
-          ctx.style.bold("nudge \(flow.word)") + "  \(VisibleText.escaped(flow.title))"
-            + (flow.slot.map { ctx.style.dim("  (\($0) reminder)") } ?? ""))
-        for question in flow.questions {
-          let mark = question.required ? "*" : " "
+          ctx.style.bold(VisibleText.escaped(plan.title)) + " (\(plan.name), "
+            + (isOn ? "on" : "off: nudge plan on \(plan.name)") + ")")
+        if !plan.about.isEmpty { ctx.wrappedLine(VisibleText.escaped(plan.about)) }
+        for slot in plan.slots {
           ctx.line(
-            "  \(mark) \(question.id.padded(to: 16)) \(VisibleText.escaped(question.ask))"
-              + ctx.style.dim(" [\(VisibleText.escaped(question.kind.described))]"))
+            ctx.style.dim("slot \(slot.id) at \(VisibleText.escaped(slot.at)): ")
+              + VisibleText.escaped(slot.title))
         }
-      }
-      if !plan.challenges.isEmpty {
-        let categories = Set(plan.challenges.map(\.category)).sorted()
+        for flow in plan.flows {
+          ctx.line()
+          ctx.line(
+            ctx.style.bold("nudge \(flow.word)") + "  \(VisibleText.escaped(flow.title))"
+              + (flow.slot.map { ctx.style.dim("  (\($0) reminder)") } ?? ""))
+          for question in flow.questions {
+            let mark = question.required ? "*" : " "
+            ctx.line(
+              "  \(mark) \(question.id.padded(to: 16)) \(VisibleText.escaped(question.ask))"
+                + ctx.style.dim(" [\(VisibleText.escaped(question.kind.described))]"))
+          }
+        }
+        if !plan.challenges.isEmpty {
+          let categories = Set(plan.challenges.map(\.category)).sorted()
+          ctx.line()
+          ctx.line(
+            "\(plan.challenges.count) challenges in \(categories.count) categories: "
+              + categories.joined(separator: ", "))
+        }
         ctx.line()
-        ctx.line(
-          "\(plan.challenges.count) challenges in \(categories.count) categories: "
-            + categories.joined(separator: ", "))
+        ctx.line(ctx.style.dim("* answered for the entry to count"))
       }
-      ctx.line()
-      ctx.line(ctx.style.dim("* answered for the entry to count"))
     }
   }
 }

@@ -79,49 +79,47 @@ extension ScheduleCommand {
       }
       // next times in UTC for a TZ that names no zone: said once, on stderr (JSON too)
       if !noPrompt { ctx.noteUnknownTZ() }
-      if json {
-        ctx.line(try jsonText(rows.map(\.0)))
-        return
-      }
-      let style = ctx.style
-      // a schedule reminds nobody by itself: say so when nothing will fire it
-      if let sentence = RemindersState.current(ctx, schedules, checkTimers: true).sentence {
-        ctx.wrappedLine(sentence, style: style.yellow)
-      }
-      if let pause {
-        ctx.wrappedLine(
-          "Paused until \(pause.lastDay.short(from: ctx.today(settings).day)): no reminder fires until then (nudge resume).",
-          style: style.cyan)
-      }
-      // the time column fits the longest time: never cut
-      let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
-      let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)
-      let slotWidth = max(8, rows.map(\.0.slot.rawValue.count).max() ?? 0)
-      for ((row, next, refused), time) in zip(rows, shown) {
-        let state = row.enabled ? style.green("on ") : style.dim("off")
-        let expression = time.padded(to: width)
-        var line =
-          "\(style.bold(row.slot.rawValue.padded(to: slotWidth))) \(state)  \(expression)"
-        if let next {
-          line +=
-            " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
-        } else if row.enabled, refused {
-          line += style.yellow(
-            " fires too often to remind: nudge schedule set \(row.slot.rawValue) TIME")
-        } else if row.enabled {
-          line += style.dim(" never again (no future elapse)")
+      try ctx.render(rows.map(\.0), json: json) {
+        let style = ctx.style
+        // a schedule reminds nobody by itself: say so when nothing will fire it
+        if let sentence = RemindersState.current(ctx, schedules, checkTimers: true).sentence {
+          ctx.wrappedLine(sentence, style: style.yellow)
         }
-        if let of = row.of { line += style.dim(" · " + of) }
-        ctx.line(line)
-      }
-      if rows.contains(where: { $0.0.of != nil }) {
-        ctx.wrappedLine(
-          "A plan's reminder keeps its time in its plan file, a habit's in the habit (nudge habit edit NAME --at TIME).",
-          style: style.dim)
-      }
-      if !noPrompt && ctx.input.isTerminal && ctx.output.isTerminal {
-        // only the built-in slots' times are set here
-        try offerChanges(ctx, rows.map(\.0).filter { $0.of == nil })
+        if let pause {
+          ctx.wrappedLine(
+            "Paused until \(pause.lastDay.short(from: ctx.today(settings).day)): no reminder fires until then (nudge resume).",
+            style: style.cyan)
+        }
+        // the time column fits the longest time: never cut
+        let shown = rows.map { verbose ? $0.0.expression : $0.0.plain }
+        let width = max(verbose ? 24 : 16, shown.map(\.count).max() ?? 0)
+        let slotWidth = max(8, rows.map(\.0.slot.rawValue.count).max() ?? 0)
+        for ((row, next, refused), time) in zip(rows, shown) {
+          let state = row.enabled ? style.green("on ") : style.dim("off")
+          let expression = time.padded(to: width)
+          var line =
+            "\(style.bold(row.slot.rawValue.padded(to: slotWidth))) \(state)  \(expression)"
+          if let next {
+            line +=
+              " next \(Self.friendly(next, local)) " + style.dim("(in \(Self.until(next - now)))")
+          } else if row.enabled, refused {
+            line += style.yellow(
+              " fires too often to remind: nudge schedule set \(row.slot.rawValue) TIME")
+          } else if row.enabled {
+            line += style.dim(" never again (no future elapse)")
+          }
+          if let of = row.of { line += style.dim(" · " + of) }
+          ctx.line(line)
+        }
+        if rows.contains(where: { $0.0.of != nil }) {
+          ctx.wrappedLine(
+            "A plan's reminder keeps its time in its plan file, a habit's in the habit (nudge habit edit NAME --at TIME).",
+            style: style.dim)
+        }
+        if !noPrompt && ctx.input.isTerminal && ctx.output.isTerminal {
+          // only the built-in slots' times are set here
+          try offerChanges(ctx, rows.map(\.0).filter { $0.of == nil })
+        }
       }
     }
 

@@ -15,19 +15,16 @@ extension SyncCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       guard let me = try db.syncDevice() else {
-        if json {
-          ctx.line(try jsonText(SyncStatus(on: false)))
-          return
+        try ctx.render(SyncStatus(on: false), json: json) {
+          ctx.line(
+            "Sync is off. 'nudge sync init DIR' joins this computer through a shared folder.")
         }
-        ctx.line("Sync is off. 'nudge sync init DIR' joins this computer through a shared folder.")
         return
       }
       let status = try SyncStatus.of(ctx, db, me)
-      if json {
-        ctx.line(try jsonText(status))
-        return
+      try ctx.render(status, json: json) {
+        status.say(ctx)
       }
-      status.say(ctx)
     }
   }
 }

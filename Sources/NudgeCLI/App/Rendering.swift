@@ -1,0 +1,17 @@
+import NudgeCore
+
+/// The one place a command's `--json` is decided: the command makes its result and says how a
+/// person reads it; this prints the result as one JSON document (sorted keys, as `NudgeJSON`
+/// writes it) when `json`, else runs `text`. No command prints JSON itself
+/// (`RenderingTests` holds it so).
+extension Context {
+  func render<Value: Encodable>(
+    _ value: @autoclosure () throws -> Value, json: Bool, text: () throws -> Void
+  ) throws {
+    if json {
+      line(String(decoding: try NudgeJSON.encode(try value()), as: UTF8.self))
+    } else {
+      try text()
+    }
+  }
+}
