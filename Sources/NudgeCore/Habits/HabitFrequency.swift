@@ -90,6 +90,15 @@ public enum HabitFrequency: Hashable, Sendable {
     }
   }
 
+  /// Whether each day is wanted on its own (daily, or on its weekdays), not a number of times
+  /// in a period: a day it is due with nothing done is a miss.
+  public var isDayByDay: Bool {
+    switch self {
+    case .daily, .weekdays: true
+    case .timesPerWeek, .timesPerMonth, .everyDays: false
+    }
+  }
+
   /// What its streak counts: `days`, `weeks`, `months` or `periods` (of every N days).
   public var streakUnit: String {
     switch self {

@@ -85,12 +85,7 @@ enum HabitHeatmap {
     let met = Set(checks.values.filter { $0.meets(habit) }.map(\.day))
     let excused = Set(checks.values.filter { !$0.done }.map(\.day)).union(paused)
     // a day off its weekdays, or of a period habit with nothing done, is no miss
-    let dayByDay: Bool = {
-      switch habit.every {
-      case .daily, .weekdays: true
-      default: false
-      }
-    }()
+    let dayByDay = habit.every.isDayByDay
     let style = ctx.style
     let mondays = Heatmap.mondays(weeks, today: today)
     var labels = ""
