@@ -153,16 +153,8 @@ public enum Challenge: String, CaseIterable, Codable, Sendable {
   case emotionalEating = "emotional-eating"
   case other
 
-  public var label: String {
-    switch self {
-    case .skippingMeals: "Skipping meals"
-    case .lateNightSnacking: "Late-night snacking"
-    case .sugaryDrinks: "Sugary drinks"
-    case .onTheGo: "Eating on the go"
-    case .emotionalEating: "Emotional eating"
-    case .other: "Other"
-    }
-  }
+  /// Its words, as coach.plan gives the Morning Focus's challenge question.
+  public var label: String { CoachPlan.label("review", "challenge", option: rawValue) }
 }
 
 /// The Morning Focus: my why, today's challenge, my swap and the commitment.
@@ -248,14 +240,8 @@ public struct CheckinEntry: DayEntry {
 public enum HelpCategory: String, CaseIterable, Codable, Sendable {
   case stress, habit, physical, other
 
-  public var label: String {
-    switch self {
-    case .stress: "Stress / emotional"
-    case .habit: "Habit / automatic"
-    case .physical: "Physical / biological"
-    case .other: "Other / not sure"
-    }
-  }
+  /// Its words, as coach.plan gives the need-help flow's category question.
+  public var label: String { CoachPlan.label("need-help", "category", option: rawValue) }
 }
 
 /// A tagged note captured by the I-need-help flow; several a day are kept.

@@ -38,4 +38,14 @@ public enum CoachPlan {
   public static func flow(offeredBy slot: String) -> FlowDefinition? {
     plan.flows.first { $0.slot == slot && compiledFlowIDs.contains($0.id) }
   }
+
+  /// The words coach.plan gives option `option` of question `question` of flow `flow` (a
+  /// challenge's "Sugary drinks", a craving's "Stress / emotional"): the one place they live.
+  public static func label(_ flow: String, _ question: String, option: String) -> String {
+    guard let asked = self.flow(flow).questions.first(where: { $0.id == question }),
+      case .oneOf(let options) = asked.kind,
+      let found = options.first(where: { $0.id == option })
+    else { fatalError("plans/coach.plan has no option '\(option)' of \(flow).\(question)") }
+    return found.label
+  }
 }
