@@ -112,32 +112,37 @@ extension AppDatabase {
       daysByFlow: daysByFlow,
       pausedDays: Set(try db.fetchAll(Pause.self).flatMap { $0.days(through: $0.lastDay) }))
     // the answers the plans' rules read (the store knows no rule: the core makes the facts)
-    facts.take(try answerRows(db, HistoryFacts.answersRead))
+    facts.apply(answerRows: try answerRows(db, HistoryFacts.answersRead))
     facts.habitDays = try habitDays(db)
     return facts
   }
 
   /// The answers `reads` ask for, by flow: each entry's day and its answers to the questions
-  /// named, in their order. Only the answers asked for are read from each row's JSON (reading
-  /// each entry whole was a third of the facts' time); a row whose answers are not JSON is
-  /// passed over.
+  /// named (the reads of one flow read together). Only the answers asked for are read from
+  /// each row's JSON (reading each entry whole was a third of the facts' time); a row whose
+  /// answers are not JSON is passed over.
   static func answerRows(_ db: SQLiteConnection, _ reads: [AnswersRead]) throws -> [String:
     AnswerRows]
   {
-    var rows: [String: AnswerRows] = [:]
+    var questions: [String: [String]] = [:]
     for read in reads {
-      let columns = read.questions.map { _ in "json_extract(answers, ?)" }.joined(separator: ", ")
-      let paths = read.questions.map { SQLValue.text("$.\"\($0)\"") }
-      var found: AnswerRows = [:]
+      for question in read.questions where questions[read.flow]?.contains(question) != true {
+        questions[read.flow, default: []].append(question)
+      }
+    }
+    var rows: [String: AnswerRows] = [:]
+    for (flow, asked) in questions {
+      let columns = asked.map { _ in "json_extract(answers, ?)" }.joined(separator: ", ")
+      var found = AnswerRows(questions: asked)
       try db.forEachRow(
         "SELECT day, \(columns) FROM flow_entry WHERE flow = ? AND json_valid(answers)",
-        paths + [.text(read.flow)]
+        asked.map { SQLValue.text("$.\"\($0)\"") } + [.text(flow)]
       ) { row in
         guard let day = row.day(at: 0)
         else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
-        found[day] = read.questions.indices.map { row.text(at: Int32($0 + 1)) }
+        found.byDay[day] = asked.indices.map { row.text(at: Int32($0 + 1)) }
       }
-      rows[read.flow] = found
+      rows[flow] = found
     }
     return rows
   }

@@ -117,16 +117,15 @@ public struct HabitReminderOffer: Sendable {
   public func callAsFunction(_ slot: ReminderSource, today: Day) throws(StoreError)
     -> Reminder.Offer?
   {
-    try db.inTransaction {
-      guard let id = slot.habitID,
-        let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
-      else { return nil }
-      let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
-      let progress = HabitProgress(
-        habit, checks: try db.habitChecks(habit.id), paused: paused, today: today,
-        scoring: false)
-      guard progress.state(of: habit, on: today) == .due else { return nil }
-      return .habit(Reminder.HabitOffer(habit, streak: progress.streak))
-    }
+    // (reads only: asked again whenever the database's folder changes while the reminder
+    // waits, it never takes the write lock; inside FireReminder it joins its transaction)
+    guard let id = slot.habitID,
+      let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
+    else { return nil }
+    let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
+    let progress = HabitProgress(
+      habit, checks: try db.habitChecks(habit.id), paused: paused, today: today, scoring: false)
+    guard progress.state(of: habit, on: today) == .due else { return nil }
+    return .habit(Reminder.HabitOffer(habit, streak: progress.streak))
   }
 }

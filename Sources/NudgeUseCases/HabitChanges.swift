@@ -1,10 +1,10 @@
 import NudgeCore
 import NudgeStore
 
-/// A habit added or changed, its day recorded (done or skipped, from a terminal or its
-/// reminder), a habit's change taken back, a habit removed or a Loop backup brought in — each in
-/// one transaction with the achievements it earns or takes back (`AchievementLedger`) and, for
-/// a day done now, the celebration it draws.
+/// A habit added (journaled) or changed, its day recorded (done or skipped, from a terminal or
+/// its reminder), a habit's change taken back, a habit removed or a Loop backup brought in —
+/// each but the addition in one transaction with the achievements it earns or takes back
+/// (`AchievementLedger`) and, for a day done now, the celebration it draws.
 public struct HabitChanges: Sendable {
   public let db: AppDatabase
 
@@ -50,9 +50,12 @@ public struct HabitChanges: Sendable {
     try db.addHabit(habit, madeOn: madeOn, at: at)
   }
 
-  /// Stores `habit`'s changed name, question, reminder, target or archive state (journaled).
-  public func update(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) {
-    try db.updateHabit(habit, madeOn: madeOn, at: at)
+  /// Stores `habit`'s changed name, question, reminder, target or archive state (journaled),
+  /// with what that earns or takes back (a target raised can leave days short of it).
+  @discardableResult
+  public func update(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) -> Settled {
+    try settling { () throws(StoreError) in try db.updateHabit(habit, madeOn: madeOn, at: at) }
+      .settled
   }
 
   /// Takes back a habit's change (`nudge undo`); returns the habit's name.

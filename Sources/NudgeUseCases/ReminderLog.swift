@@ -26,10 +26,4 @@ public struct ReminderLog: Sendable {
   public func takeDueSnooze(_ slot: ReminderSource, now: Int) throws(StoreError) -> Snooze? {
     try db.takeDueSnooze(slot, now: now)
   }
-
-  /// True the first time `note` is asked about (a note said once, such as "no user
-  /// manager"), false after.
-  public func firstTime(_ note: String) throws(StoreError) -> Bool {
-    try db.firstTime(note)
-  }
 }

@@ -1,8 +1,7 @@
 import NudgeCore
 import NudgeStore
 
-/// This computer joining or leaving sync (`nudge sync init|leave`), and a kept conflict
-/// dropped (`nudge sync drop`).
+/// This computer joining or leaving sync (`nudge sync init|leave`).
 public struct SyncMembership: Sendable {
   public let db: AppDatabase
 
@@ -20,7 +19,4 @@ public struct SyncMembership: Sendable {
 
   /// Leaves sync (what was synced stays here).
   public func leave() throws(StoreError) { try db.leaveSync() }
-
-  /// Drops conflict `id` (the version that won stays); false when there is none.
-  public func dropConflict(_ id: Int) throws(StoreError) -> Bool { try db.dropSyncConflict(id) }
 }

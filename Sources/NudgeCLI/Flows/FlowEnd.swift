@@ -123,7 +123,7 @@ extension Context {
     apply(&preview)
     guard preview.counts else {
       if let interactiveRefusal {
-        try KeepDraft(db: db).remove(Entry.flow, on: flowDay.day)
+        try Drafts(db: db).remove(Entry.flow, on: flowDay.day)
         line(interactiveRefusal)
         return
       }

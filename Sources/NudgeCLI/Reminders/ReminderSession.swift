@@ -92,10 +92,11 @@ private struct OnScreen: Sendable {
         slot: post.logged, elapse: post.elapse, outcome: outcome, at: at, detail: detail))
   }
 
-  /// The flows other plans give this slot not done yet today, and a plan slot's title.
-  func planTexts() -> (pending: [FlowDefinition], slotTitle: String?) {
+  /// The flows other plans give this slot not done yet (of `done`, the flows done today: the
+  /// decision's, or those read again after a snooze), and a plan slot's title.
+  func planTexts(done: Set<Flow>) -> (pending: [FlowDefinition], slotTitle: String?) {
     (
-      plans.flowsOn(slot).filter { !post.doneToday.contains(.defined($0.word)) },
+      plans.flowsOn(slot).filter { !done.contains(.defined($0.word)) },
       plans.title(of: slot)
     )
   }
@@ -111,7 +112,7 @@ private struct OnScreen: Sendable {
   {
     try log(.undelivered)
     if !options.json {
-      let (pending, slotTitle) = planTexts()
+      let (pending, slotTitle) = planTexts(done: post.doneToday)
       printFallback(
         ctx, slot: slot, streak: post.streak, offering: offer, pending: pending,
         slotTitle: slotTitle)
@@ -125,7 +126,7 @@ private struct OnScreen: Sendable {
   func run() throws -> Reminder.RunReport {
     // a server that stops answering mid-call: print the reminder, log it, leave with 69 (on
     // the watchdog thread, while this one is blocked in the call; a failed log is not retried)
-    let (pending, slotTitle) = planTexts()
+    let (pending, slotTitle) = planTexts(done: post.doneToday)
     let fallback = fallbackText(
       slot, streak: post.streak, offering: post.offer, pending: pending, slotTitle: slotTitle,
       hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour)
@@ -165,6 +166,8 @@ private struct OnScreen: Sendable {
     let syncFolder = [(try? db.syncDevice())??.folder].compactMap { $0 }
     let started = ctx.clock.now()
     var offered = post.offer
+    // the day's done flows: the decision's, read again only after a snooze
+    var doneToday = post.doneToday
     // what the server last said of the reminder: on the screen, or held back (Do Not Disturb)
     let seen = Mutex<Visibility?>(nil)
     while true {
@@ -173,7 +176,7 @@ private struct OnScreen: Sendable {
         try log(.doneElsewhere)
         return report(.doneElsewhere)
       }
-      let (pending, slotTitle) = planTexts()
+      let (pending, slotTitle) = planTexts(done: doneToday)
       let note = DesktopNotification.reminder(
         slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer,
         pending: pending, slotTitle: slotTitle,
@@ -233,12 +236,11 @@ private struct OnScreen: Sendable {
       case .action(.snooze, _):
         guard try snooze() else { return report(.snoozed) }
         let today = rule.day(of: ctx.clock.now(), in: zone)
+        doneToday = try db.doneFlows(on: today)
         offered =
           slot.habitID != nil
           ? try HabitReminderOffer(db: db)(slot, today: today)
-          : slot.offer(
-            done: try db.doneFlows(on: today),
-            also: plans.flowsOn(slot).map { .defined($0.word) })
+          : slot.offer(done: doneToday, also: plans.flowsOn(slot).map { .defined($0.word) })
       case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)
         return report(.done)

@@ -270,7 +270,7 @@ struct UserUnits {
     }
     try removeGoneTimers(schedules)
     try activate(schedules)
-    if !hasUserManager, try ReminderLog(db: db).firstTime("no-user-manager") { noUserManagerNote() }
+    if !hasUserManager, try SaidOnce(db: db).isNew("no-user-manager") { noUserManagerNote() }
   }
 
   /// After a staleness setting changed: rewrite each slot's service bound, when installed.

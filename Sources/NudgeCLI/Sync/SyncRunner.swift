@@ -4,7 +4,8 @@ import NudgeStore
 import Synchronization
 
 /// Where sync runs by itself: when a command opens the database (take in what arrived, when a
-/// device file changed), after each write (write it out), and before a reminder decides.
+/// device file changed: a reminder's decision comes after it), after each write (write it
+/// out), and while a reminder waits (a device file changed).
 /// Quiet unless something was skipped; a folder that can't be used is `doctor`'s and `nudge
 /// sync`'s to say, never a reason for another command to fail.
 enum SyncRunner {

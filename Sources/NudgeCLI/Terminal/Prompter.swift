@@ -206,7 +206,7 @@ final class DraftAnswers {
     if try answers.prompter.yesNo("Resume where you left off?", current: true) {
       answers.resumed = kept.answers
     } else {
-      try KeepDraft(db: db).remove(flow, on: flowDay.day)
+      try Drafts(db: db).remove(flow, on: flowDay.day)
       answers.draft = fresh
     }
     ctx.line()
@@ -225,7 +225,7 @@ final class DraftAnswers {
   /// Keeps an answer now.
   func keep(_ key: String, _ value: String?) throws {
     draft.answers[key] = value ?? ""
-    try KeepDraft(db: db).save(draft, at: InstantFormat.format(ctx.clock.now(), in: ctx.timeZone))
+    try Drafts(db: db).save(draft, at: InstantFormat.format(ctx.clock.now(), in: ctx.timeZone))
   }
 
   /// The answer kept for `key` from an earlier run, taken without showing it (the caller

@@ -2,18 +2,10 @@
 /// on first use: the one place its flows' titles, slots and first-achievement words live.
 /// `Flow.title`, `ReminderSource.flow` and the coach's `Achievement.title`s ask it.
 public enum CoachPlan {
-  /// The plan, read from its built-in text. A built-in plan that does not read is a bug of
-  /// the build (PlanFileTests reads every one), so it stops here, loudly.
-  public static let plan: Plan = {
-    guard !text.isEmpty else {
-      fatalError("plans/coach.plan is not compiled in: run scripts/builtin-plans")
-    }
-    do throws(PlanFileError) {
-      return try PlanFile.read(text)
-    } catch {
-      fatalError("plans/coach.plan:\(error.line): \(error.message)")
-    }
-  }()
+  /// The plan, as plans/coach.plan writes it: compiled in as a value by
+  /// scripts/builtin-plans (`compiled`), so a start does not parse it (the today view reads
+  /// its titles); CoachPlanTests holds the value to what the plan file reader makes of the text.
+  public static var plan: Plan { compiled }
 
   /// The coach's flows whose commands are compiled in (their named flags, prep's "all
   /// prepped", the need-help mini-coach); any other flow of coach.plan runs from its

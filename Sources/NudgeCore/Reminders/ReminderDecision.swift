@@ -52,7 +52,7 @@ extension Reminder {
 
     public init(
       slot: ReminderSource, isDemo: Bool = false, elapse: Int?, offer: Reminder.Offer?, streak: Int,
-      settings: Settings, doneToday: Set<Flow> = []
+      settings: Settings, doneToday: Set<Flow>
     ) {
       self.doneToday = doneToday
       self.slot = slot

@@ -11,16 +11,36 @@ public struct AnswersRead: Hashable, Sendable {
   }
 }
 
-/// The rows an `AnswersRead` brings back: by day, each question's answer in its order (nil
-/// when the entry has none).
-public typealias AnswerRows = [Day: [String?]]
+/// The rows of one flow the store brings back for the `AnswersRead`s of that flow: each
+/// entry's answers to the questions asked, by day.
+public struct AnswerRows: Equatable, Sendable {
+  /// The questions read, in the order of each row's answers.
+  public var questions: [String]
+  /// Each entry's answers, by its day, in the order of `questions` (nil: not answered).
+  public var byDay: [Day: [String?]]
+
+  public init(questions: [String], byDay: [Day: [String?]] = [:]) {
+    self.questions = questions
+    self.byDay = byDay
+  }
+
+  /// The days with an entry.
+  public var days: Dictionary<Day, [String?]>.Keys { byDay.keys }
+
+  /// The answer to `question` of the entry of `day`; nil when it has none, or there is no
+  /// entry that day (or the question was not read).
+  public func answer(_ question: String, on day: Day) -> String? {
+    guard let index = questions.firstIndex(of: question), let row = byDay[day] else { return nil }
+    return row[index]
+  }
+}
 
 extension HistoryFacts {
   /// Everything the plans' rules read from entries' answers.
   public static let answersRead: [AnswersRead] = CoachPlan.answersRead + SleepCoach.answersRead
 
-  /// Fills the facts the plans' rules make of the rows asked for by `answersRead` (by flow).
-  public mutating func take(_ rows: [String: AnswerRows]) {
+  /// Fills in the facts the plans' rules make of the rows `answersRead` asked for (by flow).
+  public mutating func apply(answerRows rows: [String: AnswerRows]) {
     followedDays = CoachPlan.followedDays(rows)
     bedtimes = SleepCoach.bedtimes(rows)
     challengesCompleted = SleepCoach.challengesCompleted(rows)
@@ -33,7 +53,8 @@ extension CoachPlan {
 
   /// The days whose check-in says the swap was followed (the swaps achievements count them).
   static func followedDays(_ rows: [String: AnswerRows]) -> Set<Day> {
-    Set((rows["checkin"] ?? [:]).compactMap { day, answers in answers[0] == "yes" ? day : nil })
+    guard let checkins = rows["checkin"] else { return [] }
+    return Set(checkins.days.filter { checkins.answer("followed", on: $0) == "yes" })
   }
 }
 
@@ -47,24 +68,26 @@ extension SleepCoach {
 
   /// Each logged night's bedtime, minutes after midnight ("23:40" is 1420).
   static func bedtimes(_ rows: [String: AnswerRows]) -> [Day: Int] {
-    (rows["sleep"] ?? [:]).compactMapValues { answers in
-      guard let parts = answers[0]?.split(separator: ":"), parts.count == 2,
-        let hour = Int(parts[0]), let minute = Int(parts[1])
-      else { return nil }
-      return hour * 60 + minute
+    guard let nights = rows["sleep"] else { return [:] }
+    var bedtimes: [Day: Int] = [:]
+    for day in nights.days {
+      guard let parts = nights.answer("bedtime", on: day)?.split(separator: ":"),
+        parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1])
+      else { continue }
+      bedtimes[day] = hour * 60 + minute
     }
+    return bedtimes
   }
 
   /// The days a challenge was completed that the night's log took on (a challenge picked and
   /// not turned down).
   static func challengesCompleted(_ rows: [String: AnswerRows]) -> Set<Day> {
-    let nights = rows["sleep"] ?? [:]
+    guard let nights = rows["sleep"], let challenges = rows["challenge"] else { return [] }
     return Set(
-      (rows["challenge"] ?? [:]).compactMap { day, answers in
-        guard answers[0] == "yes", let night = nights[day], night[1] != nil,
-          (night[2] ?? "yes") == "yes"
-        else { return nil }
-        return day
+      challenges.days.filter { day in
+        challenges.answer("completed", on: day) == "yes"
+          && nights.answer("challenge", on: day) != nil
+          && (nights.answer("accept", on: day) ?? "yes") == "yes"
       })
   }
 }

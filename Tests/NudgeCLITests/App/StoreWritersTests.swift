@@ -66,7 +66,9 @@ import Testing
     let code = text.components(separatedBy: "\n").filter {
       !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
     }.joined(separator: "\n")
-    return code.matches(of: #/\bdb\s*\.\s*(\w+)\s*[({]/#).map { String($0.1) }
+    return code.matches(of: #/(?:\bdb|openDatabase\(\))\s*\.\s*(\w+)\s*[({]/#).map {
+      String($0.1)
+    }
   }
 
   @Test func theMapSaysWhoWritesAndTheWritesAreFound() throws {
@@ -81,6 +83,7 @@ import Testing
       #expect(!writes.contains(read), "\(read) is seen as a write")
     }
     #expect(Self.storeCalls("try db.setSetting(k, to: v)\n// db.leaveSync()") == ["setSetting"])
+    #expect(Self.storeCalls("try ctx.openDatabase().leaveSync()") == ["leaveSync"])
   }
 
   @Test func onlyTheRoomsTheMapNamesWriteTheStore() {

@@ -41,11 +41,15 @@ extension HabitCommand {
         ctx.line("\(HabitText.name(habit)) is so already; nothing changed.")
         return
       }
-      try HabitChanges(db: db).update(edited, madeOn: today.day, at: today.savedAt)
+      let settled = try HabitChanges(db: db).update(edited, madeOn: today.day, at: today.savedAt)
       try HabitReminders.update(ctx, db)
       ctx.line(
         ctx.style.green("✓") + " \(HabitText.name(edited)): "
           + HabitText.describe(edited, style: ctx.style))
+      HabitText.sayLost(settled, ctx)
+      if !settled.newAchievements.isEmpty {
+        ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
+      }
     }
   }
 }

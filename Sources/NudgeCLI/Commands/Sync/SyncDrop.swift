@@ -13,7 +13,7 @@ extension SyncCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       guard try db.syncDevice() != nil else { throw SyncCommand.notOn }
-      guard try SyncMembership(db: db).dropConflict(id) else { throw SyncCommand.noConflict(id) }
+      guard try DropConflict(db: db)(id) else { throw SyncCommand.noConflict(id) }
       ctx.line(
         ctx.style.green("✓")
           + " Forgot conflict \(id) on this computer; the version that won stays. Another computer keeps its own copy of it (under its own number)."

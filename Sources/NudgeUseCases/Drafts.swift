@@ -3,7 +3,7 @@ import NudgeStore
 
 /// A flow's answers so far, kept while it is asked (so a closed terminal loses nothing), and
 /// removed when the flow is finished or given up.
-public struct KeepDraft: Sendable {
+public struct Drafts: Sendable {
   public let db: AppDatabase
 
   public init(db: AppDatabase) { self.db = db }
