@@ -8,19 +8,10 @@ import Testing
 /// (today's Nudge adds keys, such as the plans' flows and the habits of a day, and settings
 /// that did not exist; it loses and changes none).
 @Suite struct FirstReleaseUpgradeTests {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/schema4").path
+  static let fixtures = SchemaUpgradeTests.fixture("schema4")
   static let now = "2026-11-19T09:00:00+01:00"
 
-  func upgraded() throws -> Nudge {
-    var nudge = Nudge()
-    let path = nudge.home + "/nudge.sqlite3"
-    try FileManager.default.copyItem(atPath: Self.fixtures + "/nudge.sqlite3", toPath: path)
-    nudge.environment["NUDGE_DB"] = path
-    nudge.environment["NUDGE_SEED"] = "4"
-    return nudge
-  }
+  func upgraded() throws -> Nudge { try SchemaUpgradeTests.upgraded(Self.fixtures, seed: 4) }
 
   /// The places under which `old` is not within `new`: a key gone, a value changed, a list of
   /// another length (empty: every value `old` has, `new` has the same).

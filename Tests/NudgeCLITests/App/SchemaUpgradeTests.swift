@@ -7,20 +7,28 @@ import Testing
 /// achievements, the log, the schedule and the settings as that release printed them, and its
 /// draft and undo journal still working.
 @Suite struct SchemaUpgradeTests {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/schema7").path
+  static let fixtures = fixture("schema7")
   static let now = "2026-11-20T09:00:00+01:00"
 
-  /// Today's Nudge on a copy of the fixture.
-  func upgraded() throws -> Nudge {
+  /// The folder of a fixture under Tests/Fixtures.
+  static func fixture(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/" + name).path
+  }
+
+  /// Today's Nudge on a copy of the database in `fixtures`, drawing with `seed` (the one its
+  /// release drew with).
+  static func upgraded(_ fixtures: String, seed: Int) throws -> Nudge {
     var nudge = Nudge()
     let path = nudge.home + "/nudge.sqlite3"
-    try FileManager.default.copyItem(atPath: Self.fixtures + "/nudge.sqlite3", toPath: path)
+    try FileManager.default.copyItem(atPath: fixtures + "/nudge.sqlite3", toPath: path)
     nudge.environment["NUDGE_DB"] = path
-    nudge.environment["NUDGE_SEED"] = "7"
+    nudge.environment["NUDGE_SEED"] = "\(seed)"
     return nudge
   }
+
+  func upgraded() throws -> Nudge { try Self.upgraded(Self.fixtures, seed: 7) }
 
   func object(_ text: String) throws -> NSObject {
     try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSObject)
