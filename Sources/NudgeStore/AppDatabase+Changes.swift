@@ -122,6 +122,11 @@ extension AppDatabase {
 extension AppDatabase {
   // MARK: - Pauses
 
+  /// The days off (`nudge pause`) up to `today`: those a streak and a habit wait over.
+  public func pausedDays(through today: Day) throws(StoreError) -> Set<Day> {
+    Set(try pauses().flatMap { $0.days(through: today) })
+  }
+
   /// Every pause, oldest first.
   public func pauses() throws(StoreError) -> [Pause] {
     try read { db in try db.fetchAll(Pause.self, "ORDER BY first_day") }

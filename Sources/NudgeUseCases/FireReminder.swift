@@ -122,7 +122,7 @@ public struct HabitReminderOffer: Sendable {
     guard let id = slot.habitID,
       let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
     else { return nil }
-    let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
+    let paused = try db.pausedDays(through: today)
     let progress = HabitProgress(
       habit, checks: try db.habitChecks(habit.id), paused: paused, today: today, scoring: false)
     guard progress.state(of: habit, on: today) == .due else { return nil }

@@ -60,7 +60,7 @@ struct HistoryCommand: ContextCommand {
       let frozen = Set(
         try ctx.streak(db, today: today).frozen)
       // days off are drawn '-' as `streak` draws them, never '·' missed
-      let paused = Set(try db.pauses().flatMap { $0.days(through: today) })
+      let paused = try db.pausedDays(through: today)
       if full {
         let view = DayView(ctx: ctx, today: today, plans: plans)
         for (index, entry) in timeline.reversed().enumerated() {

@@ -60,17 +60,12 @@ struct HabitReport: Encodable {
   static func all(_ habits: [Habit], _ db: AppDatabase, today: Day, scoring: Bool = true) throws
     -> [HabitReport]
   {
-    let paused = try pausedDays(db, through: today)
+    let paused = try db.pausedDays(through: today)
     return try habits.map {
       let progress = HabitProgress(
         $0, checks: try db.habitChecks($0.id), paused: paused, today: today, scoring: scoring)
       return HabitReport($0, progress, today: today)
     }
-  }
-
-  /// The days off (`nudge pause`) up to `today`.
-  static func pausedDays(_ db: AppDatabase, through today: Day) throws -> Set<Day> {
-    Set(try db.pauses().flatMap { $0.days(through: today) })
   }
 }
 
@@ -81,7 +76,7 @@ enum HabitHeatmap {
     throws
   {
     let checks = HabitProgress.marks(try db.habitChecks(habit.id), of: habit)
-    let paused = try HabitReport.pausedDays(db, through: today)
+    let paused = try db.pausedDays(through: today)
     let met = Set(checks.values.filter { $0.meets(habit) }.map(\.day))
     let excused = Set(checks.values.filter { !$0.done }.map(\.day)).union(paused)
     // a day off its weekdays, or of a period habit with nothing done, is no miss
