@@ -112,9 +112,9 @@ extension AppDatabase {
   public func edit(_ note: HelpNote, madeOn: Day, at: String) throws(StoreError) {
     try write { db in
       let before = try db.flowEntry(.needHelp, key: note.id)
-      try db.putFlowEntry(.help(note))
+      try db.putFlowEntry(note.flowEntry)
       try Self.journal(
-        db, madeOn: madeOn, at: at, kind: .edited, before: before, after: .help(note))
+        db, madeOn: madeOn, at: at, kind: .edited, before: before, after: note.flowEntry)
     }
   }
 }

@@ -84,19 +84,19 @@ extension AppDatabase {
     // to do the same; gathered in lists first (a day's several help notes come one after the
     // other), the coach's four flows without hashing theirs, each set then made at its size,
     // not grown (and rehashed) a row at a time
-    var coach = [[Day]](repeating: [], count: Flow.allCases.count)
+    var coach = [[Day]](repeating: [], count: Flow.coach.count)
     var defined: [Flow: [Day]] = [:]
     try db.forEachRow("SELECT flow, day FROM flow_entry") { row in
       guard let flow = row.flow(at: 0), let day = row.day(at: 1)
       else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
-      // the coach's flows by their place in `Flow.allCases` (a switch: no comparisons a row)
+      // the coach's flows by their place in `Flow.coach` (a switch: no comparisons a row)
       let list: Int? =
         switch flow {
         case .prep: 0
         case .review: 1
         case .checkin: 2
         case .needHelp: 3
-        case .defined: nil
+        default: nil
         }
       if let list {
         if coach[list].last != day { coach[list].append(day) }
@@ -105,7 +105,7 @@ extension AppDatabase {
       }
     }
     var daysByFlow = defined.mapValues { Set($0) }
-    for (list, flow) in Flow.allCases.enumerated() where !coach[list].isEmpty {
+    for (list, flow) in Flow.coach.enumerated() where !coach[list].isEmpty {
       daysByFlow[flow] = Set(coach[list])
     }
     var facts = HistoryFacts(

@@ -56,7 +56,7 @@ extension AppDatabase {
 
   /// Stores a help note (its id is new here).
   public func insertHelpNote(_ note: HelpNote) throws(StoreError) {
-    try insertFlowEntry(.help(note))
+    try insertFlowEntry(note.flowEntry)
   }
 
   /// Stores a new entry: fails when one with its key is there.

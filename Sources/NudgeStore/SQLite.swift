@@ -277,7 +277,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// The coach's flows and the bytes of their stored names.
-    private static let coachFlows = Flow.allCases.map { ($0, Array($0.rawValue.utf8)) }
+    private static let coachFlows = Flow.coach.map { ($0, Array($0.rawValue.utf8)) }
 
     /// The column's text read as a day (`Day("…")` of `text(at:)`), without making a
     /// `String` of it: nil for NULL or anything else.

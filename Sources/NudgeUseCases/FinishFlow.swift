@@ -41,7 +41,7 @@ public struct FinishFlow: Sendable {
       Entry.flow, key: day.description, day: day, savedAt: savedAt, madeOn: madeOn,
       editing: editing, removingDraft: removingDraft, reward: reward
     ) { existing in
-      var entry = existing.flatMap(Entry.init) ?? .blank(day: day, savedAt: savedAt)
+      var entry = existing.flatMap { Entry($0) } ?? .blank(day: day, savedAt: savedAt)
       update(&entry)
       entry.savedAt = savedAt
       return entry.flowEntry
@@ -65,7 +65,7 @@ public struct FinishFlow: Sendable {
         existing?.answeredEntry ?? AnsweredEntry(flow: flow.word, day: day, savedAt: savedAt)
       entry.answers = entry.answers.merging(answers).applying(to: flow)
       entry.savedAt = savedAt
-      return .answered(entry)
+      return entry.flowEntry
     }
     return finished.map { $0.answeredEntry! }
   }
@@ -78,7 +78,7 @@ public struct FinishFlow: Sendable {
     let finished = try finish(
       .needHelp, key: note.id, day: note.day, savedAt: note.at, madeOn: madeOn, editing: false,
       removingDraft: removingDraft, reward: reward
-    ) { _ in .help(note) }
+    ) { _ in note.flowEntry }
     return finished.map { $0.helpNote! }
   }
 

@@ -59,7 +59,8 @@ public struct ImportDocument: Sendable {
       func merge<Entry: DayRecord>(_ entries: [Entry]) {
         for entry in entries {
           guard
-            let existing = here[EntryKey(Entry.flow, entry.day.description)].flatMap(Entry.init)
+            let found = here[EntryKey(Entry.flow, entry.day.description)],
+            let existing = Entry(found)
           else {
             puts.append(entry.flowEntry)
             summary.added += 1
@@ -85,16 +86,13 @@ public struct ImportDocument: Sendable {
       for entry in document.flows {
         let name = "\(entry.flow) \(entry.day)"
         // the coach's flows come in their own lists, held to their own merge rules
-        guard case .defined? = Flow(rawValue: entry.flow) else {
+        guard let flow = Flow(rawValue: entry.flow), !flow.isCoach else {
           throw StoreError.unreadable(
             "the file's flows hold an entry of '\(entry.flow)', which is no plan file's flow: nothing was imported."
           )
         }
-        guard
-          case .answered(let existing)? = here[
-            EntryKey(.defined(entry.flow), entry.day.description)]
-        else {
-          puts.append(.answered(entry))
+        guard let existing = here[EntryKey(flow, entry.day.description)]?.answeredEntry else {
+          puts.append(entry.flowEntry)
           summary.added += 1
           continue
         }
@@ -103,7 +101,7 @@ public struct ImportDocument: Sendable {
             summary.keptFuller.append(name)
             summary.unchanged += 1
           } else {
-            puts.append(.answered(entry))
+            puts.append(entry.flowEntry)
             summary.updated += 1
             summary.replaced.append(name)
           }
@@ -115,7 +113,7 @@ public struct ImportDocument: Sendable {
         if here[EntryKey(.needHelp, note.id)] != nil {
           summary.unchanged += 1
         } else {
-          notes.append(.help(note))
+          notes.append(note.flowEntry)
           summary.added += 1
         }
       }

@@ -15,7 +15,7 @@ private enum Sample {
 
   /// A prep entry's answers as the flow saves them.
   static func prepAnswers(water: Bool) -> [String: String] {
-    FlowEntry.prep(PrepEntry(day: day, water: water, savedAt: savedAt)).stored.answers
+    PrepEntry(day: day, water: water, savedAt: savedAt).flowEntry.stored.answers
   }
 
   static func prep(water: Bool) -> SyncValue {
@@ -179,10 +179,11 @@ private enum Sample {
     SyncChange(
       clock: Sample.clock(Sample.now), key: .entry(day: Sample.day, flow: "need-help", id: "n-1"),
       value: SyncValue(
-        answers: FlowEntry.help(
+        answers:
           HelpNote(
-            id: "n-1", day: Sample.day, category: .stress, note: "a/b \"c\"", at: Sample.savedAt)
-        ).stored.answers, savedAt: Sample.savedAt)),
+            id: "n-1", day: Sample.day, category: .stress, note: "a/b \"c\"", at: Sample.savedAt
+          )
+          .flowEntry.stored.answers, savedAt: Sample.savedAt)),
     SyncChange(
       clock: Sample.clock(Sample.now), key: .entry(day: Sample.day, flow: "checkin", id: nil),
       value: nil),

@@ -56,10 +56,10 @@ import Testing
     let db = try AppDatabase.inMemory()
     func put(_ flow: String, _ offset: Int, _ answers: [String: String]) throws {
       try db.putFlowEntry(
-        .answered(
-          AnsweredEntry(
-            flow: flow, day: day.adding(days: offset), answers: FlowAnswers(values: answers),
-            savedAt: "2026-11-19T07:00:00Z")))
+        AnsweredEntry(
+          flow: flow, day: day.adding(days: offset), answers: FlowAnswers(values: answers),
+          savedAt: "2026-11-19T07:00:00Z"
+        ).flowEntry)
     }
     try put("sleep", 0, ["bedtime": "23:40", "challenge": "screens-off"])
     try put("sleep", 1, ["bedtime": "00:15", "challenge": "screens-off", "accept": "no"])

@@ -154,9 +154,9 @@ import Testing
     let db = try AppDatabase.inMemory()
     let day = Day("2026-11-19")!
     try db.putFlowEntry(
-      .review(ReviewEntry(day: day, swap: "tea", savedAt: "2026-11-19T08:00:00Z")))
+      ReviewEntry(day: day, swap: "tea", savedAt: "2026-11-19T08:00:00Z").flowEntry)
     try db.putFlowEntry(
-      .review(ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z")))
+      ReviewEntry(day: day, why: "sleep", savedAt: "2026-11-19T09:00:00Z").flowEntry)
     // one row of the day, its answers replaced, a nil one gone
     #expect(try db.read { try $0.integer("SELECT count(*) FROM flow_entry") } == 1)
     #expect(
@@ -170,19 +170,19 @@ import Testing
     #expect(throws: (any Error).self) { try db.insertHelpNote(moved) }
     #expect(try db.helpNote(id: "n1") == note)
     // saved again with another day, it is the same note moved; removed by its id
-    try db.putFlowEntry(.help(moved))
+    try db.putFlowEntry(moved.flowEntry)
     #expect(try db.helpNote(id: "n1") == moved)
     #expect(try db.read { try $0.integer("SELECT count(*) FROM flow_entry") } == 2)
-    try db.removeFlowEntry(.help(note))
+    try db.removeFlowEntry(note.flowEntry)
     #expect(try db.helpNote(id: "n1") == nil)
   }
 
   @Test func aCoachEntryIsStoredAsAnswersByItsPlansQuestionIdsNotColumns() throws {
     let db = try AppDatabase.inMemory()
     let day = Day("2026-11-19")!
-    try db.putFlowEntry(.prep(PrepEntry(day: day, stickyNotes: true, savedAt: "now")))
+    try db.putFlowEntry(PrepEntry(day: day, stickyNotes: true, savedAt: "now").flowEntry)
     try db.putFlowEntry(
-      .help(HelpNote(id: "n1", day: day, category: .stress, note: "tea", at: "then")))
+      HelpNote(id: "n1", day: day, category: .stress, note: "tea", at: "then").flowEntry)
     let rows = try db.read {
       try $0.rows("SELECT day, flow, key, answers, saved_at FROM flow_entry ORDER BY flow") {
         row in (0..<5).map { i in row.text(at: Int32(i)) ?? "" }
@@ -203,7 +203,7 @@ import Testing
     let db = try AppDatabase.inMemory()
     let day = Day("2026-11-19")!
     try db.putFlowEntry(
-      .review(ReviewEntry(day: day, commitTo: "tea", savedAt: "2026-11-19T08:00:00Z")))
+      ReviewEntry(day: day, commitTo: "tea", savedAt: "2026-11-19T08:00:00Z").flowEntry)
     try db.write {
       try $0.execute("UPDATE flow_entry SET answers = json_set(answers, '$.challenge', 'gremlins')")
     }
@@ -249,7 +249,7 @@ import Testing
     #expect(read.summary(today: today).longest == 7)
     #expect(try db.streakCheckpoint()?.through == Day("2026-11-07"))
     try db.putFlowEntry(
-      .help(HelpNote(id: "n", day: Day("2026-10-30")!, category: .other, note: nil, at: "x")))
+      HelpNote(id: "n", day: Day("2026-10-30")!, category: .other, note: nil, at: "x").flowEntry)
     #expect(try db.streakCheckpoint() == nil)
     #expect(try db.streakDays(today: today).summary(today: today).longest == 7)
   }

@@ -111,7 +111,7 @@ import Testing
         try db.insertHelpNote(note)
         var moved = note
         moved.day = old
-        try db.putFlowEntry(.help(moved))
+        try db.putFlowEntry(moved.flowEntry)
       case 1: try db.removeFlowEntry(try #require(try db.entry(.prep, on: old)))
       default: try db.startPause(Pause(firstDay: old, lastDay: old), today: old)
       }

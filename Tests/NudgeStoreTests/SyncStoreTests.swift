@@ -199,7 +199,7 @@ import Testing
     let db = try device(Self.a)
     let entry = prep(water: true)
     try db.putEntry(entry)
-    try db.removeFlowEntry(.prep(entry))
+    try db.removeFlowEntry(entry.flowEntry)
     #expect(try dirty(db) == [prepKey])
     #expect(try writeOut(db, now: Self.now).isEmpty)
   }
@@ -220,7 +220,7 @@ import Testing
     let entry = prep(water: true)
     try db.putEntry(entry)
     try writeOut(db, now: Self.now)
-    try db.removeFlowEntry(.prep(entry))
+    try db.removeFlowEntry(entry.flowEntry)
     #expect(try dirty(db) == [prepKey])
     let tombstone = try writeOut(db, now: Self.now + 1)
     #expect(tombstone.map(\.key.description) == [prepKey])
@@ -234,7 +234,7 @@ import Testing
     try writeOut(db, now: Self.now)
     var moved = note
     moved.day = day.adding(days: 1)
-    try db.putFlowEntry(.help(moved))
+    try db.putFlowEntry(moved.flowEntry)
     #expect(try dirty(db) == ["entry/2026-11-19/need-help/n1", "entry/2026-11-20/need-help/n1"])
     let changes = try writeOut(db, now: Self.now + 1)
     #expect(changes.map { $0.value == nil } == [true, false])
@@ -282,7 +282,7 @@ import Testing
   @Test func nothingIsMarkedWhileTheDeviceDoesNotSync() throws {
     let db = try device(Self.a, joined: false)
     try fill(db)
-    try db.removeFlowEntry(.prep(prep(water: true)))
+    try db.removeFlowEntry(prep(water: true).flowEntry)
     try db.endPause(today: day.adding(days: 4))
     try db.removeSetting(.celebrations)
     #expect(try dirty(db).isEmpty)
@@ -313,7 +313,7 @@ import Testing
     // leaving drops them: a write marks nothing
     try db.leaveSync()
     #expect(try syncTriggers(db).isEmpty)
-    try db.removeFlowEntry(.prep(prep(water: true)))
+    try db.removeFlowEntry(prep(water: true).flowEntry)
     #expect(try syncRows(db, "sync_dirty") == 0)
   }
 
@@ -414,7 +414,7 @@ import Testing
     try one.saveSchedule(SlotSchedule(slot: .midday, expression: "*-*-* 12:30:00", enabled: true))
     try deliver(try writeOut(one, now: Self.now), from: Self.a, to: two)
     #expect(try two.prep(on: day) == entry)
-    try one.removeFlowEntry(.prep(entry))
+    try one.removeFlowEntry(entry.flowEntry)
     try one.write { try $0.execute("DELETE FROM slot_schedule WHERE slot = 'midday'") }
     let tombstones = try writeOut(one, now: Self.now + 1000)
     #expect(tombstones.count == 2 && tombstones.allSatisfy { $0.value == nil })

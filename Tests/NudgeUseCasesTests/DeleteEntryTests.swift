@@ -15,7 +15,7 @@ import Testing
     try FinishFlow(db: db)(note, madeOn: day)
     let deleted = try #require(
       try DeleteEntry(db: db)(.needHelp, key: "n1", madeOn: day, at: "2026-03-01T13:00:00Z"))
-    #expect(deleted.change.before == .help(note) && deleted.change.after == nil)
+    #expect(deleted.change.before == note.flowEntry && deleted.change.after == nil)
     #expect(deleted.lostAchievements == [.firstHelp])
     #expect(try db.helpNote(id: "n1") == nil)
     #expect(try db.latestUndoableChange(madeOn: day)?.kind == .deleted)

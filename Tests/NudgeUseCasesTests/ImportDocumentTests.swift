@@ -116,7 +116,7 @@ import Testing
   @Test func anEntryOfACoachFlowAmongThePlanFlowsIsRefusedAndNothingImported() throws {
     let db = try AppDatabase.inMemory()
     let prep = PrepEntry(day: day, water: true, savedAt: "2026-11-19T21:00:00Z")
-    try db.putFlowEntry(.prep(prep))
+    try db.putFlowEntry(prep.flowEntry)
     var document = ExportDocument(
       settings: ["celebrations": "off"], prep: [], review: [], checkin: [], help: [])
     document.flows = [

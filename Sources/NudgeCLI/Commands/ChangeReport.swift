@@ -88,12 +88,12 @@ enum EntryText {
   /// `zone` shows it.
   static func describe(_ stored: FlowEntry, in zone: ZoneRules) -> String {
     let day = stored.day.long
-    switch stored.shown {
-    case .prep(let p):
+    let shown = stored.shown
+    if let p = PrepEntry(shown) {
       return "the prep of \(day) (\(p.doneCount)/\(PrepItem.allCases.count) ready)"
-    case .review(let r):
+    } else if let r = ReviewEntry(shown) {
       return "the Morning Focus of \(day)" + (r.commitTo.map { " (I will \($0))" } ?? "")
-    case .checkin(let c):
+    } else if let c = CheckinEntry(shown) {
       let how =
         switch c.followed {
         case true?: " (swap followed)"
@@ -101,14 +101,13 @@ enum EntryText {
         case nil: c.feel.map { " (\($0))" } ?? ""
         }
       return "the check-in of \(day)\(how)"
-    case .help(let n):
+    } else if let n = shown.helpNote {
       return "the \(n.category.rawValue) craving note of \(day), \(clockTime(n.at, in: zone))"
         + (n.note.map { " (\($0))" } ?? "")
-    case .answered(let e):
-      let some = e.answers.values.sorted { $0.key < $1.key }.prefix(3)
-        .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-      return "the \(e.flow) entry of \(day)" + (some.isEmpty ? "" : " (\(some))")
     }
+    let some = shown.answers.sorted { $0.key < $1.key }.prefix(3)
+      .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    return "the \(shown.flow) entry of \(day)" + (some.isEmpty ? "" : " (\(some))")
   }
 
   /// The streak after a change and the achievements it gave or took away.

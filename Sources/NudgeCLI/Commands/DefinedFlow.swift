@@ -109,10 +109,7 @@ struct DefinedFlowCommand: ContextCommand {
     let interactive = try ctx.isInteractive(
       noInput: options.noInput, hasAnswers: !answers.isEmpty, example: flow.example)
     let flowDay = try ctx.flowDay(db, options)
-    var existing: AnsweredEntry? = nil
-    if case .answered(let stored)? = try db.entry(.defined(word), on: flowDay.day) {
-      existing = stored
-    }
+    let existing = try db.entry(.defined(word), on: flowDay.day)?.answeredEntry
     let offer = try ChallengeOffer(plan: plan, flow: flow, db: db, day: flowDay.day)
     // a flow about the challenge another flow of its plan takes (the evening's "did you
     // complete it?") has nothing to ask on a day none was taken: no night logged, or declined

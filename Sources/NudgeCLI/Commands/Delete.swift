@@ -85,7 +85,7 @@ struct DeleteCommand: ContextCommand {
   }
 
   static func entry(_ db: AppDatabase, _ flow: Flow, _ key: String) throws -> FlowEntry? {
-    if flow == .needHelp { return try db.helpNote(id: key).map(FlowEntry.help) }
+    if flow == .needHelp { return try db.helpNote(id: key)?.flowEntry }
     return try db.entry(flow, on: Day(key)!)
   }
 }

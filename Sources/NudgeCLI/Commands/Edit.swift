@@ -82,7 +82,7 @@ struct EditCommand: ContextCommand {
     case .review: try edit(ReviewCommand.parse(arguments), ctx)
     case .checkin: try edit(CheckinCommand.parse(arguments), ctx)
     case .needHelp: break
-    case .defined: try edit(DefinedFlowCommand.parse([flowWord] + arguments), ctx)
+    default: try edit(DefinedFlowCommand.parse([flowWord] + arguments), ctx)
     }
   }
 

@@ -179,10 +179,10 @@ struct TodayCommand: ContextCommand {
     // a plan's flow only while its plan is on, so the command it names runs
     for draft in try db.drafts(from: today.adding(days: -FlowDay.backfillDays), through: today)
     where !draft.answers.isEmpty {
-      if case .defined = draft.flow, plans.definitionOn(draft.flow) == nil { continue }
+      if !draft.flow.isCoach, plans.definitionOn(draft.flow) == nil { continue }
       if try draft.flow != .needHelp && db.isDone(draft.flow, on: draft.day) { continue }
       let title =
-        if case .defined(let word) = draft.flow { plans.title(of: word) } else { draft.flow.title }
+        if let word = draft.flow.definedWord { plans.title(of: word) } else { draft.flow.title }
       let day = FlowDay(day: draft.day, savedAt: "", today: today)
       let count = draft.answers.count == 1 ? "1 answer" : "\(draft.answers.count) answers"
       let resume = day.resumeCommand(draft.flow)

@@ -96,7 +96,7 @@ struct PlanSet {
   /// The definition of a defined flow that is on; nil for the coach's and for one that is
   /// not (a plan turned off, or a file since removed).
   func definitionOn(_ flow: Flow) -> FlowDefinition? {
-    guard case .defined(let word) = flow, let found = self.flow(word), isOn(found.plan) else {
+    guard let word = flow.definedWord, let found = self.flow(word), isOn(found.plan) else {
       return nil
     }
     return found.flow

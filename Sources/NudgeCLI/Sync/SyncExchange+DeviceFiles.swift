@@ -14,8 +14,9 @@ extension SyncExchange {
     }
     guard case .success(let change) = read, case .entry(let day, let flow, let id) = change.key,
       let value = change.value, let answers = value.answers, let savedAt = value.savedAt,
-      case .answered(let entry)? = try? FlowEntry(
-        stored: StoredEntry(flow: flow, day: day, id: id, answers: answers, savedAt: savedAt))
+      let entry = try? FlowEntry(
+        stored: StoredEntry(flow: flow, day: day, id: id, answers: answers, savedAt: savedAt)
+      ).answeredEntry
     else { return read }
     switch definedEntry?(entry) ?? .undefined {
     case .taken: return read

@@ -1,48 +1,51 @@
 import FoundationEssentials
 
-/// A flow a person completes: one of the coach plan's four (compiled in), or a flow defined in
-/// another plan's file, by its word (`sleep`, `challenge`), whose definition the plan catalogue
-/// holds (`PlanCatalogue`, `FlowDefinition`).
-public enum Flow: Hashable, Codable, Sendable, CaseIterable, RawRepresentable {
-  case prep, review, checkin
-  case needHelp
-  /// A flow of a plan file, by its word: unique among every plan's flows and nudge's commands.
-  case defined(String)
+/// A flow a person completes, by its id: one of the coach plan's four (`prep`, `review`,
+/// `checkin`, `need-help`), or a flow another plan's file defines, by its word (`sleep`,
+/// `challenge`). What a flow asks, and its title, its definition says (`plans/coach.plan`,
+/// `PlanCatalogue`, `FlowDefinition`); the coach's ids are named here once, as constants.
+public struct Flow: Hashable, Codable, Sendable, RawRepresentable, CustomStringConvertible {
+  /// Its stored name: the flow's id (a plan file's flow: its word).
+  public let rawValue: String
+
+  private init(id: String) { rawValue = id }
+
+  /// The coach's flows, by the ids coach.plan gives them.
+  public static let prep = Flow(id: "prep")
+  public static let review = Flow(id: "review")
+  public static let checkin = Flow(id: "checkin")
+  public static let needHelp = Flow(id: "need-help")
 
   /// The coach plan's four flows, in the order a day goes.
-  public static let allCases: [Flow] = [.prep, .review, .checkin, .needHelp]
+  public static let coach: [Flow] = [.prep, .review, .checkin, .needHelp]
 
-  /// Its stored name: the coach's flow ids, else the defined flow's word.
-  public var rawValue: String {
-    switch self {
-    case .prep: "prep"
-    case .review: "review"
-    case .checkin: "checkin"
-    case .needHelp: "need-help"
-    case .defined(let word): word
-    }
-  }
+  /// A flow of a plan file, by its word: unique among every plan's flows and nudge's commands
+  /// (the caller has checked its shape, as `FlowDefinition.isWord` says).
+  public static func defined(_ word: String) -> Flow { Flow(id: word) }
 
   /// A coach flow by its id, or a defined flow by a word of the shape plan files allow
   /// (whether a plan has it is for the catalogue to say); nil for anything else.
   public init?(rawValue: String) {
-    if let coach = Self.allCases.first(where: { $0.rawValue == rawValue }) {
+    if let coach = Self.coach.first(where: { $0.rawValue == rawValue }) {
       self = coach
     } else if FlowDefinition.isWord(rawValue) {
-      self = .defined(rawValue)
+      self = Flow(id: rawValue)
     } else {
       return nil
     }
   }
 
+  /// Whether it is one of the coach's four.
+  public var isCoach: Bool { Self.coach.contains(self) }
+
+  /// A plan file's flow: its word; nil for the coach's.
+  public var definedWord: String? { isCoach ? nil : rawValue }
+
+  public var description: String { rawValue }
+
   /// The coach's titles, as coach.plan gives them; a defined flow's title is its definition's
   /// (the word here).
-  public var title: String {
-    switch self {
-    case .defined(let word): word
-    default: CoachPlan.flow(rawValue).title
-    }
-  }
+  public var title: String { isCoach ? CoachPlan.flow(rawValue).title : rawValue }
 
   /// The link that opens this flow.
   public var deepLink: DeepLink {
@@ -51,229 +54,8 @@ public enum Flow: Hashable, Codable, Sendable, CaseIterable, RawRepresentable {
     case .review: .review
     case .checkin: .checkin
     case .needHelp: .needHelp(nil)
-    case .defined(let word): .flow(word)
+    default: .flow(rawValue)
     }
-  }
-}
-
-/// One line of the Prep Tonight checklist.
-public enum PrepItem: String, CaseIterable, Codable, Sendable {
-  case stickyNotes = "sticky-notes"
-  case produce, water, breakfast
-
-  public var label: String {
-    switch self {
-    case .stickyNotes: "Sticky notes up"
-    case .produce: "Produce prepped"
-    case .water: "Water ready"
-    case .breakfast: "Breakfast/snack prepped"
-    }
-  }
-}
-
-/// A flow's entry of one day (prep, review, check-in): a save merges into what the day has,
-/// and is refused unless the merged entry counts.
-public protocol DayEntry: Codable, Equatable, Sendable {
-  /// The entry of a day with nothing answered yet.
-  static func blank(day: Day, savedAt: String) -> Self
-  var day: Day { get }
-  /// When it was last saved, ISO 8601 with the offset then in effect.
-  var savedAt: String { get set }
-  /// Whether the entry is enough for the flow to count as done that day.
-  var counts: Bool { get }
-  /// How many of its questions the entry answers: an import never replaces an entry with
-  /// one that answers fewer.
-  var answered: Int { get }
-}
-
-/// What was prepared on an evening for the next day.
-public struct PrepEntry: DayEntry {
-  public var day: Day
-  public var stickyNotes: Bool
-  public var produce: Bool
-  public var water: Bool
-  public var breakfast: Bool
-  public var other: String?
-  /// When it was last saved, ISO 8601 with the offset then in effect.
-  public var savedAt: String
-
-  public init(
-    day: Day, stickyNotes: Bool = false, produce: Bool = false, water: Bool = false,
-    breakfast: Bool = false, other: String? = nil, savedAt: String
-  ) {
-    self.day = day
-    self.stickyNotes = stickyNotes
-    self.produce = produce
-    self.water = water
-    self.breakfast = breakfast
-    self.other = other
-    self.savedAt = savedAt
-  }
-
-  public subscript(item: PrepItem) -> Bool {
-    get {
-      switch item {
-      case .stickyNotes: stickyNotes
-      case .produce: produce
-      case .water: water
-      case .breakfast: breakfast
-      }
-    }
-    set {
-      switch item {
-      case .stickyNotes: stickyNotes = newValue
-      case .produce: produce = newValue
-      case .water: water = newValue
-      case .breakfast: breakfast = newValue
-      }
-    }
-  }
-
-  public var doneCount: Int { PrepItem.allCases.filter { self[$0] }.count }
-
-  public static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
-
-  /// A prep counts with something prepped: one item ready, or a line of something else.
-  public var counts: Bool { doneCount > 0 || other != nil }
-
-  public var answered: Int { doneCount + (other == nil ? 0 : 1) }
-
-  /// "All prepped": every item ready (the `a` answer and the reminder's button).
-  public mutating func markAllReady() {
-    for item in PrepItem.allCases { self[item] = true }
-  }
-}
-
-/// The challenge picked in the Morning Focus.
-public enum Challenge: String, CaseIterable, Codable, Sendable {
-  case skippingMeals = "skipping-meals"
-  case lateNightSnacking = "late-night-snacking"
-  case sugaryDrinks = "sugary-drinks"
-  case onTheGo = "on-the-go"
-  case emotionalEating = "emotional-eating"
-  case other
-
-  /// Its words, as coach.plan gives the Morning Focus's challenge question.
-  public var label: String { CoachPlan.label("review", "challenge", option: rawValue) }
-}
-
-/// The Morning Focus: my why, today's challenge, my swap and the commitment.
-public struct ReviewEntry: DayEntry {
-  public var day: Day
-  public var why: String?
-  public var challenge: Challenge?
-  public var challengeOther: String?
-  public var swap: String?
-  public var commitTo: String?
-  public var commitFrom: String?
-  public var savedAt: String
-
-  public init(
-    day: Day, why: String? = nil, challenge: Challenge? = nil, challengeOther: String? = nil,
-    swap: String? = nil, commitTo: String? = nil, commitFrom: String? = nil, savedAt: String
-  ) {
-    self.day = day
-    self.why = why
-    self.challenge = challenge
-    self.challengeOther = challengeOther
-    self.swap = swap
-    self.commitTo = commitTo
-    self.commitFrom = commitFrom
-    self.savedAt = savedAt
-  }
-
-  /// The challenge as the person named it ("Other" shows their own words).
-  public var challengeText: String? {
-    guard let challenge else { return nil }
-    if challenge == .other, let challengeOther, !challengeOther.isEmpty { return challengeOther }
-    return challenge.label
-  }
-
-  /// "Today I will … instead of …", when both halves are known.
-  public var commitment: String? {
-    switch (commitTo, commitFrom) {
-    case (let to?, let from?): "Today I will \(to) instead of \(from)."
-    case (let to?, nil): "Today I will \(to)."
-    default: nil
-    }
-  }
-
-  public static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
-
-  /// A Morning Focus counts with its commitment, "Today I will …".
-  public var counts: Bool { commitTo != nil }
-
-  public var answered: Int {
-    [why, challengeOther, swap, commitTo, commitFrom].compactMap { $0 }.count
-      + (challenge == nil ? 0 : 1)
-  }
-}
-
-/// The end-of-day check-in.
-public struct CheckinEntry: DayEntry {
-  public var day: Day
-  public var followed: Bool?
-  public var feel: String?
-  public var blocker: String?
-  public var savedAt: String
-
-  public init(
-    day: Day, followed: Bool? = nil, feel: String? = nil, blocker: String? = nil, savedAt: String
-  ) {
-    self.day = day
-    self.followed = followed
-    self.feel = feel
-    self.blocker = blocker
-    self.savedAt = savedAt
-  }
-
-  public static func blank(day: Day, savedAt: String) -> Self { Self(day: day, savedAt: savedAt) }
-
-  /// A check-in counts with its answer: was the swap followed, or (on a day without a swap)
-  /// how the day went.
-  public var counts: Bool { followed != nil || feel != nil }
-
-  public var answered: Int { (followed == nil ? 0 : 1) + [feel, blocker].compactMap { $0 }.count }
-}
-
-/// What kind of craving a help request was about.
-public enum HelpCategory: String, CaseIterable, Codable, Sendable {
-  case stress, habit, physical, other
-
-  /// Its words, as coach.plan gives the need-help flow's category question.
-  public var label: String { CoachPlan.label("need-help", "category", option: rawValue) }
-}
-
-/// A tagged note captured by the I-need-help flow; several a day are kept.
-public struct HelpNote: Codable, Equatable, Sendable {
-  /// Stable identity, so that importing the same note twice keeps one.
-  public var id: String
-  public var day: Day
-  public var category: HelpCategory
-  public var note: String?
-  /// What the mini-coach did ("breathing 2:00", "swap: water · trigger: place").
-  public var coach: String?
-  public var at: String
-
-  public init(
-    id: String, day: Day, category: HelpCategory, note: String?, coach: String? = nil, at: String
-  ) {
-    self.id = id
-    self.day = day
-    self.category = category
-    self.note = note
-    self.coach = coach
-    self.at = at
-  }
-}
-
-extension HelpNote {
-  /// Whether `a` was saved before `b`: by the instant, not the text of their time stamps
-  /// (02:30+01:00 comes after 02:30+02:00 on a fall-back night); the same instant by id.
-  public static func savedBefore(_ a: HelpNote, _ b: HelpNote) -> Bool {
-    let (x, y) = (InstantFormat.parse(a.at), InstantFormat.parse(b.at))
-    if x != y, let x, let y { return x < y }
-    return (a.at, a.id) < (b.at, b.id)
   }
 }
 

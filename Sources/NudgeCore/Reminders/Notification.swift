@@ -80,7 +80,7 @@ public struct DesktopNotification: Equatable, Sendable {
       ? ("Check in on today", "Prep's done. Did the swap work? One minute, then rest.")
       : (slot.title, slot.body(hour: hour))
     // a plan file's words are shown escaped (a plan's own slot: its title leads)
-    if case .flow(.defined(let word)) = offered,
+    if case .flow(let offeredFlow) = offered, let word = offeredFlow.definedWord,
       let flow = pending.first(where: { $0.word == word })
     {
       title = slotTitle ?? VisibleText.escaped(flow.reminder ?? flow.title)

@@ -185,7 +185,8 @@ public struct HistoryFacts: Equatable, Sendable {
       prepDays: daysByFlow[.prep] ?? [], reviewDays: daysByFlow[.review] ?? [],
       checkinDays: daysByFlow[.checkin] ?? [], helpDays: daysByFlow[.needHelp] ?? [],
       pausedDays: pausedDays)
-    for case (.defined(let word), let days) in daysByFlow {
+    for (flow, days) in daysByFlow {
+      guard let word = flow.definedWord else { continue }
       definedDays.formUnion(days)
       if let first = days.min() { definedFirsts[word] = first }
     }

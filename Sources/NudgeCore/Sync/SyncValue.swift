@@ -118,13 +118,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
       } catch {
         return SyncRefusal("the entry is not one its flow saves (\(error.message))")
       }
-      switch entry {
-      case .prep(let e): document.prep = [e]
-      case .review(let e): document.review = [e]
-      case .checkin(let e): document.checkin = [e]
-      case .help(let n): document.help = [n]
-      case .answered(let e): document.flows = [e]
-      }
+      document.add(entry)
     case .pause(let firstDay):
       guard fields == ["last_day"], let lastDay
       else {

@@ -170,12 +170,8 @@ extension AnsweredEntry: ShowableText {
 
 extension FlowEntry: ShowableText {
   public var shown: FlowEntry {
-    switch self {
-    case .prep(let e): .prep(e.shown)
-    case .review(let e): .review(e.shown)
-    case .checkin(let e): .checkin(e.shown)
-    case .help(let e): .help(e.shown)
-    case .answered(let e): .answered(e.shown)
-    }
+    FlowEntry(
+      flow: flow, day: day, id: id.map { VisibleText.escaped($0) },
+      answers: answers.mapValues { VisibleText.escaped($0) }, savedAt: savedAt)
   }
 }

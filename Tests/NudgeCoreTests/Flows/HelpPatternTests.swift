@@ -61,7 +61,7 @@ import Testing
     let week = DesktopNotification.reminder(.weekly, streak: 4)
     #expect(week.title == "Your week")
     #expect(week.actions.map(\.label) == ["Open", "Snooze 15 min"])
-    #expect(ReminderSource.weekly.offer(done: Set(Flow.allCases)) == .week)
+    #expect(ReminderSource.weekly.offer(done: Set(Flow.coach)) == .week)
     #expect(ReminderSource.weekly.deepLink == .week && DeepLink.week.slot == .weekly)
     #expect(
       ReminderSource.weekly.defaultExpression == "Sun *-*-* 18:00:00"

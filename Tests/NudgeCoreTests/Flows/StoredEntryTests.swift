@@ -9,23 +9,23 @@ import Testing
     .first { $0.plan.name == "coach" }!.plan
 
   static let entries: [FlowEntry] = [
-    .prep(
-      PrepEntry(
-        day: day, stickyNotes: true, produce: false, water: true, breakfast: false,
-        other: "oats soaked", savedAt: "2026-11-19T21:30:00+01:00")),
-    .review(
-      ReviewEntry(
-        day: day, why: "energy", challenge: .other, challengeOther: "office cake",
-        swap: "fruit", commitTo: "eat fruit", commitFrom: "cake",
-        savedAt: "2026-11-19T07:05:00+01:00")),
-    .checkin(
-      CheckinEntry(
-        day: day, followed: false, feel: "tired", blocker: "meeting ran late",
-        savedAt: "2026-11-19T21:00:00+01:00")),
-    .help(
-      HelpNote(
-        id: "0f1e2d3c", day: day, category: .stress, note: "deadline", coach: "breathing 2:00",
-        at: "2026-11-19T15:10:00+01:00")),
+    PrepEntry(
+      day: day, stickyNotes: true, produce: false, water: true, breakfast: false,
+      other: "oats soaked", savedAt: "2026-11-19T21:30:00+01:00"
+    ).flowEntry,
+    ReviewEntry(
+      day: day, why: "energy", challenge: .other, challengeOther: "office cake",
+      swap: "fruit", commitTo: "eat fruit", commitFrom: "cake",
+      savedAt: "2026-11-19T07:05:00+01:00"
+    ).flowEntry,
+    CheckinEntry(
+      day: day, followed: false, feel: "tired", blocker: "meeting ran late",
+      savedAt: "2026-11-19T21:00:00+01:00"
+    ).flowEntry,
+    HelpNote(
+      id: "0f1e2d3c", day: day, category: .stress, note: "deadline", coach: "breathing 2:00",
+      at: "2026-11-19T15:10:00+01:00"
+    ).flowEntry,
   ]
 
   @Test(arguments: entries)
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func aBlankPrepKeepsItsFourNoesAndNothingElse() throws {
-    let stored = FlowEntry.prep(PrepEntry(day: Self.day, savedAt: "now")).stored
+    let stored = PrepEntry(day: Self.day, savedAt: "now").flowEntry.stored
     #expect(
       stored.answers == ["sticky-notes": "no", "produce": "no", "water": "no", "breakfast": "no"])
     #expect(stored.key == "2026-11-19")

@@ -106,6 +106,6 @@ import Testing
     ] {
       #expect(Flow(rawValue: text) == nil, "\(text)")
     }
-    #expect(Flow.allCases == [.prep, .review, .checkin, .needHelp])
+    #expect(Flow.coach == [.prep, .review, .checkin, .needHelp])
   }
 }
