@@ -1275,11 +1275,11 @@ def test_conflict_take_achievements():
         return
     differs = conflicts[0].get("differs")
     check("15. the listing's JSON names only the field that differs, by its question",
-          differs == [{"field": "followed", "label": "Did you follow your swap today?",
+          differs == [{"field": "followed", "label": "Did you follow your swap?",
                        "won": "yes"}], json.dumps(differs))
     listing = b.must("sync", "status", now=now).out
     check("15. sync status shows the differing question in words, not an unchanged one",
-          "Did you follow your swap today?: kept nothing, won 'yes'" in listing
+          "Did you follow your swap?: kept nothing, won 'yes'" in listing
           and "How did today go?" not in listing and "followed:" not in listing, listing)
     today = b.must(now=now).out
     check("15. the desktop's today view says the laptop's check-in won and how to take its own",
@@ -1290,7 +1290,7 @@ def test_conflict_take_achievements():
     cid = conflicts[0]["id"]
     r = b.run("sync", "take", str(cid), now=f"{day}T21:40:00Z")
     check("15. take says what it changes and the achievement it takes back",
-          r.rc == 0 and "Did you follow your swap today?: now nothing (was 'yes')" in r.out
+          r.rc == 0 and "Did you follow your swap?: now nothing (was 'yes')" in r.out
           and "Achievement taken back: 10 swaps" in r.out, repr(r))
     exchange(a, b)
     now = f"{day}T21:50:00Z"

@@ -54,14 +54,14 @@ struct CheckinCommand: ContextCommand {
       }
       if hasSwap {
         if followedAnswer == nil {
-          let question =
-            flowDay.isPast ? "Did you follow your swap that day?" : "Did you follow your swap?"
+          let question = CoachPlan.ask(.checkin, "followed", pastDay: flowDay.isPast)
           followedAnswer = try kept.yesNo("followed", question) {
             try ask.yesNo(question, current: existing?.followed)
           }
         }
         if feel == nil {
-          let question = "How do you feel about it?"
+          let question = CoachPlan.ask(
+            .checkin, "feel", after: Self.answered(followedAnswer), pastDay: flowDay.isPast)
           feelText = try kept.text("feel", question) {
             try ask.text(question, current: existing?.feel)
           }
@@ -70,16 +70,14 @@ struct CheckinCommand: ContextCommand {
         ctx.wrappedLine(
           "No Morning Focus \(flowDay.isPast ? "that day" : "today"), so there is no swap to check.",
           style: style.dim)
-        let question = flowDay.isPast ? "How did that day go?" : "How did today go?"
+        let question = CoachPlan.ask(.checkin, "feel", pastDay: flowDay.isPast)
         feelText = try kept.text("feel", question) {
           try ask.text(question, current: existing?.feel, required: existing?.feel == nil)
         }
       }
       if blocker == nil {
-        let question =
-          followedAnswer == true
-          ? "Anything that made it hard?"
-          : followedAnswer == false ? "What got in the way?" : "Anything that got in the way?"
+        let question = CoachPlan.ask(
+          .checkin, "blocker", after: Self.answered(followedAnswer), pastDay: flowDay.isPast)
         blockerText = try kept.text("blocker", question) {
           try ask.text(question, current: existing?.blocker)
         }
@@ -127,6 +125,12 @@ struct CheckinCommand: ContextCommand {
   }
 
   /// What Nudge prints as a working example on a day with a swap.
+  /// The answers so far the check-in's later questions are worded by: whether the swap was
+  /// followed.
+  static func answered(_ followed: Bool?) -> [String: String] {
+    followed.map { ["followed": $0 ? "yes" : "no"] } ?? [:]
+  }
+
   static let example = "nudge checkin --followed yes --feel proud --no-input"
 
   /// The working example on a day without a swap (`--followed` is refused there).

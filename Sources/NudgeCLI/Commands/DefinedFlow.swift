@@ -238,13 +238,17 @@ struct DefinedFlowCommand: ContextCommand {
       if let offer, offered != nil, case .yesNo = question.kind {
         // taking the challenge: a no offers another, until one is taken or none is wanted
         if let took = kept.takeResumed(question.id) {
-          ctx.line(ctx.style.dim("\(VisibleText.escaped(question.ask)) \(took)"))
+          ctx.line(
+            ctx.style.dim(
+              "\(VisibleText.escaped(question.words(after: sofar.values, pastDay: flowDay.isPast))) \(took)"
+            ))
           try? answers.set(question.id, to: took, in: flow)
           offered = nil
           continue
         }
         while true {
-          let label = VisibleText.escaped(question.ask)
+          let label = VisibleText.escaped(
+            question.words(after: sofar.values, pastDay: flowDay.isPast))
           let take = try kept.prompter.yesNo(label, current: nil)
           if take || offered == nil { break }
           declined.insert(offered!)
@@ -264,12 +268,12 @@ struct DefinedFlowCommand: ContextCommand {
       }
       let suggested = question.suggests.flatMap { $0 == .bedtime ? night.bedtime : night.wake }
       let current = existing?.answers[question.id] ?? suggested ?? question.offered
-      let label = VisibleText.escaped(question.ask)
+      let words = question.words(after: sofar.values, pastDay: flowDay.isPast)
       let answer = try kept.text(
-        question.id, label, shown: question.kind.shown,
+        question.id, VisibleText.escaped(words), shown: question.kind.shown,
         ask: {
           try QuestionAsker(prompter: kept.prompter).ask(
-            question, current: current,
+            question, words: words, current: current,
             required: question.required || flow.counts == .anyOf([question.id]))
         })
       if let answer {

@@ -60,7 +60,7 @@ struct NeedHelpCommand: ContextCommand {
       if let picked {
         chosen = picked
       } else {
-        let question = flowDay.isPast ? "What did it feel like?" : "What does this feel like?"
+        let question = CoachPlan.ask(.needHelp, "category", pastDay: flowDay.isPast)
         chosen = try kept.choice("category", question, title: \.label) {
           try ask.choose(
             question, options: HelpCategory.allCases, key: \.rawValue, label: \.label)

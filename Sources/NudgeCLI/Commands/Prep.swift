@@ -49,7 +49,7 @@ struct PrepCommand: ContextCommand {
       var first = answers.isEmpty
       if first { ctx.line(style.dim("  (a: all prepped, every item ready)")) }
       for item in PrepItem.allCases where answers[item] == nil {
-        let question = "  \(item.label)?"
+        let question = "  " + CoachPlan.ask(.prep, item.rawValue)
         if first {
           first = false
           let choice = try kept.text(item.rawValue, question) {
@@ -71,8 +71,9 @@ struct PrepCommand: ContextCommand {
         }
       }
       if other == nil {
-        otherText = try kept.text("other", "  Anything else?") {
-          try ask.text("  Anything else?", current: existing?.other)
+        let question = "  " + CoachPlan.ask(.prep, "other")
+        otherText = try kept.text("other", question) {
+          try ask.text(question, current: existing?.other)
         }
       }
     }

@@ -135,28 +135,27 @@ struct ReviewCommand: ContextCommand {
       ),
     ])
     if answers.why == nil {
-      let question = "1/4 My Why: why does this matter to you?"
+      let question = "1/4 " + CoachPlan.ask(.review, "why")
       answers.why = try kept.text("why", question) {
         try ask.text(question, current: existing?.why)
       }
     }
     if answers.challenge == nil {
-      let question = flowDay.isPast ? "2/4 That day's challenge:" : "2/4 Today's challenge:"
+      let question = "2/4 " + CoachPlan.ask(.review, "challenge", pastDay: flowDay.isPast)
       answers.challenge = try kept.choice("challenge", question, title: \.label) {
         try ask.choose(
           question, options: Challenge.allCases, key: \.rawValue, label: \.label,
           current: existing?.challenge)
       }
       if answers.challenge == .other && answers.challengeOther == nil {
-        answers.challengeOther = try kept.text("challenge_other", "    In your words:") {
-          try ask.text("    In your words:", current: existing?.challengeOther)
+        let question = "    " + CoachPlan.ask(.review, "challenge_other")
+        answers.challengeOther = try kept.text("challenge_other", question) {
+          try ask.text(question, current: existing?.challengeOther)
         }
       }
     }
     if answers.swap == nil {
-      let question =
-        flowDay.isPast
-        ? "3/4 My swap: what did you plan to do instead?" : "3/4 My swap: what will you do instead?"
+      let question = "3/4 " + CoachPlan.ask(.review, "swap", pastDay: flowDay.isPast)
       answers.swap = try kept.text("swap", question) {
         try ask.text(question, current: existing?.swap)
       }
@@ -171,7 +170,7 @@ struct ReviewCommand: ContextCommand {
     ])
     if answers.commitTo == nil {
       // the answer that makes the focus count: asked until given, never skippable
-      let question = flowDay.isPast ? "    That day I will" : "    Today I will"
+      let question = "    " + CoachPlan.ask(.review, "commit_to", pastDay: flowDay.isPast)
       // the defaults follow this run's answers: the earlier commitment only while the swap
       // it was made for is still the swap
       let sameSwap = existing != nil && answers.swap == existing?.swap
@@ -189,9 +188,10 @@ struct ReviewCommand: ContextCommand {
       let sameChallenge =
         existing != nil && answers.challenge == existing?.challenge
         && answers.challengeOther == existing?.challengeOther
-      answers.commitFrom = try kept.text("commit_from", "    instead of") {
+      let question = "    " + CoachPlan.ask(.review, "commit_from")
+      answers.commitFrom = try kept.text("commit_from", question) {
         try ask.text(
-          "    instead of",
+          question,
           current: (sameChallenge ? existing?.commitFrom : nil) ?? challengeWords)
       }
     }

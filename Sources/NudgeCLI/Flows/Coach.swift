@@ -21,7 +21,8 @@ struct Coach {
       pastDay
       ? nil : try kept.text("coach", "Coach:") { try coached(category, note: &note) }
     if note == nil && (category != .other || pastDay) {
-      note = try kept.text("note", "A note for later?") { try ask.text("A note for later?") }
+      let question = CoachPlan.ask(.needHelp, "note", pastDay: pastDay)
+      note = try kept.text("note", question) { try ask.text(question) }
     }
     return (coach, note)
   }

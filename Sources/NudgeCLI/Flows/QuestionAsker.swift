@@ -6,9 +6,11 @@ struct QuestionAsker {
 
   /// The answer in its stored form; nil when an optional question is skipped.
   /// `required`: asked again until answered (a required question, or the one the entry counts
-  /// on).
-  func ask(_ question: Question, current: String?, required: Bool) throws -> String? {
-    let label = VisibleText.escaped(question.ask)
+  /// on). `words`: what it is asked in (`Question.words`: a past day's, or after an answer).
+  func ask(_ question: Question, words: String, current: String?, required: Bool) throws
+    -> String?
+  {
+    let label = VisibleText.escaped(words)
     switch question.kind {
     case .yesNo:
       return try prompter.yesNo(label, current: current.flatMap(yesNoValue)) ? "yes" : "no"

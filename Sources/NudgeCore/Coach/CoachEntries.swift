@@ -5,13 +5,10 @@ public enum PrepItem: String, CaseIterable, Codable, Sendable {
   case stickyNotes = "sticky-notes"
   case produce, water, breakfast
 
+  /// Its words: coach.plan's question without its question mark ("Water ready").
   public var label: String {
-    switch self {
-    case .stickyNotes: "Sticky notes up"
-    case .produce: "Produce prepped"
-    case .water: "Water ready"
-    case .breakfast: "Breakfast/snack prepped"
-    }
+    let asked = CoachPlan.ask(.prep, rawValue)
+    return asked.hasSuffix("?") ? String(asked.dropLast()) : asked
   }
 }
 

@@ -70,6 +70,7 @@ public enum BuiltInPlans {
       [[flow.question]]
       id = "challenge"
       ask = "Today's challenge:"
+      past = "That day's challenge:"
       kind = "one-of"
       options = ["skipping-meals", "late-night-snacking", "sugary-drinks", "on-the-go", "emotional-eating", "other"]
       labels = ["Skipping meals", "Late-night snacking", "Sugary drinks", "Eating on the go", "Emotional eating", "Other"]
@@ -83,11 +84,13 @@ public enum BuiltInPlans {
       [[flow.question]]
       id = "swap"
       ask = "My swap: what will you do instead?"
+      past = "My swap: what did you plan to do instead?"
       kind = "text"
 
       [[flow.question]]
       id = "commit_to"
       ask = "Today I will"
+      past = "That day I will"
       kind = "text"
       required = true
 
@@ -108,17 +111,23 @@ public enum BuiltInPlans {
 
       [[flow.question]]
       id = "followed"
-      ask = "Did you follow your swap today?"
+      ask = "Did you follow your swap?"
+      past = "Did you follow your swap that day?"
       kind = "yes-no"
 
       [[flow.question]]
       id = "feel"
       ask = "How did today go?"
+      past = "How did that day go?"
+      when_answered = ["followed=yes", "followed=no"]
+      then_ask = ["How do you feel about it?", "How do you feel about it?"]
       kind = "text"
 
       [[flow.question]]
       id = "blocker"
-      ask = "What got in the way?"
+      ask = "Anything that got in the way?"
+      when_answered = ["followed=yes", "followed=no"]
+      then_ask = ["Anything that made it hard?", "What got in the way?"]
       kind = "text"
 
       [[flow]]
@@ -133,7 +142,8 @@ public enum BuiltInPlans {
 
       [[flow.question]]
       id = "category"
-      ask = "What kind of craving is it?"
+      ask = "What does this feel like?"
+      past = "What did it feel like?"
       kind = "one-of"
       options = ["stress", "habit", "physical", "other"]
       labels = ["Stress / emotional", "Habit / automatic", "Physical / biological", "Other / not sure"]

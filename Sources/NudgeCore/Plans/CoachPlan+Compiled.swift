@@ -14,19 +14,19 @@ extension CoachPlan {
         questions: [
           Question(
             id: "sticky-notes", ask: "Sticky notes up?", kind: .yesNo, required: false,
-            offered: nil, when: nil, suggests: nil),
+            offered: nil, when: nil, suggests: nil, past: nil, rewordings: []),
           Question(
             id: "produce", ask: "Produce prepped?", kind: .yesNo, required: false, offered: nil,
-            when: nil, suggests: nil),
+            when: nil, suggests: nil, past: nil, rewordings: []),
           Question(
             id: "water", ask: "Water ready?", kind: .yesNo, required: false, offered: nil,
-            when: nil, suggests: nil),
+            when: nil, suggests: nil, past: nil, rewordings: []),
           Question(
             id: "breakfast", ask: "Breakfast/snack prepped?", kind: .yesNo, required: false,
-            offered: nil, when: nil, suggests: nil),
+            offered: nil, when: nil, suggests: nil, past: nil, rewordings: []),
           Question(
             id: "other", ask: "Anything else?", kind: .text(maxLength: 1000), required: false,
-            offered: nil, when: nil, suggests: nil),
+            offered: nil, when: nil, suggests: nil, past: nil, rewordings: []),
         ],
         counts: .anyAnswer, first: "First prep",
         saved: "Prep saved. See you in the morning."),
@@ -36,7 +36,7 @@ extension CoachPlan {
         questions: [
           Question(
             id: "why", ask: "My Why: why does this matter to you?", kind: .text(maxLength: 1000),
-            required: false, offered: nil, when: nil, suggests: nil),
+            required: false, offered: nil, when: nil, suggests: nil, past: nil, rewordings: []),
           Question(
             id: "challenge", ask: "Today's challenge:",
             kind: .oneOf([
@@ -46,20 +46,23 @@ extension CoachPlan {
               Question.Option(id: "on-the-go", label: "Eating on the go"),
               Question.Option(id: "emotional-eating", label: "Emotional eating"),
               Question.Option(id: "other", label: "Other"),
-            ]), required: false, offered: nil, when: nil, suggests: nil),
+            ]), required: false, offered: nil, when: nil, suggests: nil,
+            past: "That day's challenge:", rewordings: []),
           Question(
             id: "challenge_other", ask: "In your words:", kind: .text(maxLength: 1000),
             required: false, offered: nil,
-            when: Question.Condition(question: "challenge", answer: "other"), suggests: nil),
+            when: Question.Condition(question: "challenge", answer: "other"), suggests: nil,
+            past: nil, rewordings: []),
           Question(
             id: "swap", ask: "My swap: what will you do instead?", kind: .text(maxLength: 1000),
-            required: false, offered: nil, when: nil, suggests: nil),
+            required: false, offered: nil, when: nil, suggests: nil,
+            past: "My swap: what did you plan to do instead?", rewordings: []),
           Question(
             id: "commit_to", ask: "Today I will", kind: .text(maxLength: 1000), required: true,
-            offered: nil, when: nil, suggests: nil),
+            offered: nil, when: nil, suggests: nil, past: "That day I will", rewordings: []),
           Question(
             id: "commit_from", ask: "instead of", kind: .text(maxLength: 1000), required: false,
-            offered: nil, when: nil, suggests: nil),
+            offered: nil, when: nil, suggests: nil, past: nil, rewordings: []),
         ],
         counts: .anyOf(["commit_to"]), first: "First Morning Focus",
         saved: "Morning Focus saved."),
@@ -68,14 +71,31 @@ extension CoachPlan {
         slot: "evening", reminder: "Check in on your day",
         questions: [
           Question(
-            id: "followed", ask: "Did you follow your swap today?", kind: .yesNo, required: false,
-            offered: nil, when: nil, suggests: nil),
+            id: "followed", ask: "Did you follow your swap?", kind: .yesNo, required: false,
+            offered: nil, when: nil, suggests: nil, past: "Did you follow your swap that day?",
+            rewordings: []),
           Question(
             id: "feel", ask: "How did today go?", kind: .text(maxLength: 1000), required: false,
-            offered: nil, when: nil, suggests: nil),
+            offered: nil, when: nil, suggests: nil, past: "How did that day go?",
+            rewordings: [
+              Question.Rewording(
+                when: Question.Condition(question: "followed", answer: "yes"),
+                ask: "How do you feel about it?"),
+              Question.Rewording(
+                when: Question.Condition(question: "followed", answer: "no"),
+                ask: "How do you feel about it?"),
+            ]),
           Question(
-            id: "blocker", ask: "What got in the way?", kind: .text(maxLength: 1000),
-            required: false, offered: nil, when: nil, suggests: nil),
+            id: "blocker", ask: "Anything that got in the way?", kind: .text(maxLength: 1000),
+            required: false, offered: nil, when: nil, suggests: nil, past: nil,
+            rewordings: [
+              Question.Rewording(
+                when: Question.Condition(question: "followed", answer: "yes"),
+                ask: "Anything that made it hard?"),
+              Question.Rewording(
+                when: Question.Condition(question: "followed", answer: "no"),
+                ask: "What got in the way?"),
+            ]),
         ],
         counts: .anyOf(["followed", "feel"]), first: "First check-in",
         saved: "Check-in saved."),
@@ -84,16 +104,17 @@ extension CoachPlan {
         slot: "midday", reminder: "I need help?",
         questions: [
           Question(
-            id: "category", ask: "What kind of craving is it?",
+            id: "category", ask: "What does this feel like?",
             kind: .oneOf([
               Question.Option(id: "stress", label: "Stress / emotional"),
               Question.Option(id: "habit", label: "Habit / automatic"),
               Question.Option(id: "physical", label: "Physical / biological"),
               Question.Option(id: "other", label: "Other / not sure"),
-            ]), required: true, offered: nil, when: nil, suggests: nil),
+            ]), required: true, offered: nil, when: nil, suggests: nil,
+            past: "What did it feel like?", rewordings: []),
           Question(
             id: "note", ask: "A note for later?", kind: .text(maxLength: 1000), required: false,
-            offered: nil, when: nil, suggests: nil),
+            offered: nil, when: nil, suggests: nil, past: nil, rewordings: []),
         ],
         counts: .anyOf(["category"]), first: "First call for help",
         saved: "Noted. Asking for help counts."),

@@ -1,6 +1,7 @@
 /// The coach's plan as `plans/coach.plan` writes it (compiled in as `BuiltInPlans`), read once
-/// on first use: the one place its flows' titles, slots and first-achievement words live.
-/// `Flow.title`, `ReminderSource.flow` and the coach's `Achievement.title`s ask it.
+/// on first use: the one place its flows' titles, questions, option labels, slots and
+/// first-achievement words live. `Flow.title`, `ReminderSource.flow`, the coach's
+/// `Achievement.title`s and the coach's commands (`ask`, `label`) ask it.
 public enum CoachPlan {
   /// The plan, as plans/coach.plan writes it: compiled in as a value by
   /// scripts/builtin-plans (`compiled`), so a start does not parse it (the today view reads
@@ -29,6 +30,18 @@ public enum CoachPlan {
   /// offered after them, as any plan's flow of a built-in slot is (`ReminderSource.offer`).
   public static func flow(offeredBy slot: String) -> FlowDefinition? {
     plan.flows.first { $0.slot == slot && compiledFlowIDs.contains($0.id) }
+  }
+
+  /// The words coach.plan asks question `question` of `flow` in, given the answers so far
+  /// (question id → answer) and whether a past day is filled in: its `ask`, `past` or
+  /// `then_ask` (plans/FORMAT.md). The coach's commands ask in these words.
+  public static func ask(
+    _ flow: Flow, _ question: String, after answers: [String: String] = [:],
+    pastDay: Bool = false
+  ) -> String {
+    guard let asked = self.flow(flow.rawValue).questions.first(where: { $0.id == question })
+    else { fatalError("plans/coach.plan has no question \(flow).\(question)") }
+    return asked.words(after: answers, pastDay: pastDay)
   }
 
   /// The words coach.plan gives option `option` of question `question` of flow `flow` (a

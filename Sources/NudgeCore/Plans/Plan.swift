@@ -82,6 +82,29 @@ public struct Question: Equatable, Sendable {
   public var when: Condition?
   /// A time question whose default is what this computer's journal knows of last night.
   public var suggests: NightTime? = nil
+  /// The words asked of a past day filled in (`--day`: "That day I will"); nil: `ask`.
+  public var past: String? = nil
+  /// Other words, asked when an earlier question got an answer ("Anything that made it
+  /// hard?" after a yes): the first that holds wins over `ask` and `past`.
+  public var rewordings: [Rewording] = []
+
+  /// Words a question is asked in after an earlier question's answer.
+  public struct Rewording: Equatable, Sendable {
+    public var when: Condition
+    public var ask: String
+
+    public init(when: Condition, ask: String) {
+      self.when = when
+      self.ask = ask
+    }
+  }
+
+  /// The words to ask it in, given the answers so far (question id → answer) and whether a
+  /// past day is being filled in.
+  public func words(after answers: [String: String], pastDay: Bool) -> String {
+    for rewording in rewordings where rewording.when.holds(in: answers) { return rewording.ask }
+    return pastDay ? past ?? ask : ask
+  }
 
   /// What of last night a time question can be offered (`suggest`, plans/FORMAT.md).
   public enum NightTime: String, Equatable, Sendable {
@@ -120,5 +143,8 @@ public struct Question: Equatable, Sendable {
   public struct Condition: Equatable, Sendable {
     public var question: String
     public var answer: String
+
+    /// Whether `answers` (question id → answer) give the question exactly that answer.
+    public func holds(in answers: [String: String]) -> Bool { answers[question] == answer }
   }
 }

@@ -252,17 +252,35 @@ public enum PlanFile {
     }
     var when: Question.Condition? = nil
     if let condition = try reader.text("when", max: 80) {
-      let parts = condition.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, let source = earlier.first(where: { $0.id == parts[0] }) else {
+      when = try Self.condition(condition, key: "when", reader, after: earlier)
+    }
+    let past = try reader.text("past", max: maxLine)
+    if let past, past.utf8.contains(0x0A) {
+      throw PlanFileError(line: reader.lineOf("past"), "past is one line (no \\n)")
+    }
+    let conditions = try reader.list("when_answered", required: false)
+    let asks = try reader.list("then_ask", required: false)
+    guard conditions.count == asks.count, conditions.count <= maxRewordings else {
+      throw PlanFileError(
+        line: reader.lineOf("then_ask"),
+        "then_ask holds the words for each of when_answered's answers, \(maxRewordings) at most")
+    }
+    var rewordings: [Question.Rewording] = []
+    for (condition, ask) in zip(conditions, asks) {
+      let when = try Self.condition(condition, key: "when_answered", reader, after: earlier)
+      switch earlier.first(where: { $0.id == when.question })?.kind {
+      case .yesNo?, .oneOf?: break
+      default:
         throw PlanFileError(
-          line: reader.lineOf("when"),
-          "when is \"QUESTION=ANSWER\" naming an earlier question of this flow")
+          line: reader.lineOf("when_answered"),
+          "when_answered names a yes-no or one-of question, and '\(when.question)' is neither")
       }
-      guard source.kind.allows(parts[1]), !parts[1].contains(",") else {
+      guard !ask.isEmpty, ask.count <= maxLine, !ask.utf8.contains(0x0A) else {
         throw PlanFileError(
-          line: reader.lineOf("when"), "'\(parts[1])' is not an answer '\(parts[0])' can have")
+          line: reader.lineOf("then_ask"),
+          "each of then_ask is one line of 1 to \(maxLine) characters")
       }
-      when = Question.Condition(question: parts[0], answer: parts[1])
+      rewordings.append(Question.Rewording(when: when, ask: ask))
     }
     let offered = try reader.text("offer", max: maxLine)
     if let offered, !kind.allows(offered) {
@@ -281,7 +299,27 @@ public enum PlanFile {
     return Question(
       id: id, ask: try reader.line("ask"), kind: kind,
       required: try reader.flag("required") ?? false, offered: offered, when: when,
-      suggests: suggests)
+      suggests: suggests, past: past, rewordings: rewordings)
+  }
+
+  /// The most rewordings a question has (`when_answered`, `then_ask`).
+  static let maxRewordings = 8
+
+  /// A `"QUESTION=ANSWER"` condition on an earlier question of the flow, under `key`.
+  private static func condition(
+    _ text: String, key: String, _ reader: TableReader, after earlier: [Question]
+  ) throws(PlanFileError) -> Question.Condition {
+    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let source = earlier.first(where: { $0.id == parts[0] }) else {
+      throw PlanFileError(
+        line: reader.lineOf(key),
+        "\(key) is \"QUESTION=ANSWER\" naming an earlier question of this flow")
+    }
+    guard source.kind.allows(parts[1]), !parts[1].contains(",") else {
+      throw PlanFileError(
+        line: reader.lineOf(key), "'\(parts[1])' is not an answer '\(parts[0])' can have")
+    }
+    return Question.Condition(question: parts[0], answer: parts[1])
   }
 }
 

@@ -136,6 +136,30 @@ import Testing
         == ["minutes": "25", "where": "streets", "felt": "brisk"])
   }
 
+  @Test func aQuestionIsAskedInItsPastDaysWordsAndInTheWordsAnEarlierAnswerChose() throws {
+    let nudge = InProcess()
+    let folder = nudge.environment["XDG_CONFIG_HOME"]! + "/nudge/plans"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let reworded = Self.walking.replacing(
+      "ask = \"How did it feel?\"\n",
+      with: """
+        ask = "How did it feel?"
+        past = "How did it feel that day?"
+        when_answered = ["where=indoors"]
+        then_ask = ["How was it, indoors?"]
+
+        """)
+    try reworded.write(toFile: folder + "/walking.plan", atomically: true, encoding: .utf8)
+    // a past day: its words; a day walked indoors: the words that answer chose
+    let past = try nudge.typing("20\n1\nfine\n", "walk", "--day", "yesterday", "--no-animation")
+    #expect(past.status == 0, "\(past.stderr)")
+    #expect(past.stdout.contains("How did it feel that day?"), "\(past.stdout)")
+    let indoors = try nudge.typing("20\n3\nstuffy\n", "walk", "--no-animation")
+    #expect(indoors.status == 0, "\(indoors.stderr)")
+    #expect(indoors.stdout.contains("How was it, indoors?"), "\(indoors.stdout)")
+    #expect(!indoors.stdout.contains("How did it feel"), "\(indoors.stdout)")
+  }
+
   @Test func itOpensFromItsLink() throws {
     let nudge = try Self.withWalkingPlan()
     let opened = try nudge.typing("40\n1\n\n", "open", "nudge://walk")

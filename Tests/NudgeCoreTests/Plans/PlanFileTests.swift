@@ -95,6 +95,69 @@ import Testing
 
     """
 
+  /// `valid` with a third question worded for a past day and after the mood's answer.
+  static let reworded =
+    valid + """
+      [[flow.question]]
+      id = "why"
+      ask = "Why?"
+      kind = "text"
+      past = "Why, that day?"
+      when_answered = ["mood=meh", "mood=good"]
+      then_ask = ["What got in the way?", "What helped?"]
+
+      """
+
+  @Test func aQuestionIsAskedInItsPastDaysWordsOrInTheWordsAnEarlierAnswerChose() throws {
+    let why = try #require(try PlanFile.read(Self.reworded).flows[0].questions.last)
+    #expect(why.words(after: [:], pastDay: false) == "Why?")
+    #expect(why.words(after: [:], pastDay: true) == "Why, that day?")
+    #expect(why.words(after: ["mood": "meh"], pastDay: false) == "What got in the way?")
+    // an answer's words win over the past day's
+    #expect(why.words(after: ["mood": "good"], pastDay: true) == "What helped?")
+    #expect(why.words(after: ["pages": "meh"], pastDay: false) == "Why?")
+  }
+
+  @Test(arguments: [
+    (
+      "then_ask = [\"What got in the way?\", \"What helped?\"]", "then_ask = [\"Only one\"]",
+      "words for each of when_answered's answers"
+    ),
+    (
+      "when_answered = [\"mood=meh\", \"mood=good\"]",
+      "when_answered = [\"mood=sad\", \"mood=good\"]", "'sad' is not an answer"
+    ),
+    (
+      "when_answered = [\"mood=meh\", \"mood=good\"]",
+      "when_answered = [\"pages=3\", \"mood=good\"]", "yes-no or one-of"
+    ),
+    (
+      "when_answered = [\"mood=meh\", \"mood=good\"]",
+      "when_answered = [\"later=x\", \"mood=good\"]", "an earlier question"
+    ),
+    ("past = \"Why, that day?\"", "past = \"\"", "1 to 200 characters"),
+  ])
+  func aRewordingThatCannotHoldIsRefused(original: String, replacement: String, words: String) {
+    let text = Self.reworded.replacing(original, with: replacement, maxReplacements: 1)
+    #expect(text != Self.reworded)
+    #expect {
+      try PlanFile.read(text)
+    } throws: {
+      ($0 as? PlanFileError)?.message.contains(words) == true
+    }
+  }
+
+  @Test func theCoachsQuestionsAreAskedInCoachPlansWords() {
+    #expect(CoachPlan.ask(.review, "commit_to") == "Today I will")
+    #expect(CoachPlan.ask(.review, "commit_to", pastDay: true) == "That day I will")
+    #expect(CoachPlan.ask(.checkin, "blocker") == "Anything that got in the way?")
+    #expect(
+      CoachPlan.ask(.checkin, "blocker", after: ["followed": "yes"])
+        == "Anything that made it hard?")
+    #expect(CoachPlan.ask(.checkin, "blocker", after: ["followed": "no"]) == "What got in the way?")
+    #expect(PrepItem.water.label == "Water ready")
+  }
+
   @Test func aFileWrittenOnWindowsReadsTheSame() throws {
     let crlf = Self.valid.replacing("\n", with: "\r\n")
     #expect(try PlanFile.read(crlf) == PlanFile.read(Self.valid))
