@@ -67,7 +67,7 @@ struct NeedHelpCommand: ContextCommand {
         }
       }
       picked = chosen
-      let coached = try Coach(
+      let coached = try MiniCoach(
         ctx: ctx, kept: kept, breathingSeconds: breathingSeconds, pastDay: flowDay.isPast
       ).run(
         chosen, note: noteText)

@@ -2,7 +2,7 @@ import NudgeCore
 
 /// The mini-coach for each kind of craving; returns what it did and the note typed. Each
 /// answer is kept in the flow's draft as it is given.
-struct Coach {
+struct MiniCoach {
   let ctx: Context
   let kept: DraftAnswers
   let breathingSeconds: Int
