@@ -84,7 +84,7 @@ extension AppDatabase {
       try db.refuseTakenName(habit.name, except: nil)
       let before = try db.habitCounts()
       var added = habit
-      added.id = try db.insertHabit(HabitRow(habit))
+      added.id = try db.insertHabit(HabitRow(habit), uid: nil, addedAt: at)
       try db.refuseGrowthBeyondLimits(from: before)
       try db.journalHabit(
         .added, habit: added.id, madeOn: madeOn, at: at, before: nil, after: HabitRow(added).json)

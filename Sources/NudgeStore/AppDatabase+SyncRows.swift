@@ -226,7 +226,7 @@ extension AppDatabase {
             [.text(uid), .text(local)])
         }
       } else {
-        _ = try db.insertHabit(row, uid: uid)
+        _ = try db.insertHabit(row, uid: uid, addedAt: "")
         // a habit that comes back (a removal undone where it was made, after this computer
         // let it go) gets its days again, as sync last knew them
         let days = try db.rows(

@@ -172,8 +172,9 @@ extension AppDatabase {
   /// is the same one and keeps its definition; a day recorded here keeps what it has (yours
   /// win, as settings and schedules do), a day new here is added. The same import again changes
   /// nothing.
-  public func importHabits(_ habits: [(habit: NudgeCore.Habit, checks: [HabitCheck])])
-    throws(StoreError) -> HabitImportCount
+  public func importHabits(
+    _ habits: [(habit: NudgeCore.Habit, checks: [HabitCheck])], at: String
+  ) throws(StoreError) -> HabitImportCount
   {
     try write { db in
       var count = HabitImportCount()
@@ -194,7 +195,7 @@ extension AppDatabase {
           let uid = try habit.uid.flatMap {
             try db.habitID(uid: $0, removed: true) == nil ? $0 : nil
           }
-          id = try db.insertHabit(HabitRow(habit), uid: uid)
+          id = try db.insertHabit(HabitRow(habit), uid: uid, addedAt: at)
           count.newHabits += 1
         }
         var before: [Day: HabitCheck] = [:]

@@ -64,10 +64,10 @@ extension SQLiteConnection {
   }
 
   /// Adds a habit row, under the id it travels by (`uid`: another computer's; nil: a new one);
-  /// returns its row's id here. A new id is the time it was added (milliseconds, 12 hex
-  /// digits), its row's number (2) and 8 random bytes (16): ids sort in the order habits
-  /// were added, on every computer, which is the order they are listed in.
-  func insertHabit(_ row: HabitRow, uid: String? = nil) throws -> Int {
+  /// returns its row's id here. A new id is the time it was added (`addedAt`, the command's
+  /// now: milliseconds, 12 hex digits), its row's number (2) and 8 random bytes (16): ids sort
+  /// in the order habits were added, on every computer, which is the order they are listed in.
+  func insertHabit(_ row: HabitRow, uid: String?, addedAt: String) throws -> Int {
     try execute(
       """
       INSERT INTO habit (name, question, every, at, target, unit, since, archived, uid)
@@ -82,11 +82,10 @@ extension SQLiteConnection {
     if uid == nil {
       try execute(
         """
-        UPDATE habit SET uid = printf('%012x%02x',
-          CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), id % 256)
-          || lower(hex(randomblob(8)))
+        UPDATE habit SET uid = printf('%012x%02x', ?, id % 256) || lower(hex(randomblob(8)))
         WHERE id = ?
-        """, [SQLValue(id)])
+        """,
+        [SQLValue(max(0, (InstantFormat.parse(addedAt)?.microseconds ?? 0) / 1000)), SQLValue(id)])
     }
     return id
   }

@@ -74,11 +74,12 @@ public struct HabitChanges: Sendable {
       .settled
   }
 
-  /// Writes imported habits and their days, and what they earn.
-  public func importHabits(_ habits: [(habit: Habit, checks: [HabitCheck])]) throws(StoreError)
-    -> (count: AppDatabase.HabitImportCount, settled: Settled)
+  /// Writes imported habits and their days, and what they earn; `at`: when (a new habit's id
+  /// starts with it).
+  public func importHabits(_ habits: [(habit: Habit, checks: [HabitCheck])], at: String)
+    throws(StoreError) -> (count: AppDatabase.HabitImportCount, settled: Settled)
   {
-    try settling { () throws(StoreError) in try db.importHabits(habits) }
+    try settling { () throws(StoreError) in try db.importHabits(habits, at: at) }
   }
 
   /// Runs `change` and settles the achievements after it, in one transaction.

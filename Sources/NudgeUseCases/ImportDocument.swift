@@ -45,7 +45,8 @@ public struct ImportDocument: Sendable {
   /// `habits`: the document's habits, checked (`ExportHabit.checked`); a habit already here
   /// by name is the same one (its definition kept), its days added or replaced.
   public func callAsFunction(
-    _ document: ExportDocument, habits: [(habit: Habit, checks: [HabitCheck])] = []
+    _ document: ExportDocument, habits: [(habit: Habit, checks: [HabitCheck])] = [],
+    at: String
   ) throws(StoreError) -> Summary {
     try db.inTransaction {
       var summary = Summary()
@@ -153,7 +154,7 @@ public struct ImportDocument: Sendable {
         try db.choosePlan(plan, on: on)
         summary.plansChosen.append("\(plan) \(on ? "on" : "off")")
       }
-      let counted = try db.importHabits(habits)
+      let counted = try db.importHabits(habits, at: at)
       summary.habitsAdded = counted.newHabits
       summary.habitDaysAdded = counted.newChecks
       summary.habitDaysKept = counted.keptChecks

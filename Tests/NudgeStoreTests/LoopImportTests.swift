@@ -72,7 +72,7 @@ import Testing
       Habit(name: "run", since: today), madeOn: today, at: "2026-11-20T08:00:00Z")
     let mapped = try LoopImport.of(
       LoopBackup(habits: [loop("Run", marks: [-10, -9])]), today: today, reserved: [])
-    let count = try db.importHabits(mapped.habits)
+    let count = try db.importHabits(mapped.habits, at: "2026-11-20T12:00:00Z")
     #expect(count.sameHabits == 1)
     #expect(count.newChecks == 2)
     let habit = try #require(try db.habits().first { $0.id == added.id })

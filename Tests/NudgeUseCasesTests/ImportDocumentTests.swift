@@ -22,7 +22,7 @@ import Testing
       EarnedAchievement(key: .streak30, earnedOn: day),
       EarnedAchievement(key: .perfectWeek, earnedOn: day),
     ]
-    let summary = try ImportDocument(db: db)(document)
+    let summary = try ImportDocument(db: db)(document, at: "2026-11-20T12:00:00Z")
     // Then only what the entries earn is held
     #expect(try db.achievements() == [.firstPrep: day])
     #expect(summary.newAchievements == [.firstPrep])
@@ -34,7 +34,7 @@ import Testing
     let document = ExportDocument(
       settings: ["terminal": "sh -c 'touch /tmp/pwned'", "snooze": "5m"], prep: [], review: [],
       checkin: [], help: [])
-    let summary = try ImportDocument(db: db)(document)
+    let summary = try ImportDocument(db: db)(document, at: "2026-11-20T12:00:00Z")
     #expect(summary.settingsSkipped == ["terminal"])
     #expect(summary.settingsAdded == ["snooze=5m"])
     #expect(try db.settings().value(.terminal) == "")
@@ -51,7 +51,8 @@ import Testing
     }
     let emptier = ReviewEntry(day: day, commitTo: "x", savedAt: "2026-11-20T09:00:00+01:00")
     let summary = try ImportDocument(db: db)(
-      ExportDocument(settings: [:], prep: [], review: [emptier], checkin: [], help: []))
+      ExportDocument(settings: [:], prep: [], review: [emptier], checkin: [], help: []),
+      at: "2026-11-20T12:00:00Z")
     #expect(summary.keptFuller == ["review 2026-11-20"])
     #expect(summary.updated == 0)
     #expect(try db.review(on: day)?.why == "health")
@@ -60,7 +61,8 @@ import Testing
       savedAt: "2026-11-20T10:00:00+01:00")
     #expect(
       try ImportDocument(db: db)(
-        ExportDocument(settings: [:], prep: [], review: [fuller], checkin: [], help: [])
+        ExportDocument(settings: [:], prep: [], review: [fuller], checkin: [], help: []),
+        at: "2026-11-20T12:00:00Z"
       ).updated == 1)
     #expect(try db.review(on: day)?.why == "sleep")
   }
@@ -71,7 +73,7 @@ import Testing
       settings: [:], prep: [], review: [], checkin: [], help: [],
       schedule: [SlotSchedule(slot: .midday, expression: "*-*-* 12:15:00", enabled: true)],
       pauses: [Pause(firstDay: day, lastDay: day.adding(days: 2))])
-    let summary = try ImportDocument(db: db)(document)
+    let summary = try ImportDocument(db: db)(document, at: "2026-11-20T12:00:00Z")
     #expect(summary.schedulesAdded == [.midday])
     #expect(summary.pausesAdded == ["2026-11-20..2026-11-22"])
   }
@@ -96,10 +98,10 @@ import Testing
     try FinishFlow(db: target)(ReviewEntry.self, day: day, savedAt: "2026-11-19T07:00:00Z") {
       $0.swap = "tea"
     }
-    let first = try ImportDocument(db: target)(document)
+    let first = try ImportDocument(db: target)(document, at: "2026-11-20T12:00:00Z")
     #expect((first.added, first.updated, first.unchanged) == (1, 1, 0))
     #expect(first.newAchievements == [.firstHelp])  // first-review was already earned here
-    let second = try ImportDocument(db: target)(document)
+    let second = try ImportDocument(db: target)(document, at: "2026-11-20T12:00:00Z")
     #expect((second.added, second.updated, second.unchanged) == (0, 0, 2))
     #expect(second.newAchievements.isEmpty)
     #expect(try target.review(on: day)?.swap == "water")
@@ -109,7 +111,7 @@ import Testing
     var older = document
     older.review[0].swap = "juice"
     older.review[0].savedAt = "2026-11-19T06:00:00Z"
-    _ = try ImportDocument(db: target)(older)
+    _ = try ImportDocument(db: target)(older, at: "2026-11-20T12:00:00Z")
     #expect(try target.review(on: day)?.swap == "water")
   }
 
@@ -124,7 +126,9 @@ import Testing
         flow: "prep", day: day, answers: FlowAnswers(values: ["water": "maybe"]),
         savedAt: "2026-11-20T21:00:00Z")
     ]
-    #expect(throws: StoreError.self) { try ImportDocument(db: db)(document) }
+    #expect(throws: StoreError.self) {
+      try ImportDocument(db: db)(document, at: "2026-11-20T12:00:00Z")
+    }
     #expect(try db.prep(on: day) == prep)
     #expect(try db.storedSettings().isEmpty)
   }
@@ -146,7 +150,9 @@ import Testing
       HelpNote(id: "n", day: day, category: .other, note: nil, at: "2026-11-19T12:00:00Z")
     ]
     // When the import fails on its last step
-    #expect(throws: (any Error).self) { try ImportDocument(db: db)(document) }
+    #expect(throws: (any Error).self) {
+      try ImportDocument(db: db)(document, at: "2026-11-20T12:00:00Z")
+    }
     // Then the steps before it were rolled back too
     #expect(try db.prep(on: day) == nil)
     #expect(try db.storedSettings().isEmpty)
@@ -164,13 +170,14 @@ import Testing
     document.achievements = []  // an export from before achievements: history only
 
     let target = try AppDatabase.inMemory()
-    let summary = try ImportDocument(db: target)(document)
+    let summary = try ImportDocument(db: target)(document, at: "2026-11-20T12:00:00Z")
     #expect(Set(summary.newAchievements) == [.firstReview, .streak3, .streak7, .morningWeek])
     let earned = try target.achievements()
     #expect(earned[.firstReview] == start)
     #expect(earned[.streak3] == start.adding(days: 2))
     #expect(earned[.morningWeek] == start.adding(days: 6))
-    #expect(try ImportDocument(db: target)(document).newAchievements.isEmpty)
+    #expect(
+      try ImportDocument(db: target)(document, at: "2026-11-20T12:00:00Z").newAchievements.isEmpty)
   }
 
   @Test func olderHistoryMovesAnAchievementToItsEarlierDay() throws {
@@ -182,7 +189,7 @@ import Testing
     }
     var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])
     document.prep = [PrepEntry(day: start, savedAt: "2026-03-01T21:00:00Z")]
-    _ = try ImportDocument(db: db)(document)
+    _ = try ImportDocument(db: db)(document, at: "2026-11-20T12:00:00Z")
     #expect(try db.achievements()[.firstPrep] == start)
   }
 }
@@ -208,14 +215,14 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let path = dir + "/nudge.sqlite3"
     let db = try AppDatabase.open(path: path)
-    let first = try ImportDocument(db: db)(document())
+    let first = try ImportDocument(db: db)(document(), at: "2026-11-20T12:00:00Z")
     #expect(first.added == 33)
     // another connection sees `data_version` change only when someone commits a change
     let watcher = try SQLiteConnection(path: path)
     let version = try watcher.integer("PRAGMA data_version")
     let exported = try db.exportDocument()
 
-    let again = try ImportDocument(db: db)(document())
+    let again = try ImportDocument(db: db)(document(), at: "2026-11-20T12:00:00Z")
     #expect(again == ImportDocument.Summary(unchanged: 33))
     #expect(try watcher.integer("PRAGMA data_version") == version)
     #expect(try db.exportDocument() == exported)
@@ -224,7 +231,7 @@ import Testing
     var newer = document()
     newer.checkin[0] = CheckinEntry(
       day: day, followed: true, feel: "good", savedAt: "2026-11-20T22:00:00+01:00")
-    let changed = try ImportDocument(db: db)(newer)
+    let changed = try ImportDocument(db: db)(newer, at: "2026-11-20T12:00:00Z")
     #expect(changed.updated == 1 && changed.unchanged == 32)
     #expect(try watcher.integer("PRAGMA data_version") != version)
     #expect(try db.checkin(on: day)?.feel == "good")

@@ -110,7 +110,8 @@ struct ImportCommand: ContextCommand {
       }
     }
     let db = try ctx.openDatabase()
-    let summary = try ImportDocument(db: db)(document, habits: habits)
+    let summary = try ImportDocument(db: db)(
+      document, habits: habits, at: ctx.today(try db.settings()).savedAt)
     // the plan files go in once what they define is stored (a file that cannot be written is
     // said; the entries are in, and the file can be added by hand)
     var placed: [String] = []

@@ -31,7 +31,7 @@ public enum HabitFrequency: Hashable, Sendable {
       -> Int
     {
       guard let n = Int(digits), digits.allSatisfy(\.isASCII) else {
-        throw InputError("'\(text)' is not a frequency; write \(allowed)")
+        throw InputError("'\(text)' is not a frequency; write \(allowed).")
       }
       guard range.contains(n) else {
         throw InputError(
@@ -47,7 +47,7 @@ public enum HabitFrequency: Hashable, Sendable {
       case "week", "w", "wk": return .timesPerWeek(try count(number, in: 1...7, per: "week"))
       case "month", "m", "mo":
         return .timesPerMonth(try count(number, in: 1...28, per: "month"))
-      default: throw InputError("'\(text)' is not a frequency; write \(allowed)")
+      default: throw InputError("'\(text)' is not a frequency; write \(allowed).")
       }
     }
     let parts = words.split(separator: " ")
@@ -58,7 +58,7 @@ public enum HabitFrequency: Hashable, Sendable {
     var days = Set<Int>()
     for word in words.split(whereSeparator: { $0 == "," || $0 == " " }) {
       guard let name = PlainTime.weekday(String(word)) else {
-        throw InputError("'\(text)' is not a frequency; write \(allowed)")
+        throw InputError("'\(text)' is not a frequency; write \(allowed).")
       }
       days.insert(["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].firstIndex(of: name)!)
     }

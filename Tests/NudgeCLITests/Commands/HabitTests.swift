@@ -143,6 +143,31 @@ import Testing
     #expect(try nudge("habit", "done", "streng").status == 0)
   }
 
+  @Test func aNewHabitsIDStartsWithTheCommandsNowNotTheMachinesClock() throws {
+    let nudge = InProcess()
+    try #require(
+      try nudge.run(["habit", "add", "Stretch"], now: "2026-11-20T09:00:00Z").status == 0)
+    let exported = try #require(
+      try JSONSerialization.jsonObject(with: Data(nudge("export").stdout.utf8)) as? [String: Any])
+    let habit = try #require((exported["habits"] as? [[String: Any]])?.first)
+    // 2026-11-20T09:00:00Z is 1795165200000 ms: 0x01a1f82f1e80, then the row's number
+    #expect((habit["uid"] as? String)?.hasPrefix("01a1f82f1e8001") == true, "\(habit)")
+  }
+
+  @Test func undoAndRedoJSONSayTheDaysMarkAndTheAchievementsAsTheTextDoes() throws {
+    let nudge = InProcess()
+    try #require(try nudge("habit", "add", "Stretch").status == 0)
+    try #require(try nudge("habit", "done", "stretch", "--no-animation").status == 0)
+    let undone = try #require(try nudge.json("undo") as? [String: Any])
+    #expect(undone["undone"] as? String == "habit-done", "\(undone)")
+    #expect(undone["check"] is NSNull, "\(undone)")
+    #expect(undone["lost_achievements"] as? [String] == ["habit-first"], "\(undone)")
+    let redone = try #require(try nudge.json("redo") as? [String: Any])
+    #expect(redone["redone"] as? String == "habit-done", "\(redone)")
+    #expect((redone["check"] as? [String: Any])?["done"] as? Bool == true, "\(redone)")
+    #expect(redone["new_achievements"] as? [String] == ["habit-first"], "\(redone)")
+  }
+
   @Test func undoTakesBackADoneASkipAnEditAndARemove() throws {
     let nudge = InProcess()
     try #require(try nudge("habit", "add", "Stretch", "--at", "9pm").status == 0)

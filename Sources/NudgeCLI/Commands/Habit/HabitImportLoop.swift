@@ -21,7 +21,8 @@ extension HabitCommand {
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
-      let today = ctx.today(try db.settings()).day
+      let now = ctx.today(try db.settings())
+      let today = now.day
       // a file not there, or not readable: no input (66), as `import` says it
       guard ctx.platform.files.isReadable(file) else {
         throw CLIError(
@@ -45,7 +46,7 @@ extension HabitCommand {
           throw CLIError(problem, code: .badData)
         }
       }
-      let (count, settled) = try HabitChanges(db: db).importHabits(mapped.habits)
+      let (count, settled) = try HabitChanges(db: db).importHabits(mapped.habits, at: now.savedAt)
       try HabitReminders.update(ctx, db)
       let checks = mapped.habits.flatMap(\.checks)
       let skips = checks.filter { !$0.done }.count

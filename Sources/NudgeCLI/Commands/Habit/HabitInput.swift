@@ -22,7 +22,7 @@ enum HabitInput {
     throw CLIError(
       habits.isEmpty
         ? "there is no habit named '\(VisibleText.escaped(name))': you have none yet; add one: nudge habit add NAME"
-        : "there is no habit named '\(VisibleText.escaped(name))' (\(names.joined(separator: ", "))).\(Suggestion.hint(for: name, among: names)) See 'nudge habit list --all'.",
+        : "there is no habit named '\(VisibleText.escaped(name))' (your habits: \(names.joined(separator: ", "))).\(Suggestion.hint(for: name, among: names)) See 'nudge habit list --all'.",
       code: .usage)
   }
 

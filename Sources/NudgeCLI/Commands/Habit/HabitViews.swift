@@ -107,10 +107,16 @@ enum HabitHeatmap {
 /// `nudge undo` and `nudge redo` of a habit's change: takes it back (or re-applies it) and
 /// says what it was.
 enum HabitUndo {
+  /// What `undo --json` and `redo --json` print of a habit's change: what it was, the habit,
+  /// the day's mark as the step left it (a done or a skip; null: no mark), and the
+  /// achievements it gave back or took away, as the text says them.
   struct Report: Encodable {
     var undone: String?
     var redone: String?
     var habit: String
+    @NullWhenAbsent var check: HabitCheck?
+    var newAchievements: [Achievement]
+    var lostAchievements: [Achievement]
   }
 
   /// A journal's time as an instant, for ordering the two journals (an unreadable one first).
@@ -134,7 +140,12 @@ enum HabitUndo {
     try HabitReminders.update(ctx, db)
     let kind = "habit-" + change.kind.rawValue
     try ctx.render(
-      Report(undone: redo ? nil : kind, redone: redo ? kind : nil, habit: name), json: json
+      Report(
+        undone: redo ? nil : kind, redone: redo ? kind : nil, habit: name,
+        check: change.kind == .done || change.kind == .skipped
+          ? (redo ? change.checkAfter : change.checkBefore) : nil,
+        newAchievements: settled.newAchievements, lostAchievements: settled.lostAchievements),
+      json: json
     ) {
       let habit = "'\(VisibleText.escaped(name))'"
       let unit = try db.habits(includingArchived: true).first { $0.id == change.habit }?.unit
