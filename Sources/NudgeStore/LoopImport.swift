@@ -174,8 +174,7 @@ extension AppDatabase {
   /// nothing.
   public func importHabits(
     _ habits: [(habit: NudgeCore.Habit, checks: [HabitCheck])], at: String
-  ) throws(StoreError) -> HabitImportCount
-  {
+  ) throws(StoreError) -> HabitImportCount {
     try write { db in
       var count = HabitImportCount()
       let before = try db.habitCounts()

@@ -291,7 +291,8 @@ import Testing
     #expect(triggers.sorted() == AppDatabase.syncTriggerNames.sorted())
     // a habit added now sorts after them
     let added = try db.addHabit(
-      Habit(name: "Walk", since: Day("2026-11-20")!), madeOn: Day("2026-11-20")!, at: "2026-11-20T09:00:00Z")
+      Habit(name: "Walk", since: Day("2026-11-20")!), madeOn: Day("2026-11-20")!,
+      at: "2026-11-20T09:00:00Z")
     #expect(try db.habits().last?.id == added.id)
   }
 }
