@@ -43,7 +43,7 @@ extension SQLiteConnection {
       }
       do throws(InputError) {
         let entry = try FlowEntry(
-          stored: StoredEntry(
+          row: StoredEntry(
             flow: flow, day: day, id: key.isEmpty ? nil : key, answers: answers, savedAt: savedAt))
         if previousDay == day, previousFlow.utf8.elementsEqual(flow.utf8) {
           let before = entries.count - 1

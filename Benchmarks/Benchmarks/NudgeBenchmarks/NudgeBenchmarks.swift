@@ -71,7 +71,8 @@ let benchmarks: @Sendable () -> Void = {
     }
   } setup: {
     let db = try AppDatabase.open(path: temporaryDatabasePath())
-    _ = try ImportDocument(db: db)(ExportDocument.decode(syntheticExport(years: 10, endingOn: today)))
+    _ = try ImportDocument(db: db)(
+      ExportDocument.decode(syntheticExport(years: 10, endingOn: today)), at: "\(today)T12:00:00Z")
     return db
   }
 
@@ -84,7 +85,7 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       let path = temporaryDatabasePath()
       let db = try AppDatabase.open(path: path)
-      blackHole(try ImportDocument(db: db)(ExportDocument.decode(tenYears)))
+      blackHole(try ImportDocument(db: db)(ExportDocument.decode(tenYears), at: "\(today)T12:00:00Z"))
       for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
   }

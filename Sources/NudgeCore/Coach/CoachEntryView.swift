@@ -20,23 +20,56 @@ extension CoachEntryView {
     guard entry.flow == Self.flow, let view = try? Self(reading: entry) else { return nil }
     self = view
   }
-
-  /// Reads back the entry its JSON (`history --json`, the change journal) shows.
-  static func decodedEntry(json: Data) throws -> FlowEntry {
-    try NudgeJSON.decode(Self.self, from: json).flowEntry
-  }
 }
 
 /// The coach's views, by the flow each reads: the one place a coach flow's id meets its typed
-/// form.
+/// form. (A switch, not a table of the view types: a start reads entries through it, and a
+/// table of metatypes costs the runtime their metadata first.)
 public enum CoachEntries {
-  static let views: [any CoachEntryView.Type] = [
-    PrepEntry.self, ReviewEntry.self, CheckinEntry.self, HelpNote.self,
-  ]
+  /// `entry` read by its coach flow's view, and written as that view writes it (an answer it
+  /// cannot read refused); a plan file's flow's entry as it is.
+  static func checked(_ entry: FlowEntry) throws(InputError) -> FlowEntry {
+    switch entry.flow {
+    case .prep: try PrepEntry(reading: entry).flowEntry
+    case .review: try ReviewEntry(reading: entry).flowEntry
+    case .checkin: try CheckinEntry(reading: entry).flowEntry
+    case .needHelp: try HelpNote(reading: entry).flowEntry
+    default: entry
+    }
+  }
 
-  /// The typed view of `flow`'s entries; nil for a plan file's flow.
-  static func view(of flow: Flow) -> (any CoachEntryView.Type)? {
-    views.first { $0.flow == flow }
+  /// Refuses a coach flow's entry whose answers its view cannot read.
+  static func check(_ entry: FlowEntry) throws(InputError) {
+    switch entry.flow {
+    case .prep: _ = try PrepEntry(reading: entry)
+    case .review: _ = try ReviewEntry(reading: entry)
+    case .checkin: _ = try CheckinEntry(reading: entry)
+    case .needHelp: _ = try HelpNote(reading: entry)
+    default: break
+    }
+  }
+
+  /// Encodes a coach flow's entry in its typed form (its JSON); false for a plan file's flow.
+  static func encode(_ entry: FlowEntry, to encoder: any Encoder) throws -> Bool {
+    switch entry.flow {
+    case .prep: try PrepEntry(reading: entry).encode(to: encoder)
+    case .review: try ReviewEntry(reading: entry).encode(to: encoder)
+    case .checkin: try CheckinEntry(reading: entry).encode(to: encoder)
+    case .needHelp: try HelpNote(reading: entry).encode(to: encoder)
+    default: return false
+    }
+    return true
+  }
+
+  /// The coach flow's entry its JSON shows; nil for a plan file's flow.
+  static func decoded(_ flow: Flow, json: Data) throws -> FlowEntry? {
+    switch flow {
+    case .prep: try NudgeJSON.decode(PrepEntry.self, from: json).flowEntry
+    case .review: try NudgeJSON.decode(ReviewEntry.self, from: json).flowEntry
+    case .checkin: try NudgeJSON.decode(CheckinEntry.self, from: json).flowEntry
+    case .needHelp: try NudgeJSON.decode(HelpNote.self, from: json).flowEntry
+    default: nil
+    }
   }
 }
 

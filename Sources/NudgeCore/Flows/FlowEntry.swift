@@ -29,6 +29,20 @@ public struct FlowEntry: Equatable, Sendable, Encodable {
   /// flows have, an id exactly when the flow keeps several a day, and (a coach flow) answers
   /// its typed form reads, kept as that form writes them. Anything else is refused, naming it.
   public init(stored: StoredEntry) throws(InputError) {
+    self = try CoachEntries.checked(Self(unchecked: stored))
+  }
+
+  /// Reads a row of the store's own `flow_entry`: checked as `init(stored:)` checks, its
+  /// answers kept as they were written (every writer wrote them as `stored` gives them; a
+  /// start reads a week of rows, and writing each one's answers again was a third of it).
+  public init(row: StoredEntry) throws(InputError) {
+    self = try Self(unchecked: row)
+    try CoachEntries.check(self)
+  }
+
+  /// The shape of `stored` held to a flow's: a flow name and an id exactly when its flow
+  /// keeps several a day; its answers not yet read.
+  private init(unchecked stored: StoredEntry) throws(InputError) {
     guard let flow = Flow(rawValue: stored.flow) else {
       throw InputError("an entry of '\(stored.flow)', which is not a flow name")
     }
@@ -37,14 +51,9 @@ public struct FlowEntry: Equatable, Sendable, Encodable {
         "an entry of \(stored.flow) on \(stored.day) "
           + (stored.id.map { "with an id, '\($0)'" } ?? "without the id it needs"))
     }
-    let entry = FlowEntry(
+    self.init(
       flow: flow, day: stored.day, id: stored.id, answers: stored.answers,
       savedAt: stored.savedAt)
-    if let view = CoachEntries.view(of: flow) {
-      self = try view.init(reading: entry).flowEntry
-    } else {
-      self = entry
-    }
   }
 
   /// The entry as the store keeps it.
@@ -75,9 +84,7 @@ public struct FlowEntry: Equatable, Sendable, Encodable {
   /// Encodes the entry as `history --json` shows it: a coach flow's in its typed form, any
   /// other as its answered form.
   public func encode(to encoder: any Encoder) throws {
-    if let view = CoachEntries.view(of: flow) {
-      try view.init(reading: self).encode(to: encoder)
-    } else {
+    if try !CoachEntries.encode(self, to: encoder) {
       try answeredEntry?.encode(to: encoder)
     }
   }
@@ -90,8 +97,8 @@ public struct FlowEntry: Equatable, Sendable, Encodable {
   /// Reads back what `json()` wrote for an entry of `flow`.
   public init(flow: Flow, json: String) throws {
     let data = Data(json.utf8)
-    if let view = CoachEntries.view(of: flow) {
-      self = try view.decodedEntry(json: data)
+    if let entry = try CoachEntries.decoded(flow, json: data) {
+      self = entry
     } else {
       let entry = try NudgeJSON.decode(AnsweredEntry.self, from: data)
       guard entry.flow == flow.rawValue else {
