@@ -1,0 +1,240 @@
+/// What Nudge keeps of Apple Health's records: the kinds a morning needs, each sample with its
+/// span, its value in one unit, and where it came from.
+public struct HealthSample: Equatable, Sendable {
+  /// The quantity or category a sample measures, by HealthKit's identifiers.
+  public enum Kind: String, CaseIterable, Sendable {
+    case sleep = "HKCategoryTypeIdentifierSleepAnalysis"
+    case heartRateVariability = "HKQuantityTypeIdentifierHeartRateVariabilitySDNN"
+    case restingHeartRate = "HKQuantityTypeIdentifierRestingHeartRate"
+    case heartRate = "HKQuantityTypeIdentifierHeartRate"
+    case respiratoryRate = "HKQuantityTypeIdentifierRespiratoryRate"
+    case wristTemperature = "HKQuantityTypeIdentifierAppleSleepingWristTemperature"
+    case steps = "HKQuantityTypeIdentifierStepCount"
+    case activeEnergy = "HKQuantityTypeIdentifierActiveEnergyBurned"
+    case bodyMass = "HKQuantityTypeIdentifierBodyMass"
+
+    /// The units a value is read in, each with what makes it the kept unit (ms, count/min,
+    /// degC, count, kcal, kg); a unit not listed is skipped, counted.
+    var units: [String: (Double) -> Double] {
+      switch self {
+      case .sleep: ["": { $0 }]
+      case .heartRateVariability: ["ms": { $0 }]
+      case .restingHeartRate, .heartRate, .respiratoryRate: ["count/min": { $0 }]
+      case .wristTemperature: ["degC": { $0 }, "degF": { ($0 - 32) * 5 / 9 }]
+      case .steps: ["count": { $0 }]
+      case .activeEnergy: ["kcal": { $0 }, "Cal": { $0 }, "kJ": { $0 / 4.184 }]
+      case .bodyMass: ["kg": { $0 }, "lb": { $0 * 0.45359237 }, "g": { $0 / 1000 }]
+      }
+    }
+  }
+
+  /// A sleep sample's stage, as HealthKit names them.
+  public enum SleepStage: String, CaseIterable, Sendable {
+    case inBed = "HKCategoryValueSleepAnalysisInBed"
+    case asleepUnspecified = "HKCategoryValueSleepAnalysisAsleepUnspecified"
+    case awake = "HKCategoryValueSleepAnalysisAwake"
+    case core = "HKCategoryValueSleepAnalysisAsleepCore"
+    case deep = "HKCategoryValueSleepAnalysisAsleepDeep"
+    case rem = "HKCategoryValueSleepAnalysisAsleepREM"
+
+    /// A stage by its value in an export; before iOS 16, `…Asleep` meant asleep, unspecified.
+    init?(exported: String) {
+      if exported == "HKCategoryValueSleepAnalysisAsleep" {
+        self = .asleepUnspecified
+      } else {
+        self.init(rawValue: exported)
+      }
+    }
+  }
+
+  public var kind: Kind
+  /// A sleep sample's stage; nil for a quantity.
+  public var stage: SleepStage?
+  /// In the kind's kept unit (0 for sleep: its span is the measure).
+  public var value: Double
+  public var start: Instant
+  public var end: Instant
+  /// The UTC offset the export wrote its start with, in seconds.
+  public var offset: Int
+  /// The app or device that wrote it (`sourceName`), as written.
+  public var source: String
+  /// The device's description (`device`), when the export has one.
+  public var device: String?
+}
+
+/// A workout, with what its statistics say where present.
+public struct HealthWorkout: Equatable, Sendable {
+  /// `HKWorkoutActivityTypeRunning` and the like, as written.
+  public var type: String
+  public var start: Instant
+  public var end: Instant
+  public var offset: Int
+  public var durationMinutes: Double?
+  public var energyKcal: Double?
+  public var averageHeartRate: Double?
+  public var maximumHeartRate: Double?
+  public var source: String
+}
+
+/// A day's Activity rings as the export summarises them.
+public struct HealthActivitySummary: Equatable, Sendable {
+  public var day: Day
+  public var activeEnergyKcal: Double?
+}
+
+/// Why a record of a kind Nudge reads was left out; each counted, and said once.
+public enum HealthSkip: String, CaseIterable, Sendable {
+  case dateNotReadable = "a date that does not read"
+  case valueNotANumber = "a value that is not a number"
+  case unknownUnit = "a unit Nudge does not know"
+  case unknownSleepValue = "a sleep value Nudge does not know"
+  case endBeforeStart = "an end before its start"
+}
+
+/// Turns the scanner's tags into what Nudge keeps: the records of the kinds it reads, workouts
+/// with their statistics, activity summaries, and the count of each kind skipped and why.
+/// Records of any other kind (routes, clinical records, the hundred other quantities) are
+/// passed over unread.
+public struct HealthExportRecords {
+  public private(set) var samples: [HealthSample] = []
+  public private(set) var workouts: [HealthWorkout] = []
+  public private(set) var summaries: [HealthActivitySummary] = []
+  public private(set) var skipped: [HealthSkip: Int] = [:]
+  /// The elements whose tags the scanner hands over.
+  public static let elements: Set<String> = [
+    "Record", "Workout", "WorkoutStatistics", "ActivitySummary",
+  ]
+  private var workout: HealthWorkout? = nil
+
+  public init() {}
+
+  /// Takes one event of the scanner.
+  public mutating func take(_ event: HealthXMLScanner.Event) {
+    switch event {
+    case .start(let tag):
+      switch tag.name {
+      case "Record": record(tag)
+      case "Workout": workout = workoutStart(tag)
+      case "WorkoutStatistics": statistics(tag)
+      case "ActivitySummary": summary(tag)
+      default: break
+      }
+    case .end(let name, _):
+      if name == "Workout", let done = workout {
+        workouts.append(done)
+        workout = nil
+      }
+    }
+  }
+
+  private mutating func skip(_ why: HealthSkip) { skipped[why, default: 0] += 1 }
+
+  private mutating func record(_ tag: HealthXMLScanner.Tag) {
+    guard let type = tag["type"], let kind = HealthSample.Kind(rawValue: type) else { return }
+    guard let start = tag["startDate"].flatMap(HealthDate.parse),
+      let end = tag["endDate"].flatMap(HealthDate.parse)
+    else { return skip(.dateNotReadable) }
+    guard end.instant >= start.instant else { return skip(.endBeforeStart) }
+    var stage: HealthSample.SleepStage? = nil
+    var value = 0.0
+    if kind == .sleep {
+      guard let read = tag["value"].flatMap(HealthSample.SleepStage.init(exported:)) else {
+        return skip(.unknownSleepValue)
+      }
+      stage = read
+    } else {
+      guard let text = tag["value"], let number = Double(text), number.isFinite else {
+        return skip(.valueNotANumber)
+      }
+      guard let convert = kind.units[tag["unit"] ?? ""] else { return skip(.unknownUnit) }
+      value = convert(number)
+    }
+    samples.append(
+      HealthSample(
+        kind: kind, stage: stage, value: value, start: start.instant, end: end.instant,
+        offset: start.offset, source: tag["sourceName"] ?? "", device: tag["device"]))
+  }
+
+  private mutating func workoutStart(_ tag: HealthXMLScanner.Tag) -> HealthWorkout? {
+    guard let start = tag["startDate"].flatMap(HealthDate.parse),
+      let end = tag["endDate"].flatMap(HealthDate.parse)
+    else {
+      skip(.dateNotReadable)
+      return nil
+    }
+    guard end.instant >= start.instant else {
+      skip(.endBeforeStart)
+      return nil
+    }
+    var minutes = tag["duration"].flatMap(Double.init)
+    if let unit = tag["durationUnit"], unit == "s" || unit == "sec" {
+      minutes = minutes.map { $0 / 60 }
+    }
+    // before iOS 16 the energy was on the workout itself
+    let energy = tag["totalEnergyBurned"].flatMap(Double.init).flatMap { value in
+      HealthSample.Kind.activeEnergy.units[tag["totalEnergyBurnedUnit"] ?? "kcal"].map { $0(value) }
+    }
+    return HealthWorkout(
+      type: tag["workoutActivityType"] ?? "", start: start.instant, end: end.instant,
+      offset: start.offset, durationMinutes: minutes, energyKcal: energy, averageHeartRate: nil,
+      maximumHeartRate: nil, source: tag["sourceName"] ?? "")
+  }
+
+  private mutating func statistics(_ tag: HealthXMLScanner.Tag) {
+    guard workout != nil, let type = tag["type"] else { return }
+    switch type {
+    case HealthSample.Kind.activeEnergy.rawValue:
+      if let sum = tag["sum"].flatMap(Double.init),
+        let convert = HealthSample.Kind.activeEnergy.units[tag["unit"] ?? ""]
+      {
+        workout?.energyKcal = convert(sum)
+      }
+    case HealthSample.Kind.heartRate.rawValue:
+      workout?.averageHeartRate = tag["average"].flatMap(Double.init)
+      workout?.maximumHeartRate = tag["maximum"].flatMap(Double.init)
+    default: break
+    }
+  }
+
+  private mutating func summary(_ tag: HealthXMLScanner.Tag) {
+    guard let dayText = tag["dateComponents"], let day = Day(dayText) else {
+      return skip(.dateNotReadable)
+    }
+    let energy = tag["activeEnergyBurned"].flatMap(Double.init).flatMap { value in
+      HealthSample.Kind.activeEnergy.units[tag["activeEnergyBurnedUnit"] ?? "kcal"].map {
+        $0(value)
+      }
+    }
+    summaries.append(HealthActivitySummary(day: day, activeEnergyKcal: energy))
+  }
+}
+
+/// The dates Apple Health writes: `2022-11-12 23:10:05 -0800`.
+public enum HealthDate {
+  /// The instant and the offset (seconds) it was written with; nil for anything else.
+  public static func parse(_ text: String) -> (instant: Instant, offset: Int)? {
+    var text = text
+    return text.withUTF8 { chars -> (Instant, Int)? in
+      func number(_ from: Int, _ count: Int) -> Int? {
+        guard from + count <= chars.count else { return nil }
+        var value = 0
+        for c in chars[from..<from + count] {
+          guard c >= 48 && c <= 57 else { return nil }
+          value = value * 10 + Int(c - 48)
+        }
+        return value
+      }
+      guard chars.count == 25, let y = number(0, 4), chars[4] == 45, let mo = number(5, 2),
+        chars[7] == 45, let d = number(8, 2), chars[10] == 32, let h = number(11, 2),
+        chars[13] == 58, let mi = number(14, 2), chars[16] == 58, let s = number(17, 2),
+        chars[19] == 32, chars[20] == 43 || chars[20] == 45, let oh = number(21, 2),
+        let om = number(23, 2), (1...12).contains(mo), d >= 1,
+        d <= Day.daysIn(month: mo, year: y), h < 24, mi < 60, s < 60, oh < 24, om < 60,
+        (1900...9998).contains(y)
+      else { return nil }
+      let offset = (chars[20] == 45 ? -1 : 1) * (oh * 3600 + om * 60)
+      let days = Day(year: y, month: mo, day: d).ordinal
+      return (Instant(seconds: days * 86400 + h * 3600 + mi * 60 + s - offset), offset)
+    }
+  }
+}
