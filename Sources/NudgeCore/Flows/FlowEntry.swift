@@ -34,7 +34,8 @@ public struct FlowEntry: Equatable, Sendable, Encodable {
 
   /// Reads a row of the store's own `flow_entry`: checked as `init(stored:)` checks, its
   /// answers kept as they were written (every writer wrote them as `stored` gives them; a
-  /// start reads a week of rows, and writing each one's answers again was a third of it).
+  /// start reads a week of rows, and writing each one's answers again on every read was most
+  /// of what one shape for every entry first cost it).
   public init(row: StoredEntry) throws(InputError) {
     self = try Self(unchecked: row)
     try CoachEntries.check(self)

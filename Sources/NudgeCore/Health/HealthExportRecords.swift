@@ -215,15 +215,7 @@ public enum HealthDate {
   public static func parse(_ text: String) -> (instant: Instant, offset: Int)? {
     var text = text
     return text.withUTF8 { chars -> (Instant, Int)? in
-      func number(_ from: Int, _ count: Int) -> Int? {
-        guard from + count <= chars.count else { return nil }
-        var value = 0
-        for c in chars[from..<from + count] {
-          guard c >= 48 && c <= 57 else { return nil }
-          value = value * 10 + Int(c - 48)
-        }
-        return value
-      }
+      func number(_ from: Int, _ count: Int) -> Int? { InstantFormat.digits(chars, from, count) }
       guard chars.count == 25, let y = number(0, 4), chars[4] == 45, let mo = number(5, 2),
         chars[7] == 45, let d = number(8, 2), chars[10] == 32, let h = number(11, 2),
         chars[13] == 58, let mi = number(14, 2), chars[16] == 58, let s = number(17, 2),

@@ -49,19 +49,23 @@ public enum InstantFormat {
     return text.withUTF8 { parseISO($0) }
   }
 
+  /// The number the `count` ASCII digits at `from` write; nil when one is not a digit or
+  /// they run past the end.
+  static func digits(_ chars: UnsafeBufferPointer<UInt8>, _ from: Int, _ count: Int) -> Int? {
+    guard from + count <= chars.count else { return nil }
+    var value = 0
+    for c in chars[from..<from + count] {
+      guard c >= 48 && c <= 57 else { return nil }
+      value = value * 10 + Int(c - 48)
+    }
+    return value
+  }
+
   /// `parseWithOffset`'s ISO 8601 form, from its UTF-8 bytes.
   private static func parseISO(_ chars: UnsafeBufferPointer<UInt8>) -> (
     instant: Instant, offset: Int
   )? {
-    func number(_ from: Int, _ count: Int) -> Int? {
-      guard from + count <= chars.count else { return nil }
-      var value = 0
-      for c in chars[from..<from + count] {
-        guard c >= 48 && c <= 57 else { return nil }
-        value = value * 10 + Int(c - 48)
-      }
-      return value
-    }
+    func number(_ from: Int, _ count: Int) -> Int? { digits(chars, from, count) }
     guard chars.count >= 20, let y = number(0, 4), chars[4] == 45, let mo = number(5, 2),
       chars[7] == 45, let d = number(8, 2), chars[10] == 84 || chars[10] == 32,
       let h = number(11, 2), chars[13] == 58, let mi = number(14, 2), chars[16] == 58,
