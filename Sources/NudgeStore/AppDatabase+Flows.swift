@@ -89,7 +89,7 @@ extension AppDatabase {
     try db.forEachRow("SELECT flow, day FROM flow_entry") { row in
       guard let flow = row.flow(at: 0), let day = row.day(at: 1)
       else { throw UnreadableValue(column: "flow_entry", text: row.text(at: 0)) }
-      // the coach's flows by their place in `Flow.coach` (a switch: no comparisons a row)
+      // the coach's flows by their place in `Flow.coach` (four short comparisons, no hash)
       let list: Int? =
         switch flow {
         case .prep: 0
