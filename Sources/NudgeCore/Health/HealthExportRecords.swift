@@ -129,6 +129,12 @@ public struct HealthExportRecords {
 
   private mutating func skip(_ why: HealthSkip) { skipped[why, default: 0] += 1 }
 
+  /// A finite number written as `text`; nil for anything else (`nan`, `inf`, words).
+  static func number(_ text: String?) -> Double? {
+    guard let text, let value = Double(text), value.isFinite else { return nil }
+    return value
+  }
+
   private mutating func record(_ tag: HealthXMLScanner.Tag) {
     guard let type = tag["type"], let kind = HealthSample.Kind(rawValue: type) else { return }
     guard let start = tag["startDate"].flatMap(HealthDate.parse),
@@ -143,9 +149,7 @@ public struct HealthExportRecords {
       }
       stage = read
     } else {
-      guard let text = tag["value"], let number = Double(text), number.isFinite else {
-        return skip(.valueNotANumber)
-      }
+      guard let number = Self.number(tag["value"]) else { return skip(.valueNotANumber) }
       guard let convert = kind.units[tag["unit"] ?? ""] else { return skip(.unknownUnit) }
       value = convert(number)
     }
@@ -166,12 +170,17 @@ public struct HealthExportRecords {
       skip(.endBeforeStart)
       return nil
     }
-    var minutes = tag["duration"].flatMap(Double.init)
-    if let unit = tag["durationUnit"], unit == "s" || unit == "sec" {
-      minutes = minutes.map { $0 / 60 }
-    }
+    // a duration in a unit not known is no duration
+    let perMinute: Double? =
+      switch tag["durationUnit"] ?? "min" {
+      case "min": 1
+      case "s", "sec": 1 / 60
+      case "hr", "h": 60
+      default: nil
+      }
+    let minutes = Self.number(tag["duration"]).flatMap { value in perMinute.map { value * $0 } }
     // before iOS 16 the energy was on the workout itself
-    let energy = tag["totalEnergyBurned"].flatMap(Double.init).flatMap { value in
+    let energy = Self.number(tag["totalEnergyBurned"]).flatMap { value in
       HealthSample.Kind.activeEnergy.units[tag["totalEnergyBurnedUnit"] ?? "kcal"].map { $0(value) }
     }
     return HealthWorkout(
@@ -184,14 +193,14 @@ public struct HealthExportRecords {
     guard workout != nil, let type = tag["type"] else { return }
     switch type {
     case HealthSample.Kind.activeEnergy.rawValue:
-      if let sum = tag["sum"].flatMap(Double.init),
+      if let sum = Self.number(tag["sum"]),
         let convert = HealthSample.Kind.activeEnergy.units[tag["unit"] ?? ""]
       {
         workout?.energyKcal = convert(sum)
       }
     case HealthSample.Kind.heartRate.rawValue:
-      workout?.averageHeartRate = tag["average"].flatMap(Double.init)
-      workout?.maximumHeartRate = tag["maximum"].flatMap(Double.init)
+      workout?.averageHeartRate = Self.number(tag["average"])
+      workout?.maximumHeartRate = Self.number(tag["maximum"])
     default: break
     }
   }
@@ -200,7 +209,7 @@ public struct HealthExportRecords {
     guard let dayText = tag["dateComponents"], let day = Day(dayText) else {
       return skip(.dateNotReadable)
     }
-    let energy = tag["activeEnergyBurned"].flatMap(Double.init).flatMap { value in
+    let energy = Self.number(tag["activeEnergyBurned"]).flatMap { value in
       HealthSample.Kind.activeEnergy.units[tag["activeEnergyBurnedUnit"] ?? "kcal"].map {
         $0(value)
       }

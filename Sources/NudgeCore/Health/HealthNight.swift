@@ -3,8 +3,8 @@
 /// (issue 53).
 ///
 /// - The night of a morning `day` holds the sleep samples that start from noon the day before
-///   to noon that day, each by the clock its export wrote it with (a night spent abroad is read
-///   in that place's time).
+///   to noon that day, each by the clock its export wrote it with (the UTC offset in each of
+///   its dates).
 /// - Of several sources that wrote that night's sleep, one is read, the way the Health app does:
 ///   the first of `sources` that wrote any asleep segment (by default: a source whose name or
 ///   device names a Watch, then the others by name). Two apps never add up to a longer night.
@@ -38,17 +38,39 @@ public struct HealthNight: Equatable, Sendable {
 
   /// The default order of sources: one that names a Watch (in its name or its device) first,
   /// then the others by name.
+  /// Names are compared and sorted by their bytes, as written: two names that only Unicode
+  /// calls the same ("Café" composed and decomposed) are two sources.
   public static func defaultOrder(_ samples: [HealthSample]) -> [String] {
-    var watch = Set<String>()
-    var all = Set<String>()
+    var watch: [[UInt8]: String] = [:]
+    var others: [[UInt8]: String] = [:]
     for sample in samples {
-      all.insert(sample.source)
-      if sample.source.contains("Watch") || sample.device?.contains("Watch") == true {
-        watch.insert(sample.source)
+      let name = Array(sample.source.utf8)
+      let isWatch =
+        contains(name, "Watch") || sample.device.map { contains(Array($0.utf8), "Watch") } == true
+      if isWatch {
+        watch[name] = sample.source
+        others[name] = nil
+      } else if watch[name] == nil {
+        others[name] = sample.source
       }
     }
-    return watch.sorted() + all.subtracting(watch).sorted()
+    func byBytes(_ names: [[UInt8]: String]) -> [String] {
+      names.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { names[$0]! }
+    }
+    return byBytes(watch) + byBytes(others)
   }
+
+  /// Whether `bytes` hold `word`'s bytes somewhere.
+  private static func contains(_ bytes: [UInt8], _ word: StaticString) -> Bool {
+    let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    guard bytes.count >= needle.count else { return false }
+    return (0...(bytes.count - needle.count)).contains { at in
+      bytes[at..<(at + needle.count)].elementsEqual(needle)
+    }
+  }
+
+  /// Whether two sources' names are the same bytes.
+  private static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
   /// The night that ends on the morning of `day`, from `samples` (any kinds: only sleep is
   /// read); nil when no source wrote an asleep segment that night.
@@ -66,10 +88,10 @@ public struct HealthNight: Equatable, Sendable {
     let sources = order ?? defaultOrder(sleep)
     guard
       let source = sources.first(where: { source in
-        sleep.contains { $0.source == source && asleep.contains($0.stage!) }
+        sleep.contains { same($0.source, source) && asleep.contains($0.stage!) }
       })
     else { return nil }
-    let read = sleep.filter { $0.source == source }
+    let read = sleep.filter { same($0.source, source) }
     let asleepSegments = read.filter { asleep.contains($0.stage!) }
     var stages: [HealthSample.SleepStage: Double] = [:]
     for stage in HealthSample.SleepStage.allCases {
@@ -77,7 +99,8 @@ public struct HealthNight: Equatable, Sendable {
       if minutes > 0 { stages[stage] = minutes }
     }
     let first = asleepSegments.min { $0.start < $1.start }!
-    let last = asleepSegments.max { $0.end < $1.end }!
+    // the segment that ends last (of two that end together, the one that starts later)
+    let last = asleepSegments.max { ($0.end, $0.start) < ($1.end, $1.start) }!
     return HealthNight(
       day: day, source: source, sleepStart: first.start, wake: last.end,
       sleepStartOffset: first.offset, wakeOffset: last.offset,

@@ -37,7 +37,8 @@ public struct HealthXMLScanner {
 
   /// Why a file is not one the scanner reads to its end.
   public struct Refusal: Error, Equatable, Sendable {
-    /// The byte offset where the file stops making sense (or ends, for a file cut short).
+    /// The byte offset where the file stops making sense: the `<` of a tag it ends inside,
+    /// or its end when it ends between tags with elements open.
     public var offset: Int
     public var message: String
   }
@@ -47,6 +48,9 @@ public struct HealthXMLScanner {
   /// file holds.
   public static let maxConstruct = 1 << 20
   public static let maxDoctype = 4 << 20
+  /// The deepest nesting read (Apple's exports nest four deep) and the longest element name.
+  public static let maxDepth = 64
+  public static let maxName = 256
 
   /// The element names whose tags are handed over.
   public let wanted: Set<String>
@@ -56,6 +60,8 @@ public struct HealthXMLScanner {
   /// The elements open, outermost first.
   private var open: [String] = []
   private var sawRoot = false
+  /// Why reading stopped, once it has: a scanner that refused reads nothing more.
+  private var stopped: Refusal? = nil
   private var ended = false
 
   public init(wanted: Set<String>) { self.wanted = wanted }
@@ -63,22 +69,33 @@ public struct HealthXMLScanner {
   /// Bytes read so far, whole constructs handed over.
   public var offset: Int { base }
 
-  /// Reads `chunk`, handing over each whole tag asked for as it completes.
+  /// Reads `chunk`, handing over each whole tag asked for as it completes. A construct not
+  /// finished by the chunk's end is scanned again from its start with the next one: fed a MiB
+  /// at a time, a DTD at its 4 MiB limit costs 10 MiB of scanning, and an ordinary file is read
+  /// once.
   public mutating func feed(_ chunk: some Collection<UInt8>, _ handle: (Event) throws -> Void)
     throws
   {
+    if let stopped { throw stopped }
     // the bytes held out of `self` while read: the reading changes the scanner's own state
     var buffer = pending
     pending = []
     buffer.append(contentsOf: chunk)
-    let used = try buffer.withUnsafeBufferPointer { bytes in
-      var at = 0
-      while at < bytes.count {
-        guard let open = Self.index(of: 0x3C, in: bytes, from: at) else { return bytes.count }
-        guard let end = try construct(bytes, at: open, handle) else { return open }
-        at = end
+    let used: Int
+    do {
+      used = try buffer.withUnsafeBufferPointer { bytes in
+        var at = 0
+        while at < bytes.count {
+          guard let open = Self.index(of: 0x3C, in: bytes, from: at) else { return bytes.count }
+          guard let end = try construct(bytes, at: open, handle) else { return open }
+          at = end
+        }
+        return at
       }
-      return at
+    } catch {
+      stopped =
+        error as? Refusal ?? Refusal(offset: base, message: "reading stopped: \(error)")
+      throw error
     }
     if used > 0 {
       buffer.removeFirst(used)
@@ -92,6 +109,7 @@ public struct HealthXMLScanner {
 
   /// The file has ended: refused when it ends inside a tag or an element, or holds none.
   public func finish() throws {
+    if let stopped { throw stopped }
     if let open = pending.firstIndex(of: 0x3C) {
       throw Refusal(offset: base + open, message: "the file ends inside a tag")
     }
@@ -105,7 +123,7 @@ public struct HealthXMLScanner {
     }
   }
 
-  private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int)
+  static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int)
     -> Int?
   {
     var at = from
@@ -155,39 +173,37 @@ public struct HealthXMLScanner {
     func tooLong(_ what: String, limit: Int) -> Refusal {
       Refusal(offset: offset, message: "\(what) runs on past \(limit) bytes")
     }
+    /// `end` (the index after the construct; nil: not in the bytes yet) held to `limit`,
+    /// whole or not: the same file is refused whatever its chunks.
+    func bounded(_ end: Int?, _ what: String, _ limit: Int) throws -> Int? {
+      if let end {
+        guard end - open <= limit else { throw tooLong(what, limit: limit) }
+        return end
+      }
+      if bytes.count - open > limit { throw tooLong(what, limit: limit) }
+      return nil
+    }
     guard open + 1 < bytes.count else { return nil }
     if bytes[open + 1] == 0x3F {  // <? … ?>
-      guard let end = Self.find("?>", in: bytes, from: open + 2) else {
-        if bytes.count - open > Self.maxConstruct {
-          throw tooLong("a processing instruction", limit: Self.maxConstruct)
-        }
-        return nil
-      }
-      return end + 2
+      return try bounded(
+        Self.find("?>", in: bytes, from: open + 2).map { $0 + 2 }, "a processing instruction",
+        Self.maxConstruct)
     }
     if bytes[open + 1] == 0x21 {  // <!
       switch Self.starts(bytes, at: open, with: "<!--") {
       case nil: return nil
       case true?:
-        guard let end = Self.find("-->", in: bytes, from: open + 4) else {
-          if bytes.count - open > Self.maxConstruct {
-            throw tooLong("a comment", limit: Self.maxConstruct)
-          }
-          return nil
-        }
-        return end + 3
+        return try bounded(
+          Self.find("-->", in: bytes, from: open + 4).map { $0 + 3 }, "a comment",
+          Self.maxConstruct)
       case false?: break
       }
       switch Self.starts(bytes, at: open, with: "<![CDATA[") {
       case nil: return nil
       case true?:
-        guard let end = Self.find("]]>", in: bytes, from: open + 9) else {
-          if bytes.count - open > Self.maxConstruct {
-            throw tooLong("a CDATA section", limit: Self.maxConstruct)
-          }
-          return nil
-        }
-        return end + 3
+        return try bounded(
+          Self.find("]]>", in: bytes, from: open + 9).map { $0 + 3 }, "a CDATA section",
+          Self.maxConstruct)
       case false?: break
       }
       switch Self.starts(bytes, at: open, with: "<!DOCTYPE") {
@@ -196,13 +212,7 @@ public struct HealthXMLScanner {
         guard !sawRoot else {
           throw Refusal(offset: offset, message: "a DOCTYPE inside the document")
         }
-        guard let end = Self.doctypeEnd(bytes, from: open + 9) else {
-          if bytes.count - open > Self.maxDoctype {
-            throw tooLong("the DTD", limit: Self.maxDoctype)
-          }
-          return nil
-        }
-        return end
+        return try bounded(Self.doctypeEnd(bytes, from: open + 9), "the DTD", Self.maxDoctype)
       case false?:
         throw Refusal(offset: offset, message: "'<!' starts nothing XML knows")
       }
@@ -223,12 +233,10 @@ public struct HealthXMLScanner {
       }
       at += 1
     }
-    guard at < bytes.count else {
-      if bytes.count - open > Self.maxConstruct { throw tooLong("a tag", limit: Self.maxConstruct) }
-      return nil
-    }
+    guard let end = try bounded(at < bytes.count ? at + 1 : nil, "a tag", Self.maxConstruct)
+    else { return nil }
     try tag(UnsafeBufferPointer(rebasing: bytes[(open + 1)..<at]), offset: offset, handle)
-    return at + 1
+    return end
   }
 
   /// The index after the DTD that starts after `<!DOCTYPE` at `from`: its internal subset (if
@@ -247,6 +255,10 @@ public struct HealthXMLScanner {
         guard let end = find("-->", in: bytes, from: at + 4) else { return nil }
         at = end + 3
         continue
+      } else if inSubset && c == 0x3C, starts(bytes, at: at, with: "<?") != false {
+        guard let end = find("?>", in: bytes, from: at + 2) else { return nil }
+        at = end + 2
+        continue
       } else if c == 0x22 || c == 0x27 {
         quote = c
       } else if c == 0x5B && !inSubset {
@@ -261,7 +273,7 @@ public struct HealthXMLScanner {
     return nil
   }
 
-  private static func isSpace(_ c: UInt8) -> Bool {
+  static func isSpace(_ c: UInt8) -> Bool {
     c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
   }
 
@@ -296,91 +308,20 @@ public struct HealthXMLScanner {
     sawRoot = true
     let selfClosing = inside.last == 0x2F
     let name = String(decoding: UnsafeBufferPointer(rebasing: inside[0..<nameEnd]), as: UTF8.self)
-    if !selfClosing { open.append(name) }
+    guard nameEnd <= Self.maxName else {
+      throw Refusal(offset: offset, message: "a name longer than \(Self.maxName) bytes")
+    }
+    if !selfClosing {
+      guard open.count < Self.maxDepth else {
+        throw Refusal(offset: offset, message: "elements nested deeper than \(Self.maxDepth)")
+      }
+      open.append(name)
+    }
     guard wanted.contains(name) else { return }
     let body = UnsafeBufferPointer(
       rebasing: inside[nameEnd..<(selfClosing ? inside.count - 1 : inside.count)])
     let attributes = try Self.attributes(body, offset: offset)
     try handle(.start(Tag(name: name, attributes: attributes, offset: offset)))
     if selfClosing { try handle(.end(name: name, offset: offset)) }
-  }
-
-  /// `name="value"` pairs; a name runs to its `=` (spaces inside it kept, as older exports
-  /// write them), a value to its closing quote.
-  private static func attributes(_ body: UnsafeBufferPointer<UInt8>, offset: Int) throws
-    -> [(name: String, value: String)]
-  {
-    var result: [(name: String, value: String)] = []
-    var at = 0
-    while true {
-      while at < body.count && isSpace(body[at]) { at += 1 }
-      guard at < body.count else { return result }
-      let nameStart = at
-      while at < body.count && body[at] != 0x3D { at += 1 }
-      guard at < body.count else {
-        throw Refusal(offset: offset, message: "an attribute without '=' and a value")
-      }
-      var nameEnd = at
-      while nameEnd > nameStart && isSpace(body[nameEnd - 1]) { nameEnd -= 1 }
-      at += 1
-      while at < body.count && isSpace(body[at]) { at += 1 }
-      guard at < body.count, body[at] == 0x22 || body[at] == 0x27 else {
-        throw Refusal(offset: offset, message: "an attribute whose value is not quoted")
-      }
-      let quote = body[at]
-      let valueStart = at + 1
-      at = valueStart
-      while at < body.count && body[at] != quote { at += 1 }
-      guard at < body.count, nameEnd > nameStart else {
-        throw Refusal(offset: offset, message: "an attribute without a name or an end")
-      }
-      result.append(
-        (
-          String(decoding: UnsafeBufferPointer(rebasing: body[nameStart..<nameEnd]), as: UTF8.self),
-          unescaped(UnsafeBufferPointer(rebasing: body[valueStart..<at]))
-        ))
-      at += 1
-    }
-  }
-
-  /// A value with the five entities and character references read; any other `&name;` is kept
-  /// as written, never expanded.
-  static func unescaped(_ value: UnsafeBufferPointer<UInt8>) -> String {
-    guard value.contains(0x26) else { return String(decoding: value, as: UTF8.self) }
-    var out: [UInt8] = []
-    out.reserveCapacity(value.count)
-    var at = 0
-    while at < value.count {
-      let c = value[at]
-      guard c == 0x26, let semicolon = index(of: 0x3B, in: value, from: at + 1),
-        semicolon - at <= 12
-      else {
-        out.append(c)
-        at += 1
-        continue
-      }
-      let name = UnsafeBufferPointer(rebasing: value[(at + 1)..<semicolon])
-      var scalar: UInt32? = nil
-      switch String(decoding: name, as: UTF8.self) {
-      case "lt": scalar = 0x3C
-      case "gt": scalar = 0x3E
-      case "amp": scalar = 0x26
-      case "quot": scalar = 0x22
-      case "apos": scalar = 0x27
-      case let ref where ref.hasPrefix("#x") || ref.hasPrefix("#X"):
-        scalar = UInt32(ref.dropFirst(2), radix: 16)
-      case let ref where ref.hasPrefix("#"):
-        scalar = UInt32(ref.dropFirst(), radix: 10)
-      default: break
-      }
-      guard let scalar, let u = Unicode.Scalar(scalar), scalar != 0 else {
-        out.append(c)
-        at += 1
-        continue
-      }
-      out.append(contentsOf: String(Character(u)).utf8)
-      at = semicolon + 1
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 }

@@ -195,6 +195,79 @@ import Testing
     }
   }
 
+  @Test func aConstructPastItsLimitIsRefusedWhateverTheChunks() throws {
+    let comment = "<!--" + String(repeating: "x", count: HealthXMLScanner.maxConstruct) + "-->"
+    let text = "<HealthData>" + comment + "</HealthData>"
+    for size in [text.utf8.count, 1 << 16] {
+      #expect(
+        throws: HealthXMLScanner.Refusal(
+          offset: 12, message: "a comment runs on past \(HealthXMLScanner.maxConstruct) bytes")
+      ) {
+        try Self.read(text, chunk: size)
+      }
+    }
+    let deep = String(repeating: "<a>", count: HealthXMLScanner.maxDepth + 1)
+    #expect {
+      try Self.read(deep)
+    } throws: {
+      ($0 as? HealthXMLScanner.Refusal)?.message == "elements nested deeper than 64"
+    }
+  }
+
+  @Test func aScannerThatRefusedReadsNothingMore() throws {
+    var scanner = HealthXMLScanner(wanted: HealthExportRecords.elements)
+    let bad = HealthXMLScanner.Refusal(
+      offset: 12, message: "an attribute whose value is not quoted")
+    #expect(throws: bad) { try scanner.feed(Array("<HealthData><Record a=1/>".utf8)) { _ in } }
+    #expect(throws: bad) { try scanner.feed(Array("</HealthData>".utf8)) { _ in } }
+    #expect(throws: bad) { try scanner.finish() }
+  }
+
+  @Test func quotedValuesCDATAAndTheDTDsCommentsHideTheirMarkup() throws {
+    let text = """
+      <!DOCTYPE HealthData [
+      <!-- a ] and a " in a comment -->
+      <?pi it's ]> here ?>
+      <!ENTITY a "]>">
+      ]>
+      <HealthData><![CDATA[ <Record type="no"/> ]]>
+      <Record type="HKQuantityTypeIdentifierStepCount" sourceName="a > b" unit="count" startDate="2026-11-20 08:00:00 +0000" endDate="2026-11-20 08:10:00 +0000" value="7"/>
+      </HealthData>
+      """
+    for size in [1, 5, text.utf8.count] {
+      let records = try Self.read(text, chunk: size)
+      #expect(records.samples.map(\.source) == ["a > b"], "chunks of \(size)")
+    }
+  }
+
+  @Test func characterReferencesReadOnlyAsTheCharactersXMLAllows() {
+    func read(_ value: String) -> String {
+      var bytes = Array(value.utf8)
+      return bytes.withUnsafeMutableBufferPointer {
+        HealthXMLScanner.unescaped(UnsafeBufferPointer($0))
+      }
+    }
+    #expect(read("&#65;&#x42;&lt;&amp;&quot;&apos;&gt;") == "AB<&\"'>")
+    #expect(read("&#x1B;[2J") == "&#x1B;[2J")
+    #expect(read("&#+65;&#-65;&#xFFFE;&#xD800;&#0;") == "&#+65;&#-65;&#xFFFE;&#xD800;&#0;")
+    #expect(read("&#x1F600;") == "😀")
+    // a million '&' with no ';' reads as written (each looks 12 bytes ahead, not to the end)
+    let flood = String(repeating: "&", count: 1_000_000)
+    #expect(read(flood) == flood)
+  }
+
+  @Test func aWorkoutsNumbersAreFiniteAndItsDurationInAUnitKnown() throws {
+    let text = """
+      <HealthData>
+      <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="1.5" durationUnit="hr" sourceName="x" startDate="2026-11-20 08:00:00 +0000" endDate="2026-11-20 09:30:00 +0000"/>
+      <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="nan" sourceName="x" startDate="2026-11-20 10:00:00 +0000" endDate="2026-11-20 10:30:00 +0000"/>
+      <Workout workoutActivityType="HKWorkoutActivityTypeWalking" duration="3" durationUnit="fortnights" sourceName="x" startDate="2026-11-20 11:00:00 +0000" endDate="2026-11-20 11:30:00 +0000"/>
+      </HealthData>
+      """
+    let records = try Self.read(text)
+    #expect(records.workouts.map(\.durationMinutes) == [90, nil, nil])
+  }
+
   @Test func appleHealthsDatesReadWithTheirOffsets() {
     let winter = HealthDate.parse("2026-11-20 23:10:05 -0800")
     #expect(winter?.offset == -8 * 3600)

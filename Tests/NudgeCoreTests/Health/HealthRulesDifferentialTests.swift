@@ -21,7 +21,10 @@ import Testing
     }
   }
 
-  static let sources = ["Sam’s Apple Watch", "AutoSleep", "Sam’s iPhone", "Oura"]
+  /// Two of them the same name to Unicode but not in their bytes: two sources to both rules.
+  static let sources = [
+    "Sam’s Apple Watch", "AutoSleep", "Sam’s iPhone", "Oura", "Café", "Cafe\u{301}",
+  ]
   static let offsets = [0, 3600, -8 * 3600, 9 * 3600, 5 * 3600 + 1800]
 
   /// Nights of sleep segments, each night in a zone of its own, sometimes changing mid-night.
