@@ -9,18 +9,6 @@ import Testing
 /// phone, nights with no sleep or only time in bed, overlapping and out-of-order segments, naps
 /// at noon — and must agree on every night to 1e-9.
 @Suite struct HealthRulesDifferentialTests {
-  /// SplitMix64: the same history on every run.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// Two of them the same name to Unicode but not in their bytes: two sources to both rules.
   static let sources = [
     "Sam’s Apple Watch", "AutoSleep", "Sam’s iPhone", "Oura", "Café", "Cafe\u{301}",
@@ -29,7 +17,7 @@ import Testing
 
   /// Nights of sleep segments, each night in a zone of its own, sometimes changing mid-night.
   static func history(mornings: Int, seed: UInt64) -> (days: [Day], samples: [HealthSample]) {
-    var rng = Seeded(state: seed)
+    var rng = SplitMix64(seed: seed)  // the same history on every run
     let first = Day("2025-10-01")!
     var days: [Day] = []
     var samples: [HealthSample] = []
