@@ -71,9 +71,14 @@ let package = Package(
     .target(name: "NudgeUseCases", dependencies: ["NudgeCore", "NudgeStore"]),
     // The machine: processes, terminals, files, the user manager, desktop notifications and
     // the journal; the only target that imports the desktop's C libraries (privately).
+    // zlib (libz.so.1), loaded with dlopen the first time a zip is read, never linked: an
+    // Apple Health export.zip inflated as it is read.
+    .target(name: "CZip"),
     .target(
       name: "NudgeLinux",
-      dependencies: ["NudgeCore", "CDesktop", .product(name: "Logging", package: "swift-log")],
+      dependencies: [
+        "NudgeCore", "CDesktop", "CZip", .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: desktopHeaders),
     // Commands, prompts and terminal rendering, run against an injected context.
     .target(

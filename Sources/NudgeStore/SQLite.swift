@@ -17,6 +17,7 @@ struct SQLiteError: Error, CustomStringConvertible {
 public enum SQLValue: Equatable, Sendable {
   case null
   case integer(Int64)
+  case real(Double)
   case text(String)
 }
 
@@ -93,6 +94,9 @@ final class SQLiteConnection: @unchecked Sendable {
   private func failure(_ status: Int32) -> SQLiteError {
     SQLiteError(code: status & 0xFF, message: String(cString: nd_sqlite3_errmsg(handle)))
   }
+
+  /// Rows inserted, updated or deleted since the connection opened.
+  var totalChanges: Int { Int(nd_sqlite3_total_changes(handle)) }
 
   /// Runs one or more statements that take no arguments and return no rows.
   func execute(_ sql: String) throws(SQLiteError) {
@@ -226,6 +230,7 @@ final class SQLiteConnection: @unchecked Sendable {
         switch value {
         case .null: nd_sqlite3_bind_null(pointer, index)
         case .integer(let number): nd_sqlite3_bind_int64(pointer, index, number)
+        case .real(let number): nd_sqlite3_bind_double(pointer, index, number)
         case .text(let text):
           // SQLITE_TRANSIENT: SQLite copies the bytes before the Swift string goes away
           nd_sqlite3_bind_text(

@@ -17,11 +17,12 @@ public struct Nudge: ParsableCommand {
       and the exit codes: man nudge.
       """,
     // "nudge 0.1.0", as other tools say it (scripts/package takes the last word)
-    version: "nudge 0.1.0",
+    version: "nudge " + version,
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
       NeedHelpCommand.self, ShowCommand.self, HistoryCommand.self, EditCommand.self,
       DeleteCommand.self, UndoCommand.self, RedoCommand.self, PauseCommand.self, ResumeCommand.self,
+      HealthCommand.self,
       WeekCommand.self, StreakCommand.self, AchievementsCommand.self,
       CelebrateCommand.self, ScheduleCommand.self, NotifyCommand.self, LogCommand.self,
       OpenCommand.self, DoctorCommand.self, InstallCommand.self, UninstallCommand.self,
@@ -32,6 +33,9 @@ public struct Nudge: ParsableCommand {
     ],
     defaultSubcommand: TodayCommand.self
   )
+
+  /// This Nudge's version.
+  static let version = "0.1.0"
 
   public init() {}
 }

@@ -15,3 +15,17 @@ extension Context {
     }
   }
 }
+
+extension Context {
+  /// The same for a result that is already a JSON document, written by a contract of its own
+  /// (`nudge health --json`'s version 1, byte for byte).
+  func render(document: @autoclosure () throws -> String, json: Bool, text: () throws -> Void)
+    throws
+  {
+    if json {
+      line(try document())
+    } else {
+      try text()
+    }
+  }
+}

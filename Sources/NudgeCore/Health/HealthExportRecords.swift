@@ -60,6 +60,20 @@ public struct HealthSample: Equatable, Sendable {
   public var source: String
   /// The device's description (`device`), when the export has one.
   public var device: String?
+
+  public init(
+    kind: Kind, stage: SleepStage?, value: Double, start: Instant, end: Instant, offset: Int,
+    source: String, device: String?
+  ) {
+    self.kind = kind
+    self.stage = stage
+    self.value = value
+    self.start = start
+    self.end = end
+    self.offset = offset
+    self.source = source
+    self.device = device
+  }
 }
 
 /// A workout, with what its statistics say where present.
@@ -74,6 +88,21 @@ public struct HealthWorkout: Equatable, Sendable {
   public var averageHeartRate: Double?
   public var maximumHeartRate: Double?
   public var source: String
+
+  public init(
+    type: String, start: Instant, end: Instant, offset: Int, durationMinutes: Double?,
+    energyKcal: Double?, averageHeartRate: Double?, maximumHeartRate: Double?, source: String
+  ) {
+    self.type = type
+    self.start = start
+    self.end = end
+    self.offset = offset
+    self.durationMinutes = durationMinutes
+    self.energyKcal = energyKcal
+    self.averageHeartRate = averageHeartRate
+    self.maximumHeartRate = maximumHeartRate
+    self.source = source
+  }
 }
 
 /// A day's Activity rings as the export summarises them.
@@ -107,6 +136,19 @@ public struct HealthExportRecords {
   private var workout: HealthWorkout? = nil
 
   public init() {}
+
+  /// Hands over what was read so far and forgets it (an import drains after each chunk, so
+  /// memory holds a chunk's records, not a file's).
+  public mutating func drain() -> (
+    samples: [HealthSample], workouts: [HealthWorkout], summaries: [HealthActivitySummary]
+  ) {
+    defer {
+      samples.removeAll(keepingCapacity: true)
+      workouts.removeAll(keepingCapacity: true)
+      summaries.removeAll(keepingCapacity: true)
+    }
+    return (samples, workouts, summaries)
+  }
 
   /// Takes one event of the scanner.
   public mutating func take(_ event: HealthXMLScanner.Event) {

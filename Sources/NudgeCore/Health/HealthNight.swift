@@ -124,4 +124,20 @@ public struct HealthNight: Equatable, Sendable {
     if let (start, end) = current { total += end - start }
     return Double(total) / 60_000_000
   }
+
+  public init(
+    day: Day, source: String, sleepStart: Instant, wake: Instant, sleepStartOffset: Int,
+    wakeOffset: Int, asleepMinutes: Double, inBedMinutes: Double,
+    stageMinutes: [HealthSample.SleepStage: Double]
+  ) {
+    self.day = day
+    self.source = source
+    self.sleepStart = sleepStart
+    self.wake = wake
+    self.sleepStartOffset = sleepStartOffset
+    self.wakeOffset = wakeOffset
+    self.asleepMinutes = asleepMinutes
+    self.inBedMinutes = inBedMinutes
+    self.stageMinutes = stageMinutes
+  }
 }

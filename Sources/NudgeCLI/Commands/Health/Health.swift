@@ -1,0 +1,198 @@
+import ArgumentParser
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+import NudgeUseCases
+
+/// `nudge health`: last night from a watch, against its baselines; the imports and folders
+/// it reads from; and `forget`, which removes it all.
+struct HealthCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "health",
+    abstract: "Last night from your watch or phone: sleep, recovery signals, the day's activity.",
+    discussion: """
+      Reads an Apple Health export (export.zip, or its export.xml), locally: nothing leaves \
+      this computer. 'nudge health import FILE' takes one in; 'nudge health source add DIR' \
+      names a folder (the one your phone's sync fills) whose new exports are taken in by \
+      'nudge health' and by the morning reminder. 'nudge health --json' prints version 1 of \
+      a documented contract; 'nudge health brief' three lines; 'nudge health forget' \
+      removes every health record Nudge keeps.
+      """,
+    subcommands: [Show.self, Import.self, Brief.self, Source.self, Forget.self],
+    defaultSubcommand: Show.self)
+
+  /// What `nudge health` says when it holds nothing yet.
+  static let explanation = [
+    "Nudge holds no health data yet.",
+    "It reads what your watch and phone already measured: an Apple Health export (on the iPhone: Health → your picture → Export All Health Data, which makes export.zip).",
+    "Take one in with: nudge health import ~/Downloads/export.zip",
+    "Or name the folder your phone's sync fills, and new exports are taken in by themselves: nudge health source add DIR",
+    "It keeps each night's sleep, HRV, resting heart rate, breathing rate and wrist temperature, and each day's steps, active energy and workouts, in a file of its own beside your database (mode 0600). Nothing leaves this computer; 'nudge health forget' removes it all.",
+  ]
+}
+
+/// `--day` for the health commands.
+struct HealthDayOptions: ParsableArguments {
+  @Option(help: "The morning to read: today (the default), yesterday, a weekday or YYYY-MM-DD.")
+  var day: String?
+}
+
+extension Context {
+  /// The calendar day of the command's now, in the person's zone (a morning is a date).
+  func calendarToday() -> Day {
+    let now = clock.started.seconds
+    return Day(ordinal: HealthDigest.floorDiv(now + timeZone.localType(at: now).offset, 86400))
+  }
+
+  /// The health store: opened (made when `create`), or nil when there is none yet.
+  func healthStore(create: Bool) throws -> HealthDatabase? {
+    try HealthDatabase.at(HealthDatabase.path(environment: environment), create: create)
+  }
+
+  /// Takes in the source folders' new exports, saying each on stderr; the refusals too.
+  func takeInHealthSources(_ store: HealthDatabase) throws {
+    let (paths, refusals) = try HealthImporting.pending(store, files: platform.files)
+    for refusal in refusals { output.writeError("nudge: " + refusal + "\n") }
+    for path in paths {
+      do {
+        let read = try HealthImporting.read(path, partial: false)
+        let result = try TakeHealthExport.run(read.batch, into: store)
+        output.writeError(
+          "nudge: took in \(path): \(read.batch.nights.count) nights, \(result.written) rows new or changed.\n"
+        )
+      } catch let error as CLIError {
+        output.writeError("nudge: " + error.message + "\n")
+      }
+    }
+  }
+
+  /// The report of morning `day` from the store.
+  func healthReport(_ store: HealthDatabase, day: Day) throws -> HealthReport {
+    let nights = try store.nights(from: day.adding(days: -30), through: day)
+    // the day's activity is the last whole day's: the morning's own has barely begun
+    let activity = try store.activity(from: day.adding(days: -1), through: day.adding(days: -1))
+      .first
+    let tonight = nights.first { $0.night.day == day }?.night
+    let until = tonight?.wake ?? Instant(seconds: day.ordinal * 86400 + 12 * 3600)
+    let workouts = try store.workouts(
+      from: Instant(microseconds: until.microseconds - 86_400_000_000), until: until)
+    return HealthReport(day: day, nights: nights, activity: activity, workouts: workouts)
+  }
+
+  /// The morning `--day` names (today by default, never ahead).
+  func healthDay(_ given: String?) throws -> Day {
+    let today = calendarToday()
+    guard let given else { return today }
+    guard let day = Day.named(given, today: today, toward: .past), day <= today else {
+      throw CLIError(
+        "'\(given)' is not a morning up to today: use today, yesterday, a weekday (monday…sunday) or YYYY-MM-DD.",
+        code: .usage)
+    }
+    return day
+  }
+}
+
+extension HealthCommand {
+  /// `nudge health [--day DAY] [--json]`.
+  struct Show: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "show", abstract: "Last night and the day, against your baselines (the default)."
+    )
+
+    @OptionGroup var options: HealthDayOptions
+
+    @Flag(help: "Print version 1 of the health contract (schemas/health-report.v1.schema.json).")
+    var json = false
+
+    func run(_ ctx: Context) throws {
+      let day = try ctx.healthDay(options.day)
+      let store = try ctx.healthStore(create: false)
+      if let store { try ctx.takeInHealthSources(store) }
+      let report =
+        try store.map { try ctx.healthReport($0, day: day) }
+        ?? HealthReport(day: day, nights: [], activity: nil, workouts: [])
+      let now = ctx.clock.started
+      let meta = HealthJSON.Meta(
+        generatedAt: now, zone: ctx.timeZone.name,
+        offset: ctx.timeZone.localType(at: now.seconds).offset, nudgeVersion: Nudge.version)
+      let holdings = try store?.holdings()
+      try ctx.render(document: HealthJSON.text(HealthJSON.value(report, meta: meta)), json: json) {
+        guard let holdings, holdings.nights + holdings.days > 0 else {
+          for line in HealthCommand.explanation { ctx.wrappedLine(line) }
+          return
+        }
+        HealthView(ctx: ctx).show(report)
+      }
+    }
+  }
+
+  /// `nudge health brief [--day DAY]`: the three lines.
+  struct Brief: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "brief", abstract: "Three lines: readiness, the largest changes, a suggestion.")
+
+    @OptionGroup var options: HealthDayOptions
+
+    func run(_ ctx: Context) throws {
+      let day = try ctx.healthDay(options.day)
+      let store = try ctx.healthStore(create: false)
+      if let store { try ctx.takeInHealthSources(store) }
+      let report =
+        try store.map { try ctx.healthReport($0, day: day) }
+        ?? HealthReport(day: day, nights: [], activity: nil, workouts: [])
+      for line in HealthBrief(report).lines { ctx.line(line) }
+    }
+  }
+
+  /// `nudge health import FILE [--partial]`.
+  struct Import: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "import", abstract: "Take in an Apple Health export.zip or export.xml.")
+
+    @Argument(help: "The export: export.zip as the iPhone makes it, or its export.xml.")
+    var file: String
+
+    @Flag(help: "Take the whole records before the point where a file cut short ends.")
+    var partial = false
+
+    func run(_ ctx: Context) throws {
+      // the same file again is known by its size and change time, before a byte is parsed
+      let store = try ctx.healthStore(create: false)
+      if let store, try store.alreadyTaken(try HealthImporting.identity(file)) {
+        ctx.line("\(file) was taken in already, as it is; nothing was written.")
+        return
+      }
+      let read = try HealthImporting.read(file, partial: partial)
+      guard let target = try store ?? ctx.healthStore(create: true) else { return }
+      let result = try TakeHealthExport.run(read.batch, into: target)
+      let batch = read.batch
+      let span = batch.span.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
+      ctx.line(
+        "Took in \(file): \(read.records) records, \(batch.nights.count) nights and \(batch.days.count) days\(span), \(batch.workouts.count) workout\(batch.workouts.count == 1 ? "" : "s") (\(result.written) rows new or changed, \(result.removed) removed)."
+      )
+      if let cut = read.cutAt {
+        ctx.line(
+          "The file ends early, at byte \(cut): only the whole records before it were taken (--partial), and only where Nudge held nothing yet."
+        )
+      }
+      for (why, count) in batch.skipped.sorted(by: { $0.key < $1.key }) {
+        ctx.line("Skipped \(count) record\(count == 1 ? "" : "s") with \(why).")
+      }
+    }
+  }
+
+  /// `nudge health forget`: the health store removed whole.
+  struct Forget: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "forget", abstract: "Remove every health record Nudge keeps (the file whole).")
+
+    func run(_ ctx: Context) throws {
+      let path = HealthDatabase.path(environment: ctx.environment)
+      if HealthDatabase.forget(path: path) {
+        ctx.line("Removed \(path): Nudge keeps no health data now.")
+      } else {
+        ctx.line("Nudge keeps no health data (there is no \(path)).")
+      }
+    }
+  }
+}

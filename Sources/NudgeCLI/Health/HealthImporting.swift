@@ -1,0 +1,111 @@
+import NudgeCore
+import NudgeLinux
+import NudgeStore
+import NudgeUseCases
+
+/// Reads one export file into what the health store takes: an Apple Health `export.zip` or
+/// `export.xml`, streamed a chunk at a time (the records of each chunk summed into the digest
+/// and let go).
+enum HealthImporting {
+  /// What reading a file gave: the batch, and what to say of it.
+  struct Read {
+    var batch: HealthImportBatch
+    var records: Int
+    /// Set when `--partial` took the records before a cut.
+    var cutAt: Int?
+  }
+
+  /// The file as the store remembers it (path, size, change time), without reading it.
+  static func identity(_ path: String) throws(CLIError) -> HealthFileIdentity {
+    let file: HealthExportFile
+    do { file = try HealthExportFile(path: path) } catch {
+      throw CLIError("Cannot read \(path): \(error.message).", code: .noInput)
+    }
+    defer { file.close() }
+    return HealthFileIdentity(path: path, size: file.size, modified: file.modified)
+  }
+
+  /// Reads `path`; `partial` takes the whole records before a file that ends early.
+  static func read(_ path: String, partial: Bool) throws(CLIError) -> Read {
+    let file: HealthExportFile
+    do { file = try HealthExportFile(path: path) } catch {
+      throw CLIError("Cannot read \(path): \(error.message).", code: .noInput)
+    }
+    defer { file.close() }
+    let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
+    if file.kind() == .sqlite {
+      throw CLIError(
+        "\(path) is an SQLite database: Gadgetbridge's export is not read yet (only Apple Health's export.zip or export.xml); nothing was imported.",
+        code: .badData)
+    }
+    var scanner = HealthXMLScanner(wanted: HealthExportRecords.elements)
+    var records = HealthExportRecords()
+    var digest = HealthDigest()
+    var count = 0
+    func drain() {
+      let (samples, workouts, summaries) = records.drain()
+      count += samples.count + workouts.count + summaries.count
+      for sample in samples { digest.add(sample) }
+      for workout in workouts { digest.add(workout) }
+      for summary in summaries { digest.add(summary) }
+    }
+    var cutAt: Int? = nil
+    do {
+      try file.streamXML { chunk in
+        try scanner.feed(chunk) { records.take($0) }
+        drain()
+      }
+      try scanner.finish()
+    } catch let refusal as HealthXMLScanner.Refusal {
+      let endsEarly = refusal.message.hasPrefix("the file ends")
+      guard partial && endsEarly else {
+        throw CLIError(
+          "\(path) is not a readable export: \(refusal.message) (at byte \(refusal.offset))\(endsEarly ? "; take the whole records before it with --partial" : ""); nothing was imported.",
+          code: .badData)
+      }
+      drain()
+      cutAt = refusal.offset
+    } catch let failure as HealthExportFile.Failure {
+      throw CLIError(
+        "\(path) is not read: \(failure.message); nothing was imported.", code: .badData)
+    } catch {
+      throw CLIError("\(path) is not read: \(error); nothing was imported.", code: .badData)
+    }
+    var skipped: [String: Int] = [:]
+    for (why, n) in records.skipped { skipped[why.rawValue] = n }
+    var batch = HealthImportBatch(
+      origin: "apple-health", file: identity, nights: digest.nights(), days: digest.days(),
+      workouts: digest.workouts, skipped: skipped)
+    batch.partial = cutAt != nil
+    return Read(batch: batch, records: count, cutAt: cutAt)
+  }
+
+  /// The files in the source folders not taken in as they are now: exports by their names
+  /// (`*.zip`, `*.xml`), newest last. A folder others may write to is refused, said.
+  static func pending(_ store: HealthDatabase, files: any FileSystem) throws -> (
+    paths: [String], refusals: [String]
+  ) {
+    var paths: [String] = []
+    var refusals: [String] = []
+    for folder in try store.folders() {
+      if let why = files.othersMayChange(folder) {
+        refusals.append(
+          "The health source folder \(folder) is not read: \(why); make it yours alone (chmod go-w)."
+        )
+        continue
+      }
+      guard let names = files.names(in: folder, limit: 10_000) else {
+        refusals.append("The health source folder \(folder) cannot be read; is it still there?")
+        continue
+      }
+      for name in names.sorted() where name.hasSuffix(".zip") || name.hasSuffix(".xml") {
+        let path = folder + "/" + name
+        guard let file = try? HealthExportFile(path: path) else { continue }
+        let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
+        file.close()
+        if try !store.alreadyTaken(identity) { paths.append(path) }
+      }
+    }
+    return (paths, refusals)
+  }
+}

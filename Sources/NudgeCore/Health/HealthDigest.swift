@@ -1,0 +1,235 @@
+/// What an import makes of one export, read a record at a time: the samples a night needs
+/// (sleep and the recovery signals) kept, steps and active energy summed into hours as they
+/// come (never kept one by one), workouts and activity summaries; then each night with its
+/// signals and each day's totals. Memory grows with the nights and hours an export spans,
+/// not with its heart-rate samples.
+///
+/// The day's rule: a step or energy sample is spread evenly over its span and split into the
+/// hours of its own clock (the offset its export wrote); in each hour the first source in the
+/// order that wrote anything in that hour is taken, the others left out (an iPhone and a Watch
+/// both counting one walk count it once); a day's total is the sum of its hours taken.
+public struct HealthDigest {
+  /// A night with its recovery signals.
+  public struct Night: Equatable, Sendable {
+    public var night: HealthNight
+    public var signals: [HealthSignal: HealthSignalReading]
+
+    public init(night: HealthNight, signals: [HealthSignal: HealthSignalReading]) {
+      self.night = night
+      self.signals = signals
+    }
+  }
+
+  /// A day's activity.
+  public struct ActivityDay: Equatable, Sendable {
+    public var day: Day
+    public var steps: Double?
+    public var activeEnergyKcal: Double?
+    /// What the export's own ActivitySummary says of the day's active energy.
+    public var summaryActiveEnergyKcal: Double?
+    /// The last body mass written that day.
+    public var bodyMassKg: Double?
+
+    public init(
+      day: Day, steps: Double?, activeEnergyKcal: Double?, summaryActiveEnergyKcal: Double?,
+      bodyMassKg: Double?
+    ) {
+      self.day = day
+      self.steps = steps
+      self.activeEnergyKcal = activeEnergyKcal
+      self.summaryActiveEnergyKcal = summaryActiveEnergyKcal
+      self.bodyMassKg = bodyMassKg
+    }
+  }
+
+  private var sleep: [HealthSample] = []
+  private var signals: [HealthSample] = []
+  private var hours: [Key: Double] = [:]
+  private var summaries: [Day: Double] = [:]
+  private var bodyMass: [Day: (Instant, Double)] = [:]
+  public private(set) var workouts: [HealthWorkout] = []
+  /// Sources by name, so that a million samples share one string each.
+  private var names: [String: String] = [:]
+  private var sourceIndex: [String: Int] = [:]
+  private var sourceNames: [String] = []
+  private var sourceIsWatch: [Bool] = []
+  /// How many samples of each kind were read.
+  public private(set) var counts: [HealthSample.Kind: Int] = [:]
+
+  private struct Key: Hashable {
+    var hour: Int
+    var kind: UInt8
+    var source: Int
+  }
+
+  public init() {}
+
+  private mutating func interned(_ name: String) -> String {
+    if let known = names[name] { return known }
+    names[name] = name
+    return name
+  }
+
+  private mutating func index(of sample: HealthSample) -> Int {
+    if let known = sourceIndex[sample.source] {
+      if !sourceIsWatch[known], sample.device?.contains("Watch") == true {
+        sourceIsWatch[known] = true
+      }
+      return known
+    }
+    let name = interned(sample.source)
+    sourceIndex[name] = sourceNames.count
+    sourceNames.append(name)
+    sourceIsWatch.append(
+      name.utf8.contains("Watch".utf8) || sample.device?.contains("Watch") == true)
+    return sourceNames.count - 1
+  }
+
+  public mutating func add(_ sample: HealthSample) {
+    counts[sample.kind, default: 0] += 1
+    var sample = sample
+    sample.source = interned(sample.source)
+    sample.device = sample.device.map { interned($0) }
+    switch sample.kind {
+    case .sleep:
+      sleep.append(sample)
+    case .heartRateVariability, .restingHeartRate, .respiratoryRate, .wristTemperature:
+      signals.append(sample)
+    case .steps, .activeEnergy:
+      spread(sample, kind: sample.kind == .steps ? 0 : 1, source: index(of: sample))
+    case .bodyMass:
+      let day = Day(ordinal: HealthDigest.floorDiv(sample.start.seconds + sample.offset, 86400))
+      if bodyMass[day].map({ $0.0 <= sample.start }) ?? true {
+        bodyMass[day] = (sample.start, sample.value)
+      }
+    case .heartRate:
+      break
+    }
+  }
+
+  public mutating func add(_ workout: HealthWorkout) {
+    var workout = workout
+    workout.source = interned(workout.source)
+    workouts.append(workout)
+  }
+
+  public mutating func add(_ summary: HealthActivitySummary) {
+    if let kcal = summary.activeEnergyKcal { summaries[summary.day] = kcal }
+  }
+
+  /// Spreads a sample's value over the hours of its clock.
+  private mutating func spread(_ sample: HealthSample, kind: UInt8, source: Int) {
+    let start = sample.start.microseconds + sample.offset * 1_000_000
+    let end = sample.end.microseconds + sample.offset * 1_000_000
+    let hourLength = 3_600_000_000
+    let firstHour = Self.floorDiv(start, hourLength)
+    guard end > start else {
+      hours[Key(hour: firstHour, kind: kind, source: source), default: 0] += sample.value
+      return
+    }
+    let length = Double(end - start)
+    var hour = firstHour
+    while hour * hourLength < end {
+      let from = max(start, hour * hourLength)
+      let to = min(end, (hour + 1) * hourLength)
+      hours[Key(hour: hour, kind: kind, source: source), default: 0] +=
+        sample.value * Double(to - from) / length
+      hour += 1
+    }
+  }
+
+  public static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+  /// The order sources are preferred in: `preferred` first (those named), then the default
+  /// (a Watch first, then by name).
+  private func order(_ preferred: [String]) -> [Int] {
+    let byDefault = sourceNames.indices.sorted { a, b in
+      if sourceIsWatch[a] != sourceIsWatch[b] { return sourceIsWatch[a] }
+      return Array(sourceNames[a].utf8).lexicographicallyPrecedes(Array(sourceNames[b].utf8))
+    }
+    let named = preferred.compactMap { sourceIndex[$0] }
+    return named + byDefault.filter { !named.contains($0) }
+  }
+
+  /// Each night the export holds, with its signals; `preferred` sources first.
+  public func nights(preferring preferred: [String] = []) -> [Night] {
+    var byMorning: [Day: [HealthSample]] = [:]
+    for sample in sleep {
+      let local = sample.start.seconds + sample.offset - 12 * 3600
+      byMorning[Day(ordinal: Self.floorDiv(local, 86400) + 1), default: []].append(sample)
+    }
+    let signalsByStart = signals.sorted { $0.start < $1.start }
+    let longest = signals.map { $0.end.microseconds - $0.start.microseconds }.max() ?? 0
+    var nights: [Night] = []
+    for (day, samples) in byMorning.sorted(by: { $0.key < $1.key }) {
+      let order = preferred + HealthNight.defaultOrder(samples)
+      guard let night = HealthNight.night(endingOn: day, from: samples, sources: order) else {
+        continue
+      }
+      // the signal samples that can overlap the window: starting from (its start − the
+      // longest sample) to its end
+      let from = night.sleepStart.microseconds - longest
+      var low = 0
+      var high = signalsByStart.count
+      while low < high {
+        let mid = (low + high) / 2
+        if signalsByStart[mid].start.microseconds < from { low = mid + 1 } else { high = mid }
+      }
+      var near: [HealthSample] = []
+      var at = low
+      while at < signalsByStart.count && signalsByStart[at].start <= night.wake {
+        near.append(signalsByStart[at])
+        at += 1
+      }
+      let signalOrder = preferred + HealthNight.defaultOrder(near)
+      var readings: [HealthSignal: HealthSignalReading] = [:]
+      for signal in HealthSignal.allCases {
+        readings[signal] = HealthSignalReading.read(
+          signal, from: night.sleepStart, to: night.wake, samples: near, order: signalOrder)
+      }
+      nights.append(Night(night: night, signals: readings))
+    }
+    return nights
+  }
+
+  /// Each day's steps and active energy (by the hours rule), its summary and body mass.
+  public func days(preferring preferred: [String] = []) -> [ActivityDay] {
+    let rank = Dictionary(
+      uniqueKeysWithValues: order(preferred).enumerated().map { ($0.element, $0.offset) })
+    // per hour and kind: the best-ranked source and its sum
+    var chosen: [Int: (rank: Int, value: Double)] = [:]
+    for (key, value) in hours {
+      let slot = key.hour * 2 + Int(key.kind)
+      let r = rank[key.source]!
+      if let have = chosen[slot], have.rank <= r { continue }
+      chosen[slot] = (r, value)
+    }
+    var days: [Day: ActivityDay] = [:]
+    // summed in the hours' order: the same export gives the same bits
+    for (slot, taken) in chosen.sorted(by: { $0.key < $1.key }) {
+      let hour = Self.floorDiv(slot, 2)
+      let day = Day(ordinal: Self.floorDiv(hour, 24))
+      var entry = days[day] ?? ActivityDay(day: day)
+      if slot - hour * 2 == 0 {
+        entry.steps = (entry.steps ?? 0) + taken.value
+      } else {
+        entry.activeEnergyKcal = (entry.activeEnergyKcal ?? 0) + taken.value
+      }
+      days[day] = entry
+    }
+    for (day, kcal) in summaries {
+      days[day, default: ActivityDay(day: day)].summaryActiveEnergyKcal = kcal
+    }
+    for (day, mass) in bodyMass {
+      days[day, default: ActivityDay(day: day)].bodyMassKg = mass.1
+    }
+    return days.values.sorted { $0.day < $1.day }
+  }
+}
+
+extension HealthDigest.ActivityDay {
+  public init(day: Day) {
+    self.init(
+      day: day, steps: nil, activeEnergyKcal: nil, summaryActiveEnergyKcal: nil, bodyMassKg: nil)
+  }
+}

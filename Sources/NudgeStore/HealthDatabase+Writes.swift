@@ -1,0 +1,197 @@
+import Glibc
+import NudgeCore
+
+/// What one import changed: rows written (new or different) and removed; nothing when the
+/// file was taken in as it is before.
+public struct HealthTakeResult: Equatable, Sendable {
+  public var written: Int
+  public var removed: Int
+  public var unchanged: Bool
+}
+
+extension HealthDatabase {
+  /// Takes one file's nights, days and workouts in one transaction: a row the store holds
+  /// already, the same, is not rewritten; a row of the same origin within the file's span
+  /// that the file no longer holds is removed (so a newer export ends as it would in an empty
+  /// store); rows outside its span are kept for good. The same file again writes nothing.
+  public func take(_ batch: HealthImportBatch) throws(StoreError) -> HealthTakeResult {
+    do {
+      if try alreadyTaken(batch.file) {
+        return HealthTakeResult(written: 0, removed: 0, unchanged: true)
+      }
+      return try db.transaction(immediate: true) {
+        let before = db.totalChanges
+        var removed = 0
+        if let span = batch.span, !batch.partial {
+          removed += try removeMissing(
+            table: "nights", origin: batch.origin, span: span,
+            keep: Set(batch.nights.map(\.night.day.description)))
+          removed += try removeMissing(
+            table: "days", origin: batch.origin, span: span,
+            keep: Set(batch.days.map(\.day.description)))
+        }
+        adding = batch.partial
+        defer { adding = false }
+        for night in batch.nights { try write(night, origin: batch.origin) }
+        for day in batch.days { try write(day, origin: batch.origin) }
+        for workout in batch.workouts { try write(workout, origin: batch.origin) }
+        let rowChanges = db.totalChanges - before - removed
+        try db.execute(
+          """
+          INSERT INTO files(path, size, modified, origin) VALUES (?, ?, ?, ?)
+          ON CONFLICT(path) DO UPDATE SET size = excluded.size, modified = excluded.modified,
+            origin = excluded.origin
+          """,
+          [
+            .text(batch.file.path), .integer(Int64(batch.file.size)),
+            .integer(Int64(batch.file.modified)), .text(batch.origin),
+          ])
+        return HealthTakeResult(written: rowChanges, removed: removed, unchanged: false)
+      }
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw StoreError.from(error, path: path)
+    }
+  }
+
+  /// Removes the rows of `origin` inside `span` whose day is not in `keep`; how many.
+  private func removeMissing(
+    table: String, origin: String, span: ClosedRange<Day>, keep: Set<String>
+  )
+    throws -> Int
+  {
+    let held = try db.texts(
+      "SELECT day FROM \(table) WHERE origin = ? AND day BETWEEN ? AND ?",
+      [.text(origin), .text(span.lowerBound.description), .text(span.upperBound.description)])
+    let gone = held.filter { !keep.contains($0) }
+    for day in gone {
+      try db.execute(
+        "DELETE FROM \(table) WHERE origin = ? AND day = ?", [.text(origin), .text(day)])
+      if table == "nights" {
+        try db.execute(
+          "DELETE FROM night_signals WHERE origin = ? AND day = ?", [.text(origin), .text(day)])
+      }
+    }
+    return gone.count
+  }
+
+  /// An upsert that changes a row only when a value differs (while `adding`: an insert that
+  /// leaves a row held alone).
+  private func upsert(_ table: String, keys: [String], columns: [String], _ values: [SQLValue])
+    throws
+  {
+    let all = keys + columns
+    if adding {
+      try db.execute(
+        "INSERT OR IGNORE INTO \(table)(\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))",
+        values)
+      return
+    }
+    let sets = columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+    let differs = columns.map { "\(table).\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
+    try db.execute(
+      """
+      INSERT INTO \(table)(\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))
+      ON CONFLICT(\(keys.joined(separator: ", "))) DO UPDATE SET \(sets) WHERE \(differs)
+      """, values)
+  }
+
+  private static func real(_ value: Double?) -> SQLValue { value.map(SQLValue.real) ?? .null }
+
+  private func write(_ entry: HealthDigest.Night, origin: String) throws {
+    let night = entry.night
+    let day = SQLValue.text(night.day.description)
+    let stages: [HealthSample.SleepStage] = [
+      .inBed, .asleepUnspecified, .awake, .core, .deep, .rem,
+    ]
+    try upsert(
+      "nights", keys: ["origin", "day"],
+      columns: [
+        "source", "sleep_start", "wake", "sleep_start_offset", "wake_offset", "asleep_minutes",
+        "in_bed_minutes", "in_bed", "asleep_unspecified", "awake", "core", "deep", "rem",
+      ],
+      [
+        .text(origin), day, .text(night.source), .integer(Int64(night.sleepStart.microseconds)),
+        .integer(Int64(night.wake.microseconds)), .integer(Int64(night.sleepStartOffset)),
+        .integer(Int64(night.wakeOffset)), .real(night.asleepMinutes), .real(night.inBedMinutes),
+      ] + stages.map { Self.real(night.stageMinutes[$0]) })
+    for signal in HealthSignal.allCases {
+      guard let reading = entry.signals[signal] else {
+        if adding { continue }
+        try db.execute(
+          "DELETE FROM night_signals WHERE origin = ? AND day = ? AND signal = ?",
+          [.text(origin), day, .text(signal.rawValue)])
+        continue
+      }
+      try upsert(
+        "night_signals", keys: ["origin", "day", "signal"],
+        columns: ["value", "sample_count", "capped_count", "source"],
+        [
+          .text(origin), day, .text(signal.rawValue), .real(reading.value),
+          .integer(Int64(reading.sampleCount)), .integer(Int64(reading.cappedCount)),
+          .text(reading.source),
+        ])
+    }
+  }
+
+  private func write(_ day: HealthDigest.ActivityDay, origin: String) throws {
+    try upsert(
+      "days", keys: ["origin", "day"],
+      columns: ["steps", "active_energy_kcal", "summary_active_energy_kcal", "body_mass_kg"],
+      [
+        .text(origin), .text(day.day.description), Self.real(day.steps),
+        Self.real(day.activeEnergyKcal), Self.real(day.summaryActiveEnergyKcal),
+        Self.real(day.bodyMassKg),
+      ])
+  }
+
+  private func write(_ workout: HealthWorkout, origin: String) throws {
+    let day = Day(ordinal: HealthDigest.floorDiv(workout.start.seconds + workout.offset, 86400))
+    try upsert(
+      "workouts", keys: ["origin", "start", "type", "source"],
+      columns: [
+        "end", "day", "offset", "duration_minutes", "energy_kcal", "average_heart_rate",
+        "maximum_heart_rate",
+      ],
+      [
+        .text(origin), .integer(Int64(workout.start.microseconds)), .text(workout.type),
+        .text(workout.source), .integer(Int64(workout.end.microseconds)), .text(day.description),
+        .integer(Int64(workout.offset)), Self.real(workout.durationMinutes),
+        Self.real(workout.energyKcal), Self.real(workout.averageHeartRate),
+        Self.real(workout.maximumHeartRate),
+      ])
+  }
+
+  /// Adds a folder to take exports from; false when it was there already.
+  public func addFolder(_ folder: String) throws(StoreError) -> Bool {
+    do {
+      return try db.transaction(immediate: true) {
+        let before = db.totalChanges
+        try db.execute("INSERT OR IGNORE INTO folders(path) VALUES (?)", [.text(folder)])
+        return db.totalChanges > before
+      }
+    } catch { throw StoreError.from(error, path: path) }
+  }
+
+  /// Removes a folder; false when it was not there.
+  public func removeFolder(_ folder: String) throws(StoreError) -> Bool {
+    do {
+      return try db.transaction(immediate: true) {
+        let before = db.totalChanges
+        try db.execute("DELETE FROM folders WHERE path = ?", [.text(folder)])
+        return db.totalChanges > before
+      }
+    } catch { throw StoreError.from(error, path: path) }
+  }
+
+  /// Removes the health store at `path` whole (its WAL and shared memory too); whether there
+  /// was one.
+  public static func forget(path: String) -> Bool {
+    var removed = false
+    for suffix in ["", "-wal", "-shm", "-journal"] where unlink(path + suffix) == 0 {
+      removed = true
+    }
+    return removed
+  }
+}

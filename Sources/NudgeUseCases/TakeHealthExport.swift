@@ -1,0 +1,19 @@
+import NudgeCore
+import NudgeStore
+
+/// Takes one export's nights, days and workouts into the health store, in one transaction;
+/// the same file again writes nothing.
+public enum TakeHealthExport {
+  public static func run(_ batch: HealthImportBatch, into store: HealthDatabase) throws(StoreError)
+    -> HealthTakeResult
+  {
+    try store.take(batch)
+  }
+
+  /// Adds or removes a folder to take exports from; whether it changed anything.
+  public static func folder(_ path: String, adding: Bool, in store: HealthDatabase)
+    throws(StoreError) -> Bool
+  {
+    adding ? try store.addFolder(path) : try store.removeFolder(path)
+  }
+}
