@@ -181,6 +181,14 @@ struct DefinedFlowCommand: ContextCommand {
     bedtime: String?, wake: String?
   ) {
     guard flow.questions.contains(where: { $0.suggests != nil }) else { return (nil, nil) }
+    // a night a watch measured comes first: it knows when you slept, not when the computer did
+    if let measured = ctx.measuredNight(endingOn: flowDay.day) {
+      ctx.line(
+        ctx.style.dim(
+          "Your watch measured sleep from \(measured.bedtime) to \(measured.wake): Enter keeps those."
+        ))
+      return (measured.bedtime, measured.wake)
+    }
     // the two days around that night (a past day filled in reads its own night)
     let since = flowDay.day.adding(days: -2).ordinal * 86400
     let until = min(ctx.clock.started.seconds, flowDay.day.adding(days: 1).ordinal * 86400)

@@ -90,6 +90,8 @@ struct TodayCommand: ContextCommand {
     {
       ctx.wrappedLine(notice, indent: 2, style: style.yellow)
     }
+    // last night, when a watch measured it: the brief's three lines
+    for line in ctx.lastNightBrief() { ctx.wrappedLine(line, indent: 2) }
     ctx.line()
     switch phase {
     case .morning:

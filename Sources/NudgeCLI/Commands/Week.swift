@@ -30,6 +30,8 @@ struct WeekCommand: ContextCommand {
     var flows: [FlowWeek]
     /// The sleep plan's week; null when it logged nothing this week.
     @NullWhenAbsent var sleep: SleepWeek?
+    /// The week's nights as a watch measured them (`nudge health`); null without any.
+    @NullWhenAbsent var measuredSleep: MeasuredSleepWeek?
     /// Each habit not archived: its days done and skipped this week, its streak then.
     var habits: [HabitWeek]
   }
@@ -61,6 +63,9 @@ struct WeekCommand: ContextCommand {
     let sleepWeek = SleepWeek(
       nights: entries.filter { $0.flow == "sleep" },
       challenges: entries.filter { $0.flow == "challenge" })
+    let measured = MeasuredSleepWeek(
+      (try? ctx.healthStore(create: false)?.nights(from: first, through: last))??.map(\.night)
+        ?? [])
     let before = try db.history(from: first.adding(days: -7), through: first.adding(days: -1))
     let week = WeekSummary(days: days, before: before)
     let streak = try ctx.streak(db, today: last)
@@ -79,7 +84,7 @@ struct WeekCommand: ContextCommand {
       Report(
         week: week, streak: streak.current, suggestions: suggestions,
         flows: flowWeeks.map(\.1), sleep: sleepWeek.line == nil ? nil : sleepWeek,
-        habits: habitWeeks), json: json
+        measuredSleep: measured, habits: habitWeeks), json: json
     ) {
       let style = ctx.style
       ctx.line(style.bold("Your week · \(first.short) – \(last.short)"))
@@ -89,6 +94,7 @@ struct WeekCommand: ContextCommand {
         ctx.wrappedLine(VisibleText.escaped(flowWeek.line(flow)), indent: 2)
       }
       if let line = sleepWeek.line { ctx.wrappedLine(line, indent: 2) }
+      if let measured { ctx.wrappedLine(VisibleText.escaped(measured.line), indent: 2) }
       for habit in habitWeeks {
         let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
         ctx.wrappedLine(

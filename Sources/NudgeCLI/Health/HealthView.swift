@@ -13,7 +13,7 @@ struct HealthView {
       )
       let percent = Int((night.efficiency * 100).rounded())
       ctx.line(
-        "  Asleep \(HealthBriefWords.duration(night.asleepMinutes)) of \(HealthBriefWords.duration(night.inBedMinutes)) in bed (\(percent)%), \(clock(night.sleepStart, night.sleepStartOffset)) to \(clock(night.wake, night.wakeOffset))"
+        "  Asleep \(HealthBriefWords.duration(night.asleepMinutes)) of \(HealthBriefWords.duration(night.inBedMinutes)) in bed (\(percent)%), \(HealthJSON.clock(night.sleepStart, offset: night.sleepStartOffset)) to \(HealthJSON.clock(night.wake, offset: night.wakeOffset))"
       )
       let stages: [(HealthSample.SleepStage, String)] = [
         (.core, "Core"), (.deep, "Deep"), (.rem, "REM"), (.asleepUnspecified, "Asleep"),
@@ -57,18 +57,13 @@ struct HealthView {
           workout.type.hasPrefix("HKWorkoutActivityType")
             ? workout.type.dropFirst(21) : workout.type[...]))
       let minutes = workout.durationMinutes.map { " " + HealthBriefWords.duration($0) } ?? ""
-      ctx.line("Workout: \(type)\(minutes), \(clock(workout.start, workout.offset)).")
+      ctx.line(
+        "Workout: \(type)\(minutes), \(HealthJSON.clock(workout.start, offset: workout.offset)).")
     }
     for line in HealthBrief(report).lines { ctx.line(line) }
     if !report.flags.isEmpty {
       ctx.line(ctx.style.dim("Flags: " + report.flags.joined(separator: ", ")))
     }
-  }
-
-  private func clock(_ instant: Instant, _ offset: Int) -> String {
-    let text = HealthJSON.time(instant, offset: offset)
-    let start = text.index(text.startIndex, offsetBy: 11)
-    return String(text[start..<text.index(start, offsetBy: 5)])
   }
 }
 

@@ -107,15 +107,16 @@ private struct OnScreen: Sendable {
 
   /// The reminder printed instead of shown: logged `undelivered`, printed on the terminal and
   /// journaled (unless `--json`), and the failure `notify` ends with.
-  func undelivered(_ failure: String, offering offer: Reminder.Offer?, printsOutcome: Bool) throws
-    -> Reminder.RunReport
-  {
+  func undelivered(
+    _ failure: String, offering offer: Reminder.Offer?, printsOutcome: Bool,
+    readiness: String? = nil
+  ) throws -> Reminder.RunReport {
     try log(.undelivered)
     if !options.json {
       let (pending, slotTitle) = planTexts(done: post.doneToday)
       printFallback(
         ctx, slot: slot, streak: post.streak, offering: offer, pending: pending,
-        slotTitle: slotTitle)
+        slotTitle: slotTitle, readiness: readiness)
     }
     var report = report(.undelivered)
     report.failure = CLIError(failure, code: .unavailable)
@@ -127,9 +128,11 @@ private struct OnScreen: Sendable {
     // a server that stops answering mid-call: print the reminder, log it, leave with 69 (on
     // the watchdog thread, while this one is blocked in the call; a failed log is not retried)
     let (pending, slotTitle) = planTexts(done: post.doneToday)
+    // the morning's words say last night when a watch measured it (its folders taken in first)
+    let readiness = slot == .morning ? ctx.morningReadiness() : nil
     let fallback = fallbackText(
       slot, streak: post.streak, offering: post.offer, pending: pending, slotTitle: slotTitle,
-      hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour)
+      hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour, readiness: readiness)
     ctx.notifier.whenServerHangs { [self] in
       ctx.output.write(fallback + "\n")
       _ = try? log(.undelivered)
@@ -153,7 +156,7 @@ private struct OnScreen: Sendable {
       // the demo says it once: the printed reminder, then the one line of why
       return try undelivered(
         "\(problem); the reminder was printed instead. Run the command it names.",
-        offering: post.offer, printsOutcome: options.json || !post.isDemo)
+        offering: post.offer, printsOutcome: options.json || !post.isDemo, readiness: readiness)
     }
     let wait = options.wait ?? post.relevantSeconds(now: ctx.clock.started.seconds)
     if ctx.output.isTerminal && !options.json && !leftOnScreen {
@@ -180,7 +183,7 @@ private struct OnScreen: Sendable {
       let note = DesktopNotification.reminder(
         slot, streak: post.streak, snoozeSeconds: snoozeSeconds, offering: offer,
         pending: pending, slotTitle: slotTitle,
-        hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour)
+        hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour, readiness: readiness)
       let left = leftOnScreen ? 0 : max(1, wait - ctx.clock.now().seconds(since: started))
       // logged once the server has it, and once more if Do Not Disturb lets it through later
       // (a failed log is not retried: the reminder is up)
@@ -213,7 +216,7 @@ private struct OnScreen: Sendable {
       case .undelivered(let reason):
         return try undelivered(
           "\(reason); the reminder was printed instead.", offering: offer,
-          printsOutcome: options.json)
+          printsOutcome: options.json, readiness: readiness)
       case .left:
         // nobody waits (`--wait 0`): as the server had it, on the screen or held back
         return report(seen.withLock { $0 } == .held ? .held : shown)
@@ -335,7 +338,7 @@ private struct OnScreen: Sendable {
 func fallbackText(
   _ slot: ReminderSource, streak: Int, offering: Reminder.Offer? = nil,
   pending: [FlowDefinition] = [],
-  slotTitle: String? = nil, hour: Int? = nil
+  slotTitle: String? = nil, hour: Int? = nil, readiness: String? = nil
 ) -> String {
   if case .habit(let habit)? = offering {
     // the person's words, escaped for a terminal (not for markup), and the habit's own streak
@@ -350,18 +353,19 @@ func fallbackText(
   let body = VisibleText.markupAsPlain(
     note.body.split(separator: "\n").first.map(String.init) ?? "")
   let streakText = streak > 0 ? " (streak: \(streak) day\(streak == 1 ? "" : "s"))" : ""
+  let health = readiness.map { " " + VisibleText.escaped($0) } ?? ""
   return
-    "Nudge · \(note.title): \(body)\(streakText) Run: nudge \((offering ?? slot.firstOffer).command)"
+    "Nudge · \(note.title): \(body)\(health)\(streakText) Run: nudge \((offering ?? slot.firstOffer).command)"
 }
 
 /// The reminder printed where no notification can be shown: the terminal and the journal.
 func printFallback(
   _ ctx: Context, slot: ReminderSource, streak: Int, offering: Reminder.Offer? = nil,
-  pending: [FlowDefinition] = [], slotTitle: String? = nil
+  pending: [FlowDefinition] = [], slotTitle: String? = nil, readiness: String? = nil
 ) {
   let text = fallbackText(
     slot, streak: streak, offering: offering, pending: pending, slotTitle: slotTitle,
-    hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour)
+    hour: LocalTime(ctx.clock.now(), in: ctx.timeZone).hour, readiness: readiness)
   ctx.line(text)
   if ctx.platform.writesToJournal(environment: ctx.environment) {
     ctx.platform.sendToJournal(text, priority: .info, fields: ["NUDGE_SLOT": slot.rawValue])

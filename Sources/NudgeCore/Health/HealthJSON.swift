@@ -112,6 +112,11 @@ public enum HealthJSON {
       + offsetText(offset)
   }
 
+  /// `23:10`: the clock reading of `instant` at `offset`.
+  public static func clock(_ instant: Instant, offset: Int) -> String {
+    String(time(instant, offset: offset).dropFirst(11).prefix(5))
+  }
+
   static func offsetText(_ offset: Int) -> String {
     let magnitude = abs(offset)
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -63,6 +63,9 @@ public struct FlowWeek: Encodable, Equatable, Sendable {
 
 /// The sleep plan's week: average sleep, how far bedtimes spread, challenges completed.
 public struct SleepWeek: Encodable, Equatable, Sendable {
+  /// Where its figures come from: the nights the sleep plan's answers logged (a watch's
+  /// measured nights are `week --json`'s `measured_sleep`).
+  public var source = "sleep plan answers"
   public var nightsLogged: Int
   /// Minutes asleep a night on average; nil with no night logged.
   public var averageSleepMinutes: Int?

@@ -58,9 +58,12 @@ public struct DesktopNotification: Equatable, Sendable {
   /// `pending`: the flows other plans give this slot that are not done today; the reminder
   /// names them too ("Also: Your sleep challenge is ready — nudge sleep"), and says one in
   /// its own words when it is what is offered.
+  /// `readiness`: the morning's first line of `nudge health brief`, when last night is known
+  /// (shown escaped: a source's name is outside text).
   public static func reminder(
     _ slot: ReminderSource, streak: Int, snoozeSeconds: Int = 900, offering: Reminder.Offer? = nil,
-    pending: [FlowDefinition] = [], slotTitle: String? = nil, hour: Int? = nil
+    pending: [FlowDefinition] = [], slotTitle: String? = nil, hour: Int? = nil,
+    readiness: String? = nil
   ) -> DesktopNotification {
     let offered = offering ?? slot.firstOffer
     if case .habit(let habit) = offered {
@@ -93,8 +96,9 @@ public struct DesktopNotification: Equatable, Sendable {
     let also = pending.filter { offered != .flow(.defined($0.word)) }.map {
       "\nAlso: \(VisibleText.escapedForMarkup($0.reminder ?? $0.title)) — nudge \($0.word)"
     }
+    let health = readiness.map { "\n" + VisibleText.escapedForMarkup($0) } ?? ""
     return DesktopNotification(
-      title: title, body: body + also.joined() + streakLine, actions: actions)
+      title: title, body: body + health + also.joined() + streakLine, actions: actions)
   }
 
   /// A habit's reminder: its name, its question and its streak; Done (which records it, or

@@ -79,6 +79,44 @@ extension Context {
     return HealthReport(day: day, nights: nights, activity: activity, workouts: workouts)
   }
 
+  /// The first line of this morning's brief when last night is known, the source folders
+  /// taken in first; nil without a night (or a health store), and nil, said on stderr, when
+  /// the store cannot be read: a reminder never fails over health data.
+  func morningReadiness() -> String? {
+    do {
+      guard let store = try healthStore(create: false) else { return nil }
+      try takeInHealthSources(store)
+      let report = try healthReport(store, day: calendarToday())
+      return report.night == nil ? nil : HealthBrief(report).lines[0]
+    } catch {
+      output.writeError(
+        "nudge: last night's health data was not read: \(CLIError.from(error)?.message ?? "\(error)")\n"
+      )
+      return nil
+    }
+  }
+
+  /// This morning's brief for the today view: its three lines when last night is known, none
+  /// without a health store or a night (nothing taken in: the today view only reads).
+  func lastNightBrief() -> [String] {
+    guard let store = try? healthStore(create: false),
+      let report = try? healthReport(store, day: calendarToday()), report.night != nil
+    else { return [] }
+    return HealthBrief(report).lines
+  }
+
+  /// The night a watch measured before the morning of `day`, as HH:MM on the clock it was
+  /// recorded with; nil without one (the sleep plan then asks the journal).
+  func measuredNight(endingOn day: Day) -> (bedtime: String, wake: String)? {
+    guard let store = try? healthStore(create: false),
+      let night = try? store.nights(from: day, through: day).first?.night
+    else { return nil }
+    return (
+      HealthJSON.clock(night.sleepStart, offset: night.sleepStartOffset),
+      HealthJSON.clock(night.wake, offset: night.wakeOffset)
+    )
+  }
+
   /// The morning `--day` names (today by default, never ahead).
   func healthDay(_ given: String?) throws -> Day {
     let today = calendarToday()
