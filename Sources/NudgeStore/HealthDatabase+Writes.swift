@@ -163,6 +163,17 @@ extension HealthDatabase {
       ])
   }
 
+  /// Notes that `file`, as it is now, was refused (so a source folder says it once).
+  public func noteRefused(_ file: HealthFileIdentity) throws(StoreError) {
+    do {
+      try db.transaction(immediate: true) {
+        try db.execute(
+          "INSERT OR REPLACE INTO refusals(path, size, modified) VALUES (?, ?, ?)",
+          [.text(file.path), .integer(Int64(file.size)), .integer(Int64(file.modified))])
+      }
+    } catch { throw StoreError.from(error, path: path) }
+  }
+
   /// Adds a folder to take exports from; false when it was there already.
   public func addFolder(_ folder: String) throws(StoreError) -> Bool {
     do {

@@ -102,6 +102,8 @@ public final class HealthDatabase: @unchecked Sendable {
       duration_minutes REAL, energy_kcal REAL, average_heart_rate REAL,
       maximum_heart_rate REAL, PRIMARY KEY(origin, start, type, source)) WITHOUT ROWID;
     CREATE TABLE folders(path TEXT PRIMARY KEY) WITHOUT ROWID;
+    CREATE TABLE refusals(path TEXT PRIMARY KEY, size INTEGER NOT NULL,
+      modified INTEGER NOT NULL) WITHOUT ROWID;
     """
 
   /// Whether `file` was taken in as it is now (same path, size and change time).
@@ -109,6 +111,15 @@ public final class HealthDatabase: @unchecked Sendable {
     do {
       return try db.integer(
         "SELECT count(*) FROM files WHERE path = ? AND size = ? AND modified = ?",
+        [.text(file.path), .integer(Int64(file.size)), .integer(Int64(file.modified))]) == 1
+    } catch { throw StoreError.from(error, path: path) }
+  }
+
+  /// Whether `file`, as it is now, was refused before (a source folder's refusal is said once).
+  public func refusedBefore(_ file: HealthFileIdentity) throws(StoreError) -> Bool {
+    do {
+      return try db.integer(
+        "SELECT count(*) FROM refusals WHERE path = ? AND size = ? AND modified = ?",
         [.text(file.path), .integer(Int64(file.size)), .integer(Int64(file.modified))]) == 1
     } catch { throw StoreError.from(error, path: path) }
   }

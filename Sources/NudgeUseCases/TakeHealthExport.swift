@@ -10,6 +10,13 @@ public enum TakeHealthExport {
     try store.take(batch)
   }
 
+  /// Notes a source folder's file that was refused as it is now (it is said once).
+  public static func refused(_ file: HealthFileIdentity, in store: HealthDatabase)
+    throws(StoreError)
+  {
+    try store.noteRefused(file)
+  }
+
   /// Adds or removes a folder to take exports from; whether it changed anything.
   public static func folder(_ path: String, adding: Bool, in store: HealthDatabase)
     throws(StoreError) -> Bool

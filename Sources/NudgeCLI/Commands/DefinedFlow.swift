@@ -110,7 +110,9 @@ struct DefinedFlowCommand: ContextCommand {
       noInput: options.noInput, hasAnswers: !answers.isEmpty, example: flow.example)
     let flowDay = try ctx.flowDay(db, options)
     let existing = try db.entry(.defined(word), on: flowDay.day)?.answeredEntry
-    let offer = try ChallengeOffer(plan: plan, flow: flow, db: db, day: flowDay.day)
+    let offer = try ChallengeOffer(
+      plan: plan, flow: flow, db: db, day: flowDay.day,
+      measured: ctx.measuredNights(from: flowDay.day.adding(days: -7), through: flowDay.day))
     // a flow about the challenge another flow of its plan takes (the evening's "did you
     // complete it?") has nothing to ask on a day none was taken: no night logged, or declined
     if !plan.challenges.isEmpty, flow.challengeQuestion == nil, offer?.taken == nil,

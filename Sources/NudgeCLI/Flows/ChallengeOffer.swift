@@ -3,6 +3,8 @@ import NudgeStore
 
 /// Tonight's challenge a flow with a `challenge` question offers: chosen by the plan's rules
 /// (`SleepCoach`) over the flow's last seven entries, never yesterday's when another will do.
+/// A night a watch measured gives its bedtime and wake in place of the ones typed (how rested
+/// stays what was answered, or 3 of 5 — neither rested nor tired — when nothing was).
 struct ChallengeOffer {
   let plan: Plan
   /// The flow's challenge question; nil for a flow that only shows the one taken today.
@@ -14,7 +16,10 @@ struct ChallengeOffer {
 
   /// The offer of `flow` on `day`; nil when its plan has no challenges. A flow without a
   /// challenge question of its own still learns the one taken today.
-  init?(plan: Plan, flow: FlowDefinition, db: AppDatabase, day: Day) throws {
+  init?(
+    plan: Plan, flow: FlowDefinition, db: AppDatabase, day: Day,
+    measured: [Day: (bedtime: Int, wake: Int)] = [:]
+  ) throws {
     guard !plan.challenges.isEmpty else { return nil }
     let asking = flow.challengeQuestion
     let takenID = try db.answeredEntries(from: day, through: day).lazy.compactMap { entry in
@@ -23,7 +28,13 @@ struct ChallengeOffer {
     }.first
     let recent = try db.answeredEntries(
       flow: flow.word, from: day.adding(days: -7), through: day.adding(days: -1))
-    let nights = recent.compactMap { SleepCoach.Night(answers: $0.answers) }
+    var byDay: [Day: SleepCoach.Night] = [:]
+    for entry in recent { byDay[entry.day] = SleepCoach.Night(answers: entry.answers) }
+    for (morning, times) in measured where morning < day && morning >= day.adding(days: -7) {
+      byDay[morning] = SleepCoach.Night(
+        bedtime: times.bedtime, wake: times.wake, rested: byDay[morning]?.rested ?? 3)
+    }
+    let nights = byDay.keys.sorted().map { byDay[$0]! }
     self.nights = nights
     taken = takenID.flatMap { id in plan.challenges.first { $0.id == id } }.map {
       VisibleText.escaped(

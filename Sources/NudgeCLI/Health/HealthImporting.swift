@@ -13,6 +13,8 @@ enum HealthImporting {
     var records: Int
     /// Set when `--partial` took the records before a cut.
     var cutAt: Int?
+    /// What to say besides: devices not read yet, a newer schema.
+    var notes: [String] = []
   }
 
   /// The file as the store remembers it (path, size, change time), without reading it.
@@ -26,18 +28,14 @@ enum HealthImporting {
   }
 
   /// Reads `path`; `partial` takes the whole records before a file that ends early.
-  static func read(_ path: String, partial: Bool) throws(CLIError) -> Read {
+  static func read(_ path: String, partial: Bool, zone: ZoneRules) throws(CLIError) -> Read {
     let file: HealthExportFile
     do { file = try HealthExportFile(path: path) } catch {
       throw CLIError("Cannot read \(path): \(error.message).", code: .noInput)
     }
     defer { file.close() }
     let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
-    if file.kind() == .sqlite {
-      throw CLIError(
-        "\(path) is an SQLite database: Gadgetbridge's export is not read yet (only Apple Health's export.zip or export.xml); nothing was imported.",
-        code: .badData)
-    }
+    if file.kind() == .sqlite { return try gadgetbridge(path, identity: identity, zone: zone) }
     var scanner = HealthXMLScanner(wanted: HealthExportRecords.elements)
     var records = HealthExportRecords()
     var digest = HealthDigest()
@@ -80,8 +78,46 @@ enum HealthImporting {
     return Read(batch: batch, records: count, cutAt: cutAt)
   }
 
-  /// The files in the source folders not taken in as they are now: exports by their names
-  /// (`*.zip`, `*.xml`), newest last. A folder others may write to is refused, said.
+  /// A Gadgetbridge database export, its minutes on the wearer's clock (`zone`).
+  static func gadgetbridge(_ path: String, identity: HealthFileIdentity, zone: ZoneRules)
+    throws(CLIError) -> Read
+  {
+    let read: GadgetbridgeReader.Read
+    do {
+      read = try GadgetbridgeReader.read(path: path) { zone.localType(at: $0).offset }
+    } catch {
+      throw CLIError(
+        "\(path) is not read as a Gadgetbridge export: \(error.message); nothing was imported.",
+        code: .badData)
+    }
+    var digest = HealthDigest()
+    for sample in read.samples { digest.add(sample) }
+    var notes: [String] = []
+    if let version = read.newerSchema {
+      notes.append(
+        "Its schema is version \(version), newer than the ones Nudge was written against (up to \(GadgetbridgeReader.knownVersions.upperBound)); its tables were read by their names."
+      )
+    }
+    if !read.devicesNotRead.isEmpty {
+      notes.append(
+        "Not read yet (only the Huami/Zepp family: Amazfit, Mi Band): "
+          + read.devicesNotRead.map { VisibleText.escaped($0) }.joined(separator: ", ") + ".")
+    }
+    let batch = HealthImportBatch(
+      origin: "gadgetbridge", file: identity, nights: digest.nights(), days: digest.days(),
+      workouts: [], skipped: [:])
+    return Read(batch: batch, records: read.samples.count, cutAt: nil, notes: notes)
+  }
+
+  /// Whether a source folder's file is an export by its name: `*.zip`, `*.xml`, and
+  /// Gadgetbridge's database (`Gadgetbridge`, `Gadgetbridge.db`, `Gadgetbridge_20261120-0600`).
+  static func isExport(_ name: String) -> Bool {
+    name.hasSuffix(".zip") || name.hasSuffix(".xml") || name.hasSuffix(".db")
+      || name == "Gadgetbridge" || name.hasPrefix("Gadgetbridge_")
+  }
+
+  /// The files in the source folders not taken in (nor refused) as they are now, by their
+  /// names (`isExport`). A folder others may write to is refused, said.
   static func pending(_ store: HealthDatabase, files: any FileSystem) throws -> (
     paths: [String], refusals: [String]
   ) {
@@ -98,12 +134,14 @@ enum HealthImporting {
         refusals.append("The health source folder \(folder) cannot be read; is it still there?")
         continue
       }
-      for name in names.sorted() where name.hasSuffix(".zip") || name.hasSuffix(".xml") {
+      for name in names.sorted() where isExport(name) {
         let path = folder + "/" + name
         guard let file = try? HealthExportFile(path: path) else { continue }
         let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
         file.close()
-        if try !store.alreadyTaken(identity) { paths.append(path) }
+        if try !store.alreadyTaken(identity) && !store.refusedBefore(identity) {
+          paths.append(path)
+        }
       }
     }
     return (paths, refusals)

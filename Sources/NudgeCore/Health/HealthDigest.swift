@@ -49,12 +49,23 @@ public struct HealthDigest {
   private var bodyMass: [Day: (Instant, Double)] = [:]
   public private(set) var workouts: [HealthWorkout] = []
   /// Sources by name, so that a million samples share one string each.
-  private var names: [String: String] = [:]
-  private var sourceIndex: [String: Int] = [:]
+  private var names: [Bytes: String] = [:]
+  private var sourceIndex: [Bytes: Int] = [:]
   private var sourceNames: [String] = []
   private var sourceIsWatch: [Bool] = []
   /// How many samples of each kind were read.
   public private(set) var counts: [HealthSample.Kind: Int] = [:]
+
+  /// A name as its bytes: Swift's `==` on strings calls a composed and a decomposed "Café"
+  /// the same, and the rules call them two sources.
+  struct Bytes: Hashable {
+    var text: String
+    static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    func hash(into hasher: inout Hasher) {
+      var text = text
+      text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+  }
 
   private struct Key: Hashable {
     var hour: Int
@@ -65,20 +76,20 @@ public struct HealthDigest {
   public init() {}
 
   private mutating func interned(_ name: String) -> String {
-    if let known = names[name] { return known }
-    names[name] = name
+    if let known = names[Bytes(text: name)] { return known }
+    names[Bytes(text: name)] = name
     return name
   }
 
   private mutating func index(of sample: HealthSample) -> Int {
-    if let known = sourceIndex[sample.source] {
+    if let known = sourceIndex[Bytes(text: sample.source)] {
       if !sourceIsWatch[known], sample.device?.contains("Watch") == true {
         sourceIsWatch[known] = true
       }
       return known
     }
     let name = interned(sample.source)
-    sourceIndex[name] = sourceNames.count
+    sourceIndex[Bytes(text: name)] = sourceNames.count
     sourceNames.append(name)
     sourceIsWatch.append(
       name.utf8.contains("Watch".utf8) || sample.device?.contains("Watch") == true)
@@ -147,7 +158,7 @@ public struct HealthDigest {
       if sourceIsWatch[a] != sourceIsWatch[b] { return sourceIsWatch[a] }
       return Array(sourceNames[a].utf8).lexicographicallyPrecedes(Array(sourceNames[b].utf8))
     }
-    let named = preferred.compactMap { sourceIndex[$0] }
+    let named = preferred.compactMap { sourceIndex[Bytes(text: $0)] }
     return named + byDefault.filter { !named.contains($0) }
   }
 

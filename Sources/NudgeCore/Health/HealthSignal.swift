@@ -80,8 +80,11 @@ public struct HealthSignalReading: Equatable, Sendable {
     _ signal: HealthSignal, from: Instant, to: Instant, samples: [HealthSample],
     order: [String]
   ) -> HealthSignalReading? {
+    // overlapping: more than touching an edge; a sample without length lies within it
     let inside = samples.filter { sample in
-      sample.kind == signal.kind && sample.start <= to && sample.end >= from
+      guard sample.kind == signal.kind else { return false }
+      return sample.end > sample.start
+        ? sample.start < to && sample.end > from : sample.start >= from && sample.start <= to
     }
     guard !inside.isEmpty else { return nil }
     let names = inside.map { Array($0.source.utf8) }

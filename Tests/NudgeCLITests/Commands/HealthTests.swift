@@ -104,3 +104,77 @@ import Testing
     #expect(try nudge.run(["health", "source", "remove", folder]).status == 64)
   }
 }
+
+/// Gadgetbridge's database (a fixture from its real schema: scripts/fixtures/gadgetbridge-fixture)
+/// read for the Huami/Zepp family; what is not read said; a file mid-copy, damaged, another
+/// program's or from a newer Gadgetbridge each one line.
+@Suite struct HealthGadgetbridgeTests {
+  static let fixture = HealthTests.fixtures.appendingPathComponent("Gadgetbridge.db").path
+
+  @Test func theNightsOfABandAndAWatchAreReadAndThePineTimeIsSaidNotRead() throws {
+    let nudge = HealthTests.nudge()
+    let imported = try nudge.run(["health", "import", Self.fixture])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.stdout.contains("8 nights"))
+    #expect(
+      imported.stdout.contains("InfiniTime\n(PINETIME_JF)")
+        || imported.stdout.contains("InfiniTime (PINETIME_JF)"))
+    let json = try #require(
+      try nudge.json("health") as? [String: Any])
+    let sleep = try #require(json["sleep"] as? [String: Any])
+    // the watch's night (the fixture's count: 462 minutes, 23:02 to 06:44), by byte order of
+    // the two sources
+    #expect(sleep["source"] as? String == "Amazfit GTS 4")
+    #expect(sleep["asleep_minutes"] as? Double == 462)
+    #expect(sleep["sleep_start"] as? String == "2026-11-19T23:02:00+00:00")
+    #expect(sleep["wake"] as? String == "2026-11-20T06:44:00+00:00")
+    let stages = try #require(sleep["stages_minutes"] as? [String: Double])
+    #expect(stages["HKCategoryValueSleepAnalysisAsleepREM"] == 57)
+    #expect(stages["HKCategoryValueSleepAnalysisAsleepDeep"] == 154)
+    // the band's night on a morning before the watch came (the fixture's: 444 minutes)
+    let earlier = try #require(
+      try nudge.json("health", "--day", "2026-11-16") as? [String: Any])
+    let band = try #require(earlier["sleep"] as? [String: Any])
+    #expect(band["source"] as? String == "Mi Smart Band 5")
+    #expect(band["asleep_minutes"] as? Double == 444)
+    // a newer schema is read by its tables' names, and said
+    let newer = try nudge.run([
+      "health", "import", HealthTests.fixtures.appendingPathComponent("Gadgetbridge-newer.db").path,
+    ])
+    #expect(newer.status == 0)
+    #expect(newer.stdout.contains("version 192, newer"))
+  }
+
+  @Test func aFileMidCopyIsSaidOnceAndTakenWhenWholeAndBadFilesAreRefused() throws {
+    let nudge = HealthTests.nudge()
+    let folder = NSTemporaryDirectory() + "nudge-gb-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    #expect(try nudge.run(["health", "source", "add", folder]).status == 0)
+    let whole = try Data(contentsOf: URL(fileURLWithPath: Self.fixture))
+    // the sync has copied half of it
+    try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: folder + "/Gadgetbridge"))
+    let first = try nudge.run(["health", "brief"])
+    #expect(first.stderr.contains("still being copied"), "\(first.stderr)")
+    #expect(first.stdout.hasPrefix("No night recorded"))
+    let second = try nudge.run(["health", "brief"])
+    #expect(second.stderr.isEmpty, "said once: \(second.stderr)")
+    // the copy ends
+    try whole.write(to: URL(fileURLWithPath: folder + "/Gadgetbridge"))
+    let third = try nudge.run(["health", "brief"])
+    #expect(third.stderr.contains("took in \(folder)/Gadgetbridge: 8 nights"), "\(third.stderr)")
+    #expect(third.stdout.hasPrefix("Readiness: "))
+    // bad files: damaged, another program's SQLite
+    var damaged = whole
+    damaged.replaceSubrange(
+      4096..<(whole.count - 4096), with: Data(repeating: 0x5A, count: whole.count - 8192))
+    try damaged.write(to: URL(fileURLWithPath: folder + "/damaged.db"))
+    let refused = try nudge.run(["health", "import", folder + "/damaged.db"])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("not read as a Gadgetbridge export"), "\(refused.stderr)")
+    #expect(!refused.stderr.dropLast().contains("\n"))
+    let other = try nudge.run(["health", "import", nudge.home + "/data/nudge/health.sqlite3"])
+    #expect(other.status == 65)
+    #expect(other.stderr.contains("not Gadgetbridge's"), "\(other.stderr)")
+  }
+}

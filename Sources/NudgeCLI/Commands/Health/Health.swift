@@ -55,13 +55,17 @@ extension Context {
     for refusal in refusals { output.writeError("nudge: " + refusal + "\n") }
     for path in paths {
       do {
-        let read = try HealthImporting.read(path, partial: false)
+        let read = try HealthImporting.read(path, partial: false, zone: timeZone)
         let result = try TakeHealthExport.run(read.batch, into: store)
         output.writeError(
           "nudge: took in \(path): \(read.batch.nights.count) nights, \(result.written) rows new or changed.\n"
         )
       } catch let error as CLIError {
+        // said once: the same file is not tried again until it changes (a copy finished)
         output.writeError("nudge: " + error.message + "\n")
+        if let identity = try? HealthImporting.identity(path) {
+          try TakeHealthExport.refused(identity, in: store)
+        }
       }
     }
   }
@@ -103,6 +107,26 @@ extension Context {
       let report = try? healthReport(store, day: calendarToday()), report.night != nil
     else { return [] }
     return HealthBrief(report).lines
+  }
+
+  /// The nights a watch measured, by morning, as minutes after midnight on the clock each was
+  /// recorded with (the sleep plan's challenge reads them); none without a health store.
+  func measuredNights(from: Day, through: Day) -> [Day: (bedtime: Int, wake: Int)] {
+    guard let store = try? healthStore(create: false),
+      let nights = try? store.nights(from: from, through: through)
+    else { return [:] }
+    func minutes(_ instant: Instant, _ offset: Int) -> Int {
+      let local = instant.seconds + offset
+      return (local - HealthDigest.floorDiv(local, 86400) * 86400) / 60
+    }
+    var byDay: [Day: (bedtime: Int, wake: Int)] = [:]
+    for entry in nights {
+      let night = entry.night
+      byDay[night.day] = (
+        minutes(night.sleepStart, night.sleepStartOffset), minutes(night.wake, night.wakeOffset)
+      )
+    }
+    return byDay
   }
 
   /// The night a watch measured before the morning of `day`, as HH:MM on the clock it was
@@ -185,9 +209,13 @@ extension HealthCommand {
   /// `nudge health import FILE [--partial]`.
   struct Import: ContextCommand {
     static let configuration = CommandConfiguration(
-      commandName: "import", abstract: "Take in an Apple Health export.zip or export.xml.")
+      commandName: "import",
+      abstract: "Take in an Apple Health export.zip or export.xml, or Gadgetbridge's database.")
 
-    @Argument(help: "The export: export.zip as the iPhone makes it, or its export.xml.")
+    @Argument(
+      help:
+        "The export: export.zip as the iPhone makes it, its export.xml, or Gadgetbridge's exported database."
+    )
     var file: String
 
     @Flag(help: "Take the whole records before the point where a file cut short ends.")
@@ -200,7 +228,7 @@ extension HealthCommand {
         ctx.line("\(file) was taken in already, as it is; nothing was written.")
         return
       }
-      let read = try HealthImporting.read(file, partial: partial)
+      let read = try HealthImporting.read(file, partial: partial, zone: ctx.timeZone)
       guard let target = try store ?? ctx.healthStore(create: true) else { return }
       let result = try TakeHealthExport.run(read.batch, into: target)
       let batch = read.batch
@@ -213,6 +241,7 @@ extension HealthCommand {
           "The file ends early, at byte \(cut): only the whole records before it were taken (--partial), and only where Nudge held nothing yet."
         )
       }
+      for note in read.notes { ctx.wrappedLine(note) }
       for (why, count) in batch.skipped.sorted(by: { $0.key < $1.key }) {
         ctx.line("Skipped \(count) record\(count == 1 ? "" : "s") with \(why).")
       }
