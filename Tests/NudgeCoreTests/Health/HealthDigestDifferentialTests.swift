@@ -125,13 +125,13 @@ import Testing
       let report = HealthReport(day: day, nights: nights, activity: nil, workouts: [])
       for signal in report.signals {
         let their = baselines[day.description]?[signal.name]
-        let where_ = "\(day) \(signal.name)"
-        #expect(Self.close(signal.value, their?["value"]), "\(where_) value")
-        #expect(Self.close(signal.baseline7dEma, their?["ema"]), "\(where_) ema")
-        #expect(Self.close(signal.baseline30dMean, their?["mean"]), "\(where_) mean")
-        #expect(Self.close(signal.baseline30dStd, their?["std"]), "\(where_) std")
-        #expect(Self.close(signal.deltaVs30d, their?["delta"]), "\(where_) delta")
-        #expect(Self.close(signal.zScore30d, their?["z"]), "\(where_) z")
+        let place = "\(day) \(signal.name)"
+        #expect(Self.close(signal.value, their?["value"]), "\(place) value")
+        #expect(Self.close(signal.baseline7dEma, their?["ema"]), "\(place) ema")
+        #expect(Self.close(signal.baseline30dMean, their?["mean"]), "\(place) mean")
+        #expect(Self.close(signal.baseline30dStd, their?["std"]), "\(place) std")
+        #expect(Self.close(signal.deltaVs30d, their?["delta"]), "\(place) delta")
+        #expect(Self.close(signal.zScore30d, their?["z"]), "\(place) z")
         if signal.zScore30d != nil { withBaseline += 1 }
       }
     }
