@@ -36,13 +36,15 @@ enum HealthImporting {
     defer { file.close() }
     let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
     if file.kind() == .sqlite { return try gadgetbridge(path, identity: identity, zone: zone) }
-    var scanner = HealthXMLScanner(wanted: HealthExportRecords.elements)
+    var scanner = HealthXMLScanner(
+      wanted: HealthExportRecords.elements, keptAttributes: HealthExportRecords.attributes)
     var records = HealthExportRecords()
     var digest = HealthDigest()
     var count = 0
+    var kept = 0
     func drain() {
       let (samples, workouts, summaries) = records.drain()
-      count += samples.count + workouts.count + summaries.count
+      kept += samples.count + workouts.count + summaries.count
       for sample in samples { digest.add(sample) }
       for workout in workouts { digest.add(workout) }
       for summary in summaries { digest.add(summary) }
@@ -69,6 +71,7 @@ enum HealthImporting {
     } catch {
       throw CLIError("\(path) is not read: \(error); nothing was imported.", code: .badData)
     }
+    count = records.heartRateRecords + kept
     var skipped: [String: Int] = [:]
     for (why, n) in records.skipped { skipped[why.rawValue] = n }
     var batch = HealthImportBatch(

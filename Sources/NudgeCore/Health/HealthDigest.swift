@@ -60,12 +60,22 @@ public struct HealthDigest {
   /// the same, and the rules call them two sources.
   struct Bytes: Hashable {
     var text: String
-    static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    static func == (a: Bytes, b: Bytes) -> Bool { same(a.text, b.text) }
     func hash(into hasher: inout Hasher) {
       var text = text
       text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
   }
+
+  /// Whether two strings are the same bytes (a contiguous comparison, not a generic one).
+  static func same(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+  }
+
+  /// The source the last activity sample came from (samples come in runs of one source).
+  private var lastSource: (name: String, index: Int)? = nil
 
   private struct Key: Hashable {
     var hour: Int
@@ -82,6 +92,18 @@ public struct HealthDigest {
   }
 
   private mutating func index(of sample: HealthSample) -> Int {
+    if let last = lastSource, Self.same(last.name, sample.source) {
+      if !sourceIsWatch[last.index], sample.device?.contains("Watch") == true {
+        sourceIsWatch[last.index] = true
+      }
+      return last.index
+    }
+    let found = lookUp(sample)
+    lastSource = (sample.source, found)
+    return found
+  }
+
+  private mutating func lookUp(_ sample: HealthSample) -> Int {
     if let known = sourceIndex[Bytes(text: sample.source)] {
       if !sourceIsWatch[known], sample.device?.contains("Watch") == true {
         sourceIsWatch[known] = true
@@ -99,13 +121,12 @@ public struct HealthDigest {
   public mutating func add(_ sample: HealthSample) {
     counts[sample.kind, default: 0] += 1
     var sample = sample
-    sample.source = interned(sample.source)
-    sample.device = sample.device.map { interned($0) }
     switch sample.kind {
-    case .sleep:
-      sleep.append(sample)
-    case .heartRateVariability, .restingHeartRate, .respiratoryRate, .wristTemperature:
-      signals.append(sample)
+    case .sleep, .heartRateVariability, .restingHeartRate, .respiratoryRate, .wristTemperature:
+      // kept until the end: their names share one string each
+      sample.source = interned(sample.source)
+      sample.device = sample.device.map { interned($0) }
+      if sample.kind == .sleep { sleep.append(sample) } else { signals.append(sample) }
     case .steps, .activeEnergy:
       spread(sample, kind: sample.kind == .steps ? 0 : 1, source: index(of: sample))
     case .bodyMass:

@@ -133,6 +133,16 @@ public struct HealthExportRecords {
   public static let elements: Set<String> = [
     "Record", "Workout", "WorkoutStatistics", "ActivitySummary",
   ]
+  /// The attributes read of those elements (the scanner makes no string of the others).
+  public static let attributes: Set<String> = [
+    "type", "unit", "value", "sourceName", "device", "startDate", "endDate",
+    "workoutActivityType", "duration", "durationUnit", "totalEnergyBurned",
+    "totalEnergyBurnedUnit", "sum", "average", "maximum", "dateComponents",
+    "activeEnergyBurned", "activeEnergyBurnedUnit",
+  ]
+  /// Heart-rate records counted, not kept: a workout's come from its statistics, and no rule
+  /// reads the rest (they are most of an export).
+  public private(set) var heartRateRecords = 0
   private var workout: HealthWorkout? = nil
 
   public init() {}
@@ -179,6 +189,10 @@ public struct HealthExportRecords {
 
   private mutating func record(_ tag: HealthXMLScanner.Tag) {
     guard let type = tag["type"], let kind = HealthSample.Kind(rawValue: type) else { return }
+    if kind == .heartRate {
+      heartRateRecords += 1
+      return
+    }
     guard let start = tag["startDate"].flatMap(HealthDate.parse),
       let end = tag["endDate"].flatMap(HealthDate.parse)
     else { return skip(.dateNotReadable) }

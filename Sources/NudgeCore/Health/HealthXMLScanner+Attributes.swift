@@ -3,9 +3,9 @@
 extension HealthXMLScanner {
   /// `name="value"` pairs; a name runs to its `=` (spaces inside it kept, as older exports
   /// write them), a value to its closing quote.
-  static func attributes(_ body: UnsafeBufferPointer<UInt8>, offset: Int) throws
-    -> [(name: String, value: String)]
-  {
+  static func attributes(
+    _ body: UnsafeBufferPointer<UInt8>, offset: Int, keeping kept: Set<String>? = nil
+  ) throws -> [(name: String, value: String)] {
     var result: [(name: String, value: String)] = []
     var at = 0
     while true {
@@ -30,11 +30,11 @@ extension HealthXMLScanner {
       guard at < body.count, nameEnd > nameStart else {
         throw Refusal(offset: offset, message: "an attribute without a name or an end")
       }
-      result.append(
-        (
-          String(decoding: UnsafeBufferPointer(rebasing: body[nameStart..<nameEnd]), as: UTF8.self),
-          unescaped(UnsafeBufferPointer(rebasing: body[valueStart..<at]))
-        ))
+      let name = String(
+        decoding: UnsafeBufferPointer(rebasing: body[nameStart..<nameEnd]), as: UTF8.self)
+      if kept?.contains(name) ?? true {
+        result.append((name, unescaped(UnsafeBufferPointer(rebasing: body[valueStart..<at]))))
+      }
       at += 1
     }
   }

@@ -64,7 +64,14 @@ public struct HealthXMLScanner {
   private var stopped: Refusal? = nil
   private var ended = false
 
-  public init(wanted: Set<String>) { self.wanted = wanted }
+  /// The attributes whose values are read (nil: all); the others are checked and passed over,
+  /// no string made of them (an export's `creationDate` and `sourceVersion` on every record).
+  public let keptAttributes: Set<String>?
+
+  public init(wanted: Set<String>, keptAttributes: Set<String>? = nil) {
+    self.wanted = wanted
+    self.keptAttributes = keptAttributes
+  }
 
   /// Bytes read so far, whole constructs handed over.
   public var offset: Int { base }
@@ -320,7 +327,7 @@ public struct HealthXMLScanner {
     guard wanted.contains(name) else { return }
     let body = UnsafeBufferPointer(
       rebasing: inside[nameEnd..<(selfClosing ? inside.count - 1 : inside.count)])
-    let attributes = try Self.attributes(body, offset: offset)
+    let attributes = try Self.attributes(body, offset: offset, keeping: keptAttributes)
     try handle(.start(Tag(name: name, attributes: attributes, offset: offset)))
     if selfClosing { try handle(.end(name: name, offset: offset)) }
   }

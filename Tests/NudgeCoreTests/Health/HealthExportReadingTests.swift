@@ -160,7 +160,7 @@ import Testing
       \(record("type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" startDate=\"2026-13-20 08:00:00 +0000\" endDate=\"2026-11-20 08:10:00 +0000\" value=\"1\""))
       \(record("type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" startDate=\"2026-11-20 08:00:00 +0000\" endDate=\"2026-11-20 08:10:00 +0000\" value=\"many\""))
       \(record("type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" startDate=\"2026-11-20 08:00:00 +0000\" endDate=\"2026-11-20 08:10:00 +0000\" value=\"nan\""))
-      \(record("type=\"HKQuantityTypeIdentifierHeartRate\" unit=\"beats/fortnight\" startDate=\"2026-11-20 08:00:00 +0000\" endDate=\"2026-11-20 08:10:00 +0000\" value=\"60\""))
+      \(record("type=\"HKQuantityTypeIdentifierRestingHeartRate\" unit=\"beats/fortnight\" startDate=\"2026-11-20 08:00:00 +0000\" endDate=\"2026-11-20 08:10:00 +0000\" value=\"60\""))
       \(record("type=\"HKCategoryTypeIdentifierSleepAnalysis\" startDate=\"2026-11-20 01:00:00 +0000\" endDate=\"2026-11-20 02:00:00 +0000\" value=\"HKCategoryValueSleepAnalysisDreaming\""))
       \(record("type=\"HKCategoryTypeIdentifierSleepAnalysis\" startDate=\"2026-11-20 03:00:00 +0000\" endDate=\"2026-11-20 02:00:00 +0000\" value=\"HKCategoryValueSleepAnalysisAsleep\""))
       \(record("type=\"HKCategoryTypeIdentifierSleepAnalysis\" startDate=\"2026-11-20 01:00:00 +0000\" endDate=\"2026-11-20 02:00:00 +0000\" value=\"HKCategoryValueSleepAnalysisAsleep\""))
