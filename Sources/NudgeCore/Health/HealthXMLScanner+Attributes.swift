@@ -12,7 +12,7 @@ extension HealthXMLScanner {
       while at < body.count && isSpace(body[at]) { at += 1 }
       guard at < body.count else { return result }
       let nameStart = at
-      while at < body.count && body[at] != 0x3D { at += 1 }
+      at = next(0x3D, in: body, from: at)
       guard at < body.count else {
         throw Refusal(offset: offset, message: "an attribute without '=' and a value")
       }
@@ -26,7 +26,7 @@ extension HealthXMLScanner {
       let quote = body[at]
       let valueStart = at + 1
       at = valueStart
-      while at < body.count && body[at] != quote { at += 1 }
+      at = next(quote, in: body, from: at)
       guard at < body.count, nameEnd > nameStart else {
         throw Refusal(offset: offset, message: "an attribute without a name or an end")
       }
@@ -48,7 +48,9 @@ extension HealthXMLScanner {
   /// A value with the five entities and character references read; any other `&name;` is kept
   /// as written, never expanded.
   static func unescaped(_ value: UnsafeBufferPointer<UInt8>) -> String {
-    guard value.contains(0x26) else { return String(decoding: value, as: UTF8.self) }
+    guard next(0x26, in: value, from: 0) < value.count else {
+      return String(decoding: value, as: UTF8.self)
+    }
     var out: [UInt8] = []
     out.reserveCapacity(value.count)
     var at = 0

@@ -133,12 +133,8 @@ public struct HealthXMLScanner {
   static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int)
     -> Int?
   {
-    var at = from
-    while at < bytes.count {
-      if bytes[at] == byte { return at }
-      at += 1
-    }
-    return nil
+    let at = next(byte, in: bytes, from: from)
+    return at < bytes.count ? at : nil
   }
 
   private static func starts(
@@ -228,6 +224,10 @@ public struct HealthXMLScanner {
     var at = open + 1
     var quote: UInt8 = 0
     while at < bytes.count {
+      // sixteen bytes at a time to the next byte that matters (a quote, `>` or `<`; inside a
+      // quoted value, its closing quote)
+      at = quote != 0 ? Self.next(quote, in: bytes, from: at) : Self.nextInTag(bytes, from: at)
+      guard at < bytes.count else { break }
       let c = bytes[at]
       if quote != 0 {
         if c == quote { quote = 0 }
@@ -278,6 +278,45 @@ public struct HealthXMLScanner {
       at += 1
     }
     return nil
+  }
+
+  /// The index of the first `byte` from `from`, or `bytes.count`.
+  static func next(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+    var at = from
+    if let base = bytes.baseAddress {
+      let wanted = SIMD16<UInt8>(repeating: byte)
+      while at + 16 <= bytes.count {
+        let chunk = UnsafeRawPointer(base + at).loadUnaligned(as: SIMD16<UInt8>.self)
+        if any(chunk .== wanted) { break }
+        at += 16
+      }
+    }
+    while at < bytes.count && bytes[at] != byte { at += 1 }
+    return at
+  }
+
+  /// The index of the first quote, `>` or `<` from `from`, or `bytes.count`.
+  static func nextInTag(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+    var at = from
+    if let base = bytes.baseAddress {
+      let (double, single, close, open) = (
+        SIMD16<UInt8>(repeating: 0x22), SIMD16<UInt8>(repeating: 0x27),
+        SIMD16<UInt8>(repeating: 0x3E), SIMD16<UInt8>(repeating: 0x3C)
+      )
+      while at + 16 <= bytes.count {
+        let chunk = UnsafeRawPointer(base + at).loadUnaligned(as: SIMD16<UInt8>.self)
+        if any((chunk .== double) .| (chunk .== single) .| (chunk .== close) .| (chunk .== open)) {
+          break
+        }
+        at += 16
+      }
+    }
+    while at < bytes.count {
+      let c = bytes[at]
+      if c == 0x22 || c == 0x27 || c == 0x3E || c == 0x3C { break }
+      at += 1
+    }
+    return at
   }
 
   static func isSpace(_ c: UInt8) -> Bool {
