@@ -265,6 +265,38 @@ check "handler with a token: the token reaches the terminal (DESKTOP_STARTUP_ID,
   bash -c "tr '\\0' '\\n' < /proc/$tpid/environ | grep -qx DESKTOP_STARTUP_ID=handler-token_TIME42"
 kill "$tpid" 2>/dev/null
 
+# 8. Last night from a watch (issue 53): a phone's sync copies an Apple Health export into a
+#    source folder (written under another name, then renamed, as Syncthing does); the morning
+#    timer fires; the reminder takes the export in before it decides its words, and its body
+#    carries the readiness line; `nudge sleep` offers the watch's bedtime in a real terminal.
+mkdir -m 700 "$work/phone" "$work/gen"
+python3 scripts/health-export-gen --years 0.1 --end "$(date -u +%F)" \
+  --out "$work/gen/export.xml" --zip "$work/gen/export.zip" > /dev/null
+"$NUDGE" health source add "$work/phone" > /dev/null 2>&1
+cp "$work/gen/export.zip" "$work/phone/.syncthing.export.zip.tmp"
+mv "$work/phone/.syncthing.export.zip.tmp" "$work/phone/export.zip"
+# this morning's review (section 2's) taken back, so the morning has a reminder to give
+"$NUDGE" delete today review --yes > /dev/null 2>&1
+dunstctl close-all
+at_next morning 3
+check "health: the morning reminder is shown" wait_for -t 20 displayed 1
+dunstctl close
+health_body() { dunstctl history | grep -q "Readiness: \(green\|amber\|red\) — "; }
+check "health: its body carries last night's readiness line" wait_for -t 5 health_body
+check "health: the reminder took the folder's export in (nudge health reads it)" \
+  bash -c "'$NUDGE' health --json | grep -q '\"readiness\": \"'"
+check "health: the health store is the user's alone (0600), beside the database" \
+  test "$(stat -c %a "$HOME/.local/share/nudge/health.sqlite3")" = 600
+"$NUDGE" plan on sleep > /dev/null
+tmux_init
+tmux_start "$NUDGE sleep"
+check "health: nudge sleep offers the watch's bedtime and wake" \
+  tmux_wait_for "Your watch measured sleep from" 10
+night=$("$NUDGE" health --json | json_get - "j['sleep']['sleep_start'][11:16]")
+check "health: the bedtime offered is the watch's ($night)" \
+  tmux_wait_for "When did you go to bed? (HH:MM) [$night]" 5
+tm kill-session -t flow 2> /dev/null
+
 # 7. doctor reads the user manager's environment.
 "$NUDGE" doctor --json > "$work/doctor.json" 2>/dev/null
 display_check() {  # display_check EXPR: EXPR over d, doctor's check of the manager's display

@@ -174,6 +174,22 @@ extension HealthDatabase {
     } catch { throw StoreError.from(error, path: path) }
   }
 
+  /// Sets the sources preferred, first first (none: the default order), and forgets which
+  /// files were taken, so that each is read again, in the new order, by the next import.
+  public func prefer(_ sources: [String]) throws(StoreError) {
+    do {
+      try db.transaction(immediate: true) {
+        try db.execute("DELETE FROM preferred")
+        for (position, source) in sources.enumerated() {
+          try db.execute(
+            "INSERT INTO preferred(position, source) VALUES (?, ?)",
+            [.integer(Int64(position)), .text(source)])
+        }
+        try db.execute("DELETE FROM files")
+      }
+    } catch { throw StoreError.from(error, path: path) }
+  }
+
   /// Adds a folder to take exports from; false when it was there already.
   public func addFolder(_ folder: String) throws(StoreError) -> Bool {
     do {

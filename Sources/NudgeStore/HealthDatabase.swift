@@ -104,6 +104,7 @@ public final class HealthDatabase: @unchecked Sendable {
     CREATE TABLE folders(path TEXT PRIMARY KEY) WITHOUT ROWID;
     CREATE TABLE refusals(path TEXT PRIMARY KEY, size INTEGER NOT NULL,
       modified INTEGER NOT NULL) WITHOUT ROWID;
+    CREATE TABLE preferred(position INTEGER PRIMARY KEY, source TEXT NOT NULL);
     """
 
   /// Whether `file` was taken in as it is now (same path, size and change time).
@@ -122,6 +123,14 @@ public final class HealthDatabase: @unchecked Sendable {
         "SELECT count(*) FROM refusals WHERE path = ? AND size = ? AND modified = ?",
         [.text(file.path), .integer(Int64(file.size)), .integer(Int64(file.modified))]) == 1
     } catch { throw StoreError.from(error, path: path) }
+  }
+
+  /// The sources preferred where several measured one thing, first first (`nudge health
+  /// prefer`); empty: a Watch first, then by name.
+  public func preferredSources() throws(StoreError) -> [String] {
+    do { return try db.texts("SELECT source FROM preferred ORDER BY position") } catch {
+      throw StoreError.from(error, path: path)
+    }
   }
 
   /// The folders `nudge health` takes new exports from.

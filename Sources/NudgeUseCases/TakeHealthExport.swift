@@ -17,6 +17,11 @@ public enum TakeHealthExport {
     try store.noteRefused(file)
   }
 
+  /// Sets the order sources are preferred in (every file is read again by the next import).
+  public static func prefer(_ sources: [String], in store: HealthDatabase) throws(StoreError) {
+    try store.prefer(sources)
+  }
+
   /// Adds or removes a folder to take exports from; whether it changed anything.
   public static func folder(_ path: String, adding: Bool, in store: HealthDatabase)
     throws(StoreError) -> Bool

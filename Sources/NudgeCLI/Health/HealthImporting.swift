@@ -28,14 +28,18 @@ enum HealthImporting {
   }
 
   /// Reads `path`; `partial` takes the whole records before a file that ends early.
-  static func read(_ path: String, partial: Bool, zone: ZoneRules) throws(CLIError) -> Read {
+  static func read(
+    _ path: String, partial: Bool, zone: ZoneRules, preferring preferred: [String] = []
+  ) throws(CLIError) -> Read {
     let file: HealthExportFile
     do { file = try HealthExportFile(path: path) } catch {
       throw CLIError("Cannot read \(path): \(error.message).", code: .noInput)
     }
     defer { file.close() }
     let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
-    if file.kind() == .sqlite { return try gadgetbridge(path, identity: identity, zone: zone) }
+    if file.kind() == .sqlite {
+      return try gadgetbridge(path, identity: identity, zone: zone, preferring: preferred)
+    }
     var scanner = HealthXMLScanner(
       wanted: HealthExportRecords.elements, keptAttributes: HealthExportRecords.attributes)
     var records = HealthExportRecords()
@@ -75,14 +79,17 @@ enum HealthImporting {
     var skipped: [String: Int] = [:]
     for (why, n) in records.skipped { skipped[why.rawValue] = n }
     var batch = HealthImportBatch(
-      origin: "apple-health", file: identity, nights: digest.nights(), days: digest.days(),
+      origin: "apple-health", file: identity, nights: digest.nights(preferring: preferred),
+      days: digest.days(preferring: preferred),
       workouts: digest.workouts, skipped: skipped)
     batch.partial = cutAt != nil
     return Read(batch: batch, records: count, cutAt: cutAt)
   }
 
   /// A Gadgetbridge database export, its minutes on the wearer's clock (`zone`).
-  static func gadgetbridge(_ path: String, identity: HealthFileIdentity, zone: ZoneRules)
+  static func gadgetbridge(
+    _ path: String, identity: HealthFileIdentity, zone: ZoneRules, preferring preferred: [String]
+  )
     throws(CLIError) -> Read
   {
     let read: GadgetbridgeReader.Read
@@ -107,7 +114,8 @@ enum HealthImporting {
           + read.devicesNotRead.map { VisibleText.escaped($0) }.joined(separator: ", ") + ".")
     }
     let batch = HealthImportBatch(
-      origin: "gadgetbridge", file: identity, nights: digest.nights(), days: digest.days(),
+      origin: "gadgetbridge", file: identity, nights: digest.nights(preferring: preferred),
+      days: digest.days(preferring: preferred),
       workouts: [], skipped: [:])
     return Read(batch: batch, records: read.samples.count, cutAt: nil, notes: notes)
   }

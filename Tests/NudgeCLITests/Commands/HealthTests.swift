@@ -178,3 +178,32 @@ import Testing
     #expect(other.stderr.contains("not Gadgetbridge's"), "\(other.stderr)")
   }
 }
+
+/// `nudge health prefer`: the order sources count in where several measured one night.
+@Suite struct HealthPreferTests {
+  @Test func aPreferredSourceIsReadFirstOnceEveryExportIsReadAgain() throws {
+    let nudge = HealthTests.nudge()
+    let zip = HealthTests.fixtures.appendingPathComponent("export.zip").path
+    #expect(try nudge.run(["health", "import", zip]).status == 0)
+    let watch = try #require(try nudge.json("health") as? [String: Any])
+    #expect((watch["sleep"] as? [String: Any])?["source"] as? String == "Sam’s Apple Watch")
+    let prefer = try nudge.run(["health", "prefer", "AutoSleep"])
+    #expect(prefer.status == 0, "\(prefer.stderr)")
+    // the same file is read again, AutoSleep's nights first
+    let again = try nudge.run(["health", "import", zip])
+    #expect(again.stdout.hasPrefix("Took in"), "\(again.stdout)")
+    let autoSleep = try #require(try nudge.json("health") as? [String: Any])
+    let sleep = try #require(autoSleep["sleep"] as? [String: Any])
+    #expect(sleep["source"] as? String == "AutoSleep")
+    #expect(
+      (sleep["stages_minutes"] as? [String: Double])?[
+        "HKCategoryValueSleepAnalysisAsleepUnspecified"] ?? 0 > 0)
+    // back to the default
+    #expect(try nudge.run(["health", "prefer"]).status == 0)
+    #expect(try nudge.run(["health", "import", zip]).status == 0)
+    let back = try #require(try nudge.json("health") as? [String: Any])
+    #expect((back["sleep"] as? [String: Any])?["source"] as? String == "Sam’s Apple Watch")
+    let refused = try nudge.run(["health", "prefer", "two\nlines"])
+    #expect(refused.status == 64)
+  }
+}

@@ -18,7 +18,9 @@ struct HealthCommand: ParsableCommand {
       a documented contract; 'nudge health brief' three lines; 'nudge health forget' \
       removes every health record Nudge keeps.
       """,
-    subcommands: [Show.self, Import.self, Brief.self, Source.self, Forget.self],
+    subcommands: [
+      Show.self, Import.self, Brief.self, Source.self, Prefer.self, Forget.self,
+    ],
     defaultSubcommand: Show.self)
 
   /// What `nudge health` says when it holds nothing yet.
@@ -55,7 +57,8 @@ extension Context {
     for refusal in refusals { output.writeError("nudge: " + refusal + "\n") }
     for path in paths {
       do {
-        let read = try HealthImporting.read(path, partial: false, zone: timeZone)
+        let read = try HealthImporting.read(
+          path, partial: false, zone: timeZone, preferring: store.preferredSources())
         let result = try TakeHealthExport.run(read.batch, into: store)
         output.writeError(
           "nudge: took in \(path): \(read.batch.nights.count) nights, \(result.written) rows new or changed.\n"
@@ -228,8 +231,9 @@ extension HealthCommand {
         ctx.line("\(file) was taken in already, as it is; nothing was written.")
         return
       }
-      let read = try HealthImporting.read(file, partial: partial, zone: ctx.timeZone)
       guard let target = try store ?? ctx.healthStore(create: true) else { return }
+      let read = try HealthImporting.read(
+        file, partial: partial, zone: ctx.timeZone, preferring: target.preferredSources())
       let result = try TakeHealthExport.run(read.batch, into: target)
       let batch = read.batch
       let span = batch.span.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
