@@ -13,6 +13,8 @@ public struct HealthExportFile {
   /// Why a file is not read: one line, without the file's name (the caller says it).
   public struct Failure: Error, Equatable, Sendable {
     public var message: String
+    /// What this computer lacks (zlib), not what the file is.
+    public var unavailable = false
   }
 
   /// The size of each chunk handed over.
@@ -20,12 +22,14 @@ public struct HealthExportFile {
 
   public let path: String
   private let descriptor: Int32
-  /// Its size and change time when opened: what tells one export from the next.
+  /// Its size and modification time when opened: what tells one export from the next.
   public let size: Int
   public let modified: Int
 
   public init(path: String) throws(Failure) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // never blocks on a FIFO (a synced link to one): opened without waiting, then held to a
+    // regular file
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
       throw Failure(message: String(cString: strerror(errno)).lowercased())
     }
@@ -37,7 +41,11 @@ public struct HealthExportFile {
     self.path = path
     descriptor = fd
     size = Int(info.st_size)
-    modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    // nanoseconds since 1970 (a time past 2262 or before 1677, which would not fit, as seconds:
+    // any number that changes with the file will do)
+    let (nanoseconds, overflow) = Int(info.st_mtim.tv_sec).multipliedReportingOverflow(
+      by: 1_000_000_000)
+    modified = overflow ? Int(info.st_mtim.tv_sec) : nanoseconds &+ Int(info.st_mtim.tv_nsec)
   }
 
   /// Closes the file.
@@ -132,7 +140,8 @@ public struct HealthExportFile {
     }
     if let failure = nd_zlib_load() {
       throw Failure(
-        message: "zlib could not be loaded (\(String(cString: failure))); install zlib1g")
+        message: "zlib could not be loaded (\(String(cString: failure))); install zlib1g",
+        unavailable: true)
     }
     if entry.method == 0 {
       var at = 0

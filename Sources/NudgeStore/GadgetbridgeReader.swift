@@ -18,11 +18,15 @@ public struct GadgetbridgeReader {
   /// Why a file is not read; one line.
   public struct Failure: Error, Equatable, Sendable {
     public var message: String
+    /// The file is busy (being copied, locked): try again later, not bad data.
+    public var busy = false
   }
 
   /// What was read: the samples, the devices read and those not read yet (by name and kind).
   public struct Read: Sendable {
     public var samples: [HealthSample]
+    /// Heart-rate minutes read (valid ones), counted: no rule reads them.
+    public var heartRateMinutes: Int
     public var devicesRead: [String]
     public var devicesNotRead: [String]
     /// Set when the schema is newer than the versions Nudge was written against.
@@ -41,7 +45,10 @@ public struct GadgetbridgeReader {
   public static func read(path: String, offset: (Int) -> Int) throws(Failure) -> Read {
     var info = stat()
     guard stat(path, &info) == 0 else { throw Failure(message: "it cannot be read") }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw Failure(message: "it is not a regular file")
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { throw Failure(message: "it cannot be read") }
     var head = [UInt8](repeating: 0, count: 100)
     let got = pread(fd, &head, 100, 0)
@@ -52,8 +59,8 @@ public struct GadgetbridgeReader {
     if header.countIsValid && Int(info.st_size) < header.pageCount * header.pageSize {
       throw Failure(
         message:
-          "it is still being copied (\(info.st_size) of \(header.pageCount * header.pageSize) bytes); it is taken next time"
-      )
+          "it is still being copied (\(info.st_size) of \(header.pageCount * header.pageSize) bytes); it is taken next time",
+        busy: true)
     }
     do {
       let db = try SQLiteConnection(path: path, readOnly: true, immutable: true)
@@ -67,6 +74,7 @@ public struct GadgetbridgeReader {
         devices[row.integer(at: 0) ?? -1] = (row.text(at: 1) ?? "", row.text(at: 2) ?? "")
       }
       var samples: [HealthSample] = []
+      var heartRateMinutes = 0
       var read: Set<Int> = []
       for table in tables.intersection(Self.tables).sorted() {
         let extended = table == "HUAMI_EXTENDED_ACTIVITY_SAMPLE"
@@ -85,7 +93,10 @@ public struct GadgetbridgeReader {
               device: devices[device]?.kind))
         }
         try db.forEachRow("SELECT \(columns) FROM \(table) ORDER BY DEVICE_ID, TIMESTAMP") { row in
-          guard let time = row.integer(at: 0), let device = row.integer(at: 1) else { return }
+          // a minute from 1900 to 9998 (a damaged row's time is passed over)
+          guard let time = row.integer(at: 0), let device = row.integer(at: 1),
+            (-2_208_988_800...253_370_764_800).contains(time)
+          else { return }
           read.insert(device)
           let name = devices[device]?.name ?? "Gadgetbridge device \(device)"
           let kindName = devices[device]?.kind
@@ -119,12 +130,7 @@ public struct GadgetbridgeReader {
                 kind: .steps, stage: nil, value: Double(steps), start: Instant(seconds: time),
                 end: Instant(seconds: time + 60), offset: at, source: name, device: kindName))
           }
-          if let rate = row.integer(at: 4), (10...250).contains(rate) {
-            samples.append(
-              HealthSample(
-                kind: .heartRate, stage: nil, value: Double(rate), start: Instant(seconds: time),
-                end: Instant(seconds: time + 60), offset: at, source: name, device: kindName))
-          }
+          if let rate = row.integer(at: 4), (10...250).contains(rate) { heartRateMinutes += 1 }
         }
         for device in last.keys.sorted() { close(device) }
       }
@@ -133,7 +139,8 @@ public struct GadgetbridgeReader {
           "SELECT TIMESTAMP, DEVICE_ID, HEART_RATE FROM HUAMI_HEART_RATE_RESTING_SAMPLE ORDER BY TIMESTAMP"
         ) { row in
           guard let ms = row.integer(at: 0), let device = row.integer(at: 1),
-            let rate = row.integer(at: 2), (10...250).contains(rate)
+            let rate = row.integer(at: 2), (10...250).contains(rate),
+            (-2_208_988_800_000...253_370_764_800_000).contains(ms)
           else { return }
           let time = ms / 1000
           samples.append(
@@ -148,15 +155,16 @@ public struct GadgetbridgeReader {
         devices[id].map { "\($0.name) (\($0.kind))" } ?? "device \(id)"
       }
       return Read(
-        samples: samples, devicesRead: read.sorted().map(named),
+        samples: samples, heartRateMinutes: heartRateMinutes, devicesRead: read.sorted().map(named),
         devicesNotRead: devices.keys.filter { !read.contains($0) }.sorted().map(named),
-        newerSchema: knownVersions.contains(version) ? nil : version)
+        newerSchema: version > knownVersions.upperBound ? version : nil)
     } catch let failure as Failure {
       throw failure
     } catch let error as SQLiteError {
       switch error.code {
       case 5, 6:
-        throw Failure(message: "it is locked by another program; try again when it is done")
+        throw Failure(
+          message: "it is locked by another program; try again when it is done", busy: true)
       case 11, 26: throw Failure(message: "it is damaged (SQLite: \(error.message))")
       case 1:
         throw Failure(

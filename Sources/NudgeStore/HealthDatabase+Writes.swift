@@ -29,6 +29,7 @@ extension HealthDatabase {
           removed += try removeMissing(
             table: "days", origin: batch.origin, span: span,
             keep: Set(batch.days.map(\.day.description)))
+          removed += try removeMissingWorkouts(batch, span: span)
         }
         adding = batch.partial
         defer { adding = false }
@@ -76,6 +77,28 @@ extension HealthDatabase {
     return gone.count
   }
 
+  /// Removes the workouts of the batch's origin that start inside its span and that it no
+  /// longer holds (deleted or edited on the phone); how many.
+  private func removeMissingWorkouts(_ batch: HealthImportBatch, span: ClosedRange<Day>) throws
+    -> Int
+  {
+    let keep = Set(batch.workouts.map { "\($0.start.microseconds) \($0.type) \($0.source)" })
+    let held = try db.rows(
+      "SELECT start, type, source FROM workouts WHERE origin = ? AND day BETWEEN ? AND ?",
+      [
+        .text(batch.origin), .text(span.lowerBound.description),
+        .text(span.upperBound.description),
+      ]
+    ) { row in (row.integer(at: 0) ?? 0, row.text(at: 1) ?? "", row.text(at: 2) ?? "") }
+    let gone = held.filter { !keep.contains("\($0.0) \($0.1) \($0.2)") }
+    for (start, type, source) in gone {
+      try db.execute(
+        "DELETE FROM workouts WHERE origin = ? AND start = ? AND type = ? AND source = ?",
+        [.text(batch.origin), .integer(Int64(start)), .text(type), .text(source)])
+    }
+    return gone.count
+  }
+
   /// An upsert that changes a row only when a value differs (while `adding`: an insert that
   /// leaves a row held alone).
   private func upsert(_ table: String, keys: [String], columns: [String], _ values: [SQLValue])
@@ -102,6 +125,14 @@ extension HealthDatabase {
   private func write(_ entry: HealthDigest.Night, origin: String) throws {
     let night = entry.night
     let day = SQLValue.text(night.day.description)
+    // a partial file adds nights, and never signals to a night held already
+    if adding,
+      try db.integer(
+        "SELECT count(*) FROM nights WHERE origin = ? AND day = ?", [.text(origin), day])
+        == 1
+    {
+      return
+    }
     let stages: [HealthSample.SleepStage] = [
       .inBed, .asleepUnspecified, .awake, .core, .deep, .rem,
     ]

@@ -105,9 +105,13 @@ public final class HealthDatabase: @unchecked Sendable {
     CREATE TABLE refusals(path TEXT PRIMARY KEY, size INTEGER NOT NULL,
       modified INTEGER NOT NULL) WITHOUT ROWID;
     CREATE TABLE preferred(position INTEGER PRIMARY KEY, source TEXT NOT NULL);
+    CREATE INDEX nights_by_day ON nights(day);
+    CREATE INDEX night_signals_by_day ON night_signals(day);
+    CREATE INDEX days_by_day ON days(day);
+    CREATE INDEX workouts_by_end ON workouts(end);
     """
 
-  /// Whether `file` was taken in as it is now (same path, size and change time).
+  /// Whether `file` was taken in as it is now (same path, size and modification time).
   public func alreadyTaken(_ file: HealthFileIdentity) throws(StoreError) -> Bool {
     do {
       return try db.integer(
@@ -189,16 +193,21 @@ public final class HealthDatabase: @unchecked Sendable {
   public func activity(from: Day, through: Day) throws(StoreError) -> [HealthDigest.ActivityDay] {
     do {
       var byDay: [Day: HealthDigest.ActivityDay] = [:]
+      // each figure from the first origin (by name) that has it: an Apple Health day without
+      // steps does not hide Gadgetbridge's
       try db.forEachRow(
         """
         SELECT day, steps, active_energy_kcal, summary_active_energy_kcal, body_mass_kg
-        FROM days WHERE day BETWEEN ? AND ? ORDER BY origin DESC
+        FROM days WHERE day BETWEEN ? AND ? ORDER BY origin
         """, [.text(from.description), .text(through.description)]
       ) { row in
         guard let day = row.day(at: 0) else { return }
-        byDay[day] = HealthDigest.ActivityDay(
-          day: day, steps: row.double(at: 1), activeEnergyKcal: row.double(at: 2),
-          summaryActiveEnergyKcal: row.double(at: 3), bodyMassKg: row.double(at: 4))
+        var entry = byDay[day] ?? HealthDigest.ActivityDay(day: day)
+        entry.steps = entry.steps ?? row.double(at: 1)
+        entry.activeEnergyKcal = entry.activeEnergyKcal ?? row.double(at: 2)
+        entry.summaryActiveEnergyKcal = entry.summaryActiveEnergyKcal ?? row.double(at: 3)
+        entry.bodyMassKg = entry.bodyMassKg ?? row.double(at: 4)
+        byDay[day] = entry
       }
       return byDay.values.sorted { $0.day < $1.day }
     } catch { throw StoreError.from(error, path: path) }

@@ -17,11 +17,11 @@ enum HealthImporting {
     var notes: [String] = []
   }
 
-  /// The file as the store remembers it (path, size, change time), without reading it.
+  /// The file as the store remembers it (path, size, modification time), without reading it.
   static func identity(_ path: String) throws(CLIError) -> HealthFileIdentity {
     let file: HealthExportFile
     do { file = try HealthExportFile(path: path) } catch {
-      throw CLIError("Cannot read \(path): \(error.message).", code: .noInput)
+      throw CLIError("Cannot read \(VisibleText.escaped(path)): \(error.message).", code: .noInput)
     }
     defer { file.close() }
     return HealthFileIdentity(path: path, size: file.size, modified: file.modified)
@@ -33,7 +33,7 @@ enum HealthImporting {
   ) throws(CLIError) -> Read {
     let file: HealthExportFile
     do { file = try HealthExportFile(path: path) } catch {
-      throw CLIError("Cannot read \(path): \(error.message).", code: .noInput)
+      throw CLIError("Cannot read \(VisibleText.escaped(path)): \(error.message).", code: .noInput)
     }
     defer { file.close() }
     let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
@@ -64,16 +64,23 @@ enum HealthImporting {
       let endsEarly = refusal.message.hasPrefix("the file ends")
       guard partial && endsEarly else {
         throw CLIError(
-          "\(path) is not a readable export: \(refusal.message) (at byte \(refusal.offset))\(endsEarly ? "; take the whole records before it with --partial" : ""); nothing was imported.",
+          "\(VisibleText.escaped(path)) is not a readable export: \(VisibleText.escaped(refusal.message)) (at byte \(refusal.offset))\(endsEarly ? "; take the whole records before it with --partial" : ""); nothing was imported.",
           code: .badData)
       }
       drain()
       cutAt = refusal.offset
     } catch let failure as HealthExportFile.Failure {
       throw CLIError(
-        "\(path) is not read: \(failure.message); nothing was imported.", code: .badData)
+        "\(VisibleText.escaped(path)) is not read: \(VisibleText.escaped(failure.message)); nothing was imported.",
+        code: failure.unavailable ? .unavailable : .badData)
     } catch {
-      throw CLIError("\(path) is not read: \(error); nothing was imported.", code: .badData)
+      throw CLIError(
+        "\(VisibleText.escaped(path)) is not read: \(error); nothing was imported.", code: .badData)
+    }
+    guard records.isHealthExport else {
+      throw CLIError(
+        "\(VisibleText.escaped(path)) is XML, but not an Apple Health export (no <HealthData>); nothing was imported.",
+        code: .badData)
     }
     count = records.heartRateRecords + kept
     var skipped: [String: Int] = [:]
@@ -97,8 +104,8 @@ enum HealthImporting {
       read = try GadgetbridgeReader.read(path: path) { zone.localType(at: $0).offset }
     } catch {
       throw CLIError(
-        "\(path) is not read as a Gadgetbridge export: \(error.message); nothing was imported.",
-        code: .badData)
+        "\(VisibleText.escaped(path)) is not read as a Gadgetbridge export: \(VisibleText.escaped(error.message)); nothing was imported.",
+        code: error.busy ? .busy : .badData)
     }
     var digest = HealthDigest()
     for sample in read.samples { digest.add(sample) }
@@ -123,26 +130,28 @@ enum HealthImporting {
   /// Whether a source folder's file is an export by its name: `*.zip`, `*.xml`, and
   /// Gadgetbridge's database (`Gadgetbridge`, `Gadgetbridge.db`, `Gadgetbridge_20261120-0600`).
   static func isExport(_ name: String) -> Bool {
-    name.hasSuffix(".zip") || name.hasSuffix(".xml") || name.hasSuffix(".db")
-      || name == "Gadgetbridge" || name.hasPrefix("Gadgetbridge_")
+    (name.hasSuffix(".zip") || name.hasSuffix(".xml") || name.hasSuffix(".db")
+      || name == "Gadgetbridge" || name.hasPrefix("Gadgetbridge_")) && !name.contains("_cda")
   }
 
   /// The files in the source folders not taken in (nor refused) as they are now, by their
   /// names (`isExport`). A folder others may write to is refused, said.
   static func pending(_ store: HealthDatabase, files: any FileSystem) throws -> (
-    paths: [String], refusals: [String]
+    files: [HealthFileIdentity], refusals: [String]
   ) {
-    var paths: [String] = []
+    var paths: [HealthFileIdentity] = []
     var refusals: [String] = []
     for folder in try store.folders() {
       if let why = files.othersMayChange(folder) {
         refusals.append(
-          "The health source folder \(folder) is not read: \(why); make it yours alone (chmod go-w)."
+          "The health source folder \(VisibleText.escaped(folder)) is not read: \(why); make it yours alone (chmod go-w)."
         )
         continue
       }
       guard let names = files.names(in: folder, limit: 10_000) else {
-        refusals.append("The health source folder \(folder) cannot be read; is it still there?")
+        refusals.append(
+          "The health source folder \(VisibleText.escaped(folder)) cannot be read; is it still there?"
+        )
         continue
       }
       for name in names.sorted() where isExport(name) {
@@ -151,9 +160,15 @@ enum HealthImporting {
         let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
         file.close()
         if try !store.alreadyTaken(identity) && !store.refusedBefore(identity) {
-          paths.append(path)
+          paths.append(identity)
         }
       }
+    }
+    // the oldest first: a newer export (`export (1).zip` beside `export.zip`) is read last
+    paths.sort { a, b in
+      a.modified != b.modified
+        ? a.modified < b.modified
+        : Array(a.path.utf8).lexicographicallyPrecedes(Array(b.path.utf8))
     }
     return (paths, refusals)
   }

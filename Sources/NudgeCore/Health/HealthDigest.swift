@@ -44,7 +44,9 @@ public struct HealthDigest {
 
   private var sleep: [HealthSample] = []
   private var signals: [HealthSample] = []
-  private var hours: [Key: Double] = [:]
+  /// A local day's hours of one source: 24 steps then 24 energy, NaN where it wrote nothing
+  /// (a day's block, not an entry an hour: a 16-year export's hours in a few MB).
+  private var hourBlocks: [BlockKey: [Double]] = [:]
   private var summaries: [Day: Double] = [:]
   private var bodyMass: [Day: (Instant, Double)] = [:]
   public private(set) var workouts: [HealthWorkout] = []
@@ -77,10 +79,20 @@ public struct HealthDigest {
   /// The source the last activity sample came from (samples come in runs of one source).
   private var lastSource: (name: String, index: Int)? = nil
 
-  private struct Key: Hashable {
-    var hour: Int
-    var kind: UInt8
+  private struct BlockKey: Hashable {
+    var day: Int
     var source: Int
+  }
+
+  /// Adds `value` to `hour` (local, since 1970) of `kind` (0 steps, 1 energy) for `source`.
+  private mutating func add(_ value: Double, hour: Int, kind: Int, source: Int) {
+    let day = Self.floorDiv(hour, 24)
+    let slot = kind * 24 + (hour - day * 24)
+    let key = BlockKey(day: day, source: source)
+    if hourBlocks[key] == nil { hourBlocks[key] = [Double](repeating: .nan, count: 48) }
+    hourBlocks[key]!.withUnsafeMutableBufferPointer { block in
+      block[slot] = block[slot].isNaN ? value : block[slot] + value
+    }
   }
 
   public init() {}
@@ -150,13 +162,13 @@ public struct HealthDigest {
   }
 
   /// Spreads a sample's value over the hours of its clock.
-  private mutating func spread(_ sample: HealthSample, kind: UInt8, source: Int) {
+  private mutating func spread(_ sample: HealthSample, kind: Int, source: Int) {
     let start = sample.start.microseconds + sample.offset * 1_000_000
     let end = sample.end.microseconds + sample.offset * 1_000_000
     let hourLength = 3_600_000_000
     let firstHour = Self.floorDiv(start, hourLength)
     guard end > start else {
-      hours[Key(hour: firstHour, kind: kind, source: source), default: 0] += sample.value
+      add(sample.value, hour: firstHour, kind: kind, source: source)
       return
     }
     let length = Double(end - start)
@@ -164,8 +176,7 @@ public struct HealthDigest {
     while hour * hourLength < end {
       let from = max(start, hour * hourLength)
       let to = min(end, (hour + 1) * hourLength)
-      hours[Key(hour: hour, kind: kind, source: source), default: 0] +=
-        sample.value * Double(to - from) / length
+      add(sample.value * Double(to - from) / length, hour: hour, kind: kind, source: source)
       hour += 1
     }
   }
@@ -179,38 +190,52 @@ public struct HealthDigest {
       if sourceIsWatch[a] != sourceIsWatch[b] { return sourceIsWatch[a] }
       return Array(sourceNames[a].utf8).lexicographicallyPrecedes(Array(sourceNames[b].utf8))
     }
-    let named = preferred.compactMap { sourceIndex[Bytes(text: $0)] }
+    var named: [Int] = []
+    for index in preferred.compactMap({ sourceIndex[Bytes(text: $0)] }) where !named.contains(index)
+    {
+      named.append(index)
+    }
     return named + byDefault.filter { !named.contains($0) }
   }
 
   /// Each night the export holds, with its signals; `preferred` sources first.
   public func nights(preferring preferred: [String] = []) -> [Night] {
-    var byMorning: [Day: [HealthSample]] = [:]
-    for sample in sleep {
-      let local = sample.start.seconds + sample.offset - 12 * 3600
-      byMorning[Day(ordinal: Self.floorDiv(local, 86400) + 1), default: []].append(sample)
+    // the samples by morning, then as read: an order of indexes, not a copy of the samples
+    let mornings = sleep.map { sample in
+      Self.floorDiv(sample.start.seconds + sample.offset - 12 * 3600, 86400) + 1
     }
-    let signalsByStart = signals.sorted { $0.start < $1.start }
+    let bySleep = sleep.indices.sorted { (mornings[$0], $0) < (mornings[$1], $1) }
+    let byStart = signals.indices.sorted {
+      (signals[$0].start.microseconds, $0) < (signals[$1].start.microseconds, $1)
+    }
     let longest = signals.map { $0.end.microseconds - $0.start.microseconds }.max() ?? 0
     var nights: [Night] = []
-    for (day, samples) in byMorning.sorted(by: { $0.key < $1.key }) {
+    var first = 0
+    while first < bySleep.count {
+      var last = first
+      while last < bySleep.count && mornings[bySleep[last]] == mornings[bySleep[first]] {
+        last += 1
+      }
+      let day = Day(ordinal: mornings[bySleep[first]])
+      let samples = bySleep[first..<last].map { sleep[$0] }
+      first = last
       let order = preferred + HealthNight.defaultOrder(samples)
       guard let night = HealthNight.night(endingOn: day, from: samples, sources: order) else {
         continue
       }
       // the signal samples that can overlap the window: starting from (its start − the
-      // longest sample) to its end
+      // longest sample, at most a day) to its end
       let from = night.sleepStart.microseconds - longest
       var low = 0
-      var high = signalsByStart.count
+      var high = byStart.count
       while low < high {
         let mid = (low + high) / 2
-        if signalsByStart[mid].start.microseconds < from { low = mid + 1 } else { high = mid }
+        if signals[byStart[mid]].start.microseconds < from { low = mid + 1 } else { high = mid }
       }
       var near: [HealthSample] = []
       var at = low
-      while at < signalsByStart.count && signalsByStart[at].start <= night.wake {
-        near.append(signalsByStart[at])
+      while at < byStart.count && signals[byStart[at]].start <= night.wake {
+        near.append(signals[byStart[at]])
         at += 1
       }
       let signalOrder = preferred + HealthNight.defaultOrder(near)
@@ -228,26 +253,26 @@ public struct HealthDigest {
   public func days(preferring preferred: [String] = []) -> [ActivityDay] {
     let rank = Dictionary(
       uniqueKeysWithValues: order(preferred).enumerated().map { ($0.element, $0.offset) })
-    // per hour and kind: the best-ranked source and its sum
-    var chosen: [Int: (rank: Int, value: Double)] = [:]
-    for (key, value) in hours {
-      let slot = key.hour * 2 + Int(key.kind)
-      let r = rank[key.source]!
-      if let have = chosen[slot], have.rank <= r { continue }
-      chosen[slot] = (r, value)
+    var byDay: [Int: [(rank: Int, block: [Double])]] = [:]
+    for (key, block) in hourBlocks {
+      byDay[key.day, default: []].append((rank[key.source]!, block))
     }
     var days: [Day: ActivityDay] = [:]
-    // summed in the hours' order: the same export gives the same bits
-    for (slot, taken) in chosen.sorted(by: { $0.key < $1.key }) {
-      let hour = Self.floorDiv(slot, 2)
-      let day = Day(ordinal: Self.floorDiv(hour, 24))
-      var entry = days[day] ?? ActivityDay(day: day)
-      if slot - hour * 2 == 0 {
-        entry.steps = (entry.steps ?? 0) + taken.value
-      } else {
-        entry.activeEnergyKcal = (entry.activeEnergyKcal ?? 0) + taken.value
+    for (ordinal, blocks) in byDay {
+      let ranked = blocks.sorted { $0.rank < $1.rank }
+      var entry = ActivityDay(day: Day(ordinal: ordinal))
+      // in each hour and kind, the best-ranked source that wrote any; summed hour by hour
+      for slot in 0..<48 {
+        guard let taken = ranked.first(where: { !$0.block[slot].isNaN })?.block[slot] else {
+          continue
+        }
+        if slot < 24 {
+          entry.steps = (entry.steps ?? 0) + taken
+        } else {
+          entry.activeEnergyKcal = (entry.activeEnergyKcal ?? 0) + taken
+        }
       }
-      days[day] = entry
+      days[entry.day] = entry
     }
     for (day, kcal) in summaries {
       days[day, default: ActivityDay(day: day)].summaryActiveEnergyKcal = kcal

@@ -13,6 +13,21 @@ public struct HealthSample: Equatable, Sendable {
     case activeEnergy = "HKQuantityTypeIdentifierActiveEnergyBurned"
     case bodyMass = "HKQuantityTypeIdentifierBodyMass"
 
+    /// The values a record can hold, in the kept unit; outside them it is skipped (a negative
+    /// step count, a body of a tonne, `1e300`): the signals' own plausible ranges are narrower
+    /// and cap, these refuse what no measurement is.
+    var possible: ClosedRange<Double> {
+      switch self {
+      case .sleep: 0...0
+      case .heartRateVariability: 0...10_000
+      case .restingHeartRate, .heartRate, .respiratoryRate: 0...1_000
+      case .wristTemperature: -50...100
+      case .steps: 0...1_000_000
+      case .activeEnergy: 0...100_000
+      case .bodyMass: 0...1_000
+      }
+    }
+
     /// The units a value is read in, each with what makes it the kept unit (ms, count/min,
     /// degC, count, kcal, kg); a unit not listed is skipped, counted.
     var units: [String: (Double) -> Double] {
@@ -118,6 +133,8 @@ public enum HealthSkip: String, CaseIterable, Sendable {
   case unknownUnit = "a unit Nudge does not know"
   case unknownSleepValue = "a sleep value Nudge does not know"
   case endBeforeStart = "an end before its start"
+  case valueOutOfRange = "a value no body or day can have"
+  case spanTooLong = "a span longer than a day"
 }
 
 /// Turns the scanner's tags into what Nudge keeps: the records of the kinds it reads, workouts
@@ -131,8 +148,10 @@ public struct HealthExportRecords {
   public private(set) var skipped: [HealthSkip: Int] = [:]
   /// The elements whose tags the scanner hands over.
   public static let elements: Set<String> = [
-    "Record", "Workout", "WorkoutStatistics", "ActivitySummary",
+    "HealthData", "Record", "Workout", "WorkoutStatistics", "ActivitySummary",
   ]
+  /// Whether the document is Apple Health's (its root, `<HealthData>`, was read).
+  public private(set) var isHealthExport = false
   /// The attributes read of those elements (the scanner makes no string of the others).
   public static let attributes: Set<String> = [
     "type", "unit", "value", "sourceName", "device", "startDate", "endDate",
@@ -169,6 +188,7 @@ public struct HealthExportRecords {
       case "Workout": workout = workoutStart(tag)
       case "WorkoutStatistics": statistics(tag)
       case "ActivitySummary": summary(tag)
+      case "HealthData": isHealthExport = true
       default: break
       }
     case .end(let name, _):
@@ -197,6 +217,7 @@ public struct HealthExportRecords {
       let end = tag["endDate"].flatMap(HealthDate.parse)
     else { return skip(.dateNotReadable) }
     guard end.instant >= start.instant else { return skip(.endBeforeStart) }
+    guard end.instant.seconds - start.instant.seconds <= 86400 else { return skip(.spanTooLong) }
     var stage: HealthSample.SleepStage? = nil
     var value = 0.0
     if kind == .sleep {
@@ -208,6 +229,7 @@ public struct HealthExportRecords {
       guard let number = Self.number(tag["value"]) else { return skip(.valueNotANumber) }
       guard let convert = kind.units[tag["unit"] ?? ""] else { return skip(.unknownUnit) }
       value = convert(number)
+      guard kind.possible.contains(value) else { return skip(.valueOutOfRange) }
     }
     samples.append(
       HealthSample(
@@ -234,14 +256,17 @@ public struct HealthExportRecords {
       case "hr", "h": 60
       default: nil
       }
+    // a number no workout has is no number (a week's length, a year's energy, a heart of 300)
     let minutes = Self.number(tag["duration"]).flatMap { value in perMinute.map { value * $0 } }
+      .flatMap { (0...10_080).contains($0) ? $0 : nil }
     // before iOS 16 the energy was on the workout itself
     let energy = Self.number(tag["totalEnergyBurned"]).flatMap { value in
       HealthSample.Kind.activeEnergy.units[tag["totalEnergyBurnedUnit"] ?? "kcal"].map { $0(value) }
     }
     return HealthWorkout(
       type: tag["workoutActivityType"] ?? "", start: start.instant, end: end.instant,
-      offset: start.offset, durationMinutes: minutes, energyKcal: energy, averageHeartRate: nil,
+      offset: start.offset, durationMinutes: minutes,
+      energyKcal: energy.flatMap { (0...100_000).contains($0) ? $0 : nil }, averageHeartRate: nil,
       maximumHeartRate: nil, source: tag["sourceName"] ?? "")
   }
 
@@ -252,11 +277,15 @@ public struct HealthExportRecords {
       if let sum = Self.number(tag["sum"]),
         let convert = HealthSample.Kind.activeEnergy.units[tag["unit"] ?? ""]
       {
-        workout?.energyKcal = convert(sum)
+        workout?.energyKcal = (0...100_000).contains(convert(sum)) ? convert(sum) : nil
       }
     case HealthSample.Kind.heartRate.rawValue:
-      workout?.averageHeartRate = Self.number(tag["average"])
-      workout?.maximumHeartRate = Self.number(tag["maximum"])
+      workout?.averageHeartRate = Self.number(tag["average"]).flatMap {
+        (0...300).contains($0) ? $0 : nil
+      }
+      workout?.maximumHeartRate = Self.number(tag["maximum"]).flatMap {
+        (0...300).contains($0) ? $0 : nil
+      }
     default: break
     }
   }

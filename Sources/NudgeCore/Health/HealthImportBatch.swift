@@ -36,7 +36,7 @@ public struct HealthImportBatch: Sendable {
   }
 }
 
-/// A file as an import last saw it: its path, size and change time.
+/// A file as an import last saw it: its path, size and modification time.
 public struct HealthFileIdentity: Equatable, Sendable {
   public var path: String
   public var size: Int

@@ -49,7 +49,8 @@ public enum HealthJSON {
     if let night {
       var stages: [String: Value] = [:]
       for stage in HealthSample.SleepStage.allCases {
-        stages[stage.rawValue] = .number(night.stageMinutes[stage] ?? 0)
+        // a stage the source does not tell apart (a band's REM) is null, never 0
+        stages[stage.rawValue] = number(night.stageMinutes[stage])
       }
       sleep = .object([
         "source": .string(night.source),

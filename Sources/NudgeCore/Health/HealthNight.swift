@@ -1,6 +1,6 @@
 /// A night of sleep as Nudge reads it from a watch's samples: one rule set, the one the README
-/// is to state when `nudge health` lands, and that a second implementation is to be held to
-/// (issue 53).
+/// states ("Last night, from a watch"), and that a second implementation is held to
+/// (scripts/nudgetest/health_rules.py).
 ///
 /// - The night of a morning `day` holds the sleep samples that start from noon the day before
 ///   to noon that day, each by the clock its export wrote it with (the UTC offset in each of

@@ -88,7 +88,11 @@ public struct HealthReport: Equatable, Sendable {
     } else {
       flags.append("missing_sleep")
     }
-    if before.count < 7 { flags.append("short_baseline") }
+    if before.count < 3 {
+      flags.append("no_baseline")
+    } else if before.count < 7 {
+      flags.append("short_baseline")
+    }
     if activity?.steps == nil { flags.append("missing_steps") }
     if activity?.activeEnergyKcal == nil { flags.append("missing_active_energy") }
     if let summed = activity?.activeEnergyKcal, let summary = activity?.summaryActiveEnergyKcal,

@@ -28,8 +28,11 @@ public struct ZipDirectory: Equatable, Sendable {
   public static let maxRatio = 1000
   /// An entry is at most this large inflated (64 GiB).
   public static let maxSize = 64 << 30
-  /// The end record is within the last 65,557 bytes (22 and a comment of up to 65,535).
+  /// The end record is within the last 65,577 bytes (22, a comment of up to 65,535, and the
+  /// zip64 locator's 20 before it).
   public static let tailLength = 22 + 65_535 + 20
+  /// A table of contents is read whole: at most this large (an export's holds two entries).
+  public static let maxCentralDirectory = 64 << 20
 
   public var entries: [Entry]
 
@@ -53,7 +56,7 @@ public struct ZipDirectory: Equatable, Sendable {
     }
     let locator = at - 20
     if locator >= 0 && u32(tail, locator) == 0x0706_4b50 {
-      let recordAt = Int(u64(tail, locator + 8))
+      let recordAt = Int(exactly: u64(tail, locator + 8)) ?? -1
       guard recordAt >= 0, recordAt < fileSize, let record = zip64Record(recordAt),
         record.count >= 56, u32(record, 0) == 0x0606_4b50
       else { throw Refusal(message: "its zip64 end record is missing or damaged") }
@@ -64,6 +67,9 @@ public struct ZipDirectory: Equatable, Sendable {
     guard offset >= 0, length >= 0, offset <= fileSize, length <= fileSize - offset,
       count <= length / 46 + 1
     else { throw Refusal(message: "its table of contents points outside the file") }
+    guard length <= maxCentralDirectory else {
+      throw Refusal(message: "its table of contents is larger than 64 MiB")
+    }
     return (offset, length, count)
   }
 

@@ -11,7 +11,8 @@ struct HealthCommand: ParsableCommand {
     commandName: "health",
     abstract: "Last night from your watch or phone: sleep, recovery signals, the day's activity.",
     discussion: """
-      Reads an Apple Health export (export.zip, or its export.xml), locally: nothing leaves \
+      Reads an Apple Health export (export.zip, or its export.xml) or Gadgetbridge's \
+      exported database, locally: nothing leaves \
       this computer. 'nudge health import FILE' takes one in; 'nudge health source add DIR' \
       names a folder (the one your phone's sync fills) whose new exports are taken in by \
       'nudge health' and by the morning reminder. 'nudge health --json' prints version 1 of \
@@ -26,7 +27,7 @@ struct HealthCommand: ParsableCommand {
   /// What `nudge health` says when it holds nothing yet.
   static let explanation = [
     "Nudge holds no health data yet.",
-    "It reads what your watch and phone already measured: an Apple Health export (on the iPhone: Health → your picture → Export All Health Data, which makes export.zip).",
+    "It reads what your watch and phone already measured: an Apple Health export (on the iPhone: Health → your picture → Export All Health Data, which makes export.zip), or Gadgetbridge's database (Amazfit and Mi Band watches on Android: Data management → Export database).",
     "Take one in with: nudge health import ~/Downloads/export.zip",
     "Or name the folder your phone's sync fills, and new exports are taken in by themselves: nudge health source add DIR",
     "It keeps each night's sleep, HRV, resting heart rate, breathing rate and wrist temperature, and each day's steps, active energy and workouts, in a file of its own beside your database (mode 0600). Nothing leaves this computer; 'nudge health forget' removes it all.",
@@ -53,22 +54,27 @@ extension Context {
 
   /// Takes in the source folders' new exports, saying each on stderr; the refusals too.
   func takeInHealthSources(_ store: HealthDatabase) throws {
-    let (paths, refusals) = try HealthImporting.pending(store, files: platform.files)
+    let (files, refusals) = try HealthImporting.pending(store, files: platform.files)
     for refusal in refusals { output.writeError("nudge: " + refusal + "\n") }
-    for path in paths {
+    for file in files {
+      let path = file.path
       do {
         let read = try HealthImporting.read(
           path, partial: false, zone: timeZone, preferring: store.preferredSources())
         let result = try TakeHealthExport.run(read.batch, into: store)
         output.writeError(
-          "nudge: took in \(path): \(read.batch.nights.count) nights, \(result.written) rows new or changed.\n"
+          "nudge: took in \(VisibleText.escaped(path)): \(read.batch.nights.count) nights, \(result.written) rows new or changed.\n"
         )
-      } catch let error as CLIError {
-        // said once: the same file is not tried again until it changes (a copy finished)
-        output.writeError("nudge: " + error.message + "\n")
-        if let identity = try? HealthImporting.identity(path) {
-          try TakeHealthExport.refused(identity, in: store)
+        // what an import says besides, said here too (once: the file is not read again)
+        for note in read.notes { output.writeError("nudge: " + note + "\n") }
+        for (why, count) in read.batch.skipped.sorted(by: { $0.key < $1.key }) {
+          output.writeError("nudge: skipped \(count) record\(count == 1 ? "" : "s") with \(why).\n")
         }
+      } catch let error as CLIError {
+        // said once: the file, as it was seen, is not tried again until it changes (a copy
+        // finished)
+        output.writeError("nudge: " + error.message + "\n")
+        try TakeHealthExport.refused(file, in: store)
       }
     }
   }
@@ -80,7 +86,9 @@ extension Context {
     let activity = try store.activity(from: day.adding(days: -1), through: day.adding(days: -1))
       .first
     let tonight = nights.first { $0.night.day == day }?.night
-    let until = tonight?.wake ?? Instant(seconds: day.ordinal * 86400 + 12 * 3600)
+    // without a night: the day's noon on this computer's clock
+    let noon = day.ordinal * 86400 + 12 * 3600
+    let until = tonight?.wake ?? Instant(seconds: noon - timeZone.localType(at: noon).offset)
     let workouts = try store.workouts(
       from: Instant(microseconds: until.microseconds - 86_400_000_000), until: until)
     return HealthReport(day: day, nights: nights, activity: activity, workouts: workouts)
@@ -180,9 +188,9 @@ extension HealthCommand {
       let meta = HealthJSON.Meta(
         generatedAt: now, zone: ctx.timeZone.name,
         offset: ctx.timeZone.localType(at: now.seconds).offset, nudgeVersion: Nudge.version)
-      let holdings = try store?.holdings()
       try ctx.render(document: HealthJSON.text(HealthJSON.value(report, meta: meta)), json: json) {
-        guard let holdings, holdings.nights + holdings.days > 0 else {
+        // (what the store holds is counted only for the text: --json is read by programs)
+        guard let holdings = try store?.holdings(), holdings.nights + holdings.days > 0 else {
           for line in HealthCommand.explanation { ctx.wrappedLine(line) }
           return
         }
@@ -225,20 +233,23 @@ extension HealthCommand {
     var partial = false
 
     func run(_ ctx: Context) throws {
-      // the same file again is known by its size and change time, before a byte is parsed
+      // the same file again is known by its size and modification time, before a byte is parsed
       let store = try ctx.healthStore(create: false)
       if let store, try store.alreadyTaken(try HealthImporting.identity(file)) {
-        ctx.line("\(file) was taken in already, as it is; nothing was written.")
+        ctx.line(
+          "\(VisibleText.escaped(file)) was taken in already, as it is; nothing was written.")
         return
       }
-      guard let target = try store ?? ctx.healthStore(create: true) else { return }
+      // read before the store is made: a refused first import leaves no empty store behind
       let read = try HealthImporting.read(
-        file, partial: partial, zone: ctx.timeZone, preferring: target.preferredSources())
+        file, partial: partial, zone: ctx.timeZone,
+        preferring: store?.preferredSources() ?? [])
+      guard let target = try store ?? ctx.healthStore(create: true) else { return }
       let result = try TakeHealthExport.run(read.batch, into: target)
       let batch = read.batch
       let span = batch.span.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
       ctx.line(
-        "Took in \(file): \(read.records) records, \(batch.nights.count) nights and \(batch.days.count) days\(span), \(batch.workouts.count) workout\(batch.workouts.count == 1 ? "" : "s") (\(result.written) rows new or changed, \(result.removed) removed)."
+        "Took in \(VisibleText.escaped(file)): \(read.records) records, \(batch.nights.count) nights and \(batch.days.count) days\(span), \(batch.workouts.count) workout\(batch.workouts.count == 1 ? "" : "s") (\(result.written) rows new or changed, \(result.removed) removed)."
       )
       if let cut = read.cutAt {
         ctx.line(

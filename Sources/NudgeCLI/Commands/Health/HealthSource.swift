@@ -56,8 +56,8 @@ extension HealthCommand.Source {
       if folders.isEmpty {
         ctx.line("No health source folders: add one with 'nudge health source add DIR'.")
       }
-      for folder in folders { ctx.line("folder  \(folder)") }
-      for file in try store.holdings().files { ctx.line("taken   \(file)") }
+      for folder in folders { ctx.line("folder  \(VisibleText.escaped(folder))") }
+      for file in try store.holdings().files { ctx.line("taken   \(VisibleText.escaped(file))") }
     }
   }
 
