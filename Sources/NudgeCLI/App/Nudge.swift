@@ -16,7 +16,8 @@ public struct Nudge: ParsableCommand {
       timers (nudge install); everything stays in one SQLite file. The environment, the files \
       and the exit codes: man nudge.
       """,
-    // "nudge 0.1.0", as other tools say it (scripts/package takes the last word)
+    // "nudge 0.1.0", as other tools say it (scripts/package takes the last word; the man
+    // page reads `version` below)
     version: "nudge " + version,
     subcommands: [
       TodayCommand.self, PrepCommand.self, ReviewCommand.self, CheckinCommand.self,
@@ -106,6 +107,7 @@ public enum NudgeMain {
     // ten years' export)
     if let export = ExportCommand.quickParse(arguments) { return export }
     if let history = HistoryCommand.quickParse(arguments) { return history }
+    if let health = HealthCommand.quickParse(arguments) { return health }
     if let shell = Completions.requestedShell(arguments) {
       throw CleanExit.message(Completions.script(for: shell))
     }

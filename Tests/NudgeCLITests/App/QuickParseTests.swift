@@ -121,6 +121,33 @@ import Testing
     #expect(HistoryCommand.quickParse(["history"] + rest) == nil, "\(rest)")
   }
 
+  @Test(arguments: [
+    [], ["--json"], ["--day", "yesterday"], ["--day=2026-11-15", "--json"], ["show", "--json"],
+    ["brief"], ["brief", "--day", "monday"],
+  ])
+  func healthReadsAsTheParserReadsIt(rest: [String]) throws {
+    let arguments = ["health"] + rest
+    let quick = try #require(HealthCommand.quickParse(arguments), "\(rest)")
+    let parsed = try NudgeCLI.Nudge.parseAsRoot(arguments)
+    if let quick = quick as? HealthCommand.Show, let parsed = parsed as? HealthCommand.Show {
+      #expect(
+        [quick.day ?? "-", quick.json.description] == [parsed.day ?? "-", parsed.json.description])
+    } else if let quick = quick as? HealthCommand.Brief, let parsed = parsed as? HealthCommand.Brief
+    {
+      #expect(quick.day == parsed.day)
+    } else {
+      Issue.record("\(rest): \(type(of: quick)) and \(type(of: parsed))")
+    }
+  }
+
+  @Test(arguments: [
+    ["import", "x.zip"], ["brief", "--json"], ["--day"], ["--day", "1", "--day", "2"],
+    ["--json", "--json"], ["--help"], ["forget"], ["source", "list"], ["x"], ["show", "brief"],
+  ])
+  func healthLeavesAnythingElseToTheParser(rest: [String]) {
+    #expect(HealthCommand.quickParse(["health"] + rest) == nil, "\(rest)")
+  }
+
   @Test func otherCommandsAreNotReadHere() {
     for arguments in [["schedule", "set", "morning", "7:00"], ["preview", "daily"], ["schedule"]] {
       #expect(PreviewRequest.quickParse(arguments) == nil, "\(arguments)")

@@ -34,10 +34,32 @@ struct HealthCommand: ParsableCommand {
   ]
 }
 
-/// `--day` for the health commands.
-struct HealthDayOptions: ParsableArguments {
-  @Option(help: "The morning to read: today (the default), yesterday, a weekday or YYYY-MM-DD.")
-  var day: String?
+extension HealthCommand {
+  /// `--day`'s help, the same for the view and the brief.
+  static let dayHelp = ArgumentHelp(
+    "The morning to read: today (the default), yesterday, a weekday or YYYY-MM-DD.")
+
+  /// `health [show] [--day DAY] [--json]` and `health brief [--day DAY]`, read without the
+  /// argument parser when their words are plain (its first use is most of such a start: the
+  /// health subcommands' reflection); anything else is left to it.
+  static func quickParse(_ arguments: [String]) -> (any ParsableCommand)? {
+    guard arguments.first == "health" else { return nil }
+    var rest = arguments.dropFirst()
+    let brief = rest.first == "brief"
+    if brief || rest.first == "show" { rest = rest.dropFirst() }
+    guard let words = PlainWords(rest, options: ["--day"], flags: brief ? [] : ["--json"]),
+      words.positionals.isEmpty
+    else { return nil }
+    if brief {
+      var command = Brief()
+      command.day = words.options["--day"]
+      return command
+    }
+    var command = Show()
+    command.day = words.options["--day"]
+    command.json = words.flags.contains("--json")
+    return command
+  }
 }
 
 extension Context {
@@ -77,6 +99,18 @@ extension Context {
         try TakeHealthExport.refused(file, in: store)
       }
     }
+  }
+
+  /// The store (nil without one) and the report of the morning `--day` names, the source
+  /// folders taken in first: what `nudge health` and its brief read.
+  func healthMorning(_ given: String?) throws -> (HealthDatabase?, HealthReport) {
+    let day = try healthDay(given)
+    let store = try healthStore(create: false)
+    if let store { try takeInHealthSources(store) }
+    let report =
+      try store.map { try healthReport($0, day: day) }
+      ?? HealthReport(day: day, nights: [], activity: nil, workouts: [])
+    return (store, report)
   }
 
   /// The report of morning `day` from the store.
@@ -172,18 +206,13 @@ extension HealthCommand {
       commandName: "show", abstract: "Last night and the day, against your baselines (the default)."
     )
 
-    @OptionGroup var options: HealthDayOptions
+    @Option(help: HealthCommand.dayHelp) var day: String?
 
     @Flag(help: "Print version 1 of the health contract (schemas/health-report.v1.schema.json).")
     var json = false
 
     func run(_ ctx: Context) throws {
-      let day = try ctx.healthDay(options.day)
-      let store = try ctx.healthStore(create: false)
-      if let store { try ctx.takeInHealthSources(store) }
-      let report =
-        try store.map { try ctx.healthReport($0, day: day) }
-        ?? HealthReport(day: day, nights: [], activity: nil, workouts: [])
+      let (store, report) = try ctx.healthMorning(day)
       let now = ctx.clock.started
       let meta = HealthJSON.Meta(
         generatedAt: now, zone: ctx.timeZone.name,
@@ -204,15 +233,10 @@ extension HealthCommand {
     static let configuration = CommandConfiguration(
       commandName: "brief", abstract: "Three lines: readiness, the largest changes, a suggestion.")
 
-    @OptionGroup var options: HealthDayOptions
+    @Option(help: HealthCommand.dayHelp) var day: String?
 
     func run(_ ctx: Context) throws {
-      let day = try ctx.healthDay(options.day)
-      let store = try ctx.healthStore(create: false)
-      if let store { try ctx.takeInHealthSources(store) }
-      let report =
-        try store.map { try ctx.healthReport($0, day: day) }
-        ?? HealthReport(day: day, nights: [], activity: nil, workouts: [])
+      let (_, report) = try ctx.healthMorning(day)
       for line in HealthBrief(report).lines { ctx.line(line) }
     }
   }
