@@ -13,14 +13,14 @@ struct HealthView {
       )
       let percent = Int((night.efficiency * 100).rounded())
       ctx.line(
-        "  Asleep \(HealthBriefWords.duration(night.asleepMinutes)) of \(HealthBriefWords.duration(night.inBedMinutes)) in bed (\(percent)%), \(HealthJSON.clock(night.sleepStart, offset: night.sleepStartOffset)) to \(HealthJSON.clock(night.wake, offset: night.wakeOffset))"
+        "  Asleep \(HealthBrief.duration(night.asleepMinutes)) of \(HealthBrief.duration(night.inBedMinutes)) in bed (\(percent)%), \(HealthJSON.clock(night.sleepStart, offset: night.sleepStartOffset)) to \(HealthJSON.clock(night.wake, offset: night.wakeOffset))"
       )
       let stages: [(HealthSample.SleepStage, String)] = [
         (.core, "Core"), (.deep, "Deep"), (.rem, "REM"), (.asleepUnspecified, "Asleep"),
         (.awake, "Awake"),
       ]
       let parts = stages.compactMap { stage, name in
-        night.stageMinutes[stage].map { "\(name) \(HealthBriefWords.duration($0))" }
+        night.stageMinutes[stage].map { "\(name) \(HealthBrief.duration($0))" }
       }
       if !parts.isEmpty { ctx.line("  " + parts.joined(separator: " · ")) }
     } else {
@@ -56,7 +56,7 @@ struct HealthView {
         String(
           workout.type.hasPrefix("HKWorkoutActivityType")
             ? workout.type.dropFirst(21) : workout.type[...]))
-      let minutes = workout.durationMinutes.map { " " + HealthBriefWords.duration($0) } ?? ""
+      let minutes = workout.durationMinutes.map { " " + HealthBrief.duration($0) } ?? ""
       ctx.line(
         "Workout: \(type)\(minutes), \(HealthJSON.clock(workout.start, offset: workout.offset)).")
     }
@@ -65,9 +65,4 @@ struct HealthView {
       ctx.line(ctx.style.dim("Flags: " + report.flags.joined(separator: ", ")))
     }
   }
-}
-
-/// The brief's ways of saying a length, for the view.
-enum HealthBriefWords {
-  static func duration(_ minutes: Double) -> String { HealthBrief.duration(minutes) }
 }

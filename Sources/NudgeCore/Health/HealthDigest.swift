@@ -181,7 +181,8 @@ public struct HealthDigest {
     }
   }
 
-  public static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+  /// The calendar's floor division (CivilTime's), for the rooms outside the core.
+  public static func floorDiv(_ a: Int, _ b: Int) -> Int { NudgeCore.floorDiv(a, b) }
 
   /// The order sources are preferred in: `preferred` first (those named), then the default
   /// (a Watch first, then by name).
