@@ -178,7 +178,7 @@ extension HealthDatabase {
   }
 
   private func write(_ workout: HealthWorkout, origin: String) throws {
-    let day = Day(ordinal: HealthDigest.floorDiv(workout.start.seconds + workout.offset, 86400))
+    let day = Day(ordinal: floorDiv(workout.start.seconds + workout.offset, 86400))
     try upsert(
       "workouts", keys: ["origin", "start", "type", "source"],
       columns: [

@@ -86,7 +86,7 @@ public struct HealthDigest {
 
   /// Adds `value` to `hour` (local, since 1970) of `kind` (0 steps, 1 energy) for `source`.
   private mutating func add(_ value: Double, hour: Int, kind: Int, source: Int) {
-    let day = Self.floorDiv(hour, 24)
+    let day = floorDiv(hour, 24)
     let slot = kind * 24 + (hour - day * 24)
     let key = BlockKey(day: day, source: source)
     if hourBlocks[key] == nil { hourBlocks[key] = [Double](repeating: .nan, count: 48) }
@@ -142,7 +142,7 @@ public struct HealthDigest {
     case .steps, .activeEnergy:
       spread(sample, kind: sample.kind == .steps ? 0 : 1, source: index(of: sample))
     case .bodyMass:
-      let day = Day(ordinal: HealthDigest.floorDiv(sample.start.seconds + sample.offset, 86400))
+      let day = Day(ordinal: floorDiv(sample.start.seconds + sample.offset, 86400))
       if bodyMass[day].map({ $0.0 <= sample.start }) ?? true {
         bodyMass[day] = (sample.start, sample.value)
       }
@@ -166,7 +166,7 @@ public struct HealthDigest {
     let start = sample.start.microseconds + sample.offset * 1_000_000
     let end = sample.end.microseconds + sample.offset * 1_000_000
     let hourLength = 3_600_000_000
-    let firstHour = Self.floorDiv(start, hourLength)
+    let firstHour = floorDiv(start, hourLength)
     guard end > start else {
       add(sample.value, hour: firstHour, kind: kind, source: source)
       return
@@ -180,9 +180,6 @@ public struct HealthDigest {
       hour += 1
     }
   }
-
-  /// The calendar's floor division (CivilTime's), for the rooms outside the core.
-  public static func floorDiv(_ a: Int, _ b: Int) -> Int { NudgeCore.floorDiv(a, b) }
 
   /// The order sources are preferred in: `preferred` first (those named), then the default
   /// (a Watch first, then by name).
@@ -203,7 +200,7 @@ public struct HealthDigest {
   public func nights(preferring preferred: [String] = []) -> [Night] {
     // the samples by morning, then as read: an order of indexes, not a copy of the samples
     let mornings = sleep.map { sample in
-      Self.floorDiv(sample.start.seconds + sample.offset - 12 * 3600, 86400) + 1
+      floorDiv(sample.start.seconds + sample.offset - 12 * 3600, 86400) + 1
     }
     let bySleep = sleep.indices.sorted { (mornings[$0], $0) < (mornings[$1], $1) }
     let byStart = signals.indices.sorted {

@@ -30,7 +30,7 @@ public struct HealthImportBatch: Sendable {
   public var span: ClosedRange<Day>? {
     let all =
       nights.map(\.night.day) + days.map(\.day)
-      + workouts.map { Day(ordinal: HealthDigest.floorDiv($0.start.seconds + $0.offset, 86400)) }
+      + workouts.map { Day(ordinal: floorDiv($0.start.seconds + $0.offset, 86400)) }
     guard let first = all.min(), let last = all.max() else { return nil }
     return first...last
   }

@@ -106,7 +106,7 @@ public enum HealthJSON {
   /// `2026-11-28T23:10:05+00:00`.
   public static func time(_ instant: Instant, offset: Int) -> String {
     let local = instant.seconds + offset
-    let day = Day(ordinal: HealthDigest.floorDiv(local, 86400))
+    let day = Day(ordinal: floorDiv(local, 86400))
     let second = local - day.ordinal * 86400
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
     return "\(day)T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"

@@ -123,4 +123,12 @@ import Testing
       }
     }
   }
+
+  /// scripts/fuzz compiles the core's files under another module name (NudgeFuzz), so a core
+  /// file that names its own module (`NudgeCore.floorDiv`) builds here and breaks the fuzzer.
+  @Test func theCoreNeverNamesItsOwnModule() {
+    for (path, text) in Self.sources(of: "NudgeCore") {
+      #expect(!text.contains("NudgeCore."), "NudgeCore/\(path) names its own module")
+    }
+  }
 }

@@ -66,7 +66,7 @@ extension Context {
   /// The calendar day of the command's now, in the person's zone (a morning is a date).
   func calendarToday() -> Day {
     let now = clock.started.seconds
-    return Day(ordinal: HealthDigest.floorDiv(now + timeZone.localType(at: now).offset, 86400))
+    return Day(ordinal: floorDiv(now + timeZone.localType(at: now).offset, 86400))
   }
 
   /// The health store: opened (made when `create`), or nil when there is none yet.
@@ -162,7 +162,7 @@ extension Context {
     else { return [:] }
     func minutes(_ instant: Instant, _ offset: Int) -> Int {
       let local = instant.seconds + offset
-      return (local - HealthDigest.floorDiv(local, 86400) * 86400) / 60
+      return (local - floorDiv(local, 86400) * 86400) / 60
     }
     var byDay: [Day: (bedtime: Int, wake: Int)] = [:]
     for entry in nights {

@@ -50,7 +50,8 @@ struct BrokenDownTime: Equatable {
   }
 }
 
-func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+/// Division rounded toward minus infinity: the day of a second before 1970 is -1, not 0.
+public func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
 /// A local date on which the zone keeps one offset, from two days before to two days after:
 /// `mktime` and `localtime` of its times need no search of the zone's transitions, and give
