@@ -5,7 +5,12 @@ import NudgeCore
 /// after), an edit (the habit before and after), an add or a remove.
 public struct HabitChange: Equatable, Sendable {
   public enum Kind: String, Sendable {
-    case added, done, skipped, edited, removed
+    case added, done, skipped, failed, edited, removed
+    /// A day's note written, changed or removed (`habit note`).
+    case noted
+
+    /// Whether it changed a day's check (its `before` and `after` are checks).
+    public var isCheck: Bool { [.done, .skipped, .failed, .noted].contains(self) }
   }
   public var id: Int
   public var kind: Kind
@@ -138,7 +143,7 @@ extension AppDatabase {
       var found: [Int: [HabitCheck]] = [:]
       _ = try db.rows(
         """
-        SELECT habit, day, done, value, saved_at FROM habit_check
+        SELECT habit, day, done, value, saved_at, failed, note FROM habit_check
         WHERE day >= ? AND day <= ? AND habit IN (SELECT id FROM habit WHERE NOT removed)
         ORDER BY habit, day
         """, [SQLValue(first), SQLValue(last)]
@@ -151,12 +156,12 @@ extension AppDatabase {
     }
   }
 
-  /// Records `check` of habit `id` (replacing that day's), journaled; returns what it
-  /// replaced.
+  /// Records `check` of habit `id` (replacing that day's), journaled (as `kind`; by default
+  /// what the check is: done, skipped or failed); returns what it replaced.
   @discardableResult
-  public func putHabitCheck(_ check: HabitCheck, habit id: Int, madeOn: Day, at: String)
-    throws(StoreError) -> HabitCheck?
-  {
+  public func putHabitCheck(
+    _ check: HabitCheck, habit id: Int, madeOn: Day, at: String, kind: HabitChange.Kind? = nil
+  ) throws(StoreError) -> HabitCheck? {
     try write { db in
       let before = try db.habitChecks(id, from: check.day).first { $0.day == check.day }
       // a day new here counts toward what Nudge keeps of all habits
@@ -164,7 +169,8 @@ extension AppDatabase {
       try db.putHabitCheck(check, habit: id)
       if let counts { try db.refuseGrowthBeyondLimits(from: counts) }
       try db.journalHabit(
-        check.done ? .done : .skipped, habit: id, madeOn: madeOn, at: at, before: before?.json,
+        kind ?? HabitChange.Kind(rawValue: check.mark.rawValue) ?? .done, habit: id,
+        madeOn: madeOn, at: at, before: before?.json,
         after: check.json)
       return before
     }
@@ -212,7 +218,7 @@ extension AppDatabase {
   public func undoHabitChange(_ change: HabitChange) throws(StoreError) -> String {
     try write { db in
       switch change.kind {
-      case .done, .skipped:
+      case .done, .skipped, .failed, .noted:
         guard let after = HabitCheck.from(json: change.after) else { break }
         if let before = HabitCheck.from(json: change.before) {
           try db.putHabitCheck(before, habit: change.habit)
@@ -245,7 +251,7 @@ extension AppDatabase {
   public func redoHabitChange(_ change: HabitChange) throws(StoreError) -> String {
     try write { db in
       switch change.kind {
-      case .done, .skipped:
+      case .done, .skipped, .failed, .noted:
         if let after = HabitCheck.from(json: change.after) {
           try db.putHabitCheck(after, habit: change.habit)
         }

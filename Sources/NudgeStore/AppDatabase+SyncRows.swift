@@ -142,7 +142,9 @@ extension AppDatabase {
     case .habitDay(let uid, let day):
       guard let id = try db.resolvedHabitID(uid: uid) else { return nil }
       return try db.habitChecks(id, from: day).first { $0.day == day }.map {
-        SyncValue(savedAt: $0.savedAt, done: $0.done, amount: $0.value)
+        SyncValue(
+          savedAt: $0.savedAt, done: $0.done, failed: $0.failed ? true : nil, amount: $0.value,
+          note: $0.note)
       }
     case .planChoice(let name):
       return try db.rows("SELECT is_on FROM plan_choice WHERE plan = ?", [.text(name)]) { row in
@@ -247,7 +249,9 @@ extension AppDatabase {
       // an amount only for a habit measured here (a yes/no one's day is done, or not)
       let measured = try db.integer("SELECT target FROM habit WHERE id = ?", [SQLValue(id)]) != nil
       try db.putHabitCheck(
-        HabitCheck(day: day, done: done, value: measured ? value.amount : nil, savedAt: savedAt),
+        HabitCheck(
+          day: day, done: done, failed: value.failed ?? false,
+          value: measured ? value.amount : nil, note: value.note, savedAt: savedAt),
         habit: id)
     case .planChoice(let name):
       try db.execute("DELETE FROM plan_choice WHERE plan = ?", [.text(name)])

@@ -117,11 +117,13 @@ public struct LoopBackup: Equatable, Sendable {
     public var day: Day
     public var kind: Kind
 
-    /// A check (with its amount) or a skip.
+    /// A check (with its amount), a skip, or a no.
     public enum Kind: Equatable, Sendable {
       /// Yes/no: 1; measurable: the real amount (Loop's value ÷ 1000), 0 included.
       case done(Double)
       case skipped
+      /// A yes/no habit's NO (0), marked by the person: Nudge's failed day.
+      case failed
     }
 
     public init(day: Day, kind: Kind) {

@@ -97,7 +97,8 @@ public struct LoopImport: Sendable {
         // a stable stamp: the same file imported again writes the same rows
         let stamp = "\(mark.day)T12:00:00Z"
         switch mark.kind {
-        case .skipped: return HabitCheck(day: mark.day, done: false, savedAt: stamp)
+        case .skipped: return HabitCheck(day: mark.day, .skipped, savedAt: stamp)
+        case .failed: return HabitCheck(day: mark.day, .failed, savedAt: stamp)
         case .done(let amount):
           return HabitCheck(
             day: mark.day, done: true,
@@ -201,7 +202,7 @@ extension AppDatabase {
         for check in try db.habitChecks(id, from: nil) { before[check.day] = check }
         for check in checks {
           if let old = before[check.day] {
-            if old.done == check.done && old.value == check.value {
+            if old.mark == check.mark && old.value == check.value {
               count.sameChecks += 1
             } else {
               count.keptChecks += 1

@@ -232,7 +232,8 @@ struct LoopReader {
     case (_, -1): kind = nil  // UNKNOWN
     case (_, 3): kind = .skipped  // SKIP, for both types
     case (false, 2): kind = .done(1)  // YES_MANUAL
-    case (false, 0), (false, 1): kind = nil  // NO; YES_AUTO is derived, not a check
+    case (false, 0): kind = .failed  // NO, marked by the person
+    case (false, 1): kind = nil  // YES_AUTO is derived, not a check
     case (true, 0...Int(Int32.max)): kind = .done(Double(value) / 1000)
     default:
       throw fail(

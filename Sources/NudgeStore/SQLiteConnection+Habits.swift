@@ -128,32 +128,35 @@ extension SQLiteConnection {
 
   func habitChecks(_ id: Int, from first: Day?) throws -> [HabitCheck] {
     try rows(
-      "SELECT day, done, value, saved_at FROM habit_check WHERE habit = ? AND day >= ? ORDER BY day",
+      "SELECT day, done, value, saved_at, failed, note FROM habit_check WHERE habit = ? AND day >= ? ORDER BY day",
       [SQLValue(id), .text(first?.description ?? "")]
     ) { row in try Self.habitCheck(row, from: 0) }.compactMap { $0 }
   }
 
-  /// A check from the columns day, done, value, saved_at starting at `column`.
+  /// A check from the columns day, done, value, saved_at, failed, note starting at `column`.
   static func habitCheck(_ row: Statement, from column: Int32) throws -> HabitCheck? {
     guard let day = Day(row.text(at: column) ?? "") else {
       throw UnreadableValue(
         column: "habit_check", text: row.text(at: column), what: "a day it cannot read")
     }
     return HabitCheck(
-      day: day, done: (row.integer(at: column + 1) ?? 0) != 0, value: row.integer(at: column + 2),
-      savedAt: row.text(at: column + 3) ?? "")
+      day: day, done: (row.integer(at: column + 1) ?? 0) != 0,
+      failed: (row.integer(at: column + 4) ?? 0) != 0, value: row.integer(at: column + 2),
+      note: row.text(at: column + 5), savedAt: row.text(at: column + 3) ?? "")
   }
 
   func putHabitCheck(_ check: HabitCheck, habit id: Int) throws {
     try execute(
       """
-      INSERT INTO habit_check (habit, day, done, value, saved_at) VALUES (?, ?, ?, ?, ?)
+      INSERT INTO habit_check (habit, day, done, value, saved_at, failed, note)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (habit, day) DO UPDATE SET
-        done = excluded.done, value = excluded.value, saved_at = excluded.saved_at
+        done = excluded.done, value = excluded.value, saved_at = excluded.saved_at,
+        failed = excluded.failed, note = excluded.note
       """,
       [
         SQLValue(id), SQLValue(check.day), SQLValue(check.done), SQLValue(check.value),
-        .text(check.savedAt),
+        .text(check.savedAt), SQLValue(check.failed), SQLValue(check.note),
       ])
   }
 

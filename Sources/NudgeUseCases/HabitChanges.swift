@@ -18,11 +18,11 @@ public struct HabitChanges: Sendable {
 
   /// Records `check` of habit `id` (replacing that day's), journaled; returns what it replaced
   /// and what it earned (or, a done turned into a skip, took back).
-  public func record(_ check: HabitCheck, habit id: Int, madeOn: Day, at: String)
-    throws(StoreError) -> (replaced: HabitCheck?, settled: Settled)
-  {
+  public func record(
+    _ check: HabitCheck, habit id: Int, madeOn: Day, at: String, kind: HabitChange.Kind? = nil
+  ) throws(StoreError) -> (replaced: HabitCheck?, settled: Settled) {
     try settling { () throws(StoreError) in
-      try db.putHabitCheck(check, habit: id, madeOn: madeOn, at: at)
+      try db.putHabitCheck(check, habit: id, madeOn: madeOn, at: at, kind: kind)
     }
   }
 

@@ -454,14 +454,30 @@ private enum Sample {
     #expect(
       reason(key, SyncValue(savedAt: Sample.savedAt, done: true, amount: -1))?.hasPrefix(
         "a habit day's amount is a whole number") == true)
+    // a no, and a note, travel; a day done and failed at once, or a note of two lines, do not
+    #expect(reason(key, SyncValue(savedAt: Sample.savedAt, done: false, failed: true)) == nil)
+    #expect(
+      reason(key, SyncValue(savedAt: Sample.savedAt, done: true, note: "on the train")) == nil)
+    #expect(
+      reason(key, SyncValue(savedAt: Sample.savedAt, done: true, failed: true))
+        == "a habit day is done or failed, not both")
+    #expect(
+      reason(key, SyncValue(savedAt: Sample.savedAt, done: true, note: "one\ntwo"))?.contains(
+        "note is not one line") == true)
+    #expect(
+      reason(
+        key,
+        SyncValue(savedAt: Sample.savedAt, done: true, note: String(repeating: "x", count: 1 << 20))
+      )?.contains("note is not one line") == true)
     #expect(
       reason(key, SyncValue(savedAt: "yesterday", done: true))
         == "a habit day's saved_at is not a time")
     #expect(
-      reason(key, SyncValue(done: true)) == "a habit day's value is not done or skipped and when")
+      reason(key, SyncValue(done: true))
+        == "a habit day's value is not done, skipped or failed and when")
     #expect(
       reason(key, SyncValue(savedAt: Sample.savedAt, lastDay: Sample.day, done: true))
-        == "a habit day's value is not done or skipped and when")
+        == "a habit day's value is not done, skipped or failed and when")
   }
 
   @Test func aPlanFileIsItsTextAloneOfAtMostAPlansSize() {

@@ -65,7 +65,8 @@ import Testing
             Mark(day: day("2026-11-01"), kind: .done(1)),
             Mark(day: day("2026-11-02"), kind: .done(1)),
             Mark(day: day("2026-11-03"), kind: .done(1)),
-            // 11-04 NO and 11-05 UNKNOWN are not marks
+            // 11-04 NO is the person's no; 11-05 UNKNOWN is no mark
+            Mark(day: day("2026-11-04"), kind: .failed),
             Mark(day: day("2026-11-06"), kind: .done(1)),
           ]))
     #expect(
@@ -153,7 +154,8 @@ import Testing
     #expect(backup.habits[0].name == "Med\u{1B}[31mitate")
     #expect(
       backup.habits[4].marks == [
-        Mark(day: day("2026-11-01"), kind: .done(1)), Mark(day: day("2026-11-03"), kind: .done(1)),
+        Mark(day: day("2026-11-01"), kind: .done(1)), Mark(day: day("2026-11-02"), kind: .failed),
+        Mark(day: day("2026-11-03"), kind: .done(1)),
       ])
   }
 

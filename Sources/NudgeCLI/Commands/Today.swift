@@ -165,6 +165,7 @@ struct TodayCommand: ContextCommand {
       case .done:
         ctx.line(style.green("✓") + " \(name) done · " + HabitText.streakLine(report))
       case .skipped: ctx.line(style.blue("-") + " \(name) skipped today")
+      case .failed: ctx.line(style.red("✗") + " \(name): not today (a no)")
       case .due:
         // a measurable one: its amount so far, and the command with --value
         let soFar = report.valueToday.map { " (\($0) of \(habit.target ?? 0) so far)" } ?? ""

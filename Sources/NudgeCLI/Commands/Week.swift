@@ -41,6 +41,8 @@ struct WeekCommand: ContextCommand {
     var name: String
     var doneDays: Int
     var skippedDays: Int
+    /// Days said no (`habit fail`).
+    var failedDays: Int
     var streak: Int
     var streakUnit: String
   }
@@ -77,7 +79,8 @@ struct WeekCommand: ContextCommand {
       let week = marks.values.joined().filter { $0.name == habit.name }
       return HabitWeek(
         name: habit.name, doneDays: week.filter(\.met).count,
-        skippedDays: week.filter { $0.state == "skipped" }.count, streak: progress.streak,
+        skippedDays: week.filter { $0.state == "skipped" }.count,
+        failedDays: week.filter { $0.state == "failed" }.count, streak: progress.streak,
         streakUnit: progress.streakUnit)
     }
     try ctx.render(
@@ -100,6 +103,7 @@ struct WeekCommand: ContextCommand {
         ctx.wrappedLine(
           "\(VisibleText.escaped(habit.name)): done \(habit.doneDays) of 7 days"
             + (habit.skippedDays > 0 ? ", \(habit.skippedDays) skipped" : "")
+            + (habit.failedDays > 0 ? ", \(habit.failedDays) no" : "")
             + " · streak \(habit.streak) \(unit)", indent: 2)
       }
       for suggestion in suggestions { ctx.wrappedLine(suggestion, indent: 2, style: style.cyan) }

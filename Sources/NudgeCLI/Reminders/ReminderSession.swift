@@ -73,7 +73,7 @@ extension Reminder {
 }
 
 /// One claimed reminder on the screen: what `Reminder.Session` does once there is one to post.
-private struct OnScreen: Sendable {
+struct OnScreen: Sendable {
   let session: Reminder.Session
   let post: Reminder.Posting
   /// The person's plans, read once for the reminder's whole life.
@@ -247,40 +247,20 @@ private struct OnScreen: Sendable {
       case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)
         return report(.done)
-      case .action(let action, let token) where action == .skip || action == .done:
-        // a habit's Done (a yes/no one: a measurable one opens the terminal to ask the amount)
-        // or Skip
-        guard case .habit(let habit) = offer, action == .skip || !habit.isMeasurable else {
+      case .action(let action, let token) where [.skip, .done, .no].contains(action):
+        // a habit's Done (a yes/no one: a measurable one opens the terminal to ask the amount),
+        // Skip or No
+        guard case .habit(let habit) = offer, action != .done || !habit.isMeasurable else {
           try log(.clicked)
           return try open(offer.deepLink.url, activationToken: token, offering: offer)
         }
-        return try record(habit, done: action == .done)
+        return try record(
+          habit, as: action == .done ? .done : action == .no ? .failed : .skipped)
       case .action(_, let token):
         try log(.clicked)
         return try open(offer.deepLink.url, activationToken: token, offering: offer)
       }
     }
-  }
-
-  /// Records a habit done or skipped today from its reminder, with no terminal: journaled
-  /// (undo takes it back), logged `done` or `skipped`, and said in a notification that goes
-  /// by itself.
-  func record(_ habit: Reminder.HabitOffer, done: Bool) throws -> Reminder.RunReport {
-    let (day, savedAt) = ctx.today(post.settings, at: ctx.clock.now())
-    let (_, settled) = try HabitChanges(db: db).record(
-      HabitCheck(day: day, done: done, savedAt: savedAt), habit: habit.id, madeOn: day,
-      at: savedAt)
-    let outcome: Reminder.Outcome = done ? .done : .skipped
-    try log(outcome)
-    let streak =
-      try db.habits().first { $0.id == habit.id }.map {
-        try HabitReport.of($0, db, today: day, scoring: false).streak
-      } ?? 0
-    _ = ctx.notifier.post(
-      .habitRecorded(
-        habit, skipped: !done, streak: streak, earned: settled.newAchievements.first),
-      wait: DesktopNotification.Wait(seconds: 0))
-    return report(outcome)
   }
 
   /// Opens the flow a click asked for; when no terminal starts, the person is told on the

@@ -95,7 +95,8 @@ struct ConflictWords {
     "last_day": "Last day off", "time": "Time", "on": "On", "value": "Setting",
     "name": "Name", "question": "What its reminder asks", "every": "How often",
     "at": "Reminder time", "target": "Target a day", "unit": "Unit", "since": "Counted from",
-    "archived": "Archived", "done": "Done (no: skipped)", "amount": "Amount",
+    "archived": "Archived", "done": "Done (no: skipped or a no)", "amount": "Amount",
+    "failed": "Said no", "note": "The day's note",
     "plan_text": "The plan file's text", "coach": "What the coach offered",
   ]
 

@@ -19,4 +19,5 @@ public struct Style: Sendable {
   func yellow(_ t: String) -> String { wrap("33", t) }
   func cyan(_ t: String) -> String { wrap("36", t) }
   func blue(_ t: String) -> String { wrap("34", t) }
+  func red(_ t: String) -> String { wrap("31", t) }
 }

@@ -1,13 +1,15 @@
 /// Every entry as a spreadsheet (`nudge export --csv`): RFC 4180 text that LibreOffice and
 /// other spreadsheets open as is — a header row, then one row per entry (help notes too) and
 /// per habit day: its day, its flow (`habit` for a habit's day), when it was saved, then a
-/// column per answer, and the habit's name, state and amount.
+/// column per answer, and the habit's name, state (done, skipped, failed), amount and note.
 public enum EntriesSpreadsheet {
   /// The columns every row starts with, before the answers.
   public static let leadingColumns = ["day", "flow", "saved_at"]
 
   /// The columns a habit's day fills (after the answers, when there are habit days).
-  public static let habitColumns = ["habit", "habit_state", "habit_amount", "habit_unit"]
+  public static let habitColumns = [
+    "habit", "habit_state", "habit_amount", "habit_unit", "habit_note",
+  ]
 
   /// The UTF-8 byte order mark the text starts with, so a spreadsheet reads it as UTF-8
   /// whatever character set it would otherwise guess.
@@ -95,8 +97,8 @@ public enum EntriesSpreadsheet {
       (
         day.check.day,
         [day.check.day.description, "habit", day.check.savedAt] + answers.map { _ in "" } + [
-          day.habit, day.check.done ? "done" : "skipped", day.check.value.map(String.init) ?? "",
-          day.check.value == nil ? "" : day.unit ?? "",
+          day.habit, day.check.mark.rawValue, day.check.value.map(String.init) ?? "",
+          day.check.value == nil ? "" : day.unit ?? "", day.check.note ?? "",
         ]
       )
     }

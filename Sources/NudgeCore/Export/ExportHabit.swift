@@ -67,6 +67,12 @@ public struct ExportHabit: Codable, Equatable, Sendable {
       guard day.value == nil || (habit.isMeasurable && day.done) else {
         throw InputError("\(day.day) has a value, which only a measurable habit's done day has")
       }
+      if let note = day.note {
+        do { guard try Habit.checkedNote(note) == note else { throw InputError("") } } catch {
+          throw InputError(
+            "\(day.day)'s note is not one line of 1 to \(Habit.maxNoteLength) characters, trimmed")
+        }
+      }
       guard day.savedAt.utf8.count <= 40, day.savedAt.unicodeScalars.allSatisfy(\.isPrintableASCII)
       else { throw InputError("\(day.day)'s saved_at is not a time (ISO 8601)") }
     }

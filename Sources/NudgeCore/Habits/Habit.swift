@@ -116,6 +116,26 @@ public struct Habit: Equatable, Sendable {
       "a unit is a word or two of 1 to \(maxUnitLength) characters (pages, minutes)")
   }
 
+  /// The longest note on a day.
+  public static let maxNoteLength = 500
+
+  /// `text` as a day's note (trimmed, one line of plain text), or an error.
+  public static func checkedNote(_ text: String) throws(InputError) -> String {
+    guard text.utf8.count <= maxNoteLength * 4 else {
+      throw InputError(
+        "that note has \(text.utf8.count) bytes; a note is one line of at most \(maxNoteLength) characters"
+      )
+    }
+    let line = try oneLine(
+      text, max: maxNoteLength,
+      "a note is one line of 1 to \(maxNoteLength) characters of plain text (no newlines or control characters)"
+    )
+    guard !line.unicodeScalars.contains(where: { $0.value == 0x2028 || $0.value == 0x2029 }) else {
+      throw InputError("a note is one line: no line or paragraph separators")
+    }
+    return line
+  }
+
   /// The largest target and value.
   public static let maxAmount = 1_000_000
 
@@ -128,22 +148,80 @@ public struct Habit: Equatable, Sendable {
   }
 }
 
-/// What was recorded of a habit on one day: done (with its amount, for a measurable habit) or
-/// skipped (a skipped day never breaks its streak).
+/// What was recorded of a habit on one day: done (with its amount, for a measurable habit),
+/// skipped (a skipped day never breaks its streak) or failed (said not done: the miss it is),
+/// and the person's note on it.
 public struct HabitCheck: Equatable, Sendable, Codable {
+  /// The three marks a day can hold; a day with no check is unknown.
+  public enum Mark: String, Sendable, Codable {
+    case done, skipped, failed
+  }
+
   public var day: Day
-  /// nil: skipped.
+  /// false: skipped, or failed when `failed`.
   public var done: Bool
+  /// Said not done (`habit fail`, a reminder's No): a miss, where a skip excuses the day.
+  public var failed: Bool
   /// A measurable habit's amount that day.
   public var value: Int?
+  /// The person's note on the day ("on the train"): one line, at most `Habit.maxNoteLength`.
+  public var note: String?
   /// When it was recorded, ISO 8601 with its offset.
   public var savedAt: String
 
-  public init(day: Day, done: Bool, value: Int? = nil, savedAt: String) {
+  public init(
+    day: Day, done: Bool, failed: Bool = false, value: Int? = nil, note: String? = nil,
+    savedAt: String
+  ) {
     self.day = day
     self.done = done
+    self.failed = failed && !done
     self.value = value
+    self.note = note
     self.savedAt = savedAt
+  }
+
+  /// A check of `mark`.
+  public init(day: Day, _ mark: Mark, value: Int? = nil, note: String? = nil, savedAt: String) {
+    self.init(
+      day: day, done: mark == .done, failed: mark == .failed, value: value, note: note,
+      savedAt: savedAt)
+  }
+
+  /// Which of the three it is.
+  public var mark: Mark { done ? .done : failed ? .failed : .skipped }
+
+  /// Whether it excuses its day (a skip): a failed day does not.
+  public var isSkip: Bool { mark == .skipped }
+
+  enum CodingKeys: String, CodingKey { case day, done, failed, value, note, savedAt }
+
+  // `failed` written only when true and `note` only when there is one, so a check from before
+  // either (an export, the undo journal) reads as it always did
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    if try c.decode(Bool.self, forKey: .done),
+      try c.decodeIfPresent(Bool.self, forKey: .failed) == true
+    {
+      throw DecodingError.dataCorruptedError(
+        forKey: .failed, in: c, debugDescription: "a day is done or failed, not both")
+    }
+    self.init(
+      day: try c.decode(Day.self, forKey: .day), done: try c.decode(Bool.self, forKey: .done),
+      failed: try c.decodeIfPresent(Bool.self, forKey: .failed) ?? false,
+      value: try c.decodeIfPresent(Int.self, forKey: .value),
+      note: try c.decodeIfPresent(String.self, forKey: .note),
+      savedAt: try c.decode(String.self, forKey: .savedAt))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(day, forKey: .day)
+    try c.encode(done, forKey: .done)
+    if failed { try c.encode(true, forKey: .failed) }
+    try c.encodeIfPresent(value, forKey: .value)
+    try c.encodeIfPresent(note, forKey: .note)
+    try c.encode(savedAt, forKey: .savedAt)
   }
 
   /// Whether it meets the habit's day: done, and for a measurable habit at least the target

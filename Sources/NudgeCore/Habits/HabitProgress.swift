@@ -1,7 +1,8 @@
 /// Where a habit stands on a day: its streak, its best streak, whether today is done, and how
 /// each period went — decided from its checks and the paused days alone.
 ///
-/// A period (a day, a week, a month or a run of N days, as its frequency says) is *met* when
+/// A day said failed (`habit fail`) is a miss like a day with nothing recorded, and never an
+/// excuse. A period (a day, a week, a month or a run of N days, as its frequency says) is *met* when
 /// it was done as often as the frequency wants (a measurable habit's day counts once its amount
 /// reaches the target). A day skipped or paused stands in for one of the times a period wants,
 /// so it never breaks a streak; a period it excused adds to one only when something in it was
@@ -35,6 +36,8 @@ public struct HabitProgress: Equatable, Sendable {
   /// What a day holds for a habit: the rule its reminder, its views and `--json` follow.
   public enum DayState: String, Codable, Sendable {
     case done, skipped
+    /// Said not done (`habit fail`): no reminder comes for it again that day.
+    case failed
     /// Wanted that day (or its period), not done yet; a measurable day short of its target
     /// is not done yet.
     case due
@@ -45,7 +48,7 @@ public struct HabitProgress: Equatable, Sendable {
   /// What `day` (the day this progress was read for) holds for `habit`.
   public func state(of habit: Habit, on day: Day) -> DayState {
     if today?.meets(habit) == true { return .done }
-    if let today, !today.done { return .skipped }
+    if let today, !today.done { return today.failed ? .failed : .skipped }
     return habit.every.isDue(on: day) && !isPeriodMet ? .due : .notDue
   }
 
@@ -75,8 +78,9 @@ public struct HabitProgress: Equatable, Sendable {
       tally = Self.tally(habit, byDay, paused: paused, from: first, through: min(last, today))
       // a day not due (a Mon,Wed,Fri habit's Tuesday) is neither, unless it was done
       if every.isDue(on: first) || tally.done > 0 {
-        switch Self.outcome(
-          tally, wants: wants, running: first == current, early: first < habit.since)
+        // the period running today ends early when its last day is today, said failed
+        let running = first == current && !(last <= today && byDay[today]?.failed == true)
+        switch Self.outcome(tally, wants: wants, running: running, early: first < habit.since)
         {
         case .met: run += 1
         case .excused: break
@@ -106,9 +110,12 @@ public struct HabitProgress: Equatable, Sendable {
     for ordinal in first.ordinal...today.ordinal {
       let day = Day(ordinal: ordinal)
       if let check = byDay[day] {
+        // a failed day is the miss it is: nothing done, counted from the day it was said
         days.append(
-          !check.done
-            ? .skipped : habit.isMeasurable ? .done(Double(check.value ?? 0)) : .done(1))
+          check.failed
+            ? .failed
+            : !check.done
+              ? .skipped : habit.isMeasurable ? .done(Double(check.value ?? 0)) : .done(1))
       } else {
         days.append(paused.contains(day) ? .skipped : nil)
       }
@@ -145,7 +152,7 @@ public struct HabitProgress: Equatable, Sendable {
     while day <= last {
       if let check = byDay[day], check.meets(habit) {
         done += 1
-      } else if byDay[day].map({ !$0.done }) ?? false || paused.contains(day) {
+      } else if byDay[day]?.isSkip ?? false || paused.contains(day) {
         excused += 1
       }
       day = day.adding(days: 1)

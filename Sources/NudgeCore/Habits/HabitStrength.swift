@@ -18,10 +18,12 @@
 /// before it do not count.
 public enum HabitStrength {
   /// One day's record for the score: nil = nothing recorded, .done(value) (value: 1 for a
-  /// yes/no habit, the amount for a measurable one), .skipped.
+  /// yes/no habit, the amount for a measurable one), .skipped, .failed (Loop's NO: nothing
+  /// done, and a day the score starts from).
   public enum DayMark: Equatable, Sendable {
     case done(Double)
     case skipped
+    case failed
   }
 
   /// Loop's constant: a daily habit's score moves halfway to the day's value in 13 days.
@@ -56,7 +58,7 @@ public enum HabitStrength {
     // (thousandths, negatives as 0), where a skip is stored as 3, so it adds 0.003
     func amount(_ mark: DayMark?) -> Double {
       switch mark {
-      case nil: 0
+      case nil, .failed: 0
       case .skipped: isMeasurable ? 0.003 : 0
       case .done(let value):
         // stored as whole thousandths in a 32-bit integer

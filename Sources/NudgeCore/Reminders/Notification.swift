@@ -102,7 +102,8 @@ public struct DesktopNotification: Equatable, Sendable {
   }
 
   /// A habit's reminder: its name, its question and its streak; Done (which records it, or
-  /// for a measurable habit opens the terminal to ask the amount), Snooze and Skip — no Open:
+  /// for a measurable habit opens the terminal to ask the amount), Snooze, Skip and No (the
+  /// day not done: a miss, and no more reminders that day) — no Open:
   /// a click on its body records nothing. Its words are the person's: shown escaped.
   public static func habitReminder(_ habit: Reminder.HabitOffer, snoozeSeconds: Int)
     -> DesktopNotification
@@ -121,6 +122,7 @@ public struct DesktopNotification: Equatable, Sendable {
           Reminder.Action.snooze.rawValue,
           "Snooze \(DurationText.spoken(seconds: snoozeSeconds))"),
         Action(Reminder.Action.skip.rawValue, "Skip"),
+        Action(Reminder.Action.no.rawValue, "No"),
       ])
   }
 
@@ -128,16 +130,27 @@ public struct DesktopNotification: Equatable, Sendable {
   /// after its usual time.
   /// `earned`: an achievement the done earned, said in its body.
   public static func habitRecorded(
-    _ habit: Reminder.HabitOffer, skipped: Bool, streak: Int, earned: Achievement? = nil
+    _ habit: Reminder.HabitOffer, as mark: HabitCheck.Mark, streak: Int,
+    earned: Achievement? = nil
   ) -> DesktopNotification {
     let unit = streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
-    return DesktopNotification(
-      title: (skipped ? "Skipped: " : "✓ Done: ") + VisibleText.escaped(habit.name),
-      body: skipped
-        ? "Skipped today; your streak waits."
-        : "Streak: \(streak) \(unit). Well done."
+    let name = VisibleText.escaped(habit.name)
+    return switch mark {
+    case .skipped:
+      DesktopNotification(
+        title: "Skipped: " + name, body: "Skipped today; your streak waits.", actions: [])
+    case .failed:
+      DesktopNotification(
+        title: "Not today: " + name,
+        body: "Marked no for today; no more reminders for it today. Tomorrow starts fresh.",
+        actions: [])
+    case .done:
+      DesktopNotification(
+        title: "✓ Done: " + name,
+        body: "Streak: \(streak) \(unit). Well done."
           + (earned.map { "\n🏆 New achievement: \($0.title)" } ?? ""),
-      actions: [])
+        actions: [])
+    }
   }
 
   /// The same reminder for nobody waiting (`--wait 0`): no buttons, which would have no one to
@@ -191,6 +204,8 @@ extension Reminder {
     case snooze
     /// Skip on a habit's reminder.
     case skip
+    /// No on a habit's reminder: the day not done.
+    case no
   }
 }
 

@@ -175,6 +175,8 @@ extension Reminder {
     case duplicate
     /// A habit's reminder whose Skip was pressed: the day is marked skipped.
     case skipped
+    /// A habit's reminder whose No was pressed: the day is marked failed.
+    case failed
   }
 }
 

@@ -15,16 +15,20 @@ public struct SyncValue: Codable, Equatable, Sendable {
   public var value: String?
   /// A habit's definition (its `days` empty: each day travels as a key of its own).
   public var habit: ExportHabit?
-  /// A habit's day: done (false: skipped), and a measurable habit's amount that day.
+  /// A habit's day: done (false: skipped, or failed when `failed`), a measurable habit's
+  /// amount that day, and the person's note on it.
   public var done: Bool?
+  public var failed: Bool?
   public var amount: Int?
+  public var note: String?
   /// A plan file's text.
   public var planText: String?
 
   public init(
     answers: [String: String]? = nil, savedAt: String? = nil, lastDay: Day? = nil,
     expression: String? = nil, enabled: Bool? = nil, value: String? = nil,
-    habit: ExportHabit? = nil, done: Bool? = nil, amount: Int? = nil, planText: String? = nil
+    habit: ExportHabit? = nil, done: Bool? = nil, failed: Bool? = nil, amount: Int? = nil,
+    note: String? = nil, planText: String? = nil
   ) {
     self.answers = answers
     self.savedAt = savedAt
@@ -34,7 +38,9 @@ public struct SyncValue: Codable, Equatable, Sendable {
     self.value = value
     self.habit = habit
     self.done = done
+    self.failed = failed
     self.amount = amount
+    self.note = note
     self.planText = planText
   }
 
@@ -58,7 +64,9 @@ public struct SyncValue: Codable, Equatable, Sendable {
       found["archived"] = habit.archived ? "yes" : "no"
     }
     if let done { found["done"] = done ? "yes" : "no" }
+    if let failed { found["failed"] = failed ? "yes" : "no" }
     if let amount { found["amount"] = String(amount) }
+    if let note { found["note"] = note }
     if let planText { found["plan_text"] = planText }
     return found
   }
@@ -94,7 +102,8 @@ public struct SyncValue: Codable, Equatable, Sendable {
       [
         ("answers", answers != nil), ("saved_at", savedAt != nil), ("last_day", lastDay != nil),
         ("expression", expression != nil), ("enabled", enabled != nil), ("value", value != nil),
-        ("habit", habit != nil), ("done", done != nil), ("amount", amount != nil),
+        ("habit", habit != nil), ("done", done != nil), ("failed", failed != nil),
+        ("amount", amount != nil), ("note", note != nil),
         ("plan_text", planText != nil),
       ].filter(\.1).map(\.0))
     var document = ExportDocument(settings: [:], prep: [], review: [], checkin: [], help: [])
@@ -158,9 +167,12 @@ public struct SyncValue: Codable, Equatable, Sendable {
       }
       document.habits = [habit]
     case .habitDay(_, let day):
-      guard fields.subtracting(["amount"]) == ["saved_at", "done"], let done,
+      guard fields.subtracting(["amount", "failed", "note"]) == ["saved_at", "done"], let done,
         let savedAt
-      else { return SyncRefusal("a habit day's value is not done or skipped and when") }
+      else { return SyncRefusal("a habit day's value is not done, skipped or failed and when") }
+      guard failed != true || !done else {
+        return SyncRefusal("a habit day is done or failed, not both")
+      }
       guard savedAt.utf8.count <= 40, InstantFormat.parse(savedAt) != nil else {
         return SyncRefusal("a habit day's saved_at is not a time")
       }
@@ -170,8 +182,16 @@ public struct SyncValue: Codable, Equatable, Sendable {
             "a habit day's amount is a whole number from 0 to \(Habit.maxAmount), on a day done")
         }
       }
+      if let note, (try? Habit.checkedNote(note)) != note {
+        return SyncRefusal(
+          "a habit day's note is not one line of 1 to \(Habit.maxNoteLength) characters, trimmed")
+      }
       var carrier = ExportHabit(
-        Habit(name: "x", since: day), days: [HabitCheck(day: day, done: done, savedAt: savedAt)])
+        Habit(name: "x", since: day),
+        days: [
+          HabitCheck(
+            day: day, done: done, failed: failed ?? false, note: note, savedAt: savedAt)
+        ])
       carrier.since = day
       document.habits = [carrier]
     case .planChoice:

@@ -57,7 +57,8 @@ import Testing
     case .habit:
       return try nudge("habit", "add", "Read", "--target", "20", "--unit", "pages", now: at)
     case .habitDay:
-      return try nudge("habit", "done", "floss", now: at)
+      // a no with a note: the day's mark and its words travel with it
+      return try nudge("habit", "fail", "floss", "--note", "gums sore, \"again\"", now: at)
     case .planChoice:
       return try nudge("plan", "on", "sleep", now: at)
     case .planFile:

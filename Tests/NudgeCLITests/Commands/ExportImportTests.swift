@@ -160,16 +160,16 @@ import Testing
       rows == [
         "day,flow,saved_at,sticky-notes,produce,water,breakfast,other,why,swap,commit_to,category,"
           + "need-help.note,bedtime,wake,rested,sleep.note,sleep.challenge,"
-          + "habit,habit_state,habit_amount,habit_unit",
-        "2026-11-19,prep,2026-11-19T21:30:00+01:00,no,no,yes,no,\"oats, \"\"soaked\"\"\",,,,,,,,,,,,,,",
-        "2026-11-20,need-help,2026-11-20T15:00:00+01:00,,,,,,,,,stress,\"'@work, again\",,,,,,,,,",
+          + "habit,habit_state,habit_amount,habit_unit,habit_note",
+        "2026-11-19,prep,2026-11-19T21:30:00+01:00,no,no,yes,no,\"oats, \"\"soaked\"\"\",,,,,,,,,,,,,,,",
+        "2026-11-20,need-help,2026-11-20T15:00:00+01:00,,,,,,,,,stress,\"'@work, again\",,,,,,,,,,",
         "2026-11-20,review,2026-11-20T07:30:00+01:00,,,,,,\"'=HYPERLINK(\"\"http://x\"\")\",tea,"
-          + "'-drink tea,,,,,,,,,,,",
+          + "'-drink tea,,,,,,,,,,,,",
         // the sleep plan's challenge is a column of its own (the review's is another), and so
         // is each flow's note
-        "2026-11-20,sleep,2026-11-20T08:00:00+01:00,,,,,,,,,,,23:10,07:00,4,café ☕,same-steps,,,,",
+        "2026-11-20,sleep,2026-11-20T08:00:00+01:00,,,,,,,,,,,23:10,07:00,4,café ☕,same-steps,,,,,",
         // a habit's day is a row of its own
-        "2026-11-20,habit,2026-11-20T21:00:00+01:00,,,,,,,,,,,,,,,,Read,done,22,pages",
+        "2026-11-20,habit,2026-11-20T21:00:00+01:00,,,,,,,,,,,,,,,,Read,done,22,pages,",
         "",
       ], "\(rows)")
     let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int

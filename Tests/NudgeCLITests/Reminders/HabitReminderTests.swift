@@ -48,8 +48,8 @@ import Testing
     // the question is the person's: markup shown as text
     #expect(reminder.body.hasPrefix("Stretched &lt;b&gt;?"), "\(reminder.body)")
     // no Open: a click on its body records nothing
-    #expect(reminder.actions.map(\.id) == ["done", "snooze", "skip"])
-    #expect(reminder.actions.map(\.label) == ["Done", "Snooze 15 min", "Skip"])
+    #expect(reminder.actions.map(\.id) == ["done", "snooze", "skip", "no"])
+    #expect(reminder.actions.map(\.label) == ["Done", "Snooze 15 min", "Skip", "No"])
     let said = try #require(notifier.posts.last)
     #expect(said.notification.title == "✓ Done: Stretch")
     #expect(said.notification.body.contains("🏆 New achievement: First habit done"))
@@ -71,6 +71,36 @@ import Testing
     #expect(run.stdout.contains("habit.h1: skipped"), "\(run.stdout)")
     #expect(notifier.titles == ["Run", "Skipped: Run"])
     #expect(try habits(nudge).first?["today"] as? String == "skipped")
+  }
+
+  @Test func noOnTheReminderMarksTheDayFailed() throws {
+    let notifier = ScriptedNotifier(.action(.no), .left)
+    let nudge = try nudge(notifier)
+    try #require(try nudge("habit", "add", "Run", "--at", "21:00", now: Self.added).status == 0)
+    let run = try nudge("notify", "habit.h1", "--scheduled", now: Self.evening)
+    #expect(run.stdout.contains("habit.h1: failed"), "\(run.stdout)")
+    #expect(notifier.titles == ["Run", "Not today: Run"])
+    #expect(try habits(nudge).first?["today"] as? String == "failed")
+    #expect(try outcomes(nudge) == ["shown", "failed"])
+    // undo takes it back, as a no typed in a terminal
+    #expect(
+      try nudge("undo", now: Self.evening).stdout.contains("Undone: 'Run' marked no"))
+  }
+
+  @Test func aDaySaidNoInTheTerminalGetsNoReminder() throws {
+    let notifier = ScriptedNotifier(.left)
+    let nudge = try nudge(notifier)
+    try #require(try nudge("habit", "add", "Run", "--at", "21:00", now: Self.added).status == 0)
+    let no = try nudge(
+      "habit", "fail", "run", "--note", "knee hurts", now: "2026-11-20T18:00:00+01:00")
+    #expect(no.status == 0, "\(no.stderr)")
+    #expect(no.stdout.contains("Marked 'Run' no today: a miss"), "\(no.stdout)")
+    let run = try nudge("notify", "habit.h1", "--scheduled", now: Self.evening)
+    #expect(run.stdout.contains("habit.h1: skipped-done"), "\(run.stdout)")
+    #expect(notifier.titles.isEmpty)
+    // the next day it comes again
+    let tomorrow = try nudge("notify", "habit.h1", "--scheduled", now: "2026-11-21T21:00:02+01:00")
+    #expect(tomorrow.stdout.contains("habit.h1: shown"), "\(tomorrow.stdout)")
   }
 
   @Test func aMeasurableHabitsDoneOpensTheTerminalAtItsLink() throws {

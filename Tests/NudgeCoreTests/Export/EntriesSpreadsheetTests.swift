@@ -136,17 +136,24 @@ import Testing
       habitDays: [
         .init(
           habit: "Read", unit: "pages",
-          check: HabitCheck(day: Self.day, done: true, value: 22, savedAt: "2026-11-20T22:00:00Z")),
+          check: HabitCheck(
+            day: Self.day, done: true, value: 22, note: "on the train, \"again\"",
+            savedAt: "2026-11-20T22:00:00Z")),
         .init(
           habit: "=Floss", unit: nil,
           check: HabitCheck(day: earlier, done: false, savedAt: "2026-11-19T22:00:00Z")),
+        .init(
+          habit: "Run", unit: nil,
+          check: HabitCheck(day: earlier, .failed, note: "=rain", savedAt: "2026-11-19T22:00:00Z")),
       ])
     #expect(
       lines(text) == [
-        "day,flow,saved_at,feel,habit,habit_state,habit_amount,habit_unit",
-        "2026-11-19,habit,2026-11-19T22:00:00Z,,'=Floss,skipped,,",
-        "2026-11-20,checkin,2026-11-20T21:00:00+01:00,good,,,,",
-        "2026-11-20,habit,2026-11-20T22:00:00Z,,Read,done,22,pages",
+        "day,flow,saved_at,feel,habit,habit_state,habit_amount,habit_unit,habit_note",
+        "2026-11-19,habit,2026-11-19T22:00:00Z,,'=Floss,skipped,,,",
+        // a no is its own state; a note is guarded and quoted as any answer is
+        "2026-11-19,habit,2026-11-19T22:00:00Z,,Run,failed,,,'=rain",
+        "2026-11-20,checkin,2026-11-20T21:00:00+01:00,good,,,,,",
+        "2026-11-20,habit,2026-11-20T22:00:00Z,,Read,done,22,pages,\"on the train, \"\"again\"\"\"",
       ])
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NudgeCore
 import Testing
 
@@ -138,5 +139,73 @@ import Testing
     #expect(ReminderSource(rawValue: "habit.h012")?.habitID == nil)
     #expect(ReminderSource(rawValue: "habit.h0")?.habitID == nil)
     #expect(!ReminderSource.morning.hasOwnTimer && ReminderSource.habit(1).hasOwnTimer)
+  }
+
+  @Test func aNoIsTheMissItIsWhereASkipExcusesTheDay() {
+    let habit = Habit(id: 1, name: "Run", since: since)
+    let today = since.adding(days: 8)
+    let done = checks([0, 1, 2, 3, 4, 6, 7])
+    let fail = HabitCheck(day: since.adding(days: 5), .failed, savedAt: "t")
+    let skip = HabitCheck(day: since.adding(days: 5), .skipped, savedAt: "t")
+    let skipped = HabitProgress(habit, checks: done + [skip], paused: [], today: today)
+    let failed = HabitProgress(habit, checks: done + [fail], paused: [], today: today)
+    let unknown = HabitProgress(habit, checks: done, paused: [], today: today)
+    // a skip holds the streak; a no breaks it as a day with nothing recorded does
+    #expect(skipped.streak == 7)
+    #expect(failed.streak == 2)
+    #expect(failed.streak == unknown.streak)
+    #expect(failed.best == 5)
+    // and the strength: the no scores as a miss, never as the skip's hold
+    #expect(failed.strength < skipped.strength)
+    #expect(failed.strength == unknown.strength)
+    // a no today ends today's run at once (a daily habit's period is the day), and says so
+    let noToday = HabitProgress(
+      habit, checks: done + [HabitCheck(day: since.adding(days: 8), .failed, savedAt: "t")],
+      paused: [], today: today)
+    #expect(noToday.streak == 0)
+    #expect(noToday.state(of: habit, on: today) == .failed)
+    #expect(unknown.state(of: habit, on: today) == .due)
+    // a no on a week's habit excuses nothing: 2 sessions, a no and nothing else miss 3/week
+    let weekly = Habit(id: 2, name: "Gym", every: .timesPerWeek(3), since: since)
+    let week = checks([0, 2]) + [HabitCheck(day: since.adding(days: 4), .failed, savedAt: "t")]
+    #expect(
+      HabitProgress(weekly, checks: week, paused: [], today: since.adding(days: 8)).streak == 0)
+    let excused = checks([0, 2], skipped: [4])
+    #expect(
+      HabitProgress(weekly, checks: excused, paused: [], today: since.adding(days: 8)).streak == 1)
+  }
+
+  @Test func aCheckReadsAsItWasWrittenBeforeNotesAndNoes() throws {
+    // an older export's (or journal's) check has neither `failed` nor `note`
+    let old = try NudgeJSON.decode(
+      HabitCheck.self,
+      from: Data(#"{"day":"2026-11-02","done":false,"saved_at":"t"}"#.utf8))
+    #expect(old.mark == .skipped)
+    #expect(old.note == nil)
+    let new = HabitCheck(day: since, .failed, note: "rain", savedAt: "t")
+    let text = String(decoding: try NudgeJSON.encode(new), as: UTF8.self)
+    #expect(try NudgeJSON.decode(HabitCheck.self, from: Data(text.utf8)) == new)
+    // a done day writes no `failed`, so what it always wrote stays the same bytes
+    #expect(
+      !String(
+        decoding: try NudgeJSON.encode(HabitCheck(day: since, .done, savedAt: "t")), as: UTF8.self
+      )
+      .contains("failed"))
+    #expect(throws: (any Error).self) {
+      try NudgeJSON.decode(
+        HabitCheck.self,
+        from: Data(#"{"day":"2026-11-02","done":true,"failed":true,"saved_at":"t"}"#.utf8))
+    }
+  }
+
+  @Test func aNoteIsOneLineOfAtMost500Characters() throws {
+    #expect(try Habit.checkedNote("  on the train ") == "on the train")
+    #expect(try Habit.checkedNote(String(repeating: "é", count: 500)).count == 500)
+    for bad in [
+      "", "   ", "two\nlines", "tab\there", "line\u{2028}sep", String(repeating: "x", count: 501),
+      String(repeating: "x", count: 1 << 20),
+    ] {
+      #expect(throws: InputError.self, "\(bad.prefix(20))") { try Habit.checkedNote(bad) }
+    }
   }
 }

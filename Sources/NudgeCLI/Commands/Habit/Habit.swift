@@ -5,17 +5,20 @@ import NudgeCore
 /// edit, archive and remove them.
 struct HabitCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "habit", abstract: "Your own habits: add, done, skip, list, show, edit, remove.",
+    commandName: "habit",
+    abstract: "Your own habits: add, done, skip, fail, note, list, show, edit, remove.",
     discussion: """
       A habit is a name, how often you want it (--every: daily, weekdays, Mon,Wed,Fri, 3/week, \
       2/month, 'every 3 days') and, if you like, a reminder time (--at: 9pm, 'weekdays 7:30' or \
-      a systemd calendar expression) whose notification offers Done, Snooze and Skip. \
+      a systemd calendar expression) whose notification offers Done, Snooze, Skip and No. \
       --target and --unit make it measurable (20 pages). A habit is named by its name, any \
-      case, or a unique start of it. 'nudge undo' takes back a done, a skip, an edit or a \
-      remove made today.
+      case, or a unique start of it. A day is done, skipped (which excuses it) or failed (a no, \
+      the miss it is); any of them can carry a note (--note). 'nudge undo' takes back a done, \
+      a skip, a no, a note, an edit or a remove made today.
       """,
     subcommands: [
-      Add.self, Done.self, Skip.self, List.self, Show.self, Edit.self, Archive.self,
+      Add.self, Done.self, Skip.self, Fail.self, Note.self, List.self, Show.self, Edit.self,
+      Archive.self,
       Unarchive.self, Remove.self, ImportLoop.self, Names.self,
     ],
     defaultSubcommand: List.self)

@@ -3,7 +3,7 @@ import NudgeCore
 import NudgeUseCases
 
 extension HabitCommand {
-  /// `nudge habit done NAME [--day DAY] [--value N]`.
+  /// `nudge habit done NAME [--day DAY] [--value N] [--note TEXT]`.
   struct Done: ContextCommand {
     static let configuration = CommandConfiguration(
       commandName: "done", abstract: "Mark a habit done today (or on --day).")
@@ -23,6 +23,11 @@ extension HabitCommand {
       parsing: .unconditional,
       help: ArgumentHelp("The amount, for a measurable habit (a whole number).", valueName: "n"))
     var value: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "A note on the day (one line; 'nudge habit note' changes it).", valueName: "text"))
+    var note: String?
 
     @Flag(help: "Print the habit as JSON afterwards (no celebration).")
     var json = false
@@ -56,6 +61,7 @@ extension HabitCommand {
           code: .usage)
       }
       var amount = try value.map { try HabitInput.wholeNumber($0, option: "--value", from: 0) }
+      let note = try HabitInput.note(self.note)
       let before = try db.habitChecks(habit.id, from: day).first { $0.day == day }
       // amounts add up, as sessions do (a second 10 pages after 12 is 22); --set replaces
       let soFar = replacing ? nil : before.flatMap { $0.done ? $0.value : nil }
@@ -70,7 +76,9 @@ extension HabitCommand {
         }
         amount = soFar + added
       }
-      let check = HabitCheck(day: day, done: true, value: amount, savedAt: today.savedAt)
+      // the day's note stays unless a new one is given
+      let check = HabitCheck(
+        day: day, .done, value: amount, note: note ?? before?.note, savedAt: today.savedAt)
       // a day done now (not one filled in, nor one again) draws a celebration of random size
       let (_, settled, celebration) = try HabitChanges(db: db).record(
         check, of: habit, madeOn: today.day, at: today.savedAt, reward: json ? nil : ctx.reward)

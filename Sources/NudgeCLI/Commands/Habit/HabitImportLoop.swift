@@ -49,10 +49,13 @@ extension HabitCommand {
       let (count, settled) = try HabitChanges(db: db).importHabits(mapped.habits, at: now.savedAt)
       try HabitReminders.update(ctx, db)
       let checks = mapped.habits.flatMap(\.checks)
-      let skips = checks.filter { !$0.done }.count
+      let skips = checks.filter(\.isSkip).count
+      let noes = checks.filter(\.failed).count
+      let done = checks.count - skips - noes
+      let noWords = noes == 0 ? "" : ", \(noes) no\(noes == 1 ? "" : "s")"
       ctx.line(
         ctx.style.green("✓")
-          + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(checks.count - skips) check\(checks.count - skips == 1 ? "" : "s") and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.sameChecks) the same, \(count.keptChecks) kept as recorded here."
+          + " From Loop: \(mapped.habits.count) habit\(mapped.habits.count == 1 ? "" : "s") (\(count.newHabits) new, \(count.sameHabits) here already), \(done) check\(done == 1 ? "" : "s")\(noWords) and \(skips) skip\(skips == 1 ? "" : "s"): \(count.newChecks) new, \(count.sameChecks) the same, \(count.keptChecks) kept as recorded here."
       )
       for note in mapped.notes { ctx.line(ctx.style.dim("  " + note + ".")) }
       ctx.line(ctx.style.dim("  (an import is not taken back by nudge undo)"))

@@ -26,6 +26,14 @@ enum HabitInput {
       code: .usage)
   }
 
+  /// `text` as a day's note (`--note`), checked; an error (exit 64) says what a note can be.
+  static func note(_ text: String?) throws -> String? {
+    guard let text else { return nil }
+    do throws(InputError) { return try Habit.checkedNote(text) } catch {
+      throw CLIError("--note: " + error.message, code: .usage)
+    }
+  }
+
   /// The day `word` names for a check of `habit` (today when nil): not in the future, not
   /// before the habit began.
   static func day(_ word: String?, for habit: Habit, today: Day) throws -> Day {

@@ -26,11 +26,12 @@ extension HabitCommand {
         let style = ctx.style
         let width = min(24, habits.map { VisibleText.escaped($0.name).count }.max() ?? 0)
         for (habit, report) in zip(habits, reports) {
-          // ✓ done, - skipped, ○ to do today, · nothing wanted today
+          // ✓ done, - skipped, ✗ no, ○ to do today, · nothing wanted today
           let state =
             switch report.today {
             case .done: style.green("✓")
             case .skipped: style.blue("-")
+            case .failed: style.red("✗")
             case .due: style.yellow("○")
             case .notDue: style.dim("·")
             }

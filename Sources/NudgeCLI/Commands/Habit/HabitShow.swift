@@ -5,7 +5,8 @@ extension HabitCommand {
   /// `nudge habit show NAME`.
   struct Show: ContextCommand {
     static let configuration = CommandConfiguration(
-      commandName: "show", abstract: "One habit: its heatmap, streaks, strength, last weeks.")
+      commandName: "show",
+      abstract: "One habit: its heatmap, streaks, strength, last weeks, its notes.")
 
     @Argument(
       help: "The habit: its name, any case, or a unique start of it.",
@@ -14,6 +15,9 @@ extension HabitCommand {
 
     @Flag(help: "Print the habit as JSON.")
     var json = false
+
+    /// The most notes of the last 30 days shown, newest first.
+    static let notesShown = 10
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
@@ -27,8 +31,21 @@ extension HabitCommand {
         ctx.line("  " + HabitText.describe(habit, style: style))
         ctx.line("  " + HabitText.streakLine(report) + ", best \(report.bestStreak)")
         ctx.line("  Strength: \(report.strength)%")
+        let checks = try db.habitChecks(habit.id, from: today.adding(days: -29))
+        ctx.line("  " + HabitText.tally(checks, habit, today: today))
         ctx.line()
         try HabitHeatmap.draw(ctx, habit, db, today: today, weeks: Heatmap.defaultWeeks)
+        let notes = checks.filter { $0.note != nil }.suffix(Self.notesShown)
+        if !notes.isEmpty {
+          ctx.line()
+          ctx.line("  Notes:")
+          for check in notes.reversed() {
+            let text = "\(check.day.short): \(VisibleText.escaped(check.note ?? ""))"
+            for part in TerminalText.wrap(text, width: max(20, ctx.columns - 4), indent: 2) {
+              ctx.line("    " + part)
+            }
+          }
+        }
       }
     }
   }

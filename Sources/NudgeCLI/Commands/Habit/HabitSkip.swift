@@ -3,37 +3,76 @@ import NudgeCore
 import NudgeUseCases
 
 extension HabitCommand {
-  /// `nudge habit skip NAME [--day DAY]`.
+  /// `nudge habit skip NAME [--day DAY] [--note TEXT]`.
   struct Skip: ContextCommand {
     static let configuration = CommandConfiguration(
       commandName: "skip",
       abstract: "Skip a habit today (or on --day): a skipped day never breaks its streak.")
 
-    @Argument(
-      help: "The habit: its name, any case, or a unique start of it.",
-      completion: .shellCommand("nudge habit names 2>/dev/null"))
-    var name: String
+    @OptionGroup var day: HabitDayOptions
 
-    @Option(
-      help: ArgumentHelp(
-        "The day: yesterday, a weekday (the latest one) or YYYY-MM-DD.", valueName: "day"))
-    var day: String?
+    func run(_ ctx: Context) throws { try day.mark(.skipped, ctx) }
+  }
 
-    func run(_ ctx: Context) throws {
-      let db = try ctx.openDatabase()
-      let today = ctx.today(try db.settings())
-      let habit = try HabitInput.find(name, in: try db.habits(), ctx)
-      let day = try HabitInput.day(self.day, for: habit, today: today.day)
-      let skip = HabitCheck(day: day, done: false, savedAt: today.savedAt)
-      let (before, settled) = try HabitChanges(db: db).record(
-        skip, habit: habit.id, madeOn: today.day, at: today.savedAt)
+  /// `nudge habit fail NAME [--day DAY] [--note TEXT]`.
+  struct Fail: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "fail",
+      abstract:
+        "Say a habit was not done today (or on --day): a no, apart from a day not entered.",
+      discussion: """
+        A no is the miss it is: it ends the streak and lowers the strength, as a day with \
+        nothing recorded would, and no reminder comes for the habit again that day. A skip \
+        (nudge habit skip) excuses a day instead. 'nudge undo' takes it back.
+        """)
+
+    @OptionGroup var day: HabitDayOptions
+
+    func run(_ ctx: Context) throws { try day.mark(.failed, ctx) }
+  }
+}
+
+/// What `habit skip` and `habit fail` take: the habit, the day and a note.
+struct HabitDayOptions: ParsableArguments {
+  @Argument(
+    help: "The habit: its name, any case, or a unique start of it.",
+    completion: .shellCommand("nudge habit names 2>/dev/null"))
+  var name: String
+
+  @Option(
+    help: ArgumentHelp(
+      "The day: yesterday, a weekday (the latest one) or YYYY-MM-DD.", valueName: "day"))
+  var day: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A note on the day (one line; 'nudge habit note' changes it).", valueName: "text"))
+  var note: String?
+
+  /// Records the day skipped or failed (its note kept unless a new one is given) and says so.
+  func mark(_ mark: HabitCheck.Mark, _ ctx: Context) throws {
+    let db = try ctx.openDatabase()
+    let today = ctx.today(try db.settings())
+    let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+    let day = try HabitInput.day(self.day, for: habit, today: today.day)
+    let note = try HabitInput.note(self.note)
+    let before = try db.habitChecks(habit.id, from: day).first { $0.day == day }
+    let check = HabitCheck(day: day, mark, note: note ?? before?.note, savedAt: today.savedAt)
+    let (replaced, settled) = try HabitChanges(db: db).record(
+      check, habit: habit.id, madeOn: today.day, at: today.savedAt)
+    let when = FlowDay.describe(day, today: today.day)
+    let undo = ctx.style.dim("(nudge undo takes it back)")
+    if mark == .failed {
+      let report = try HabitReport.of(habit, db, today: today.day)
       ctx.line(
-        "Skipped \(HabitText.name(habit)) \(FlowDay.describe(day, today: today.day)); its streak waits. "
-          + ctx.style.dim("(nudge undo takes it back)"))
-      if let replaced = HabitText.replaced(before, by: skip, habit) {
-        ctx.line(ctx.style.dim(replaced))
-      }
-      HabitText.sayLost(settled, ctx)
+        "Marked \(HabitText.name(habit)) no \(when): a miss, which the streak and strength count. "
+          + HabitText.streakLine(report) + ". " + undo)
+    } else {
+      ctx.line("Skipped \(HabitText.name(habit)) \(when); its streak waits. " + undo)
     }
+    if let replaced = HabitText.replaced(replaced, by: check, habit) {
+      ctx.line(ctx.style.dim(replaced))
+    }
+    HabitText.sayLost(settled, ctx)
   }
 }

@@ -14,14 +14,38 @@ enum HabitText {
   /// What a check replaced, when it was recorded otherwise ("It replaces what was recorded:
   /// 12 pages."); nil when there was nothing, or the same.
   static func replaced(_ before: HabitCheck?, by check: HabitCheck, _ habit: Habit) -> String? {
-    guard let before, before.done != check.done || before.value != check.value else {
+    guard let before, before.mark != check.mark || before.value != check.value else {
       return nil
     }
     let what =
-      !before.done
-      ? "skipped"
-      : before.value.map { "\($0) \(habit.unit.map(VisibleText.escaped) ?? "")" } ?? "done"
+      before.failed
+      ? "no"
+      : !before.done
+        ? "skipped"
+        : before.value.map { "\($0) \(habit.unit.map(VisibleText.escaped) ?? "")" } ?? "done"
     return "It replaces what was recorded for that day: \(what). (nudge undo takes it back)"
+  }
+
+  /// "Last 30 days: 20 done, 3 skipped, 2 no, 5 unknown": how the days from the habit's start
+  /// (at most 30) through today went, a day with nothing recorded counted as unknown when it
+  /// was wanted.
+  static func tally(_ checks: [HabitCheck], _ habit: Habit, today: Day) -> String {
+    let first = max(habit.since, today.adding(days: -29))
+    let recent = checks.filter { $0.day >= first && $0.day <= today }
+    let marked = Set(recent.map(\.day))
+    var unknown = 0
+    var day = first
+    while day < today {
+      if !marked.contains(day) && habit.every.isDayByDay && habit.every.isDue(on: day) {
+        unknown += 1
+      }
+      day = day.adding(days: 1)
+    }
+    let count = { (mark: HabitCheck.Mark) in recent.filter { $0.mark == mark }.count }
+    let days = today.ordinal - first.ordinal + 1
+    return
+      "Last \(days) day\(days == 1 ? "" : "s"): \(count(.done)) done, \(count(.skipped)) skipped, "
+      + "\(count(.failed)) no" + (habit.every.isDayByDay ? ", \(unknown) unknown" : "")
   }
 
   /// A reminder time as a person reads it: "weekdays 7:30" as typed, "Mon,Wed,Fri 07:30" for

@@ -78,7 +78,8 @@ enum HabitHeatmap {
     let checks = HabitProgress.marks(try db.habitChecks(habit.id), of: habit)
     let paused = try db.pausedDays(through: today)
     let met = Set(checks.values.filter { $0.meets(habit) }.map(\.day))
-    let excused = Set(checks.values.filter { !$0.done }.map(\.day)).union(paused)
+    let excused = Set(checks.values.filter(\.isSkip).map(\.day)).union(paused)
+    let failed = Set(checks.values.filter(\.failed).map(\.day))
     // a day off its weekdays, or of a period habit with nothing done, is no miss
     let dayByDay = habit.every.isDayByDay
     let style = ctx.style
@@ -94,13 +95,15 @@ enum HabitHeatmap {
         let day = monday.adding(days: d)
         if day > today || day < habit.since { return " " }
         if met.contains(day) { return style.green("█") }
+        if failed.contains(day) { return style.red("✗") }
         if excused.contains(day) { return style.blue("-") }
         if day == today { return habit.every.isDue(on: day) ? style.yellow("○") : " " }
         return dayByDay && habit.every.isDue(on: day) ? style.dim("·") : " "
       }
       ctx.line("   \(style.dim(name)) " + cells.joined(separator: " "))
     }
-    ctx.line("       " + style.dim("█ done  - skipped or paused  · missed  ○ today, to do"))
+    ctx.line(
+      "       " + style.dim("█ done  ✗ no  - skipped or paused  · unknown  ○ today, to do"))
   }
 }
 
@@ -127,6 +130,7 @@ enum HabitUndo {
   static func dayNow(_ check: HabitCheck?, unit: String?) -> String {
     guard let check else { return " (that day has no mark again)" }
     let day = check.day.short
+    if check.failed { return " (\(day) is a no again)" }
     if !check.done { return " (\(day) is skipped again)" }
     guard let value = check.value else { return " (\(day) is done again)" }
     return " (\(day) is back to \(value)\(unit.map { " " + VisibleText.escaped($0) } ?? ""))"
@@ -142,7 +146,7 @@ enum HabitUndo {
     try ctx.render(
       Report(
         undone: redo ? nil : kind, redone: redo ? kind : nil, habit: name,
-        check: change.kind == .done || change.kind == .skipped
+        check: change.kind.isCheck
           ? (redo ? change.checkAfter : change.checkBefore) : nil,
         newAchievements: settled.newAchievements, lostAchievements: settled.lostAchievements),
       json: json
@@ -155,9 +159,12 @@ enum HabitUndo {
         case (.added, true): "adding \(habit) (it is back)"
         case (.removed, false): "removing \(habit) (it is back, with its days)"
         case (.removed, true): "removing \(habit) (it is removed again)"
-        case (.done, _), (.skipped, _):
+        case (.noted, _):
+          "a note on \(habit)"
+            + Self.dayNow(redo ? change.checkAfter : change.checkBefore, unit: unit)
+        case (.done, _), (.skipped, _), (.failed, _):
           // what the day holds now, said: the amount back, the skip back, or no mark
-          "\(habit) \(change.kind == .done ? "done" : "skipped")"
+          "\(habit) \(change.kind == .failed ? "marked no" : change.kind.rawValue)"
             + Self.dayNow(redo ? change.checkAfter : change.checkBefore, unit: unit)
         case (.edited, _): "an edit of \(habit)"
         }
@@ -178,9 +185,11 @@ enum HabitDays {
   /// One habit's mark on a day, as `history --json` prints it under `habits`.
   struct Mark: Encodable {
     var name: String
-    /// `done` or `skipped`.
+    /// `done`, `skipped` or `failed`.
     var state: String
     @NullWhenAbsent var value: Int?
+    /// The person's note on the day.
+    @NullWhenAbsent var note: String?
     /// Whether it meets the habit (a measurable one's amount reached its target).
     var met: Bool
     /// The measurable habit's target, for "16/20".
@@ -212,7 +221,7 @@ enum HabitDays {
       for check in checks[habit.id] ?? [] {
         byDay[check.day, default: []].append(
           Mark(
-            name: habit.name, state: check.done ? "done" : "skipped", value: check.value,
+            name: habit.name, state: check.mark.rawValue, value: check.value, note: check.note,
             met: check.meets(habit), target: habit.target))
       }
     }
@@ -226,13 +235,16 @@ enum HabitDays {
     return (summary == "·" ? "" : summary + " · ") + "habits: " + list(marks)
   }
 
-  /// "Stretch ✓, Read 25, Gym skipped".
+  /// "Stretch ✓, Read 25 (on the train), Gym skipped, Run ✗".
   static func list(_ marks: [Mark]) -> String {
     marks.map { mark in
       VisibleText.escaped(mark.name)
         + (mark.state == "skipped"
           ? " skipped"
-          : mark.value.map { " \($0)" + (mark.target.map { "/\($0)" } ?? "") } ?? " ✓")
+          : mark.state == "failed"
+            ? " ✗"
+            : mark.value.map { " \($0)" + (mark.target.map { "/\($0)" } ?? "") } ?? " ✓")
+        + (mark.note.map { " (\(VisibleText.escaped($0)))" } ?? "")
     }.joined(separator: ", ")
   }
 }
