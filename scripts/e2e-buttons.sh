@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A notification server that draws every action as a button (xfce4-notifyd), clicked with the
 # mouse (xdotool) as a person would: Open appears once; All prepped, Snooze, Replay and a
-# habit's Done work.
+# habit's Done and No work.
 # Xvfb, a private D-Bus session, tmux as the terminal a click opens. Prints "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -82,12 +82,18 @@ click 0 2 || echo "morning again: not two buttons" >> "$WORK/problems"
 wait %3
 NUDGE_NOW=2026-11-24T07:01:00+01:00 "$NUDGE" log --json > "$WORK/log.json"
 
-# a habit of one's own: Done, Snooze, Skip; Done records it with no terminal opened
+# a habit of one's own: Done, Snooze, Skip, No; Done records it with no terminal opened
 NUDGE_NOW=2026-11-24T08:00:00+01:00 "$NUDGE" habit add Stretch --at 21:00 > /dev/null
 NUDGE_NOW=2026-11-24T21:00:05+01:00 "$NUDGE" notify habit.h1 --wait 20 --json > "$WORK/habit.json" &
-wait_for button_row 3 && import -window root "$WORK/habit.png"
-click 0 3 || echo "habit: not three buttons (Done, Snooze, Skip)" >> "$WORK/problems"
+wait_for button_row 4 && import -window root "$WORK/habit.png"
+click 0 4 || echo "habit: not four buttons (Done, Snooze, Skip, No)" >> "$WORK/problems"
 wait %4
+# and No, the fourth: the day said not done
+NUDGE_NOW=2026-11-24T08:00:00+01:00 "$NUDGE" habit add Floss --at 21:00 > /dev/null
+wait_for no_window
+NUDGE_NOW=2026-11-24T21:00:05+01:00 "$NUDGE" notify habit.h2 --wait 20 --json > "$WORK/habit-no.json" &
+click 3 4 || echo "habit No: not four buttons" >> "$WORK/problems"
+wait %5
 NUDGE_NOW=2026-11-24T21:01:00+01:00 "$NUDGE" habit list --json > "$WORK/habits.json"
 kill %1
 CASE
@@ -120,7 +126,10 @@ check "buttons: Snooze brought the morning reminder back, Open opened it" \
   test "$outcomes" = "shown done shown snoozed clicked"
 check "buttons: Open landed in Morning Focus" pane_shows "Review your prep"
 cp "$work/habit.png" "$artifacts/xfce4-notifyd-habit.png" 2>/dev/null
-check "buttons: a habit's Done (the first of its three buttons) recorded it, no terminal opened" \
+check "buttons: a habit's Done (the first of its four buttons) recorded it, no terminal opened" \
   json_check "$work/habit.json" "j['outcome'] == 'done' and j['slot'] == 'habit.h1'"
 check "buttons: the habit is done today" json_check "$work/habits.json" "j[0]['done_today'] is True"
+check "buttons: a habit's No (the fourth button) marked the day failed" \
+  json_check "$work/habit-no.json" "j['outcome'] == 'failed' and j['slot'] == 'habit.h2'"
+check "buttons: the other habit is a no today" json_check "$work/habits.json" "j[1]['today'] == 'failed'"
 e2e_done
