@@ -119,13 +119,36 @@ public struct HealthExportFile {
     guard let entry = directory.healthExport else {
       throw Failure(message: "the zip holds no export.xml (is it an Apple Health export?)")
     }
+    try streamZipEntry(entry, label: "export.xml", body)
+  }
+
+  /// The whole of a small entry of the zip (`directory`'s), inflated and checked; an entry
+  /// over `limit` bytes is refused before it is read.
+  public func zipEntryBytes(_ entry: ZipDirectory.Entry, limit: Int) throws -> [UInt8] {
+    guard entry.size <= limit else {
+      throw Failure(
+        message:
+          "its \(ZipDirectory.shown(entry.name)) is \(entry.size) bytes, more than the \(limit) Nudge reads"
+      )
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(entry.size)
+    try streamZipEntry(entry, label: ZipDirectory.shown(entry.name)) { bytes += $0 }
+    return bytes
+  }
+
+  /// Hands `body` the entry's bytes a chunk at a time, inflated, checked against its declared
+  /// size and CRC as they come; `label` names it in a refusal.
+  func streamZipEntry(
+    _ entry: ZipDirectory.Entry, label: String, _ body: ([UInt8]) throws -> Void
+  ) throws {
     let dataAt: Int
     do {
       dataAt = try ZipDirectory.dataOffset(
         of: entry, localHeader: bytes(at: entry.headerOffset, count: 30))
     } catch { throw Failure(message: error.message) }
     guard dataAt <= size, entry.compressedSize <= size - dataAt else {
-      throw Failure(message: "its export.xml runs past the zip's end")
+      throw Failure(message: "its \(label) runs past the zip's end")
     }
     var crc: UInt32 = 0
     var produced = 0
@@ -133,7 +156,7 @@ public struct HealthExportFile {
       produced += chunk.count
       guard produced <= entry.size else {
         throw Failure(
-          message: "its export.xml inflates past the \(entry.size) bytes it declares (a zip bomb)")
+          message: "its \(label) inflates past the \(entry.size) bytes it declares (a zip bomb)")
       }
       crc = nd_crc32(crc, chunk, chunk.count)
       try body(chunk)
@@ -147,7 +170,7 @@ public struct HealthExportFile {
       var at = 0
       while at < entry.compressedSize {
         let chunk = bytes(at: dataAt + at, count: min(Self.chunkSize, entry.compressedSize - at))
-        guard !chunk.isEmpty else { throw Failure(message: "its export.xml is cut short") }
+        guard !chunk.isEmpty else { throw Failure(message: "its \(label) is cut short") }
         try hand(chunk)
         at += chunk.count
       }
@@ -174,7 +197,7 @@ public struct HealthExportFile {
             }
           }
           guard status >= 0 else {
-            throw Failure(message: "its export.xml is not valid deflate data (a damaged zip)")
+            throw Failure(message: "its \(label) is not valid deflate data (a damaged zip)")
           }
           used += usedNow
           if made > 0 { try hand(Array(output[0..<made])) }
@@ -185,20 +208,20 @@ public struct HealthExportFile {
           }
         } while !ended && (used < input.count || made == output.count)
         if !ended && input.isEmpty {
-          throw Failure(message: "its export.xml is cut short after \(produced) bytes")
+          throw Failure(message: "its \(label) is cut short after \(produced) bytes")
         }
       }
     } else {
       throw Failure(
         message:
-          "its export.xml is compressed with method \(entry.method), which Nudge does not read")
+          "its \(label) is compressed with method \(entry.method), which Nudge does not read")
     }
     guard produced == entry.size else {
       throw Failure(
-        message: "its export.xml inflates to \(produced) bytes, not the \(entry.size) it declares")
+        message: "its \(label) inflates to \(produced) bytes, not the \(entry.size) it declares")
     }
     guard crc == entry.crc else {
-      throw Failure(message: "its export.xml fails its checksum (a damaged zip)")
+      throw Failure(message: "its \(label) fails its checksum (a damaged zip)")
     }
   }
 }

@@ -126,9 +126,13 @@ public struct LoopBackup: Equatable, Sendable {
       case failed
     }
 
-    public init(day: Day, kind: Kind) {
+    /// The person's note on the day (Loop 2.1 and later), as Loop kept it.
+    public var note: String?
+
+    public init(day: Day, kind: Kind, note: String? = nil) {
       self.day = day
       self.kind = kind
+      self.note = note
     }
   }
 

@@ -47,6 +47,11 @@ public struct LoopImport: Sendable {
             "'\(shown)''s target is more than the \(NudgeCore.Habit.maxAmount) a day Nudge keeps; it is \(NudgeCore.Habit.maxAmount)"
           )
         }
+        if loop.target == nil {
+          result.notes.append(
+            "'\(shown)' is measurable, and the file does not say its target: it is 1 a day; set it with nudge habit edit \(Reminder.HabitOffer(NudgeCore.Habit(name: name, since: today), streak: 0).argument) --target N --unit UNIT"
+          )
+        }
         if loop.targetIsAtMost {
           result.notes.append(
             "'\(VisibleText.escaped(name))' is an \"at most\" habit in Loop; Nudge keeps it as at least \(target!) a day"
@@ -93,23 +98,49 @@ public struct LoopImport: Sendable {
         result.notes.append(
           "\(future) of '\(VisibleText.escaped(name))''s days are after today; they were left out")
       }
+      var reworded = 0
       let checks = loop.marks.filter { $0.day <= today }.map { mark -> HabitCheck in
         // a stable stamp: the same file imported again writes the same rows
         let stamp = "\(mark.day)T12:00:00Z"
+        let note = mark.note.flatMap { Self.note($0, reworded: &reworded) }
         switch mark.kind {
-        case .skipped: return HabitCheck(day: mark.day, .skipped, savedAt: stamp)
-        case .failed: return HabitCheck(day: mark.day, .failed, savedAt: stamp)
+        case .skipped: return HabitCheck(day: mark.day, .skipped, note: note, savedAt: stamp)
+        case .failed: return HabitCheck(day: mark.day, .failed, note: note, savedAt: stamp)
         case .done(let amount):
           return HabitCheck(
             day: mark.day, done: true,
             value: loop.isMeasurable
               ? min(NudgeCore.Habit.maxAmount, max(0, Int(amount.rounded()))) : nil,
-            savedAt: stamp)
+            note: note, savedAt: stamp)
         }
+      }
+      if reworded > 0 {
+        result.notes.append(
+          "\(reworded) of '\(shown)''s notes were made one line of at most \(NudgeCore.Habit.maxNoteLength) characters"
+        )
       }
       result.habits.append((habit, checks))
     }
     return result
+  }
+
+  /// A note of Loop's as a Nudge day's note: its lines joined, control characters dropped, cut
+  /// to `Habit.maxNoteLength` (`reworded` counts those changed); nil when nothing is left.
+  static func note(_ text: String, reworded: inout Int) -> String? {
+    let line = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map {
+          $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029
+            ? " " : $0
+        })
+    ).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    guard !line.isEmpty else { return nil }
+    let kept =
+      line.count > NudgeCore.Habit.maxNoteLength
+      ? String(line.prefix(NudgeCore.Habit.maxNoteLength - 1)).trimmingSpaces + "…" : line
+    guard let checked = try? NudgeCore.Habit.checkedNote(kept) else { return nil }
+    if checked != text { reworded += 1 }
+    return checked
   }
 
   /// Loop's "n times in d days" as Nudge's nearest frequency.

@@ -153,7 +153,7 @@ public struct ZipDirectory: Equatable, Sendable {
   }
 
   /// A name as an error line shows it: control characters as `?`, at most 80 characters.
-  static func shown(_ name: String) -> String {
+  public static func shown(_ name: String) -> String {
     let cleaned = String(
       String.UnicodeScalarView(
         name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))

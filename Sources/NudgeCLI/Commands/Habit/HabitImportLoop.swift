@@ -1,22 +1,28 @@
 import ArgumentParser
 import NudgeCore
+import NudgeLinux
 import NudgeStore
 import NudgeUseCases
 
 extension HabitCommand {
-  /// `nudge habit import-loop FILE`: Loop Habit Tracker's full backup, all or nothing.
+  /// `nudge habit import-loop FILE`: Loop Habit Tracker's full backup or its CSV export (the
+  /// zip, or the folder it was unpacked into), all or nothing.
   struct ImportLoop: ContextCommand {
     static let configuration = CommandConfiguration(
       commandName: "import-loop",
-      abstract: "Bring your habits and their days from Loop Habit Tracker's full backup.",
+      abstract: "Bring your habits and their days from Loop Habit Tracker (backup or CSV).",
       discussion: """
         In Loop: Settings, Export full backup; copy the .db file here. Names, questions, \
-        frequencies, reminder times, targets and units come, and every check, amount and \
-        skip. A habit already here by name is the same habit; the same file again changes \
-        nothing. All or nothing: a file Nudge can't take changes nothing.
+        frequencies, reminder times, targets and units come, and every check, amount, skip, \
+        no and note. Loop's Export as CSV (its zip, or the folder it was unpacked into) \
+        works too; it lacks reminders, targets and units. A habit already here by name is \
+        the same habit; the same file again changes nothing. All or nothing: a file Nudge \
+        can't take changes nothing.
         """)
 
-    @Argument(help: "The backup file (Loop's SQLite database).", completion: .file())
+    @Argument(
+      help: "The backup file (Loop's SQLite database), or its CSV export (zip or folder).",
+      completion: .file())
     var file: String
 
     func run(_ ctx: Context) throws {
@@ -29,12 +35,7 @@ extension HabitCommand {
           "cannot read \(VisibleText.escaped(file)): give the file Loop Habit Tracker writes with Settings, Export full backup",
           code: .noInput)
       }
-      let backup: LoopBackup
-      do throws(LoopBackupError) {
-        backup = try LoopBackup.read(path: file, today: today)
-      } catch {
-        throw CLIError(error.message, code: .badData)
-      }
+      let backup = try Self.read(file, today: today)
       let mapped: LoopImport
       do throws(InputError) {
         mapped = try LoopImport.of(backup, today: today, reserved: HabitCommand.reservedNames)
@@ -61,6 +62,32 @@ extension HabitCommand {
       ctx.line(ctx.style.dim("  (an import is not taken back by nudge undo)"))
       if !settled.newAchievements.isEmpty {
         ctx.line("Earned: " + settled.newAchievements.map(\.title).joined(separator: ", ") + ".")
+      }
+    }
+    /// The backup at `path`: Loop's SQLite file, or its CSV export (a zip, or a folder).
+    static func read(_ path: String, today: Day) throws -> LoopBackup {
+      let shown = VisibleText.escaped(path)
+      let isCSV =
+        TrackerExportFiles.isFolder(path)
+        || (try? HealthExportFile(path: path)).map { file in
+          defer { file.close() }
+          return file.kind() == .zip
+        } ?? false
+      guard isCSV else {
+        do throws(LoopBackupError) { return try LoopBackup.read(path: path, today: today) } catch {
+          throw CLIError(error.message, code: .badData)
+        }
+      }
+      let files: [String: String]
+      do {
+        files = try TrackerExportFiles.csvFiles(at: path, limit: LoopCSV.maxFileBytes)
+      } catch let failure as HealthExportFile.Failure {
+        throw CLIError(
+          "\(shown): \(failure.message); give Loop's CSV export (its zip or folder) or its backup",
+          code: failure.unavailable ? .unavailable : .badData)
+      }
+      do throws(InputError) { return try LoopCSV.read(files) } catch {
+        throw CLIError("\(shown): \(error.message); nothing was imported", code: .badData)
       }
     }
   }

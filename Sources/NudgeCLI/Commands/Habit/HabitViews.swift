@@ -161,7 +161,10 @@ enum HabitUndo {
         case (.removed, true): "removing \(habit) (it is removed again)"
         case (.noted, _):
           "a note on \(habit)"
-            + Self.dayNow(redo ? change.checkAfter : change.checkBefore, unit: unit)
+            + ((redo ? change.checkAfter : change.checkBefore).map { check in
+              check.note.map { " (\(check.day.short) reads '\(VisibleText.escaped($0))' again)" }
+                ?? " (\(check.day.short) has no note again)"
+            } ?? "")
         case (.done, _), (.skipped, _), (.failed, _):
           // what the day holds now, said: the amount back, the skip back, or no mark
           "\(habit) \(change.kind == .failed ? "marked no" : change.kind.rawValue)"
