@@ -94,19 +94,21 @@ struct LoopReader {
     }
 
     let value = repetitionColumns.contains("value") ? "value" : "2"
-    var values: [Int: [(day: Int, value: Int)]] = [:]
+    // the day's note (Loop 2.1, schema 25), at most a note's room of it read
+    let notes = repetitionColumns.contains("notes") ? "substr(notes, 1, 4000)" : "NULL"
+    var values: [Int: [(day: Int, value: Int, note: String?)]] = [:]
     let known = Set(habits.map(\.id))
     // Loop's importer adds the rows in id order, a later one for the same day replacing
     // each row is folded in as it is read: memory for the marks, not for the rows
     _ = try db.rows(
-      "SELECT habit, timestamp, \(value) FROM Repetitions WHERE habit IS NOT NULL AND timestamp IS NOT NULL ORDER BY habit, timestamp / 86400000, id"
+      "SELECT habit, timestamp, \(value), \(notes) FROM Repetitions WHERE habit IS NOT NULL AND timestamp IS NOT NULL ORDER BY habit, timestamp / 86400000, id"
     ) { row in
       let habit = row.integer(at: 0) ?? 0
       guard known.contains(habit) else { return }  // migration 22 deletes such rows
       let timestamp = row.integer(at: 1) ?? 0
       let day = timestamp >= 0 ? timestamp / 86_400_000 : -1
       // a NULL value (before migration 22) is a check, the column's default
-      let entry = (day: day, value: row.integer(at: 2) ?? 2)
+      let entry = (day: day, value: row.integer(at: 2) ?? 2, note: row.text(at: 3))
       if values[habit]?.last?.day == day {
         values[habit]![values[habit]!.count - 1] = entry
       } else {
@@ -117,7 +119,11 @@ struct LoopReader {
     var result: [LoopBackup.Habit] = []
     for (id, habit) in habits {
       var habit = habit
-      habit.marks = try (values[id] ?? []).compactMap { try mark($0.day, $0.value, habit) }
+      habit.marks = try (values[id] ?? []).compactMap { entry in
+        var mark = try mark(entry.day, entry.value, habit)
+        mark?.note = entry.note.flatMap { $0.isEmpty ? nil : $0 }
+        return mark
+      }
       result.append(habit)
     }
     return LoopBackup(habits: result)

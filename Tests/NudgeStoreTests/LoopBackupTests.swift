@@ -159,6 +159,20 @@ import Testing
       ])
   }
 
+  @Test func readsTheNotesLoop21Keeps() throws {
+    let path = try fixture()
+    try tamper(
+      path,
+      """
+      UPDATE Repetitions SET notes = 'on the train, "finally"' WHERE habit = 1 AND timestamp =
+        (SELECT min(timestamp) FROM Repetitions WHERE habit = 1);
+      """)
+    let marks = try LoopBackup.read(path: path).habits[0].marks
+    #expect(marks.first?.note == "on the train, \"finally\"")
+    // an empty note (what Loop writes for none) is none
+    #expect(marks.dropFirst().allSatisfy { $0.note == nil })
+  }
+
   @Test func refusesWhatIsNotALoopBackup() throws {
     let dir = tempDir()
     // missing
