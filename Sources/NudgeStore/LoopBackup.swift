@@ -137,8 +137,13 @@ public struct LoopBackup: Equatable, Sendable {
   }
 
   public var habits: [Habit]
+  /// The tracker they come from, as a refusal or a note names it ("Loop", "harsh").
+  public var source = "Loop"
 
-  public init(habits: [Habit]) { self.habits = habits }
+  public init(habits: [Habit], source: String = "Loop") {
+    self.habits = habits
+    self.source = source
+  }
 
   /// The newest schema Nudge knows (Loop's DATABASE_VERSION), and the oldest Loop reads.
   public static let knownVersions = 8...25

@@ -24,15 +24,15 @@ public struct LoopImport: Sendable {
         name = try NudgeCore.Habit.checkedName(loop.name, reserved: reserved)
       } catch {
         throw InputError(
-          "Loop's habit '\(VisibleText.escaped(loop.name))' can't be a Nudge habit's name (\(error.message)); rename it in Loop and export again"
+          "\(backup.source)'s habit '\(VisibleText.escaped(loop.name))' can't be a Nudge habit's name (\(error.message)); rename it in \(backup.source) and export again"
         )
       }
       guard seen.insert(name.lowercased()).inserted else {
         throw InputError(
-          "two of Loop's habits are named '\(VisibleText.escaped(name))'; rename one in Loop and export again"
+          "two of \(backup.source)'s habits are named '\(VisibleText.escaped(name))'; rename one in \(backup.source) and export again"
         )
       }
-      let every = frequency(loop, notes: &result.notes)
+      let every = frequency(loop, in: backup.source, notes: &result.notes)
       let shown = VisibleText.escaped(name)
       var target: Int? = nil
       if loop.isMeasurable {
@@ -144,13 +144,15 @@ public struct LoopImport: Sendable {
   }
 
   /// Loop's "n times in d days" as Nudge's nearest frequency.
-  static func frequency(_ loop: LoopBackup.Habit, notes: inout [String]) -> HabitFrequency {
+  static func frequency(_ loop: LoopBackup.Habit, in source: String, notes: inout [String])
+    -> HabitFrequency
+  {
     let (n, d) = (max(1, loop.numerator), max(1, loop.denominator))
     let shown = VisibleText.escaped(loop.name)
     if n >= d {
       if n > d {
         notes.append(
-          "'\(shown)' is \(n) times in \(d) day\(d == 1 ? "" : "s") in Loop; Nudge keeps it as daily (once a day)"
+          "'\(shown)' is \(n) times in \(d) day\(d == 1 ? "" : "s") in \(source); Nudge keeps it as daily (once a day)"
         )
       }
       return .daily
@@ -159,21 +161,21 @@ public struct LoopImport: Sendable {
     if d == 30 || d == 31 {
       if n > 28 {
         notes.append(
-          "'\(shown)' is \(n) times in \(d) days in Loop; Nudge keeps it as 28/month")
+          "'\(shown)' is \(n) times in \(d) days in \(source); Nudge keeps it as 28/month")
       }
       return .timesPerMonth(min(n, 28))
     }
     if n == 1 {
       if d > 365 {
         notes.append(
-          "'\(shown)' is once in \(d) days in Loop; Nudge keeps it as every 365 days, the longest it keeps"
+          "'\(shown)' is once in \(d) days in \(source); Nudge keeps it as every 365 days, the longest it keeps"
         )
       }
       return d <= 365 ? .everyDays(d) : .everyDays(365)
     }
     let perWeek = min(7, max(1, Int((Double(n) * 7 / Double(d)).rounded())))
     notes.append(
-      "'\(VisibleText.escaped(loop.name))' is \(n) times in \(d) days in Loop; Nudge keeps it as \(perWeek)/week"
+      "'\(VisibleText.escaped(loop.name))' is \(n) times in \(d) days in \(source); Nudge keeps it as \(perWeek)/week"
     )
     return .timesPerWeek(perWeek)
   }
