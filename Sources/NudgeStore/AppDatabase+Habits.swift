@@ -39,6 +39,8 @@ struct HabitRow: Codable, Equatable {
   var unit: String?
   var since: Day
   var archived: Bool
+  /// Its tags (absent in a journal from before them: none).
+  var tags: [String]?
 
   init(_ habit: Habit) {
     id = habit.id
@@ -50,13 +52,16 @@ struct HabitRow: Codable, Equatable {
     unit = habit.unit
     since = habit.since
     archived = habit.archived
+    tags = habit.tags.isEmpty ? nil : habit.tags
   }
 
   var habit: Habit? {
     guard let every = try? HabitFrequency.parse(every) else { return nil }
-    return Habit(
+    var habit = Habit(
       id: id, name: name, question: question, every: every, at: at, target: target, unit: unit,
       since: since, archived: archived)
+    habit.tags = tags ?? []
+    return habit
   }
 
   var json: String { String(decoding: try! NudgeJSON.encode(self), as: UTF8.self) }

@@ -390,11 +390,11 @@ extension AppDatabase {
       UPDATE habit SET uid = printf('%012x', id) || lower(hex(randomblob(8))) WHERE uid IS NULL;
       CREATE UNIQUE INDEX habit_uid ON habit (uid);
     """,
-    // Version 16: a habit's day said failed (`habit fail`, a reminder's No: a miss, where a
-    // skip excuses) apart from a skip, and the person's note on a day.
+    // Version 16: a day said no (`failed`) apart from a skip, a day's note, a habit's tags.
     """
       ALTER TABLE habit_check ADD COLUMN failed BOOLEAN NOT NULL DEFAULT 0;
       ALTER TABLE habit_check ADD COLUMN note TEXT;
+      ALTER TABLE habit ADD COLUMN tags TEXT NOT NULL DEFAULT '';
     """,
   ]
 }

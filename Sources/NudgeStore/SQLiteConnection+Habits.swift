@@ -4,7 +4,7 @@ extension SQLiteConnection {
   func habits(includingArchived: Bool) throws -> [Habit] {
     try rows(
       """
-      SELECT id, name, question, every, at, target, unit, since, archived, uid FROM habit
+      SELECT id, name, question, every, at, target, unit, since, archived, uid, tags FROM habit
       WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY uid, id
       """
     ) { row -> Habit in
@@ -19,6 +19,7 @@ extension SQLiteConnection {
         every: every, at: row.text(at: 4), target: row.integer(at: 5), unit: row.text(at: 6),
         since: since, archived: (row.integer(at: 8) ?? 0) != 0)
       habit.uid = row.text(at: 9)
+      habit.tags = (row.text(at: 10) ?? "").split(separator: ",").map(String.init)
       return habit
     }
   }
@@ -70,13 +71,13 @@ extension SQLiteConnection {
   func insertHabit(_ row: HabitRow, uid: String?, addedAt: String) throws -> Int {
     try execute(
       """
-      INSERT INTO habit (name, question, every, at, target, unit, since, archived, uid)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO habit (name, question, every, at, target, unit, since, archived, uid, tags)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
-        SQLValue(uid),
+        SQLValue(uid), .text((row.tags ?? []).joined(separator: ",")),
       ])
     let id = try integer("SELECT last_insert_rowid()") ?? 0
     if uid == nil {
@@ -116,13 +117,13 @@ extension SQLiteConnection {
     try execute(
       """
       UPDATE habit SET name = ?, question = ?, every = ?, at = ?, target = ?, unit = ?,
-        since = ?, archived = ?, removed = 0
+        since = ?, archived = ?, tags = ?, removed = 0
       WHERE id = ?
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
-        SQLValue(row.id),
+        .text((row.tags ?? []).joined(separator: ",")), SQLValue(row.id),
       ])
   }
 

@@ -18,19 +18,24 @@ struct HistoryCommand: ContextCommand {
   @Flag(help: "Every day in full, in your own words (as 'nudge show' prints a day).")
   var full = false
 
+  @Option(
+    help: ArgumentHelp("Only the habits with this tag, beside the day.", valueName: "tag"),
+    completion: .shellCommand("nudge habit tags 2>/dev/null"))
+  var tag: String?
+
   func validate() throws {
     guard (1...3650).contains(days) else {
       throw outOfRange("--days", days, 1...3650, unit: "days")
     }
   }
 
-  /// `nudge history [--days N] [--json] [--full]` read without the argument parser
+  /// `nudge history [--days N] [--tag TAG] [--json] [--full]` read without the argument parser
   /// (`PlainWords`); anything else, or what `validate` refuses, is nil for the parser to read
   /// and say what is wrong.
   static func quickParse(_ arguments: [String]) -> Self? {
     guard arguments.first == "history",
       let words = PlainWords(
-        arguments.dropFirst(), options: ["--days"], flags: ["--json", "--full"],
+        arguments.dropFirst(), options: ["--days", "--tag"], flags: ["--json", "--full"],
         unconditional: ["--days"]),
       words.positionals.isEmpty,
       let days = words.number("--days", Int.self)
@@ -39,6 +44,7 @@ struct HistoryCommand: ContextCommand {
     command.days = days ?? 7
     command.json = words.flags.contains("--json")
     command.full = words.flags.contains("--full")
+    command.tag = words.options["--tag"]
     guard (try? command.validate()) != nil else { return nil }
     return command
   }
@@ -49,7 +55,8 @@ struct HistoryCommand: ContextCommand {
     let today = ctx.today(settings).day
     let timeline = try db.history(from: today.adding(days: -(days - 1)), through: today)
     let plans = try ctx.plans(db)
-    let habits = try HabitDays.read(db, from: today.adding(days: -(days - 1)), through: today)
+    let habits = try HabitDays.read(
+      db, from: today.adding(days: -(days - 1)), through: today, tag: tag)
     try ctx.render(
       timeline.map {
         HabitDays.Dated(

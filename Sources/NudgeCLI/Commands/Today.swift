@@ -155,27 +155,44 @@ struct TodayCommand: ContextCommand {
         ctx.line(style.green("✓") + " \(title) done")
       }
     }
-    // the person's own habits wanted today (or still this week or month): done, skipped, to do
+    // the person's own habits wanted today (or still this week or month): done, skipped, to do;
+    // grouped under their first tag when any has one (the untagged last)
     let habits = try db.habits(includingArchived: false)
+    let tagged = habits.contains { !$0.tags.isEmpty }
+    var groups: [(tag: String?, lines: [String])] = []
     for (habit, report) in zip(
       habits, try HabitReport.all(habits, db, today: today, scoring: false))
     {
       let name = VisibleText.escaped(habit.name)
+      let line: String
       switch report.today {
-      case .done:
-        ctx.line(style.green("✓") + " \(name) done · " + HabitText.streakLine(report))
-      case .skipped: ctx.line(style.blue("-") + " \(name) skipped today")
-      case .failed: ctx.line(style.red("✗") + " \(name): not today (a no)")
+      case .done: line = style.green("✓") + " \(name) done · " + HabitText.streakLine(report)
+      case .skipped: line = style.blue("-") + " \(name) skipped today"
+      case .failed: line = style.red("✗") + " \(name): not today (a no)"
       case .due:
         // a measurable one: its amount so far, and the command with --value
         let soFar = report.valueToday.map { " (\($0) of \(habit.target ?? 0) so far)" } ?? ""
-        ctx.line(
+        line =
           "→ \(name)\(soFar): "
-            + style.cyan(
-              "nudge habit done \(HabitText.argument(habit))"
-                + (habit.isMeasurable ? " --value N" : "")))
+          + style.cyan(
+            "nudge habit done \(HabitText.argument(habit))"
+              + (habit.isMeasurable ? " --value N" : ""))
       case .notDue: continue
       }
+      let tag = habit.tags.first
+      if let at = groups.firstIndex(where: { $0.tag?.lowercased() == tag?.lowercased() }) {
+        groups[at].lines.append(line)
+      } else {
+        groups.append((tag, [line]))
+      }
+    }
+    // the untagged last, the tags in order
+    let order = { (tag: String?) in (tag == nil ? "1" : "0") + (tag?.lowercased() ?? "") }
+    for group in groups.sorted(by: { order($0.tag) < order($1.tag) }) {
+      if tagged {
+        ctx.line(style.dim(group.tag.map { "#" + VisibleText.escaped($0) } ?? "other habits"))
+      }
+      for line in group.lines { ctx.line(tagged ? "  " + line : line) }
     }
     // a flow left unfinished in the last week (Ctrl-C, a closed window) and not saved since is
     // not forgotten (a craving note is one of several: its draft is said whatever the day has);

@@ -34,6 +34,17 @@ struct WeekCommand: ContextCommand {
     @NullWhenAbsent var measuredSleep: MeasuredSleepWeek?
     /// Each habit not archived: its days done and skipped this week, its streak then.
     var habits: [HabitWeek]
+    /// Each tag's week: its habits' days together (empty when no habit has a tag).
+    var tags: [TagWeek]
+  }
+
+  /// A tag's week: how many habits have it, and their days done, skipped and said no.
+  struct TagWeek: Encodable {
+    var tag: String
+    var habits: Int
+    var doneDays: Int
+    var skippedDays: Int
+    var failedDays: Int
   }
 
   /// A habit's week.
@@ -83,11 +94,19 @@ struct WeekCommand: ContextCommand {
         failedDays: week.filter { $0.state == "failed" }.count, streak: progress.streak,
         streakUnit: progress.streakUnit)
     }
+    let tagWeeks = HabitCommand.tags(of: habits).map { tag in
+      let weeks = zip(habits, habitWeeks).filter { $0.0.hasTag(tag) }.map(\.1)
+      return TagWeek(
+        tag: tag, habits: weeks.count, doneDays: weeks.reduce(0) { $0 + $1.doneDays },
+        skippedDays: weeks.reduce(0) { $0 + $1.skippedDays },
+        failedDays: weeks.reduce(0) { $0 + $1.failedDays })
+    }
     try ctx.render(
       Report(
         week: week, streak: streak.current, suggestions: suggestions,
         flows: flowWeeks.map(\.1), sleep: sleepWeek.line == nil ? nil : sleepWeek,
-        measuredSleep: measured, habits: habitWeeks), json: json
+        measuredSleep: measured, habits: habitWeeks,
+        tags: tagWeeks), json: json
     ) {
       let style = ctx.style
       ctx.line(style.bold("Your week · \(first.short) – \(last.short)"))
@@ -105,6 +124,12 @@ struct WeekCommand: ContextCommand {
             + (habit.skippedDays > 0 ? ", \(habit.skippedDays) skipped" : "")
             + (habit.failedDays > 0 ? ", \(habit.failedDays) no" : "")
             + " · streak \(habit.streak) \(unit)", indent: 2)
+      }
+      for tag in tagWeeks {
+        ctx.wrappedLine(
+          "#\(VisibleText.escaped(tag.tag)) (\(tag.habits) habit\(tag.habits == 1 ? "" : "s")): \(tag.doneDays) day\(tag.doneDays == 1 ? "" : "s") done"
+            + (tag.skippedDays > 0 ? ", \(tag.skippedDays) skipped" : "")
+            + (tag.failedDays > 0 ? ", \(tag.failedDays) no" : ""), indent: 2)
       }
       for suggestion in suggestions { ctx.wrappedLine(suggestion, indent: 2, style: style.cyan) }
     }

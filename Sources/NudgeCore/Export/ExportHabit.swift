@@ -15,6 +15,8 @@ public struct ExportHabit: Codable, Equatable, Sendable {
   /// The id it travels by (absent in an export from before it): a restore keeps it, so a
   /// backup restored on one computer is the same habit as the other computer's.
   public var uid: String?
+  /// Its tags (absent: none, as in an export from before them).
+  public var tags: [String]?
   /// Every day recorded, oldest first.
   public var days: [HabitCheck]
 
@@ -28,6 +30,7 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     since = habit.since
     archived = habit.archived
     uid = habit.uid
+    tags = habit.tags.isEmpty ? nil : habit.tags
     self.days = days.sorted { $0.day < $1.day }
   }
 
@@ -53,6 +56,12 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     }
     habit.target = try target.map(Habit.checkedTarget)
     habit.unit = try unit.map(Habit.checkedUnit)
+    if let tags {
+      habit.tags = try Habit.checkedTags(tags)
+      guard habit.tags == tags else {
+        throw InputError("its tags repeat one another or are not trimmed")
+      }
+    }
     guard (habit.unit == nil) == (habit.target == nil) else {
       throw InputError("a measurable habit has both a target and a unit, a yes/no one neither")
     }

@@ -22,6 +22,8 @@ public struct Habit: Equatable, Sendable {
   /// The id it travels by, the same on every computer (sync, an export): nil until the store
   /// has given it one.
   public var uid: String? = nil
+  /// Its tags (`--tag health`), as first typed, in the order given; compared in any case.
+  public var tags: [String] = []
 
   public init(
     id: Int = 0, name: String, question: String? = nil, every: HabitFrequency = .daily,
@@ -114,6 +116,43 @@ public struct Habit: Equatable, Sendable {
     try oneLine(
       text, max: maxUnitLength,
       "a unit is a word or two of 1 to \(maxUnitLength) characters (pages, minutes)")
+  }
+
+  /// The most tags a habit has, and the longest tag.
+  public static let maxTags = 10
+  public static let maxTagLength = 24
+
+  /// `text` as a tag: one word of letters, digits, `-` and `_`, 1 to `maxTagLength` long.
+  public static func checkedTag(_ text: String) throws(InputError) -> String {
+    let tag = text.trimmingSpaces
+    guard !tag.isEmpty, tag.count <= maxTagLength,
+      tag.unicodeScalars.allSatisfy({
+        $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-" || $0 == "_"
+      }), !tag.hasPrefix("-")
+    else {
+      throw InputError(
+        "a tag is one word of 1 to \(maxTagLength) letters, digits, '-' or '_' (not starting with '-'), not '\(VisibleText.escaped(String(text.prefix(40))))'"
+      )
+    }
+    return tag
+  }
+
+  /// `tags` checked, their repeats (in any case) dropped, at most `maxTags`.
+  public static func checkedTags(_ tags: [String]) throws(InputError) -> [String] {
+    var kept: [String] = []
+    for text in tags {
+      let tag = try checkedTag(text)
+      if !kept.contains(where: { $0.lowercased() == tag.lowercased() }) { kept.append(tag) }
+    }
+    guard kept.count <= maxTags else {
+      throw InputError("a habit has at most \(maxTags) tags, not \(kept.count)")
+    }
+    return kept
+  }
+
+  /// Whether it has `tag`, in any case.
+  public func hasTag(_ tag: String) -> Bool {
+    tags.contains { $0.lowercased() == tag.lowercased() }
   }
 
   /// The longest note on a day.

@@ -62,6 +62,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
       found["unit"] = habit.unit
       found["since"] = habit.since.description
       found["archived"] = habit.archived ? "yes" : "no"
+      if let tags = habit.tags { found["tags"] = tags.joined(separator: ", ") }
     }
     if let done { found["done"] = done ? "yes" : "no" }
     if let failed { found["failed"] = failed ? "yes" : "no" }

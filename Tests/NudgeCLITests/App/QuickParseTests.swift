@@ -101,7 +101,7 @@ import Testing
 
   @Test(arguments: [
     [], ["--days", "3650"], ["--days=1", "--json"], ["--full", "--days", "30"],
-    ["--json", "--full"],
+    ["--json", "--full"], ["--tag", "health", "--days", "3"], ["--tag=mind"],
   ])
   func historyReadsAsTheParserReadsIt(rest: [String]) throws {
     let arguments = ["history"] + rest
@@ -111,6 +111,7 @@ import Testing
       [quick.days, quick.json ? 1 : 0, quick.full ? 1 : 0] == [
         parsed.days, parsed.json ? 1 : 0, parsed.full ? 1 : 0,
       ])
+    #expect(quick.tag == parsed.tag)
   }
 
   @Test(arguments: [

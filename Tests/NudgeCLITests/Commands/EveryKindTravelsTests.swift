@@ -55,7 +55,10 @@ import Testing
     case .setting:
       return try nudge("config", "set", "celebrations", "off", now: at)
     case .habit:
-      return try nudge("habit", "add", "Read", "--target", "20", "--unit", "pages", now: at)
+      // with tags: they travel with the habit's definition
+      return try nudge(
+        "habit", "add", "Read", "--target", "20", "--unit", "pages", "--tag", "mind", "--tag",
+        "evening", now: at)
     case .habitDay:
       // a no with a note: the day's mark and its words travel with it
       return try nudge("habit", "fail", "floss", "--note", "gums sore, \"again\"", now: at)

@@ -20,6 +20,7 @@ struct HabitCommand: ParsableCommand {
       Add.self, Done.self, Skip.self, Fail.self, Note.self, List.self, Show.self, Edit.self,
       Archive.self,
       Unarchive.self, Remove.self, ImportLoop.self, ImportHarsh.self, Export.self, Names.self,
+      Tags.self,
     ],
     defaultSubcommand: List.self)
 

@@ -23,6 +23,7 @@ extension HabitCommand {
           try HabitInput.wholeNumber($0, option: "--target", from: 1)
         },
         unit: fields.unit, question: fields.question, ctx)
+      habit.tags = try HabitInput.tags(fields.tags)
       habit = try HabitChanges(db: db).add(habit, madeOn: today.day, at: today.savedAt)
       try HabitReminders.update(ctx, db)
       ctx.line(

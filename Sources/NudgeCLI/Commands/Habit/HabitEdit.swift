@@ -18,16 +18,22 @@ extension HabitCommand {
 
     @OptionGroup var fields: HabitFields
 
+    @Option(
+      name: .customLong("untag"),
+      help: ArgumentHelp("A tag to remove; again for more.", valueName: "tag"),
+      completion: .shellCommand("nudge habit tags 2>/dev/null"))
+    var untags: [String] = []
+
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings())
       let habit = try HabitInput.find(name, in: try db.habits(), ctx)
-      guard rename != nil || !fields.isEmpty else {
+      guard rename != nil || !fields.isEmpty || !untags.isEmpty else {
         throw CLIError(
-          "nothing to change: give --rename, --at, --every, --target, --unit or --question",
+          "nothing to change: give --rename, --at, --every, --target, --unit, --question, --tag or --untag",
           code: .usage)
       }
-      let edited = try HabitInput.checked(
+      var edited = try HabitInput.checked(
         habit, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
         at: fields.at == "off" ? nil : (fields.at ?? habit.at),
         target: try fields.target.map {
@@ -37,6 +43,9 @@ extension HabitCommand {
         question: fields.question
           ?? (habit.question == Habit.defaultQuestion(habit.name) ? nil : habit.question), ctx,
         renaming: rename != nil)
+      let removing = Set(untags.map { $0.trimmingSpaces.lowercased() })
+      edited.tags = try HabitInput.tags(
+        habit.tags.filter { !removing.contains($0.lowercased()) } + fields.tags)
       guard edited != habit else {
         ctx.line("\(HabitText.name(habit)) is so already; nothing changed.")
         return

@@ -27,8 +27,15 @@ struct HabitFields: ParsableArguments {
   @Option(help: ArgumentHelp("What its reminder asks.", valueName: "text"))
   var question: String?
 
+  @Option(
+    name: .customLong("tag"),
+    help: ArgumentHelp(
+      "A tag (health, morning); again for more. Edit adds it (--untag removes).", valueName: "tag"),
+    completion: .shellCommand("nudge habit tags 2>/dev/null"))
+  var tags: [String] = []
+
   /// Whether none was given.
   var isEmpty: Bool {
-    at == nil && every == nil && target == nil && unit == nil && question == nil
+    at == nil && every == nil && target == nil && unit == nil && question == nil && tags.isEmpty
   }
 }

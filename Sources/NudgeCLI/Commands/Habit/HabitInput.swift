@@ -26,6 +26,14 @@ enum HabitInput {
       code: .usage)
   }
 
+  /// `tags` as a habit's tags (`--tag`), checked, repeats dropped; an error (exit 64) says
+  /// what a tag can be.
+  static func tags(_ tags: [String]) throws -> [String] {
+    do throws(InputError) { return try Habit.checkedTags(tags) } catch {
+      throw CLIError("--tag: " + error.message, code: .usage)
+    }
+  }
+
   /// `text` as a day's note (`--note`), checked; an error (exit 64) says what a note can be.
   static func note(_ text: String?) throws -> String? {
     guard let text else { return nil }

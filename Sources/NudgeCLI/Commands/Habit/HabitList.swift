@@ -13,13 +13,28 @@ extension HabitCommand {
     @Flag(help: "Archived habits too.")
     var all = false
 
+    @Option(
+      help: ArgumentHelp("Only the habits with this tag.", valueName: "tag"),
+      completion: .shellCommand("nudge habit tags 2>/dev/null"))
+    var tag: String?
+
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings()).day
-      let habits = try db.habits(includingArchived: all)
+      let habits = try db.habits(includingArchived: all).filter { tag == nil || $0.hasTag(tag!) }
       let reports = try HabitReport.all(habits, db, today: today)
       try ctx.render(reports, json: json) {
         guard !habits.isEmpty else {
+          if let tag {
+            let tags = HabitCommand.tags(of: try db.habits(includingArchived: true))
+            ctx.line(
+              "No habit has the tag '\(VisibleText.escaped(tag))'"
+                + (tags.isEmpty
+                  ? "; add one with: nudge habit edit NAME --tag \(VisibleText.escaped(tag))"
+                  : " (your tags: \(tags.map(VisibleText.escaped).joined(separator: ", "))).")
+            )
+            return
+          }
           ctx.line("No habits yet. Add one: nudge habit add \"Stretch\" --at 9pm")
           return
         }
@@ -41,6 +56,7 @@ extension HabitCommand {
               + style.dim(
                 "strength \(report.strength)%  \(habit.every.description)"
                   + (habit.at.map { ", reminder \(VisibleText.escaped(HabitText.time($0)))" } ?? "")
+                  + (habit.tags.isEmpty ? "" : "  " + HabitText.tagWords(habit))
                   + (habit.archived ? "  (archived)" : "")))
         }
       }

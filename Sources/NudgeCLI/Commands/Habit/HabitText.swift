@@ -70,6 +70,11 @@ enum HabitText {
     }
   }
 
+  /// "#health #morning".
+  static func tagWords(_ habit: Habit) -> String {
+    habit.tags.map { "#" + VisibleText.escaped($0) }.joined(separator: " ")
+  }
+
   /// "daily at 9pm, 20 pages a day".
   static func describe(_ habit: Habit, style: Style) -> String {
     var text = habit.every.description
@@ -77,6 +82,7 @@ enum HabitText {
     if let target = habit.target {
       text += ", \(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"
     }
+    if !habit.tags.isEmpty { text += ", " + tagWords(habit) }
     return text
   }
 

@@ -22,6 +22,8 @@ struct HabitReport: Encodable {
   var streakUnit: String
   var strength: Int
   var archived: Bool
+  /// Its tags, as typed.
+  var tags: [String]
   /// How many times the running period (this week, this month) was done, and how many it
   /// wants (a skip or a day off stands in for one).
   var periodDone: Int
@@ -44,6 +46,7 @@ struct HabitReport: Encodable {
     streakUnit = habit.every.streakUnit
     strength = progress.strength
     archived = habit.archived
+    tags = habit.tags
     periodDone = progress.periodDone
     periodWants = progress.periodWants
   }
@@ -215,8 +218,10 @@ enum HabitDays {
 
   /// The marks of every habit (archived ones too) from `first` through `last`, by day, in the
   /// habits' order.
-  static func read(_ db: AppDatabase, from first: Day, through last: Day) throws -> [Day: [Mark]] {
-    let habits = try db.habits(includingArchived: true)
+  static func read(_ db: AppDatabase, from first: Day, through last: Day, tag: String? = nil)
+    throws -> [Day: [Mark]]
+  {
+    let habits = try db.habits(includingArchived: true).filter { tag == nil || $0.hasTag(tag!) }
     guard !habits.isEmpty else { return [:] }
     let checks = try db.habitChecks(from: first, through: last)
     var byDay: [Day: [Mark]] = [:]
