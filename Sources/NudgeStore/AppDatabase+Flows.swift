@@ -154,7 +154,8 @@ extension AppDatabase {
       """
       SELECT c.habit, c.day FROM habit_check c JOIN habit h ON h.id = c.habit
       WHERE c.done AND NOT h.removed
-        AND (h.target IS NULL OR c.value IS NULL OR c.value >= h.target)
+        AND (h.target IS NULL OR c.value IS NULL
+          OR (h.at_most AND c.value <= h.target) OR (NOT h.at_most AND c.value >= h.target))
       ORDER BY c.habit, c.day
       """
     ) { row in

@@ -41,6 +41,8 @@ struct HabitRow: Codable, Equatable {
   var archived: Bool
   /// Its tags (absent in a journal from before them: none).
   var tags: [String]?
+  /// A limit (absent before them: no).
+  var atMost: Bool?
 
   init(_ habit: Habit) {
     id = habit.id
@@ -53,6 +55,7 @@ struct HabitRow: Codable, Equatable {
     since = habit.since
     archived = habit.archived
     tags = habit.tags.isEmpty ? nil : habit.tags
+    atMost = habit.atMost ? true : nil
   }
 
   var habit: Habit? {
@@ -61,6 +64,7 @@ struct HabitRow: Codable, Equatable {
       id: id, name: name, question: question, every: every, at: at, target: target, unit: unit,
       since: since, archived: archived)
     habit.tags = tags ?? []
+    habit.atMost = atMost ?? false
     return habit
   }
 

@@ -38,10 +38,11 @@ public struct LoopImport: Sendable {
       if loop.isMeasurable {
         // Loop's target is over its period; Nudge's is a day's, for each day it is done
         let perDay = (loop.target ?? 1) / Double(max(1, loop.numerator))
-        let wanted = perDay.rounded(.up)
+        // a limit rounds down (2.5 coffees a day: at most 2), a target up
+        let wanted = perDay.rounded(loop.targetIsAtMost ? .down : .up)
         target =
           wanted >= Double(NudgeCore.Habit.maxAmount)
-          ? NudgeCore.Habit.maxAmount : max(1, Int(wanted))
+          ? NudgeCore.Habit.maxAmount : max(loop.targetIsAtMost ? 0 : 1, Int(wanted))
         if wanted > Double(NudgeCore.Habit.maxAmount) {
           result.notes.append(
             "'\(shown)''s target is more than the \(NudgeCore.Habit.maxAmount) a day Nudge keeps; it is \(NudgeCore.Habit.maxAmount)"
@@ -50,11 +51,6 @@ public struct LoopImport: Sendable {
         if loop.target == nil {
           result.notes.append(
             "'\(shown)' is measurable, and the file does not say its target: it is 1 a day; set it with nudge habit edit \(Reminder.HabitOffer(NudgeCore.Habit(name: name, since: today), streak: 0).argument) --target N --unit UNIT"
-          )
-        }
-        if loop.targetIsAtMost {
-          result.notes.append(
-            "'\(VisibleText.escaped(name))' is an \"at most\" habit in Loop; Nudge keeps it as at least \(target!) a day"
           )
         }
       }
@@ -83,7 +79,7 @@ public struct LoopImport: Sendable {
           "\(clamped) of '\(shown)''s amounts were outside 0 to \(NudgeCore.Habit.maxAmount); each is kept as the nearest of those"
         )
       }
-      let habit = NudgeCore.Habit(
+      var habit = NudgeCore.Habit(
         name: name, question: question,
         every: every,
         // a reminder on no weekday is none
@@ -92,6 +88,7 @@ public struct LoopImport: Sendable {
         unit: loop.isMeasurable
           ? ((try? NudgeCore.Habit.checkedUnit(loop.unit)) ?? "units") : nil,
         since: min(today, loop.marks.first?.day ?? today), archived: loop.archived)
+      habit.atMost = loop.isMeasurable && loop.targetIsAtMost
       // a day after today is not one to count (a clock set wrong, or a hostile file)
       let future = loop.marks.filter { $0.day > today }.count
       if future > 0 {

@@ -358,8 +358,7 @@ extension AppDatabase {
     // them, so two changes made in the same second are taken back latest first whichever
     // journal holds them; rows from before it are 0, ordered by their time as before), and the
     // journal of pauses: the pause a change was about, and every pause as it was before the
-    // change and after it (`nudge pause`, `resume`, `pause remove`), as JSON arrays of
-    // {first_day, last_day}.
+    // change and after it (`nudge pause`, `resume`, `pause remove`), as JSON {first_day, last_day}.
     """
       ALTER TABLE entry_change ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE habit_change ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
@@ -390,11 +389,12 @@ extension AppDatabase {
       UPDATE habit SET uid = printf('%012x', id) || lower(hex(randomblob(8))) WHERE uid IS NULL;
       CREATE UNIQUE INDEX habit_uid ON habit (uid);
     """,
-    // Version 16: a day said no (`failed`) apart from a skip, a day's note, a habit's tags.
+    // Version 16: a day said no (`failed`), a day's note, a habit's tags and limit.
     """
       ALTER TABLE habit_check ADD COLUMN failed BOOLEAN NOT NULL DEFAULT 0;
       ALTER TABLE habit_check ADD COLUMN note TEXT;
       ALTER TABLE habit ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+      ALTER TABLE habit ADD COLUMN at_most BOOLEAN NOT NULL DEFAULT 0;
     """,
   ]
 }

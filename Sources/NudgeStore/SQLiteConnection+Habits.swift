@@ -4,7 +4,8 @@ extension SQLiteConnection {
   func habits(includingArchived: Bool) throws -> [Habit] {
     try rows(
       """
-      SELECT id, name, question, every, at, target, unit, since, archived, uid, tags FROM habit
+      SELECT id, name, question, every, at, target, unit, since, archived, uid, tags, at_most
+      FROM habit
       WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY uid, id
       """
     ) { row -> Habit in
@@ -20,6 +21,7 @@ extension SQLiteConnection {
         since: since, archived: (row.integer(at: 8) ?? 0) != 0)
       habit.uid = row.text(at: 9)
       habit.tags = (row.text(at: 10) ?? "").split(separator: ",").map(String.init)
+      habit.atMost = (row.integer(at: 11) ?? 0) != 0
       return habit
     }
   }
@@ -71,13 +73,15 @@ extension SQLiteConnection {
   func insertHabit(_ row: HabitRow, uid: String?, addedAt: String) throws -> Int {
     try execute(
       """
-      INSERT INTO habit (name, question, every, at, target, unit, since, archived, uid, tags)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO habit (
+        name, question, every, at, target, unit, since, archived, uid, tags, at_most)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
         SQLValue(uid), .text((row.tags ?? []).joined(separator: ",")),
+        SQLValue(row.atMost ?? false),
       ])
     let id = try integer("SELECT last_insert_rowid()") ?? 0
     if uid == nil {
@@ -117,13 +121,14 @@ extension SQLiteConnection {
     try execute(
       """
       UPDATE habit SET name = ?, question = ?, every = ?, at = ?, target = ?, unit = ?,
-        since = ?, archived = ?, tags = ?, removed = 0
+        since = ?, archived = ?, tags = ?, at_most = ?, removed = 0
       WHERE id = ?
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
-        .text((row.tags ?? []).joined(separator: ",")), SQLValue(row.id),
+        .text((row.tags ?? []).joined(separator: ",")), SQLValue(row.atMost ?? false),
+        SQLValue(row.id),
       ])
   }
 

@@ -17,6 +17,8 @@ public struct ExportHabit: Codable, Equatable, Sendable {
   public var uid: String?
   /// Its tags (absent: none, as in an export from before them).
   public var tags: [String]?
+  /// A limit: its target a ceiling (absent: no).
+  public var atMost: Bool?
   /// Every day recorded, oldest first.
   public var days: [HabitCheck]
 
@@ -31,6 +33,7 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     archived = habit.archived
     uid = habit.uid
     tags = habit.tags.isEmpty ? nil : habit.tags
+    atMost = habit.atMost ? true : nil
     self.days = days.sorted { $0.day < $1.day }
   }
 
@@ -54,13 +57,17 @@ public struct ExportHabit: Codable, Equatable, Sendable {
       if let problem = timeProblem(at) { throw InputError(problem) }
       habit.at = at
     }
-    habit.target = try target.map(Habit.checkedTarget)
+    habit.atMost = atMost ?? false
+    habit.target = try target.map(habit.atMost ? Habit.checkedLimit : Habit.checkedTarget)
     habit.unit = try unit.map(Habit.checkedUnit)
     if let tags {
       habit.tags = try Habit.checkedTags(tags)
       guard habit.tags == tags else {
         throw InputError("its tags repeat one another or are not trimmed")
       }
+    }
+    guard !habit.atMost || habit.target != nil else {
+      throw InputError("a limit (at_most) needs its target and unit")
     }
     guard (habit.unit == nil) == (habit.target == nil) else {
       throw InputError("a measurable habit has both a target and a unit, a yes/no one neither")

@@ -24,6 +24,9 @@ public struct Habit: Equatable, Sendable {
   public var uid: String? = nil
   /// Its tags (`--tag health`), as first typed, in the order given; compared in any case.
   public var tags: [String] = []
+  /// A limit (`--at-most 2 --unit coffees`): its target is a ceiling, a day counts when its
+  /// amount stays at or under it.
+  public var atMost = false
 
   public init(
     id: Int = 0, name: String, question: String? = nil, every: HabitFrequency = .daily,
@@ -178,6 +181,14 @@ public struct Habit: Equatable, Sendable {
   /// The largest target and value.
   public static let maxAmount = 1_000_000
 
+  /// `n` as a limit (`--at-most`: 0 allowed, no coffee at all), or an error.
+  public static func checkedLimit(_ n: Int) throws(InputError) -> Int {
+    guard (0...maxAmount).contains(n) else {
+      throw InputError("a limit is a whole number from 0 to \(maxAmount)")
+    }
+    return n
+  }
+
   /// `n` as a target, or an error.
   public static func checkedTarget(_ n: Int) throws(InputError) -> Int {
     guard (1...maxAmount).contains(n) else {
@@ -268,6 +279,7 @@ public struct HabitCheck: Equatable, Sendable, Codable {
   public func meets(_ habit: Habit) -> Bool {
     guard done else { return false }
     guard let target = habit.target, let value else { return true }
-    return value >= target
+    // a limit's day counts while it stays at or under it
+    return habit.atMost ? value <= target : value >= target
   }
 }

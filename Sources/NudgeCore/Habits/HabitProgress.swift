@@ -48,6 +48,8 @@ public struct HabitProgress: Equatable, Sendable {
   /// What `day` (the day this progress was read for) holds for `habit`.
   public func state(of habit: Habit, on day: Day) -> DayState {
     if today?.meets(habit) == true { return .done }
+    // a limit gone over: the day is lost, as a no
+    if habit.atMost, today?.done == true { return .failed }
     if let today, !today.done { return today.failed ? .failed : .skipped }
     return habit.every.isDue(on: day) && !isPeriodMet ? .due : .notDue
   }
@@ -123,7 +125,7 @@ public struct HabitProgress: Equatable, Sendable {
     let (numerator, denominator) = habit.every.loopRatio
     let score = HabitStrength.score(
       days: days, numerator: numerator, denominator: denominator,
-      target: habit.target.map { Double($0 * numerator) })
+      target: habit.target.map { Double($0 * numerator) }, atMost: habit.atMost)
     return Int((score * 100).rounded())
   }
 

@@ -16,13 +16,16 @@ extension HabitCommand {
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings())
+      let (amount, atMost) = try fields.amount()
+      var base = Habit(name: name, since: today.day)
+      base.atMost = atMost ?? false
+      // a limit's reminder asks how many so far
+      let question =
+        fields.question
+        ?? (base.atMost ? fields.unit.map { "How many \($0.trimmingSpaces) so far today?" } : nil)
       var habit = try HabitInput.checked(
-        Habit(name: name, since: today.day), name: name, every: fields.every ?? "daily",
-        at: fields.at,
-        target: try fields.target.map {
-          try HabitInput.wholeNumber($0, option: "--target", from: 1)
-        },
-        unit: fields.unit, question: fields.question, ctx)
+        base, name: name, every: fields.every ?? "daily", at: fields.at, target: amount,
+        unit: fields.unit, question: question, ctx)
       habit.tags = try HabitInput.tags(fields.tags)
       habit = try HabitChanges(db: db).add(habit, madeOn: today.day, at: today.savedAt)
       try HabitReminders.update(ctx, db)

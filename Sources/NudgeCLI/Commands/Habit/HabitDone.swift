@@ -89,12 +89,19 @@ extension HabitCommand {
           let unit = habit.unit.map { " " + VisibleText.escaped($0) } ?? ""
           let sum = soFar.map { " (\($0) + \(amount - $0))" } ?? ""
           ctx.line(
-            check.meets(habit)
-              ? ctx.style.green("✓")
-                + " \(HabitText.name(habit)) done \(when): \(amount)\(unit)\(sum). "
+            habit.atMost
+              ? (check.meets(habit) ? ctx.style.green("✓") + " " : "")
+                + "\(HabitText.name(habit)) \(when): \(amount)\(unit)\(sum), "
+                + (check.meets(habit)
+                  ? "within the limit of \(target). "
+                  : "over the limit of \(target); the day does not count. ")
                 + HabitText.streakLine(report)
-              : "\(HabitText.name(habit)) \(when): \(amount) of \(target)\(unit) so far\(sum); the day counts once it reaches \(target). "
-                + HabitText.streakLine(report))
+              : check.meets(habit)
+                ? ctx.style.green("✓")
+                  + " \(HabitText.name(habit)) done \(when): \(amount)\(unit)\(sum). "
+                  + HabitText.streakLine(report)
+                : "\(HabitText.name(habit)) \(when): \(amount) of \(target)\(unit) so far\(sum); the day counts once it reaches \(target). "
+                  + HabitText.streakLine(report))
         } else {
           ctx.line(
             ctx.style.green("✓") + " \(HabitText.name(habit)) done \(when). "

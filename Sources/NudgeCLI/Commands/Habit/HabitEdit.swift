@@ -33,12 +33,13 @@ extension HabitCommand {
           "nothing to change: give --rename, --at, --every, --target, --unit, --question, --tag or --untag",
           code: .usage)
       }
+      let (amount, atMost) = try fields.amount()
+      var base = habit
+      base.atMost = atMost ?? habit.atMost
       var edited = try HabitInput.checked(
-        habit, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
+        base, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
         at: fields.at == "off" ? nil : (fields.at ?? habit.at),
-        target: try fields.target.map {
-          try HabitInput.wholeNumber($0, option: "--target", from: 1)
-        } ?? habit.target, unit: fields.unit ?? habit.unit,
+        target: amount ?? habit.target, unit: fields.unit ?? habit.unit,
         // a question that was the old name's default becomes the new name's
         question: fields.question
           ?? (habit.question == Habit.defaultQuestion(habit.name) ? nil : habit.question), ctx,

@@ -21,6 +21,13 @@ struct HabitFields: ParsableArguments {
       "The amount a day that meets it (measurable; a whole number, with --unit).", valueName: "n"))
   var target: String?
 
+  @Option(
+    name: .customLong("at-most"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "A limit instead: the day counts while its amount stays at or under N (with --unit).",
+      valueName: "n"))
+  var atMost: String?
+
   @Option(help: ArgumentHelp("The target's unit: pages, minutes, glasses.", valueName: "unit"))
   var unit: String?
 
@@ -34,8 +41,25 @@ struct HabitFields: ParsableArguments {
     completion: .shellCommand("nudge habit tags 2>/dev/null"))
   var tags: [String] = []
 
+  /// The amount given (`--target` or `--at-most`, not both) and whether it is a limit; nil
+  /// amount when neither was given.
+  func amount() throws -> (amount: Int?, atMost: Bool?) {
+    if target != nil && atMost != nil {
+      throw CLIError(
+        "give --target (at least) or --at-most (a limit), not both", code: .usage)
+    }
+    if let atMost {
+      return (try HabitInput.wholeNumber(atMost, option: "--at-most", from: 0), true)
+    }
+    if let target {
+      return (try HabitInput.wholeNumber(target, option: "--target", from: 1), false)
+    }
+    return (nil, nil)
+  }
+
   /// Whether none was given.
   var isEmpty: Bool {
     at == nil && every == nil && target == nil && unit == nil && question == nil && tags.isEmpty
+      && atMost == nil
   }
 }

@@ -72,7 +72,7 @@ enum HabitInput {
       if renaming { habit.name = try Habit.checkedName(name, reserved: HabitCommand.reservedNames) }
       habit.every = try HabitFrequency.parse(every)
       // what is kept as it was (an imported unit or question, say) is not checked again
-      habit.target = try target.map(Habit.checkedTarget)
+      habit.target = try target.map(base.atMost ? Habit.checkedLimit : Habit.checkedTarget)
       if let unit {
         habit.unit = unit == base.unit ? unit : try Habit.checkedUnit(unit)
       } else {
@@ -88,7 +88,9 @@ enum HabitInput {
     }
     if (habit.unit == nil) != (habit.target == nil) {
       throw CLIError(
-        "--target and --unit go together: a measurable habit has a target a day in a unit (--target 20 --unit pages)",
+        base.atMost
+          ? "--at-most and --unit go together: a limit is an amount a day in a unit (--at-most 2 --unit coffees)"
+          : "--target and --unit go together: a measurable habit has a target a day in a unit (--target 20 --unit pages)",
         code: .usage)
     }
     if let at {

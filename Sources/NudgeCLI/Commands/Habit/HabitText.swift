@@ -80,7 +80,8 @@ enum HabitText {
     var text = habit.every.description
     if let at = habit.at { text += ", reminder \(VisibleText.escaped(time(at)))" }
     if let target = habit.target {
-      text += ", \(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"
+      text +=
+        ", \(habit.atMost ? "at most " : "")\(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"
     }
     if !habit.tags.isEmpty { text += ", " + tagWords(habit) }
     return text

@@ -24,6 +24,8 @@ struct HabitReport: Encodable {
   var archived: Bool
   /// Its tags, as typed.
   var tags: [String]
+  /// Whether its target is a limit (at most).
+  var atMost: Bool
   /// How many times the running period (this week, this month) was done, and how many it
   /// wants (a skip or a day off stands in for one).
   var periodDone: Int
@@ -47,6 +49,7 @@ struct HabitReport: Encodable {
     strength = progress.strength
     archived = habit.archived
     tags = habit.tags
+    atMost = habit.atMost
     periodDone = progress.periodDone
     periodWants = progress.periodWants
   }
