@@ -114,6 +114,7 @@ extension AppDatabase {
     // the answers the plans' rules read (the store knows no rule: the core makes the facts)
     facts.apply(answerRows: try answerRows(db, HistoryFacts.answersRead))
     facts.habitDays = try habitDays(db)
+    facts.quitHabits = try quitHabits(db)
     return facts
   }
 
@@ -164,6 +165,27 @@ extension AppDatabase {
       }
     }
     return byHabit.keys.sorted().map { byHabit[$0]! }
+  }
+
+  /// Each habit to quit (not removed) with a day recorded: its start, slips and last day.
+  static func quitHabits(_ db: SQLiteConnection) throws -> [QuitRecord] {
+    var found: [Int: QuitRecord] = [:]
+    _ = try db.rows(
+      """
+      SELECT h.id, h.since, c.day, c.failed FROM habit h JOIN habit_check c ON c.habit = h.id
+      WHERE h.quit AND NOT h.removed ORDER BY h.id, c.day
+      """
+    ) { row in
+      guard let since = Day(row.text(at: 1) ?? ""), let day = Day(row.text(at: 2) ?? "") else {
+        return
+      }
+      let id = row.integer(at: 0) ?? 0
+      var record = found[id] ?? QuitRecord(since: min(since, day), slips: [], through: day)
+      record.through = max(record.through, day)
+      if (row.integer(at: 3) ?? 0) != 0 { record.slips.insert(day) }
+      found[id] = record
+    }
+    return found.keys.sorted().map { found[$0]! }
   }
 
   /// Earned achievements and their days.

@@ -43,6 +43,8 @@ struct HabitRow: Codable, Equatable {
   var tags: [String]?
   /// A limit (absent before them: no).
   var atMost: Bool?
+  /// A habit to quit (absent before them: no).
+  var quit: Bool?
 
   init(_ habit: Habit) {
     id = habit.id
@@ -56,6 +58,7 @@ struct HabitRow: Codable, Equatable {
     archived = habit.archived
     tags = habit.tags.isEmpty ? nil : habit.tags
     atMost = habit.atMost ? true : nil
+    quit = habit.quit ? true : nil
   }
 
   var habit: Habit? {
@@ -65,6 +68,7 @@ struct HabitRow: Codable, Equatable {
       since: since, archived: archived)
     habit.tags = tags ?? []
     habit.atMost = atMost ?? false
+    habit.quit = quit ?? false
     return habit
   }
 

@@ -338,8 +338,7 @@ extension AppDatabase {
     // Version 13: the sync triggers exist only while this device syncs (`joinSync` makes
     // them, `leaveSync` drops them; a device that syncs keeps them, see `migrate`), and are
     // written shorter: SQLite parses every trigger at each open, and these twelve were a tenth
-    // of the start of every command that reads the database. (A file whose triggers someone
-    // dropped by hand still upgrades: IF EXISTS.)
+    // of the start of every command that reads the database. (Dropped by hand: IF EXISTS.)
     """
       DROP TRIGGER IF EXISTS sync_entry_added;
       DROP TRIGGER IF EXISTS sync_entry_changed;
@@ -389,12 +388,13 @@ extension AppDatabase {
       UPDATE habit SET uid = printf('%012x', id) || lower(hex(randomblob(8))) WHERE uid IS NULL;
       CREATE UNIQUE INDEX habit_uid ON habit (uid);
     """,
-    // Version 16: a day said no (`failed`), a day's note, a habit's tags and limit.
+    // Version 16: a day said no (`failed`), a day's note, a habit's tags, limit, or quitting.
     """
       ALTER TABLE habit_check ADD COLUMN failed BOOLEAN NOT NULL DEFAULT 0;
       ALTER TABLE habit_check ADD COLUMN note TEXT;
       ALTER TABLE habit ADD COLUMN tags TEXT NOT NULL DEFAULT '';
       ALTER TABLE habit ADD COLUMN at_most BOOLEAN NOT NULL DEFAULT 0;
+      ALTER TABLE habit ADD COLUMN quit BOOLEAN NOT NULL DEFAULT 0;
     """,
   ]
 }

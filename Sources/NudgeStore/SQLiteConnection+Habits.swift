@@ -4,7 +4,8 @@ extension SQLiteConnection {
   func habits(includingArchived: Bool) throws -> [Habit] {
     try rows(
       """
-      SELECT id, name, question, every, at, target, unit, since, archived, uid, tags, at_most
+      SELECT id, name, question, every, at, target, unit, since, archived, uid, tags, at_most,
+        quit
       FROM habit
       WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY uid, id
       """
@@ -22,6 +23,7 @@ extension SQLiteConnection {
       habit.uid = row.text(at: 9)
       habit.tags = (row.text(at: 10) ?? "").split(separator: ",").map(String.init)
       habit.atMost = (row.integer(at: 11) ?? 0) != 0
+      habit.quit = (row.integer(at: 12) ?? 0) != 0
       return habit
     }
   }
@@ -74,14 +76,14 @@ extension SQLiteConnection {
     try execute(
       """
       INSERT INTO habit (
-        name, question, every, at, target, unit, since, archived, uid, tags, at_most)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        name, question, every, at, target, unit, since, archived, uid, tags, at_most, quit)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
         SQLValue(uid), .text((row.tags ?? []).joined(separator: ",")),
-        SQLValue(row.atMost ?? false),
+        SQLValue(row.atMost ?? false), SQLValue(row.quit ?? false),
       ])
     let id = try integer("SELECT last_insert_rowid()") ?? 0
     if uid == nil {
@@ -121,14 +123,14 @@ extension SQLiteConnection {
     try execute(
       """
       UPDATE habit SET name = ?, question = ?, every = ?, at = ?, target = ?, unit = ?,
-        since = ?, archived = ?, tags = ?, at_most = ?, removed = 0
+        since = ?, archived = ?, tags = ?, at_most = ?, quit = ?, removed = 0
       WHERE id = ?
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
         .text((row.tags ?? []).joined(separator: ",")), SQLValue(row.atMost ?? false),
-        SQLValue(row.id),
+        SQLValue(row.quit ?? false), SQLValue(row.id),
       ])
   }
 

@@ -169,6 +169,14 @@ struct TodayCommand: ContextCommand {
       case .done: line = style.green("✓") + " \(name) done · " + HabitText.streakLine(report)
       case .skipped: line = style.blue("-") + " \(name) skipped today"
       case .failed: line = style.red("✗") + " \(name): not today (a no)"
+      case .due where habit.quit:
+        // a habit to quit: its clean run, a kind word the day after a slip, and how to say one
+        let word =
+          report.streak == 1 && habit.since < today
+          ? "a new run starts today; be kind to yourself" : HabitText.streakLine(report)
+        line =
+          "→ \(name): \(word); a slip: "
+          + style.cyan("nudge habit slip \(HabitText.argument(habit))")
       case .due:
         // a measurable one: its amount so far, and the command with --value
         let soFar = report.valueToday.map { " (\($0) of \(habit.target ?? 0) so far)" } ?? ""

@@ -19,6 +19,8 @@ public struct ExportHabit: Codable, Equatable, Sendable {
   public var tags: [String]?
   /// A limit: its target a ceiling (absent: no).
   public var atMost: Bool?
+  /// A habit to quit (absent: no).
+  public var quit: Bool?
   /// Every day recorded, oldest first.
   public var days: [HabitCheck]
 
@@ -34,6 +36,7 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     uid = habit.uid
     tags = habit.tags.isEmpty ? nil : habit.tags
     atMost = habit.atMost ? true : nil
+    quit = habit.quit ? true : nil
     self.days = days.sorted { $0.day < $1.day }
   }
 
@@ -65,6 +68,10 @@ public struct ExportHabit: Codable, Equatable, Sendable {
       guard habit.tags == tags else {
         throw InputError("its tags repeat one another or are not trimmed")
       }
+    }
+    habit.quit = quit ?? false
+    guard !habit.quit || habit.target == nil else {
+      throw InputError("a habit to quit is yes or no: it has no target")
     }
     guard !habit.atMost || habit.target != nil else {
       throw InputError("a limit (at_most) needs its target and unit")

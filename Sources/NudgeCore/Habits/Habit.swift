@@ -27,6 +27,9 @@ public struct Habit: Equatable, Sendable {
   /// A limit (`--at-most 2 --unit coffees`): its target is a ceiling, a day counts when its
   /// amount stays at or under it.
   public var atMost = false
+  /// A habit to break (`--quit`): every day is clean unless a slip is recorded (`habit slip`);
+  /// its streak counts clean days in a row.
+  public var quit = false
 
   public init(
     id: Int = 0, name: String, question: String? = nil, every: HabitFrequency = .daily,
@@ -51,6 +54,9 @@ public struct Habit: Equatable, Sendable {
 
   /// The question asked when none is given.
   public static func defaultQuestion(_ name: String) -> String { "\(name) today?" }
+
+  /// The question a habit to quit asks when none is given.
+  public static func quitQuestion(_ name: String) -> String { "Clear of \(name) today?" }
 
   /// The longest name and question.
   /// The most habits kept, archived ones too: each may have a reminder timer of its own.

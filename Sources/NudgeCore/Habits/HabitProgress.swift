@@ -30,6 +30,16 @@ public struct HabitProgress: Equatable, Sendable {
   /// run dents it, and does not zero it.
   public var strength: Int
 
+  init(streak: Int, best: Int, today: HabitCheck?, periodDone: Int, periodWants: Int, strength: Int)
+  {
+    self.streak = streak
+    self.best = best
+    self.today = today
+    self.periodDone = periodDone
+    self.periodWants = periodWants
+    self.strength = strength
+  }
+
   /// Whether the running period (today, for a day-by-day habit) needs nothing more.
   public var isPeriodMet: Bool { periodDone >= periodWants }
 
@@ -66,6 +76,10 @@ public struct HabitProgress: Equatable, Sendable {
     _ habit: Habit, checks: [HabitCheck], paused: Set<Day>, today: Day, scoring: Bool = true
   ) {
     let byDay = Self.marks(checks, of: habit)
+    if habit.quit {
+      self = Self.quitting(habit, byDay, today: today, scoring: scoring)
+      return
+    }
     let every = habit.every
     let wants = every.timesPerPeriod
     var run = 0
@@ -98,6 +112,32 @@ public struct HabitProgress: Equatable, Sendable {
     self.periodDone = tally.done
     self.periodWants = max(0, wants - tally.excused)
     self.strength = scoring ? Self.strength(habit, byDay, paused: paused, today: today) : 0
+  }
+
+  /// Where a habit to quit stands: every day from its start is clean but a slip (a failed
+  /// check); the streak is the clean days in a row through today (0 on a slip's day), the
+  /// best the longest such run; the strength scores each clean day done, each slip a miss.
+  static func quitting(_ habit: Habit, _ byDay: [Day: HabitCheck], today: Day, scoring: Bool)
+    -> HabitProgress
+  {
+    let first = min(habit.since, byDay.keys.min() ?? habit.since)
+    var run = 0
+    var best = 0
+    var marks: [HabitStrength.DayMark?] = []
+    var day = first
+    while day <= today {
+      let slipped = byDay[day]?.failed == true
+      run = slipped ? 0 : run + 1
+      best = max(best, run)
+      if scoring { marks.append(slipped ? .failed : .done(1)) }
+      day = day.adding(days: 1)
+    }
+    let check = byDay[today]
+    let score =
+      scoring ? HabitStrength.score(days: marks, numerator: 1, denominator: 1, target: nil) : 0
+    return HabitProgress(
+      streak: run, best: best, today: check, periodDone: check?.done == true ? 1 : 0,
+      periodWants: 1, strength: Int((score * 100).rounded()))
   }
 
   /// The strength on `today`, scored as Loop scores it: each day from the first recorded one,

@@ -10,6 +10,8 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
   case sleepChallenges7, sleepSteadyWeek
   /// The person's own habits: the first done, and one habit done on 7, 30 and 100 days.
   case firstHabit, habitDays7, habitDays30, habitDays100
+  /// A habit to quit (`--quit`) kept clear of 7, 30 and 100 days in a row.
+  case quitDays7, quitDays30, quitDays100
   /// The first entry of a flow a plan file defines, by the flow's word (key `first-WORD`).
   case firstOf(String)
 
@@ -17,12 +19,13 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
   public static let allCases: [Achievement] = [
     .firstPrep, .firstReview, .firstCheckin, .firstHelp, .streak3, .streak7, .streak14,
     .streak30, .streak100, .morningWeek, .perfectWeek, .swaps10, .sleepChallenges7,
-    .sleepSteadyWeek, .firstHabit, .habitDays7, .habitDays30, .habitDays100,
+    .sleepSteadyWeek, .firstHabit, .habitDays7, .habitDays30, .habitDays100, .quitDays7,
+    .quitDays30, .quitDays100,
   ]
 
   /// The habits' own (listed once a habit is there, or once earned).
   public static let habitOnes: Set<Achievement> = [
-    .firstHabit, .habitDays7, .habitDays30, .habitDays100,
+    .firstHabit, .habitDays7, .habitDays30, .habitDays100, .quitDays7, .quitDays30, .quitDays100,
   ]
 
   /// The sleep plan's own (listed while it is on, or once earned).
@@ -48,6 +51,9 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
     case .habitDays7: "habit-days-7"
     case .habitDays30: "habit-days-30"
     case .habitDays100: "habit-days-100"
+    case .quitDays7: "quit-days-7"
+    case .quitDays30: "quit-days-30"
+    case .quitDays100: "quit-days-100"
     case .firstOf(let word): "first-" + word
     }
   }
@@ -83,6 +89,9 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
     case .habitDays7: "A habit on 7 days"
     case .habitDays30: "A habit on 30 days"
     case .habitDays100: "A habit on 100 days"
+    case .quitDays7: "7 clean days"
+    case .quitDays30: "30 clean days"
+    case .quitDays100: "100 clean days"
     case .firstOf(let word): "First \(word)"
     }
   }
@@ -114,7 +123,19 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
     case .firstHabit: "Mark a habit of your own done once (nudge habit done)."
     case .habitDays7, .habitDays30, .habitDays100:
       "Do one of your habits on \(habitDays!) days (met: a measurable one's target reached)."
+    case .quitDays7, .quitDays30, .quitDays100:
+      "Keep clear of a habit you quit (--quit) \(quitDays!) days in a row (nudge habit slip records a slip)."
     case .firstOf(let word): "Do 'nudge \(word)' once."
+    }
+  }
+
+  /// The clean days in a row a quit milestone takes.
+  var quitDays: Int? {
+    switch self {
+    case .quitDays7: 7
+    case .quitDays30: 30
+    case .quitDays100: 100
+    default: nil
     }
   }
 
@@ -140,6 +161,20 @@ public enum Achievement: Hashable, CaseIterable, Codable, Sendable, RawRepresent
   }
 }
 
+/// A habit to quit as its achievements read it: the day it began, its slips, and the last day
+/// recorded of it (a clean day or a slip), through which its runs are counted.
+public struct QuitRecord: Equatable, Sendable {
+  public var since: Day
+  public var slips: Set<Day>
+  public var through: Day
+
+  public init(since: Day, slips: Set<Day>, through: Day) {
+    self.since = since
+    self.slips = slips
+    self.through = through
+  }
+}
+
 /// The facts of history achievements are decided from: which days had which flow.
 public struct HistoryFacts: Equatable, Sendable {
   public var prepDays: Set<Day>
@@ -160,6 +195,9 @@ public struct HistoryFacts: Equatable, Sendable {
   public var challengesCompleted: Set<Day> = []
   /// Each habit's days done (meeting it), oldest first, one list a habit.
   public var habitDays: [[Day]] = []
+  /// Each habit to quit: the day it began, its slips, and the last day recorded of it (a clean
+  /// day or a slip): its runs are counted through that day.
+  public var quitHabits: [QuitRecord] = []
 
   public init(
     prepDays: Set<Day> = [], reviewDays: Set<Day> = [], checkinDays: Set<Day> = [],
@@ -237,6 +275,19 @@ public enum AchievementRule {
     for achievement in [Achievement.habitDays7, .habitDays30, .habitDays100] {
       let n = achievement.habitDays!
       earned[achievement] = facts.habitDays.compactMap { $0.count >= n ? $0[n - 1] : nil }.min()
+    }
+    for achievement in [Achievement.quitDays7, .quitDays30, .quitDays100] {
+      let n = achievement.quitDays!
+      earned[achievement] = facts.quitHabits.compactMap { quit -> Day? in
+        var run = 0
+        var day = quit.since
+        while day <= quit.through {
+          run = quit.slips.contains(day) ? 0 : run + 1
+          if run == n { return day }
+          day = day.adding(days: 1)
+        }
+        return nil
+      }.min()
     }
     return earned
   }

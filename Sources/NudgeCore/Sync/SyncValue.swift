@@ -64,6 +64,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
       found["archived"] = habit.archived ? "yes" : "no"
       if let tags = habit.tags { found["tags"] = tags.joined(separator: ", ") }
       if let atMost = habit.atMost { found["at_most"] = atMost ? "yes" : "no" }
+      if let quit = habit.quit { found["quit"] = quit ? "yes" : "no" }
     }
     if let done { found["done"] = done ? "yes" : "no" }
     if let failed { found["failed"] = failed ? "yes" : "no" }

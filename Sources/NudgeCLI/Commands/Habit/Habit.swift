@@ -17,7 +17,8 @@ struct HabitCommand: ParsableCommand {
       a skip, a no, a note, an edit or a remove made today.
       """,
     subcommands: [
-      Add.self, Done.self, Skip.self, Fail.self, Note.self, List.self, Show.self, Edit.self,
+      Add.self, Done.self, Skip.self, Fail.self, Slip.self, Note.self, List.self, Show.self,
+      Edit.self,
       Archive.self,
       Unarchive.self, Remove.self, ImportLoop.self, ImportHarsh.self, Export.self, Names.self,
       Tags.self,

@@ -14,6 +14,18 @@ extension HabitCommand {
     func run(_ ctx: Context) throws { try day.mark(.skipped, ctx) }
   }
 
+  /// `nudge habit slip NAME [--day DAY] [--note TEXT]`: a slip of a habit to quit.
+  struct Slip: ContextCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "slip",
+      abstract:
+        "Record a slip of a habit you quit (--quit): today's run ends, tomorrow starts anew.")
+
+    @OptionGroup var day: HabitDayOptions
+
+    func run(_ ctx: Context) throws { try day.mark(.failed, ctx, slip: true) }
+  }
+
   /// `nudge habit fail NAME [--day DAY] [--note TEXT]`.
   struct Fail: ContextCommand {
     static let configuration = CommandConfiguration(
@@ -50,10 +62,15 @@ struct HabitDayOptions: ParsableArguments {
   var note: String?
 
   /// Records the day skipped or failed (its note kept unless a new one is given) and says so.
-  func mark(_ mark: HabitCheck.Mark, _ ctx: Context) throws {
+  func mark(_ mark: HabitCheck.Mark, _ ctx: Context, slip: Bool = false) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings())
     let habit = try HabitInput.find(name, in: try db.habits(), ctx)
+    if slip && !habit.quit {
+      throw CLIError(
+        "\(HabitText.name(habit)) is not a habit to quit; a day it was not done: nudge habit fail \(HabitText.argument(habit))",
+        code: .usage)
+    }
     let day = try HabitInput.day(self.day, for: habit, today: today.day)
     let note = try HabitInput.note(self.note)
     let before = try db.habitChecks(habit.id, from: day).first { $0.day == day }
@@ -62,7 +79,12 @@ struct HabitDayOptions: ParsableArguments {
       check, habit: habit.id, madeOn: today.day, at: today.savedAt)
     let when = FlowDay.describe(day, today: today.day)
     let undo = ctx.style.dim("(nudge undo takes it back)")
-    if mark == .failed {
+    if mark == .failed && habit.quit {
+      let report = try HabitReport.of(habit, db, today: today.day)
+      ctx.line(
+        "Recorded a slip of \(HabitText.name(habit)) \(when). It happens: the next day starts a new run. Best so far: \(report.bestStreak) clean day\(report.bestStreak == 1 ? "" : "s"). "
+          + undo)
+    } else if mark == .failed {
       let report = try HabitReport.of(habit, db, today: today.day)
       ctx.line(
         "Marked \(HabitText.name(habit)) no \(when): a miss, which the streak and strength count. "

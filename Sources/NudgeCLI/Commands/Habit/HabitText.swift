@@ -77,7 +77,7 @@ enum HabitText {
 
   /// "daily at 9pm, 20 pages a day".
   static func describe(_ habit: Habit, style: Style) -> String {
-    var text = habit.every.description
+    var text = habit.quit ? "to quit (every day clean but a slip)" : habit.every.description
     if let at = habit.at { text += ", reminder \(VisibleText.escaped(time(at)))" }
     if let target = habit.target {
       text +=
@@ -91,6 +91,9 @@ enum HabitText {
   /// "streak 3 days"; "streak 1 week · 2 of 3 this week" for a habit of so many times a week
   /// or a month.
   static func streakLine(_ report: HabitReport) -> String {
+    if report.quit {
+      return "\(report.streak) clean day\(report.streak == 1 ? "" : "s") in a row"
+    }
     let unit = report.streak == 1 ? String(report.streakUnit.dropLast()) : report.streakUnit
     let period =
       ["weeks", "months"].contains(report.streakUnit)

@@ -26,6 +26,8 @@ struct HabitReport: Encodable {
   var tags: [String]
   /// Whether its target is a limit (at most).
   var atMost: Bool
+  /// Whether it is a habit to quit (its streak: clean days).
+  var quit: Bool
   /// How many times the running period (this week, this month) was done, and how many it
   /// wants (a skip or a day off stands in for one).
   var periodDone: Int
@@ -50,6 +52,7 @@ struct HabitReport: Encodable {
     archived = habit.archived
     tags = habit.tags
     atMost = habit.atMost
+    quit = habit.quit
     periodDone = progress.periodDone
     periodWants = progress.periodWants
   }
