@@ -6,8 +6,9 @@ import NudgeCore
 /// by its path inside ("Habits.csv", "001 Meditate/Checkmarks.csv"), as UTF-8 text. Only
 /// regular files two levels deep at most are read; links are not followed.
 public enum TrackerExportFiles {
-  /// The most CSV files read.
+  /// The most CSV files read, and the most bytes of them all together.
   public static let maxFiles = 1000
+  public static let maxTotalBytes = 256 << 20
 
   /// Whether `path` is a folder (not a link to one).
   public static func isFolder(_ path: String) -> Bool {
@@ -17,8 +18,20 @@ public enum TrackerExportFiles {
 
   /// The `.csv` files at `path` (a zip or a folder), each at most `limit` bytes; an error says
   /// which file and why, in one line without the path given.
-  public static func csvFiles(at path: String, limit: Int) throws -> [String: String] {
+  /// Only the files `wanted` names are read, and at most `maxTotalBytes` of them together.
+  public static func csvFiles(
+    at path: String, limit: Int, wanted: (String) -> Bool = { _ in true }
+  ) throws -> [String: String] {
     var found: [String: String] = [:]
+    var total = 0
+    func fits(_ name: String, _ size: Int) throws {
+      total += size
+      guard total <= maxTotalBytes else {
+        throw HealthExportFile.Failure(
+          message: "its CSV files are more than the \(maxTotalBytes >> 20) MiB Nudge reads together"
+        )
+      }
+    }
     func add(_ name: String, _ bytes: [UInt8]) throws {
       guard found.count < maxFiles else {
         throw HealthExportFile.Failure(message: "it holds more than \(maxFiles) CSV files")
@@ -30,13 +43,14 @@ public enum TrackerExportFiles {
       found[name] = text
     }
     if isFolder(path) {
-      for name in try csvNames(in: path, depth: 2) {
+      for name in try csvNames(in: path, depth: 2) where wanted(name) {
         let file = try HealthExportFile(path: path + "/" + name)
         defer { file.close() }
         guard file.size <= limit else {
           throw HealthExportFile.Failure(
             message: "its \(ZipDirectory.shown(name)) is more than the \(limit) bytes Nudge reads")
         }
+        try fits(name, file.size)
         try add(name, file.bytes(at: 0, count: file.size))
       }
       return found
@@ -50,7 +64,8 @@ public enum TrackerExportFiles {
     do { directory = try file.zipDirectory() } catch {
       throw HealthExportFile.Failure(message: error.message)
     }
-    for entry in directory.entries where entry.name.hasSuffix(".csv") {
+    for entry in directory.entries where entry.name.hasSuffix(".csv") && wanted(entry.name) {
+      try fits(entry.name, entry.size)
       try add(entry.name, try file.zipEntryBytes(entry, limit: limit))
     }
     return found

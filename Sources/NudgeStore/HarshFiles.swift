@@ -83,9 +83,11 @@ public enum HarshFiles {
       }
       var amount = 0.0
       if fields.count == 5, !fields[4].trimmingSpaces.isEmpty {
-        guard let read = Double(fields[4].trimmingSpaces), read.isFinite, read >= 0 else {
+        guard let read = Double(fields[4].trimmingSpaces), read.isFinite, read >= 0,
+          read <= Double(NudgeCore.Habit.maxAmount)
+        else {
           throw InputError(
-            "\(place): the amount '\(VisibleText.escaped(String(fields[4].prefix(20))))' is not a number of 0 or more"
+            "\(place): the amount '\(VisibleText.escaped(String(fields[4].prefix(20))))' is not a number from 0 to \(NudgeCore.Habit.maxAmount)"
           )
         }
         amount = read

@@ -51,10 +51,13 @@ public enum LoopCSV {
         try self.marks(files[path] ?? "", file: path)
       }
       let measurable = marks?.contains { $0.measurable } ?? false
+      // Loop 1 had no question: its description was the question it asked
+      let question = column("Question") == nil ? field("Description") : field("Question")
       habits.append(
         LoopBackup.Habit(
-          name: field("Name") ?? "", question: field("Question") ?? "",
-          description: field("Description") ?? "", numerator: numerator,
+          name: field("Name") ?? "", question: question ?? "",
+          description: column("Question") == nil ? "" : field("Description") ?? "",
+          numerator: numerator,
           denominator: denominator, isMeasurable: measurable, position: position,
           marks: (marks ?? []).compactMap { $0.mark(measurable: measurable) }))
     }
@@ -117,9 +120,12 @@ public enum LoopCSV {
     }
   }
 
-  /// The rows of a habit's `Checkmarks.csv`, oldest first.
+  /// The rows of a habit's `Checkmarks.csv`, oldest first: Loop 2's, under its header
+  /// `Date,Value,Notes`, or Loop 1's, `date,value` lines with no header.
   static func marks(_ text: String, file: String) throws(InputError) -> [Row] {
-    let rows = try rowsOf(text, file: file)
+    var rows = try rowsOf(text, file: file)
+    let headerless = rows.first.map { Day($0.fields[0]) != nil && $0.fields.count == 2 } ?? false
+    if headerless { rows.insert(CSVText.Row(line: 0, fields: ["Date", "Value"]), at: 0) }
     guard let header = rows.first?.fields, header.first == "Date", header.count >= 2,
       header[1] == "Value"
     else { throw InputError("\(file) line 1 is not Loop's header (Date,Value,Notes)") }

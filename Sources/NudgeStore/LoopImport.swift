@@ -107,7 +107,7 @@ public struct LoopImport: Sendable {
           return HabitCheck(
             day: mark.day, done: true,
             value: loop.isMeasurable
-              ? min(NudgeCore.Habit.maxAmount, max(0, Int(amount.rounded()))) : nil,
+              ? Int(min(Double(NudgeCore.Habit.maxAmount), max(0, amount)).rounded()) : nil,
             note: note, savedAt: stamp)
         }
       }
@@ -132,9 +132,19 @@ public struct LoopImport: Sendable {
         })
     ).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     guard !line.isEmpty else { return nil }
-    let kept =
-      line.count > NudgeCore.Habit.maxNoteLength
-      ? String(line.prefix(NudgeCore.Habit.maxNoteLength - 1)).trimmingSpaces + "…" : line
+    // cut to a note's room in characters and in bytes (combining marks make long characters)
+    var kept = line
+    let bytes = NudgeCore.Habit.maxNoteLength * 4
+    if kept.count > NudgeCore.Habit.maxNoteLength || kept.utf8.count > bytes {
+      var cut = ""
+      for character in line {
+        guard cut.count < NudgeCore.Habit.maxNoteLength - 1,
+          cut.utf8.count + character.utf8.count <= bytes - 3
+        else { break }
+        cut.append(character)
+      }
+      kept = cut.trimmingSpaces + "…"
+    }
     guard let checked = try? NudgeCore.Habit.checkedNote(kept) else { return nil }
     if checked != text { reworded += 1 }
     return checked

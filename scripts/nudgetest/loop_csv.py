@@ -14,9 +14,11 @@ Loop 2 (github.com/iSoron/uhabits, uhabits-core/.../core/io/HabitsCSVExporter.kt
     amount in thousandths);
   - Checkmarks.csv and Scores.csv of every habit: "Date," then each name and a comma; a row a
     day, newest first, every value followed by a comma.
---old writes what Loop 1 wrote: no Question column, Checkmarks.csv without Notes, values as
-numbers (2 checked, 1 implicitly checked, 0 unchecked), and (as a spreadsheet saving it again
-would) a UTF-8 byte order mark and CRLF line ends.
+--old writes what Loop 1 wrote (uhabits-core .../models/HabitList.writeCSV and
+CheckmarkList.writeCSV, before 2.0): Habits.csv without a Question column (the question was the
+description), each Checkmarks.csv as date,value lines without a header, values as numbers (2
+checked, 1 implicitly checked, 0 unchecked); and, as a spreadsheet saving it again would, a
+UTF-8 byte order mark and CRLF line ends.
 """
 
 import argparse
@@ -53,11 +55,13 @@ def files(today, old):
         else ["Position", "Name", "Question", "Description", "NumRepetitions", "Interval", "Color"]
     text = bom + line(header, end)
     for i, (name, question, num, den, measurable, entries) in enumerate(HABITS):
-        row = ["%03d" % (i + 1), name] + ([] if old else [question]) + ["", str(num), str(den),
-                                                                        "#FF8F00"]
+        # Loop 1 had no question: its description was what it asked
+        row = ["%03d" % (i + 1), name] + ([question] if old else [question, ""]) + [
+            str(num), str(den), "#FF8F00"]
         text += line(row, end)
         folder = ("%03d %s" % (i + 1, re.sub(r"[^ a-zA-Z0-9._-]+", "", name)[:100])).strip()
-        marks = bom + line(["Date", "Value"] + ([] if old else ["Notes"]), end)
+        # Loop 1's CheckmarkList.writeCSV wrote date,value lines and no header
+        marks = bom if old else line(["Date", "Value", "Notes"], end)
         for offset in sorted(entries):
             value, note = entries[offset]
             day = (today - dt.timedelta(days=offset)).isoformat()

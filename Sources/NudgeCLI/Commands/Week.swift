@@ -56,6 +56,8 @@ struct WeekCommand: ContextCommand {
     var failedDays: Int
     var streak: Int
     var streakUnit: String
+    /// A habit to quit: its done days are the clean ones, its failed days slips.
+    var quit: Bool
   }
 
   func run(_ ctx: Context) throws {
@@ -88,11 +90,13 @@ struct WeekCommand: ContextCommand {
     let reports = try HabitReport.all(habits, db, today: last, scoring: false)
     let habitWeeks = zip(habits, reports).map { habit, progress in
       let week = marks.values.joined().filter { $0.name == habit.name }
+      // a day over a limit is lost, as a no; a habit to quit is clean every day but a slip
+      let failed = week.filter { $0.state == "failed" || ($0.state == "done" && !$0.met) }.count
+      let days = max(0, last.ordinal - max(first, habit.since).ordinal + 1)
       return HabitWeek(
-        name: habit.name, doneDays: week.filter(\.met).count,
-        skippedDays: week.filter { $0.state == "skipped" }.count,
-        failedDays: week.filter { $0.state == "failed" }.count, streak: progress.streak,
-        streakUnit: progress.streakUnit)
+        name: habit.name, doneDays: habit.quit ? days - failed : week.filter(\.met).count,
+        skippedDays: week.filter { $0.state == "skipped" }.count, failedDays: failed,
+        streak: progress.streak, streakUnit: progress.streakUnit, quit: habit.quit)
     }
     let tagWeeks = HabitCommand.tags(of: habits).map { tag in
       let weeks = zip(habits, habitWeeks).filter { $0.0.hasTag(tag) }.map(\.1)
@@ -120,9 +124,11 @@ struct WeekCommand: ContextCommand {
       for habit in habitWeeks {
         let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
         ctx.wrappedLine(
-          "\(VisibleText.escaped(habit.name)): done \(habit.doneDays) of 7 days"
+          "\(VisibleText.escaped(habit.name)): \(habit.quit ? "clean" : "done") \(habit.doneDays) of 7 days"
             + (habit.skippedDays > 0 ? ", \(habit.skippedDays) skipped" : "")
-            + (habit.failedDays > 0 ? ", \(habit.failedDays) no" : "")
+            + (habit.failedDays > 0
+              ? ", \(habit.failedDays) \(habit.quit ? (habit.failedDays == 1 ? "slip" : "slips") : "no")"
+              : "")
             + " · streak \(habit.streak) \(unit)", indent: 2)
       }
       for tag in tagWeeks {

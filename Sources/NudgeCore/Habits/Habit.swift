@@ -171,7 +171,7 @@ public struct Habit: Equatable, Sendable {
   public static func checkedNote(_ text: String) throws(InputError) -> String {
     guard text.utf8.count <= maxNoteLength * 4 else {
       throw InputError(
-        "that note has \(text.utf8.count) bytes; a note is one line of at most \(maxNoteLength) characters"
+        "that note has \(text.utf8.count) bytes; a note is one line of at most \(maxNoteLength) characters (\(maxNoteLength * 4) bytes)"
       )
     }
     let line = try oneLine(

@@ -95,7 +95,10 @@ public struct HabitProgress: Equatable, Sendable {
       // a day not due (a Mon,Wed,Fri habit's Tuesday) is neither, unless it was done
       if every.isDue(on: first) || tally.done > 0 {
         // the period running today ends early when its last day is today, said failed
-        let running = first == current && !(last <= today && byDay[today]?.failed == true)
+        let lost =
+          byDay[today]?.failed == true
+          || (habit.atMost && byDay[today]?.done == true && byDay[today]?.meets(habit) == false)
+        let running = first == current && !(last <= today && lost)
         switch Self.outcome(tally, wants: wants, running: running, early: first < habit.since)
         {
         case .met: run += 1

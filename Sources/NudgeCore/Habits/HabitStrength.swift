@@ -74,7 +74,7 @@ public enum HabitStrength {
       rollingSum += amount(days[index])
       if index - window >= start { rollingSum -= amount(days[index - window]) }
       if days[index] == .skipped { continue }
-      let done: Double
+      var done: Double
       if let target {
         if !atMost {
           done = target > 0 ? min(1, rollingSum / target) : 1
@@ -86,6 +86,8 @@ public enum HabitStrength {
       } else {
         done = min(1, rollingSum / Double(wanted))
       }
+      // a day said no is a miss, whatever a limit's sum says (nothing taken is within it)
+      if days[index] == .failed { done = 0 }
       score = score * m + done * (1 - m)
     }
     return score

@@ -103,6 +103,11 @@ import Testing
       (Self.habits, "2026-11-19 : Gymmed : y : a : 1 : b\n", "/log line 1 has 6 fields"),
       (Self.habits, "2026-13-40 : Gymmed : y\n", "/log line 1: '2026-13-40' is not a day"),
       (Self.habits, "2026-11-19 : Gymmed : y : x : lots\n", "the amount 'lots' is not a number"),
+      // a number no day holds (it crashed the import before: issue 54's review)
+      (
+        Self.habits, "2026-11-19 : Gymmed : y : x : 1e19\n",
+        "the amount '1e19' is not a number from 0 to 1000000"
+      ),
       ("Gymmed: 8/7\n", "", "/habits line 1: '8/7' is not a frequency harsh reads"),
       ("Gymmed 3/7\n", "", "/habits line 1 is not 'Name: frequency'"),
       ("Gymmed: 1\nGymmed: 7\n", "", "/habits line 2: 'Gymmed' is listed twice"),

@@ -40,6 +40,11 @@ import Testing
     #expect(try nudge("habit", "done", "coffee", "--value", "3", now: Self.now).status == 0)
     let after = try #require(try nudge.json("habit", "list", now: Self.now) as? [[String: Any]])
     #expect(after.first?["today"] as? String == "failed")
+    // habit show counts the days over the limit as noes and draws them so
+    let show = try nudge("habit", "show", "coffee", now: Self.now).stdout
+    #expect(show.contains("Last 5 days: 3 done, 0 skipped, 2 no, 0 unknown"), "\(show)")
+    let thursday = try #require(show.split(separator: "\n").first { $0.contains("Thu ") })
+    #expect(thursday.hasSuffix("✗"), "\(thursday)")
     let reminder = try nudge("notify", "habit.h1", "--scheduled", now: "2026-11-20T20:00:02+01:00")
     #expect(reminder.stdout.contains("skipped-done"), "\(reminder.stdout)")
     // the limit travels in the export and comes back

@@ -87,6 +87,20 @@ import Testing
       ], "\(days["Meditate"] ?? [:])")
     #expect(days["Gym"] == ["2026-11-20": "done", "2026-11-18": "done"])
     #expect(days["Read"]?["2026-11-20"] == "done 20")
+    // Loop 1's question was its description
+    let list = try #require(try nudge.json("habit", "list", now: Self.now) as? [[String: Any]])
+    #expect(list.first?["question"] as? String == "Did you meditate today?")
+  }
+
+  @Test func onlyHabitsAndTheirCheckmarksAreRead() throws {
+    let nudge = InProcess()
+    let folder = try Self.export("scores")
+    // Scores.csv (derived) and anything else are never read: garbage there changes nothing
+    try Data([0xFF, 0xFE, 0x00]).write(
+      to: URL(fileURLWithPath: folder + "/001 Meditate/Scores.csv"))
+    try Data([0xFF]).write(to: URL(fileURLWithPath: folder + "/Checkmarks.csv"))
+    let run = try nudge("habit", "import-loop", folder, now: Self.now)
+    #expect(run.status == 0, "\(run.stderr)")
   }
 
   @Test func brokenFilesAreRefusedInOneLineNamingFileAndLine() throws {

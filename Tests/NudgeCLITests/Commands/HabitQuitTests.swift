@@ -37,6 +37,11 @@ import Testing
     #expect(smoking["streak"] as? Int == 7)
     #expect(smoking["best_streak"] as? Int == 7)
     #expect(smoking["today"] as? String == "due")
+    // habit show and week count every day clean but the slip
+    let show = try nudge("habit", "show", "smoking", now: "2026-11-20T09:00:00+01:00").stdout
+    #expect(show.contains("Last 11 days: 10 clean, 1 slip"), "\(show)")
+    let week = try nudge("week", now: "2026-11-20T09:00:00+01:00").stdout
+    #expect(week.contains("Smoking: clean 7 of 7 days · streak 7 days"), "\(week)")
     // a clean day said on the 20th earns 7 clean days
     let clean = try nudge("habit", "done", "smoking", now: "2026-11-20T21:00:00+01:00")
     #expect(clean.stdout.contains("7 clean days in a row"), "\(clean.stdout)")
@@ -58,6 +63,12 @@ import Testing
       slip.stderr.contains(
         "'Run' is not a habit to quit; a day it was not done: nudge habit fail Run"),
       "\(slip.stderr)")
+    // nor does an edit make it one
+    #expect(try nudge("habit", "add", "Smoking", "--quit", now: Self.added).status == 0)
+    let edit = try nudge(
+      "habit", "edit", "smoking", "--target", "3", "--unit", "cigs", now: Self.added)
+    #expect(edit.status == 64, "\(edit.stderr)")
+    #expect(edit.stderr.contains("'Smoking' is a habit to quit"), "\(edit.stderr)")
     for args in [
       ["--quit", "--target", "3", "--unit", "cigs"], ["--quit", "--at-most", "2", "--unit", "x"],
       ["--quit", "--every", "3/week"],

@@ -208,4 +208,26 @@ import Testing
       #expect(throws: InputError.self, "\(bad.prefix(20))") { try Habit.checkedNote(bad) }
     }
   }
+
+  @Test func aLimitsDayOverItEndsTheRunAtOnceAndANoOnItIsAMiss() {
+    var coffee = Habit(id: 3, name: "Coffee", target: 2, unit: "cups", since: since)
+    coffee.atMost = true
+    let within = (0..<4).map {
+      HabitCheck(day: since.adding(days: $0), done: true, value: 1, savedAt: "t")
+    }
+    let today = since.adding(days: 4)
+    let over = HabitCheck(day: today, done: true, value: 3, savedAt: "t")
+    let held = HabitProgress(coffee, checks: within, paused: [], today: today)
+    let lost = HabitProgress(coffee, checks: within + [over], paused: [], today: today)
+    #expect(held.streak == 4)
+    // over the limit today: the run ends now, not at midnight
+    #expect(lost.streak == 0)
+    #expect(lost.state(of: coffee, on: today) == .failed)
+    // a no on a limit is a miss for the strength, never "nothing taken, within it"
+    let no = HabitCheck(day: today, .failed, savedAt: "t")
+    let nothing = HabitCheck(day: today, done: true, value: 0, savedAt: "t")
+    let noStrength = HabitProgress(coffee, checks: within + [no], paused: [], today: today)
+    let zeroStrength = HabitProgress(coffee, checks: within + [nothing], paused: [], today: today)
+    #expect(noStrength.strength < zeroStrength.strength)
+  }
 }

@@ -33,6 +33,14 @@ extension HabitCommand {
           "nothing to change: give --rename, --at, --every, --target, --unit, --question, --tag or --untag",
           code: .usage)
       }
+      if habit.quit
+        && (fields.target != nil || fields.atMost != nil || fields.unit != nil
+          || fields.every.map { (try? HabitFrequency.parse($0)) != .daily } == true)
+      {
+        throw CLIError(
+          "\(HabitText.name(habit)) is a habit to quit: daily and yes or no; it takes no --target, --at-most, --unit or --every but daily",
+          code: .usage)
+      }
       let (amount, atMost) = try fields.amount()
       var base = habit
       base.atMost = atMost ?? habit.atMost

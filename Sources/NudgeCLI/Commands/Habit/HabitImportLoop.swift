@@ -55,7 +55,10 @@ extension HabitCommand {
       }
       let files: [String: String]
       do {
-        files = try TrackerExportFiles.csvFiles(at: path, limit: LoopCSV.maxFileBytes)
+        // Habits.csv and each habit's days: never Scores.csv, nor anything else in the zip
+        files = try TrackerExportFiles.csvFiles(at: path, limit: LoopCSV.maxFileBytes) {
+          $0 == "Habits.csv" || $0.hasSuffix("/Checkmarks.csv")
+        }
       } catch let failure as HealthExportFile.Failure {
         throw CLIError(
           "\(shown): \(failure.message); give Loop's CSV export (its zip or folder) or its backup",

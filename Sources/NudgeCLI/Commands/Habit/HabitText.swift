@@ -41,11 +41,20 @@ enum HabitText {
       }
       day = day.adding(days: 1)
     }
-    let count = { (mark: HabitCheck.Mark) in recent.filter { $0.mark == mark }.count }
     let days = today.ordinal - first.ordinal + 1
+    let slips = recent.filter(\.failed).count
+    if habit.quit {
+      // a habit to quit: every day is clean but a slip
+      return
+        "Last \(days) day\(days == 1 ? "" : "s"): \(days - slips) clean, \(slips) slip\(slips == 1 ? "" : "s")"
+    }
+    // a day over a limit is lost, as a no
+    let done = recent.filter { $0.meets(habit) }.count
+    let skipped = recent.filter(\.isSkip).count
+    let no = recent.count - done - skipped
     return
-      "Last \(days) day\(days == 1 ? "" : "s"): \(count(.done)) done, \(count(.skipped)) skipped, "
-      + "\(count(.failed)) no" + (habit.every.isDayByDay ? ", \(unknown) unknown" : "")
+      "Last \(days) day\(days == 1 ? "" : "s"): \(done) done, \(skipped) skipped, "
+      + "\(no) no" + (habit.every.isDayByDay ? ", \(unknown) unknown" : "")
   }
 
   /// A reminder time as a person reads it: "weekdays 7:30" as typed, "Mon,Wed,Fri 07:30" for

@@ -86,9 +86,16 @@ enum HabitHeatmap {
   {
     let checks = HabitProgress.marks(try db.habitChecks(habit.id), of: habit)
     let paused = try db.pausedDays(through: today)
-    let met = Set(checks.values.filter { $0.meets(habit) }.map(\.day))
+    // a day over a limit is lost, as a no; a habit to quit is clean every day but a slip
+    let failed = Set(
+      checks.values.filter { $0.failed || (habit.atMost && $0.done && !$0.meets(habit)) }.map(
+        \.day))
+    let met =
+      habit.quit
+      ? Set((habit.since.ordinal...max(habit.since.ordinal, today.ordinal)).map(Day.init(ordinal:)))
+        .subtracting(failed)
+      : Set(checks.values.filter { $0.meets(habit) }.map(\.day))
     let excused = Set(checks.values.filter(\.isSkip).map(\.day)).union(paused)
-    let failed = Set(checks.values.filter(\.failed).map(\.day))
     // a day off its weekdays, or of a period habit with nothing done, is no miss
     let dayByDay = habit.every.isDayByDay
     let style = ctx.style
