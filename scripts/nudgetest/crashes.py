@@ -4,6 +4,7 @@ import datetime as dt
 import json
 import os
 import random
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -258,7 +259,10 @@ def schema_state(world):
 
 
 V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
-LATEST = 15
+# the schema version the Swift store writes (AppDatabase.schemaVersion), read from its source so
+# a new version is never left behind here
+LATEST = int(re.search(r"schemaVersion = (\d+)", open(os.path.join(
+    ROOT, "Sources", "NudgeStore", "AppDatabase.swift")).read()).group(1))
 LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "reminder_log",
                              "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
                              "slot_trigger", "reward_state", "said_note", "flow_entry",
