@@ -216,9 +216,12 @@ cat > "$HOME/.config/dunst/dunstrc" <<RC
     action_name = done
 RC
 systemctl --user restart dunst.service
-"$NUDGE" habit add Stretch --at "*-*-* $(date -u -d '+4 sec' +%H:%M:%S) UTC" > /dev/null
+"$NUDGE" habit add Stretch --at "*-*-* $(date -u -d '+4 sec' +%H:%M:%S) UTC" \
+  --at "*-*-* $(date -u -d '+30 sec' +%H:%M:%S) UTC" > /dev/null
 check "habit: add enables its own timer" \
   test "$(systemctl --user is-enabled nudge-habit.h1.timer)" = enabled
+check "habit: its second --at is a second timer, enabled" \
+  test "$(systemctl --user is-enabled nudge-habit.h1.2.timer)" = enabled
 check "habit: its timer fires and its reminder is shown" wait_for -t 15 displayed 1
 dunstctl action 0
 habit_logged() { "$NUDGE" log --json | json_check - "[e['outcome'] for e in j if e['slot'] == 'habit.h1'] == ['shown', 'done']"; }
@@ -228,9 +231,11 @@ check "habit: it is done today" habit_done
 check "habit: no terminal was opened for it" test -z "$(pgrep -f 'nudge://habit')"
 check "habit: the reminder's unit ends inactive, not failed" \
   wait_for -t 10 unit_is nudge-notify@habit.h1.service inactive
+second_quiet() { "$NUDGE" log --json | json_check - "[e['outcome'] for e in j if e['slot'] == 'habit.h1.2'] == ['skipped-done']"; }
+check "habit: its second timer fires and stays quiet, the day done" wait_for -t 40 second_quiet
 dunstctl close-all
 "$NUDGE" habit remove stretch --yes > /dev/null
-timer_gone() { ! systemctl --user cat nudge-habit.h1.timer > /dev/null 2>&1; }
+timer_gone() { ! systemctl --user cat nudge-habit.h1.timer nudge-habit.h1.2.timer > /dev/null 2>&1; }
 check "habit: remove stops and removes its timer" timer_gone
 
 # 6. Snooze survives its process: a transient timer re-posts it; then done elsewhere.

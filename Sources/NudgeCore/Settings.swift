@@ -9,8 +9,9 @@ public enum ReminderSource: Hashable, CaseIterable, Codable, Sendable, RawRepres
   /// A plan's own reminder time (`walking.noon`): its time and title are in the plan's file,
   /// its schedule stored once the plan is on.
   case plan(plan: String, slot: String)
-  /// A habit's own reminder, by the habit's id (`habit.h3`): its time is the habit's `--at`.
-  case habit(Int)
+  /// A habit's own reminder, by the habit's id and which of its reminders it is, from 1
+  /// (`habit.h3`, then `habit.h3.2`): its time is the habit's `--at` (its first, second …).
+  case habit(Int, reminder: Int = 1)
 
   /// The built-in four.
   public static let allCases: [ReminderSource] = [.morning, .midday, .evening, .weekly]
@@ -22,21 +23,25 @@ public enum ReminderSource: Hashable, CaseIterable, Codable, Sendable, RawRepres
     case .evening: "evening"
     case .weekly: "weekly"
     case .plan(let plan, let slot): plan + "." + slot
-    case .habit(let id): "habit.h\(id)"
+    case .habit(let id, 1): "habit.h\(id)"
+    case .habit(let id, let n): "habit.h\(id).\(n)"
     }
   }
 
-  /// A built-in slot's name, `habit.hID` (an id above 0), or `PLAN.SLOT` of two ids as plan
-  /// files write them.
+  /// A built-in slot's name, `habit.hID` or `habit.hID.N` (an id above 0, N from 2 to
+  /// `Habit.maxReminders`), or `PLAN.SLOT` of two ids as plan files write them.
   public init?(rawValue: String) {
     if let builtIn = Self.allCases.first(where: { $0.rawValue == rawValue }) {
       self = builtIn
       return
     }
-    if rawValue.hasPrefix("habit.h"), let id = Int(rawValue.dropFirst(7)), id > 0,
-      "habit.h\(id)" == rawValue
+    let habitParts = rawValue.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false)
+    if rawValue.hasPrefix("habit.h"), (1...2).contains(habitParts.count),
+      let id = Int(habitParts[0]), id > 0,
+      let n = habitParts.count == 2 ? Int(habitParts[1]) : 1, (1...Habit.maxReminders).contains(n),
+      ReminderSource.habit(id, reminder: n).rawValue == rawValue
     {
-      self = .habit(id)
+      self = .habit(id, reminder: n)
       return
     }
     let parts = rawValue.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -55,7 +60,7 @@ public enum ReminderSource: Hashable, CaseIterable, Codable, Sendable, RawRepres
 
   /// The habit whose reminder it is, nil for any other.
   public var habitID: Int? {
-    if case .habit(let id) = self { return id }
+    if case .habit(let id, _) = self { return id }
     return nil
   }
 

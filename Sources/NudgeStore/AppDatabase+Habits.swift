@@ -35,6 +35,8 @@ struct HabitRow: Codable, Equatable {
   var question: String
   var every: String
   var at: String?
+  /// Its further reminder times (absent before them, and when there are none).
+  var alsoAt: [String]?
   var target: Int?
   var unit: String?
   var since: Day
@@ -52,6 +54,7 @@ struct HabitRow: Codable, Equatable {
     question = habit.question
     every = habit.every.description
     at = habit.at
+    alsoAt = habit.alsoAt.isEmpty ? nil : habit.alsoAt
     target = habit.target
     unit = habit.unit
     since = habit.since
@@ -66,6 +69,7 @@ struct HabitRow: Codable, Equatable {
     var habit = Habit(
       id: id, name: name, question: question, every: every, at: at, target: target, unit: unit,
       since: since, archived: archived)
+    habit.alsoAt = alsoAt ?? []
     habit.tags = tags ?? []
     habit.atMost = atMost ?? false
     habit.quit = quit ?? false

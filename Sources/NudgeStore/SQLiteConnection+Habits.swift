@@ -5,7 +5,7 @@ extension SQLiteConnection {
     try rows(
       """
       SELECT id, name, question, every, at, target, unit, since, archived, uid, tags, at_most,
-        quit
+        quit, also_at
       FROM habit
       WHERE NOT removed \(includingArchived ? "" : "AND NOT archived") ORDER BY uid, id
       """
@@ -24,6 +24,7 @@ extension SQLiteConnection {
       habit.tags = (row.text(at: 10) ?? "").split(separator: ",").map(String.init)
       habit.atMost = (row.integer(at: 11) ?? 0) != 0
       habit.quit = (row.integer(at: 12) ?? 0) != 0
+      habit.alsoAt = (row.text(at: 13) ?? "").split(separator: "\n").map(String.init)
       return habit
     }
   }
@@ -76,14 +77,16 @@ extension SQLiteConnection {
     try execute(
       """
       INSERT INTO habit (
-        name, question, every, at, target, unit, since, archived, uid, tags, at_most, quit)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        name, question, every, at, target, unit, since, archived, uid, tags, at_most, quit,
+        also_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
         SQLValue(uid), .text((row.tags ?? []).joined(separator: ",")),
         SQLValue(row.atMost ?? false), SQLValue(row.quit ?? false),
+        .text((row.alsoAt ?? []).joined(separator: "\n")),
       ])
     let id = try integer("SELECT last_insert_rowid()") ?? 0
     if uid == nil {
@@ -123,14 +126,15 @@ extension SQLiteConnection {
     try execute(
       """
       UPDATE habit SET name = ?, question = ?, every = ?, at = ?, target = ?, unit = ?,
-        since = ?, archived = ?, tags = ?, at_most = ?, quit = ?, removed = 0
+        since = ?, archived = ?, tags = ?, at_most = ?, quit = ?, also_at = ?, removed = 0
       WHERE id = ?
       """,
       [
         .text(row.name), .text(row.question), .text(row.every), SQLValue(row.at),
         SQLValue(row.target), SQLValue(row.unit), SQLValue(row.since), SQLValue(row.archived),
         .text((row.tags ?? []).joined(separator: ",")), SQLValue(row.atMost ?? false),
-        SQLValue(row.quit ?? false), SQLValue(row.id),
+        SQLValue(row.quit ?? false), .text((row.alsoAt ?? []).joined(separator: "\n")),
+        SQLValue(row.id),
       ])
   }
 

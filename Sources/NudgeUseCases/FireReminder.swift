@@ -120,7 +120,9 @@ public struct HabitReminderOffer: Sendable {
     // (reads only: asked again whenever the database's folder changes while the reminder
     // waits, it never takes the write lock; inside FireReminder it joins its transaction)
     guard let id = slot.habitID,
-      let habit = try db.habits(includingArchived: false).first(where: { $0.id == id })
+      let habit = try db.habits(includingArchived: false).first(where: { $0.id == id }),
+      // a further reminder it no longer has (its timer outlived an edit) offers nothing
+      slot == habit.slot || habit.reminderSlots.contains(slot)
     else { return nil }
     let paused = try db.pausedDays(through: today)
     let progress = HabitProgress(

@@ -142,13 +142,15 @@ extension Context {
   /// Every reminder's schedule: the built-in slots' (stored or default), then the plans' own
   /// slots (on while their plan is on: an install enables their timers, `plan off` disables).
   /// `plans`: the person's plans when the caller has read them already.
-  /// Then each habit's reminder (`habit.hID`), while it has a time and is not archived.
+  /// Then each habit's reminders (`habit.hID`, `habit.hID.2` …), while it is not archived.
   func allSchedules(_ db: AppDatabase, plans known: PlanSet? = nil) throws -> [SlotSchedule] {
     try db.schedules()
       + (known ?? plans(db)).slotSchedules { try? planSlotSpec($0).normalized }
-      + db.habits(includingArchived: false).compactMap { habit in
-        habit.at.flatMap { try? planSlotSpec($0).normalized }.map {
-          SlotSchedule(slot: habit.slot, expression: $0, enabled: true)
+      + db.habits(includingArchived: false).flatMap { habit in
+        zip(habit.reminderSlots, habit.reminderTimes).compactMap { slot, time in
+          (try? planSlotSpec(time).normalized).map {
+            SlotSchedule(slot: slot, expression: $0, enabled: true)
+          }
         }
       }
   }

@@ -97,6 +97,7 @@ struct ConflictWords {
     "at": "Reminder time", "target": "Target a day", "unit": "Unit", "since": "Counted from",
     "archived": "Archived", "done": "Done (no: skipped or a no)", "amount": "Amount",
     "failed": "Said no", "note": "The day's note", "tags": "Tags", "at_most": "A limit (at most)",
+    "also_at": "Its further reminders",
     "quit": "A habit to quit",
     "plan_text": "The plan file's text", "coach": "What the coach offered",
   ]

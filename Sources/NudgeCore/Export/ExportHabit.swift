@@ -8,6 +8,9 @@ public struct ExportHabit: Codable, Equatable, Sendable {
   public var every: String
   /// Its reminder time, as `--at` takes it; absent or null for none.
   public var at: String?
+  /// Its further reminder times, after `at` (absent: none, as in an export from before them;
+  /// a Nudge from before them keeps only the first).
+  public var alsoAt: [String]?
   public var target: Int?
   public var unit: String?
   public var since: Day
@@ -29,6 +32,7 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     question = habit.question
     every = habit.every.description
     at = habit.at
+    alsoAt = habit.alsoAt.isEmpty ? nil : habit.alsoAt
     target = habit.target
     unit = habit.unit
     since = habit.since
@@ -59,6 +63,23 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     if let at {
       if let problem = timeProblem(at) { throw InputError(problem) }
       habit.at = at
+    }
+    if let alsoAt {
+      guard at != nil || alsoAt.isEmpty else {
+        throw InputError("it has further reminder times (also_at) but no first one (at)")
+      }
+      for time in alsoAt {
+        if let problem = timeProblem(time) { throw InputError(problem) }
+      }
+      habit.alsoAt = alsoAt
+      guard habit.reminderTimes.count <= Habit.maxReminders else {
+        throw InputError(
+          "it has \(habit.reminderTimes.count) reminders; a habit has at most \(Habit.maxReminders)"
+        )
+      }
+      guard Set(habit.reminderTimes).count == habit.reminderTimes.count else {
+        throw InputError("a reminder time is given twice")
+      }
     }
     habit.atMost = atMost ?? false
     habit.target = try target.map(habit.atMost ? Habit.checkedLimit : Habit.checkedTarget)

@@ -10,8 +10,12 @@ public struct Habit: Equatable, Sendable {
   /// What its reminder asks ("Did you stretch today?").
   public var question: String
   public var every: HabitFrequency
-  /// When its reminder comes, in the words `schedule set` takes or a calendar expression.
+  /// When its (first) reminder comes, in the words `schedule set` takes or a calendar
+  /// expression.
   public var at: String?
+  /// When its further reminders come, after `at` (`--at 8:00 --at 20:00`): each its own timer.
+  /// Empty while `at` is nil.
+  public var alsoAt: [String] = []
   /// The amount a day that meets it (a measurable habit); nil for a yes/no habit.
   public var target: Int?
   /// The target's unit (pages, minutes); nil for a yes/no habit.
@@ -49,8 +53,25 @@ public struct Habit: Equatable, Sendable {
   /// Whether a done needs an amount (`--value`).
   public var isMeasurable: Bool { target != nil }
 
-  /// Its reminder's slot, `habit.hID`.
+  /// Its first reminder's slot, `habit.hID`.
   public var slot: ReminderSource { .habit(id) }
+
+  /// All its reminder times, first to last: `at`, then `alsoAt`. Setting them sets both.
+  public var reminderTimes: [String] {
+    get { (at.map { [$0] } ?? []) + alsoAt }
+    set {
+      at = newValue.first
+      alsoAt = Array(newValue.dropFirst())
+    }
+  }
+
+  /// Each reminder's slot, in the order of `reminderTimes`: `habit.hID`, `habit.hID.2`, ….
+  public var reminderSlots: [ReminderSource] {
+    reminderTimes.indices.map { .habit(id, reminder: $0 + 1) }
+  }
+
+  /// The most reminders a habit has (each is a timer of its own).
+  public static let maxReminders = 6
 
   /// The question asked when none is given.
   public static func defaultQuestion(_ name: String) -> String { "\(name) today?" }

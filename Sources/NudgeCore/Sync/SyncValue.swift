@@ -58,6 +58,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
       found["question"] = habit.question
       found["every"] = habit.every
       found["at"] = habit.at
+      if let alsoAt = habit.alsoAt { found["also_at"] = alsoAt.joined(separator: ", ") }
       found["target"] = habit.target.map(String.init)
       found["unit"] = habit.unit
       found["since"] = habit.since.description

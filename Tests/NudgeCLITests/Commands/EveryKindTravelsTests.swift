@@ -55,10 +55,10 @@ import Testing
     case .setting:
       return try nudge("config", "set", "celebrations", "off", now: at)
     case .habit:
-      // with tags: they travel with the habit's definition
+      // with tags and two reminders: they travel with the habit's definition
       return try nudge(
         "habit", "add", "Read", "--target", "20", "--unit", "pages", "--tag", "mind", "--tag",
-        "evening", now: at)
+        "evening", "--at", "7:00", "--at", "21:00", now: at)
     case .habitDay:
       // a no with a note: the day's mark and its words travel with it
       return try nudge("habit", "fail", "floss", "--note", "gums sore, \"again\"", now: at)

@@ -19,7 +19,7 @@ struct HabitCommand: ParsableCommand {
     subcommands: [
       Add.self, Done.self, Skip.self, Fail.self, Slip.self, Note.self, List.self, Show.self,
       Edit.self,
-      Archive.self,
+      Remind.self, Archive.self,
       Unarchive.self, Remove.self, ImportLoop.self, ImportHarsh.self, Export.self, Names.self,
       Tags.self,
     ],

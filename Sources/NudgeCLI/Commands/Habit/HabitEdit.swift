@@ -46,7 +46,7 @@ extension HabitCommand {
       base.atMost = atMost ?? habit.atMost
       var edited = try HabitInput.checked(
         base, name: rename ?? habit.name, every: fields.every ?? habit.every.description,
-        at: fields.at == "off" ? nil : (fields.at ?? habit.at),
+        at: fields.at == ["off"] ? [] : (fields.at.isEmpty ? habit.reminderTimes : fields.at),
         target: amount ?? habit.target, unit: fields.unit ?? habit.unit,
         // a question that was the old name's default becomes the new name's
         question: fields.question

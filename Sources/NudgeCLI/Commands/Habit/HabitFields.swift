@@ -5,9 +5,9 @@ import ArgumentParser
 struct HabitFields: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "When its reminder comes: 9pm, 'weekdays 7:30' or a calendar expression ('off' in edit: none).",
+      "When its reminder comes: 9pm, 'weekdays 7:30' or a calendar expression; again for more (edit: replaces them; 'off': none).",
       valueName: "time"))
-  var at: String?
+  var at: [String] = []
 
   @Option(
     help: ArgumentHelp(
@@ -59,7 +59,7 @@ struct HabitFields: ParsableArguments {
 
   /// Whether none was given.
   var isEmpty: Bool {
-    at == nil && every == nil && target == nil && unit == nil && question == nil && tags.isEmpty
+    at.isEmpty && every == nil && target == nil && unit == nil && question == nil && tags.isEmpty
       && atMost == nil
   }
 }

@@ -64,7 +64,7 @@ enum HabitInput {
 
   /// `base` with what was given, each checked; an error (exit 64) says what is allowed.
   static func checked(
-    _ base: Habit, name: String, every: String, at: String?, target: Int?, unit: String?,
+    _ base: Habit, name: String, every: String, at: [String], target: Int?, unit: String?,
     question: String?, _ ctx: Context, renaming: Bool = true
   ) throws -> Habit {
     var habit = base
@@ -93,13 +93,30 @@ enum HabitInput {
           : "--target and --unit go together: a measurable habit has a target a day in a unit (--target 20 --unit pages)",
         code: .usage)
     }
-    if let at {
-      if let problem = ctx.planTimeProblem(at) { throw CLIError(problem, code: .usage) }
-      habit.at = at.trimmingSpaces
-    } else {
-      habit.at = nil
-    }
+    habit.reminderTimes = try reminderTimes(at, ctx)
     return habit
+  }
+
+  /// `times` as a habit's reminder times, trimmed, in order: each one `schedule set` takes, at
+  /// most `Habit.maxReminders`, no two at the same times; or one line saying which is wrong.
+  static func reminderTimes(_ times: [String], _ ctx: Context) throws -> [String] {
+    guard times.count <= Habit.maxReminders else {
+      throw CLIError(
+        "a habit has at most \(Habit.maxReminders) reminders, not \(times.count)", code: .usage)
+    }
+    var seen: [String: String] = [:]
+    return try times.map { time in
+      let trimmed = time.trimmingSpaces
+      if let problem = ctx.planTimeProblem(trimmed) { throw CLIError(problem, code: .usage) }
+      let expression = (try? ctx.planSlotSpec(trimmed).normalized) ?? trimmed
+      if let earlier = seen[expression] {
+        throw CLIError(
+          "'\(VisibleText.escaped(trimmed))' comes at the same times as '\(VisibleText.escaped(earlier))': one reminder is enough",
+          code: .usage)
+      }
+      seen[expression] = trimmed
+      return trimmed
+    }
   }
 
   /// Asks a measurable habit's amount on a terminal; off one, an error says to give --value.

@@ -55,7 +55,7 @@ extension HabitCommand {
               + "\(HabitText.streakLine(report))  "
               + style.dim(
                 "strength \(report.strength)%  \(habit.every.description)"
-                  + (habit.at.map { ", reminder \(VisibleText.escaped(HabitText.time($0)))" } ?? "")
+                  + HabitText.reminders(habit)
                   + (habit.tags.isEmpty ? "" : "  " + HabitText.tagWords(habit))
                   + (habit.archived ? "  (archived)" : "")))
         }

@@ -84,10 +84,18 @@ enum HabitText {
     habit.tags.map { "#" + VisibleText.escaped($0) }.joined(separator: " ")
   }
 
+  /// ", reminder 9pm" or ", reminders 8:00 and 20:00"; "" for a habit without one.
+  static func reminders(_ habit: Habit) -> String {
+    let times = habit.reminderTimes.map { VisibleText.escaped(time($0)) }
+    guard let last = times.last else { return "" }
+    if times.count == 1 { return ", reminder \(last)" }
+    return ", reminders \(times.dropLast().joined(separator: ", ")) and \(last)"
+  }
+
   /// "daily at 9pm, 20 pages a day".
   static func describe(_ habit: Habit, style: Style) -> String {
     var text = habit.quit ? "to quit (every day clean but a slip)" : habit.every.description
-    if let at = habit.at { text += ", reminder \(VisibleText.escaped(time(at)))" }
+    text += reminders(habit)
     if let target = habit.target {
       text +=
         ", \(habit.atMost ? "at most " : "")\(target) \(habit.unit.map(VisibleText.escaped) ?? "") a day"

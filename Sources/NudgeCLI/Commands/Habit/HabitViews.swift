@@ -22,6 +22,8 @@ struct HabitReport: Encodable {
   var streakUnit: String
   var strength: Int
   var archived: Bool
+  /// All its reminder times, first to last (`at` is the first).
+  var reminders: [String]
   /// Its tags, as typed.
   var tags: [String]
   /// Whether its target is a limit (at most).
@@ -38,6 +40,7 @@ struct HabitReport: Encodable {
     question = habit.question
     every = habit.every.description
     at = habit.at
+    reminders = habit.reminderTimes
     target = habit.target
     unit = habit.unit
     // a measurable day short of its target is not done yet: still due, its amount so far shown
