@@ -80,6 +80,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
   case stalenessEvening = "staleness.evening"
   case stalenessWeekly = "staleness.weekly"
   case snooze
+  case weekStart = "week-start"
 
   public var defaultValue: String {
     switch self {
@@ -88,6 +89,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case .terminal: ""
     case .stalenessMorning, .stalenessMidday, .stalenessEvening, .stalenessWeekly: "4h"
     case .snooze: "15m"
+    case .weekStart: ""
     }
   }
 
@@ -100,6 +102,7 @@ public enum SettingKey: String, CaseIterable, Sendable {
     case .stalenessMorning, .stalenessMidday, .stalenessEvening, .stalenessWeekly:
       ["30m", "1h", "2h", "4h", "8h"]
     case .snooze: ["5m", "10m", "15m", "30m", "1h"]
+    case .weekStart: WeekStart.allCases.map(\.rawValue)
     }
   }
 
@@ -114,6 +117,8 @@ public enum SettingKey: String, CaseIterable, Sendable {
       "a duration from 1m to 24h such as 4h, 90m or 2h30m, after which a late reminder is skipped"
     case .snooze:
       "a duration from 10s to 12h such as 15m, 1m or 1h, after which a snoozed reminder comes back"
+    case .weekStart:
+      "monday, sunday or saturday, the day a week begins on (unset: your locale's first weekday)"
     }
   }
 
@@ -157,6 +162,9 @@ public enum SettingKey: String, CaseIterable, Sendable {
         throw bad
       }
       return DurationText.format(seconds: seconds)
+    case .weekStart:
+      guard let start = WeekStart(rawValue: value.lowercased()) else { throw bad }
+      return start.rawValue
     }
   }
 }
@@ -192,6 +200,9 @@ public struct Settings: Equatable, Sendable {
     }
     return DurationText.parseSeconds(value(key)) ?? 4 * 3600
   }
+
+  /// The day a week begins on, when the person chose one (nil: the locale's).
+  public var weekStart: WeekStart? { WeekStart(rawValue: value(.weekStart)) }
 
   /// How long Snooze puts a reminder off.
   public var snoozeSeconds: Int { DurationText.parseSeconds(value(.snooze)) ?? 900 }

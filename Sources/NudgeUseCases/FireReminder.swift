@@ -9,8 +9,13 @@ import NudgeStore
 /// trigger; takes a due snooze. The store only persists; this decides.
 public struct FireReminder: Sendable {
   public let db: AppDatabase
+  /// The day a week begins on when the person chose none (their locale's).
+  public let localeWeekStart: WeekStart
 
-  public init(db: AppDatabase) { self.db = db }
+  public init(db: AppDatabase, localeWeekStart: WeekStart = .monday) {
+    self.db = db
+    self.localeWeekStart = localeWeekStart
+  }
 
   /// What to do: post (with what), or what was logged instead. `calendar` gives a schedule's
   /// strict next elapse after a time (epoch seconds); `planFlows`, the flows the plans that are
@@ -33,7 +38,8 @@ public struct FireReminder: Sendable {
       // a habit's slot offers the habit while today (or its period) still wants it
       let offer =
         slot.habitID != nil
-        ? try HabitReminderOffer(db: db)(slot, today: today)
+        ? try HabitReminderOffer(db: db, weekStart: settings.weekStart ?? localeWeekStart)(
+          slot, today: today)
         : slot.offer(done: doneToday, also: planFlows[slot] ?? [])
       func post(_ elapse: Int?) throws -> Reminder.Decision {
         let streak = try db.streakDays(today: today).summary(today: today).current
@@ -111,8 +117,13 @@ public protocol ReminderCalendar {
 /// otherwise, or when no habit that is not archived has that slot.
 public struct HabitReminderOffer: Sendable {
   public let db: AppDatabase
+  /// The day an N-a-week habit's weeks begin on.
+  public let weekStart: WeekStart
 
-  public init(db: AppDatabase) { self.db = db }
+  public init(db: AppDatabase, weekStart: WeekStart) {
+    self.db = db
+    self.weekStart = weekStart
+  }
 
   public func callAsFunction(_ slot: ReminderSource, today: Day) throws(StoreError)
     -> Reminder.Offer?
@@ -126,7 +137,8 @@ public struct HabitReminderOffer: Sendable {
     else { return nil }
     let paused = try db.pausedDays(through: today)
     let progress = HabitProgress(
-      habit, checks: try db.habitChecks(habit.id), paused: paused, today: today, scoring: false)
+      habit, checks: try db.habitChecks(habit.id), paused: paused, today: today, scoring: false,
+      weekStart: weekStart)
     guard progress.state(of: habit, on: today) == .due else { return nil }
     return .habit(Reminder.HabitOffer(habit, streak: progress.streak))
   }

@@ -237,3 +237,11 @@ extension Context {
     return parsed
   }
 }
+
+extension Context {
+  /// The day a week begins on: the person's `week-start`, else their locale's first weekday,
+  /// else Monday (ISO 8601).
+  func weekStart(_ settings: Settings) -> WeekStart {
+    settings.weekStart ?? LocaleWeek.start(environment: environment) ?? .monday
+  }
+}

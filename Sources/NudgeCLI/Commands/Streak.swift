@@ -62,7 +62,8 @@ struct StreakCommand: ContextCommand {
     let today = ctx.today(settings).day
     if let name = habit {
       let found = try HabitInput.find(name, in: try db.habits(), ctx)
-      let report = try HabitReport.of(found, db, today: today)
+      let report = try HabitReport.of(
+        found, db, today: today, weekStart: ctx.weekStart(try db.settings()))
       return try ctx.render(report, json: json) {
         ctx.line(
           ctx.style.bold("🔥 \(VisibleText.escaped(found.name)): " + HabitText.streakLine(report))
@@ -72,7 +73,8 @@ struct StreakCommand: ContextCommand {
       }
     }
     // the days the ring and the heatmap show, and those the streak's walk has not stored yet
-    let shown = Heatmap.mondays(weekCount, today: today).first ?? today
+    let weekStart = ctx.weekStart(settings)
+    let shown = weekStart.firstDays(weekCount, today: today).first ?? today
     let read = try db.streakDays(today: today, showing: shown)
     let (done, paused) = (read.done, read.paused)
     let s = read.summary(today: today)
@@ -116,7 +118,7 @@ struct StreakCommand: ContextCommand {
       let spaced = count <= Heatmap.defaultWeeks || 7 + count * 2 - 1 <= ctx.columns
       let width = spaced ? 2 : 1
       let labelEvery = spaced ? 4 : 8
-      let mondays = Heatmap.mondays(count, today: today)
+      let mondays = weekStart.firstDays(count, today: today)
       var labels = ""
       for (w, monday) in mondays.enumerated() where w % labelEvery == 0 {
         let at = w * width
@@ -126,9 +128,8 @@ struct StreakCommand: ContextCommand {
       ctx.line("       " + style.dim(labels))
       let grid = Heatmap.weeks(
         count, today: today, doneDays: done, frozen: frozen, paused: paused,
-        firstUse: read.firstDone)
-      let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-      for (d, name) in names.enumerated() {
+        firstUse: read.firstDone, weekStart: weekStart)
+      for (d, name) in weekStart.dayNames.enumerated() {
         ctx.line(
           "   \(style.dim(name)) "
             + grid.map { mark($0[d], style) }.joined(separator: spaced ? " " : ""))

@@ -161,7 +161,9 @@ struct TodayCommand: ContextCommand {
     let tagged = habits.contains { !$0.tags.isEmpty }
     var groups: [(tag: String?, lines: [String])] = []
     for (habit, report) in zip(
-      habits, try HabitReport.all(habits, db, today: today, scoring: false))
+      habits,
+      try HabitReport.all(
+        habits, db, today: today, scoring: false, weekStart: ctx.weekStart(try db.settings())))
     {
       let name = VisibleText.escaped(habit.name)
       let line: String

@@ -2,7 +2,8 @@ import ArgumentParser
 import NudgeCore
 import NudgeStore
 
-/// `nudge week`: the last seven days looked back on.
+/// `nudge week`: the calendar week looked back on (from the day `week-start` begins it on;
+/// this one so far, or a whole one before).
 struct WeekCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "week",
@@ -11,7 +12,8 @@ struct WeekCommand: ContextCommand {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Weeks back: 0 is the last seven days, 1 the seven before them (0-52).", valueName: "weeks"))
+      "Weeks back: 0 is this week so far, 1 the week before it (0-52); a week begins on week-start (nudge config).",
+      valueName: "weeks"))
   var ago: Int = 0
 
   @Flag(help: "Print the week as JSON.")
@@ -64,8 +66,10 @@ struct WeekCommand: ContextCommand {
     let db = try ctx.openDatabase()
     let settings = try db.settings()
     let today = ctx.today(settings).day
-    let last = today.adding(days: -7 * ago)
-    let first = last.adding(days: -6)
+    // the calendar week, as the person begins it; this one only through today
+    let first = ctx.weekStart(settings).firstDay(of: today).adding(days: -7 * ago)
+    let end = first.adding(days: 6)
+    let last = min(end, today)
     let stored = try db.history(from: first, through: last)
     let days = stored.map(\.shown)
     let plans = try ctx.plans(db)
@@ -87,7 +91,8 @@ struct WeekCommand: ContextCommand {
     let suggestions = try slotSuggestions(db, days, rollover: settings.rolloverHour)
     let marks = try HabitDays.read(db, from: first, through: last)
     let habits = try db.habits(includingArchived: false)
-    let reports = try HabitReport.all(habits, db, today: last, scoring: false)
+    let reports = try HabitReport.all(
+      habits, db, today: last, scoring: false, weekStart: ctx.weekStart(try db.settings()))
     let habitWeeks = zip(habits, reports).map { habit, progress in
       let week = marks.values.joined().filter { $0.name == habit.name }
       // a day over a limit is lost, as a no; a habit to quit is clean every day but a slip
@@ -113,7 +118,9 @@ struct WeekCommand: ContextCommand {
         tags: tagWeeks), json: json
     ) {
       let style = ctx.style
-      ctx.line(style.bold("Your week · \(first.short) – \(last.short)"))
+      ctx.line(
+        style.bold("Your week · \(first.short) – \(end.short)")
+          + (end > today ? style.dim(" (so far)") : ""))
       ctx.line("🔥 Streak: \(streak.current == 1 ? "1 day" : "\(streak.current) days")")
       for line in week.lines { ctx.wrappedLine(line, indent: 2) }
       for (flow, flowWeek) in flowWeeks {
@@ -124,7 +131,7 @@ struct WeekCommand: ContextCommand {
       for habit in habitWeeks {
         let unit = habit.streak == 1 ? String(habit.streakUnit.dropLast()) : habit.streakUnit
         ctx.wrappedLine(
-          "\(VisibleText.escaped(habit.name)): \(habit.quit ? "clean" : "done") \(habit.doneDays) of 7 days"
+          "\(VisibleText.escaped(habit.name)): \(habit.quit ? "clean" : "done") \(habit.doneDays) of \(last.ordinal - first.ordinal + 1) days"
             + (habit.skippedDays > 0 ? ", \(habit.skippedDays) skipped" : "")
             + (habit.failedDays > 0
               ? ", \(habit.failedDays) \(habit.quit ? (habit.failedDays == 1 ? "slip" : "slips") : "no")"

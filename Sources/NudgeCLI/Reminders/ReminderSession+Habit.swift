@@ -18,7 +18,9 @@ extension OnScreen {
     try log(outcome)
     let streak =
       try db.habits().first { $0.id == habit.id }.map {
-        try HabitReport.of($0, db, today: day, scoring: false).streak
+        try HabitReport.of(
+          $0, db, today: day, scoring: false, weekStart: ctx.weekStart(try db.settings())
+        ).streak
       } ?? 0
     _ = ctx.notifier.post(
       .habitRecorded(

@@ -56,10 +56,11 @@ extension Reminder {
       for slot in ReminderSource.allCases + planSchedules.map(\.slot) {
         planFlows[slot] = plans.flowsOn(slot).map { .defined($0.word) }
       }
-      switch try FireReminder(db: db)(
-        request, at: ctx.clock.started, in: ctx.timeZone,
-        calendar: SlotCalendar(ctx: ctx, local: ctx.timeZone), planFlows: planFlows,
-        planSchedules: planSchedules)
+      switch try FireReminder(
+        db: db, localeWeekStart: LocaleWeek.start(environment: ctx.environment) ?? .monday)(
+          request, at: ctx.clock.started, in: ctx.timeZone,
+          calendar: SlotCalendar(ctx: ctx, local: ctx.timeZone), planFlows: planFlows,
+          planSchedules: planSchedules)
       {
       case .nothingDue(let slot):
         return Reminder.RunReport(slot: .slot(slot), elapse: nil, outcome: nil)
@@ -199,7 +200,9 @@ struct OnScreen: Sendable {
             let today = rule.day(of: clock.now(), in: zone)
             if case .habit = offer {
               // done, skipped or removed in a terminal: nothing is left to offer
-              return (try? HabitReminderOffer(db: db)(slot, today: today)) == .some(nil)
+              return
+                (try? HabitReminderOffer(db: db, weekStart: ctx.weekStart(try db.settings()))(
+                  slot, today: today)) == .some(nil)
             }
             guard case .flow(let flow) = offer else { return false }
             return (try? db.isDone(flow, on: today)) ?? false
@@ -242,7 +245,8 @@ struct OnScreen: Sendable {
         doneToday = try db.doneFlows(on: today)
         offered =
           slot.habitID != nil
-          ? try HabitReminderOffer(db: db)(slot, today: today)
+          ? try HabitReminderOffer(db: db, weekStart: ctx.weekStart(try db.settings()))(
+            slot, today: today)
           : slot.offer(done: doneToday, also: plans.flowsOn(slot).map { .defined($0.word) })
       case .action(.done, _) where offer == .flow(.prep):
         try allPrepped(wait: wait)

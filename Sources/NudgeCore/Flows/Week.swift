@@ -42,7 +42,8 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
     public var count: Int
   }
 
-  /// Sums up `days` (oldest first, seven of them) against `before` (the seven before).
+  /// Sums up `days` (oldest first, a week's or the days of this one so far) against `before`
+  /// (the week before).
   public init(days: [HistoryDay], before: [HistoryDay]) {
     first = days.first?.date ?? Day(ordinal: 0)
     last = days.last?.date ?? Day(ordinal: 0)
@@ -98,7 +99,9 @@ public struct WeekSummary: Encodable, Equatable, Sendable {
   /// The look back in a few short lines, no chart junk.
   public var lines: [String] {
     var out: [String] = []
-    out.append("Days with a flow: \(daysDone) of 7 (the week before: \(previousDaysDone)).")
+    // this week so far has fewer than seven days
+    let count = max(1, last.ordinal - first.ordinal + 1)
+    out.append("Days with a flow: \(daysDone) of \(count) (the week before: \(previousDaysDone)).")
     if daysDone == 0 {
       out.append("A quiet week. Any one flow starts the next one.")
       return out

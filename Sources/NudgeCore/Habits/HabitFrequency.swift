@@ -121,12 +121,12 @@ public enum HabitFrequency: Hashable, Sendable {
   }
 
   /// The first day of the period `day` is in: the day itself for a day-by-day habit, the
-  /// Monday of its week, the first of its month, or the start of its run of N days counted from
-  /// `start`.
-  public func periodStart(of day: Day, start: Day) -> Day {
+  /// first day of its week (as `weekStart` begins them), the first of its month, or the start
+  /// of its run of N days counted from `start`.
+  public func periodStart(of day: Day, start: Day, weekStart: WeekStart = .monday) -> Day {
     switch self {
     case .daily, .weekdays: day
-    case .timesPerWeek: day.adding(days: -((day.weekday + 6) % 7))
+    case .timesPerWeek: weekStart.firstDay(of: day)
     case .timesPerMonth: Day(year: day.year, month: day.month, day: 1)
     case .everyDays(let n):
       start.adding(days: Int((Double(day.ordinal - start.ordinal) / Double(n)).rounded(.down)) * n)

@@ -71,9 +71,11 @@ public struct HabitProgress: Equatable, Sendable {
 
   /// Where `habit` stands on `today` from its `checks` (any order) and the `paused` days.
   /// `scoring: false` leaves the strength at 0: a view that does not show it (the today view,
-  /// a reminder's decision) does not walk every day for it.
+  /// a reminder's decision) does not walk every day for it. `weekStart`: the day an N-a-week
+  /// habit's weeks begin on.
   public init(
-    _ habit: Habit, checks: [HabitCheck], paused: Set<Day>, today: Day, scoring: Bool = true
+    _ habit: Habit, checks: [HabitCheck], paused: Set<Day>, today: Day, scoring: Bool = true,
+    weekStart: WeekStart = .monday
   ) {
     let byDay = Self.marks(checks, of: habit)
     if habit.quit {
@@ -85,8 +87,9 @@ public struct HabitProgress: Equatable, Sendable {
     var run = 0
     var best = 0
     var first = every.periodStart(
-      of: min(habit.since, checks.map(\.day).min() ?? habit.since), start: habit.since)
-    let current = every.periodStart(of: today, start: habit.since)
+      of: min(habit.since, checks.map(\.day).min() ?? habit.since), start: habit.since,
+      weekStart: weekStart)
+    let current = every.periodStart(of: today, start: habit.since, weekStart: weekStart)
     var tally = (done: 0, excused: 0)
     // oldest period first, so the best run is seen whole
     while first <= current {

@@ -88,7 +88,7 @@ extension ReminderSource {
     case .morning: "Glance at your Why + Swap before the day gets busy."
     case .midday: "Need a quick assist? Open the mini-coach."
     case .evening: "30 seconds now makes tomorrow easier."
-    case .weekly: "A look back at the last seven days, and what to change."
+    case .weekly: "A look back at your week, and what to change."
     case .plan, .habit: "One minute, then it counts."
     }
   }

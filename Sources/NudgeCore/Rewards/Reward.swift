@@ -222,19 +222,18 @@ public enum Heatmap {
 
   /// The Monday that starts each of the last `count` calendar weeks (Monday to Sunday).
   public static func mondays(_ count: Int, today: Day) -> [Day] {
-    let thisMonday = today.adding(days: -((today.weekday + 6) % 7))
-    return (0..<count).map { thisMonday.adding(days: -7 * (count - 1 - $0)) }
+    WeekStart.monday.firstDays(count, today: today)
   }
 
-  /// The last `count` calendar weeks, seven cells each (Monday first), oldest week first.
-  /// `paused`: the days off; one with a flow done shows done.
+  /// The last `count` calendar weeks, seven cells each (`weekStart`'s day first), oldest week
+  /// first. `paused`: the days off; one with a flow done shows done.
   /// `firstUse`: the first done day (when `doneDays` holds only the recent ones).
   public static func weeks(
     _ count: Int, today: Day, doneDays: Set<Day>, frozen: Set<Day>, paused: Set<Day> = [],
-    firstUse: Day?? = nil
+    firstUse: Day?? = nil, weekStart: WeekStart = .monday
   ) -> [[Cell]] {
     let firstUse = firstUse ?? doneDays.min()
-    return mondays(count, today: today).map { monday in
+    return weekStart.firstDays(count, today: today).map { monday in
       (0..<7).map { d in
         cell(monday.adding(days: d), today, doneDays, frozen, paused, firstUse)
       }
@@ -253,8 +252,11 @@ public enum Heatmap {
 
   /// The days off among those the ring and a heatmap of `weeks` weeks show up to today,
   /// oldest first: what `streak --json` reports as `paused_days`.
-  public static func pausedDays(_ paused: Set<Day>, weeks: Int, today: Day) -> [Day] {
-    let first = min(mondays(weeks, today: today).first ?? today, today.adding(days: -6))
+  public static func pausedDays(
+    _ paused: Set<Day>, weeks: Int, today: Day, weekStart: WeekStart = .monday
+  ) -> [Day] {
+    let first = min(
+      weekStart.firstDays(weeks, today: today).first ?? today, today.adding(days: -6))
     return paused.filter { first <= $0 && $0 <= today }.sorted()
   }
 

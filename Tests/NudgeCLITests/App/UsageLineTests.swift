@@ -74,7 +74,7 @@ import Testing
     }
     #expect(
       folded.hasSuffix(
-        "one of the following: 'rollover-hour', 'celebrations', 'terminal', 'staleness.morning', 'staleness.midday', 'staleness.evening', 'staleness.weekly', 'snooze'"
+        "one of the following: 'rollover-hour', 'celebrations', 'terminal', 'staleness.morning', 'staleness.midday', 'staleness.evening', 'staleness.weekly', 'snooze', 'week-start'"
       ))
     // what it cannot place is argument-parser's own first line
     #expect(

@@ -397,7 +397,7 @@ import Testing
     #expect(try nudge("show", "yesterday", now: evening).stdout.contains("Habits: Stretch skipped"))
     let week = try nudge("week", now: evening)
     #expect(
-      week.stdout.contains("Stretch: done 1 of 7 days, 1 skipped · streak 1 day"), "\(week.stdout)")
+      week.stdout.contains("Stretch: done 1 of 3 days, 1 skipped · streak 1 day"), "\(week.stdout)")
     let report = try #require(try nudge.json("week", now: evening) as? [String: Any])
     let habits = try #require(report["habits"] as? [[String: Any]])
     #expect(habits.first?["done_days"] as? Int == 1)
@@ -540,7 +540,7 @@ import Testing
     let huge = try nudge("habit", "done", "read", "--value", "\(Habit.maxAmount)", now: evening)
     #expect(huge.status == 64, "\(huge)")
     #expect(huge.stderr.split(separator: "\n").count == 1)
-    #expect(try nudge("week", now: evening).stdout.contains("Read: done 1 of 7 days"))
+    #expect(try nudge("week", now: evening).stdout.contains("Read: done 1 of 3 days"))
     // Ctrl-D at the amount's prompt: nothing recorded, exit 1, on a line of its own
     let ended = try nudge.typing("", "habit", "done", "read", now: evening)
     #expect(ended.status == 1)

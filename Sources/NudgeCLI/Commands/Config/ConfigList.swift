@@ -20,7 +20,11 @@ extension ConfigCommand {
       ) {
         for key in SettingKey.allCases {
           let value = settings.value(key)
-          let shown = value.isEmpty ? "(auto)" : value
+          // the week's start unset: the locale's, said
+          let shown =
+            key == .weekStart && value.isEmpty
+            ? "(your locale's: \(ctx.weekStart(settings).rawValue))"
+            : value.isEmpty ? "(auto)" : value
           let mark = settings.values[key] == nil ? ctx.style.dim("  default") : ""
           ctx.line("\(ctx.style.bold(key.rawValue)) = \(shown)\(mark)")
           ctx.line(ctx.style.dim("    \(key.allowed)"))

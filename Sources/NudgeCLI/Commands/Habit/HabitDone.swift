@@ -82,7 +82,8 @@ extension HabitCommand {
       // a day done now (not one filled in, nor one again) draws a celebration of random size
       let (_, settled, celebration) = try HabitChanges(db: db).record(
         check, of: habit, madeOn: today.day, at: today.savedAt, reward: json ? nil : ctx.reward)
-      let report = try HabitReport.of(habit, db, today: today.day)
+      let report = try HabitReport.of(
+        habit, db, today: today.day, weekStart: ctx.weekStart(try db.settings()))
       try ctx.render(report, json: json) {
         let when = FlowDay.describe(day, today: today.day)
         if let amount, let target = habit.target {

@@ -22,7 +22,8 @@ extension HabitCommand {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings()).day
       let habits = try db.habits(includingArchived: all).filter { tag == nil || $0.hasTag(tag!) }
-      let reports = try HabitReport.all(habits, db, today: today)
+      let reports = try HabitReport.all(
+        habits, db, today: today, weekStart: ctx.weekStart(try db.settings()))
       try ctx.render(reports, json: json) {
         guard !habits.isEmpty else {
           if let tag {

@@ -23,7 +23,8 @@ extension HabitCommand {
       let db = try ctx.openDatabase()
       let today = ctx.today(try db.settings()).day
       let habit = try HabitInput.find(name, in: try db.habits(), ctx)
-      let report = try HabitReport.of(habit, db, today: today)
+      let report = try HabitReport.of(
+        habit, db, today: today, weekStart: ctx.weekStart(try db.settings()))
       try ctx.render(report, json: json) {
         let style = ctx.style
         ctx.line(

@@ -80,12 +80,14 @@ struct HabitDayOptions: ParsableArguments {
     let when = FlowDay.describe(day, today: today.day)
     let undo = ctx.style.dim("(nudge undo takes it back)")
     if mark == .failed && habit.quit {
-      let report = try HabitReport.of(habit, db, today: today.day)
+      let report = try HabitReport.of(
+        habit, db, today: today.day, weekStart: ctx.weekStart(try db.settings()))
       ctx.line(
         "Recorded a slip of \(HabitText.name(habit)) \(when). It happens: the next day starts a new run. Best so far: \(report.bestStreak) clean day\(report.bestStreak == 1 ? "" : "s"). "
           + undo)
     } else if mark == .failed {
-      let report = try HabitReport.of(habit, db, today: today.day)
+      let report = try HabitReport.of(
+        habit, db, today: today.day, weekStart: ctx.weekStart(try db.settings()))
       ctx.line(
         "Marked \(HabitText.name(habit)) no \(when): a miss, which the streak and strength count. "
           + HabitText.streakLine(report) + ". " + undo)

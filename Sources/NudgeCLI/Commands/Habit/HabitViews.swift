@@ -62,20 +62,22 @@ struct HabitReport: Encodable {
 
   /// Where `habit` stands on `today` (`scoring: false`: its strength left at 0, for what
   /// does not show it).
-  static func of(_ habit: Habit, _ db: AppDatabase, today: Day, scoring: Bool = true) throws
-    -> HabitReport
-  {
-    try all([habit], db, today: today, scoring: scoring)[0]
+  static func of(
+    _ habit: Habit, _ db: AppDatabase, today: Day, scoring: Bool = true, weekStart: WeekStart
+  ) throws -> HabitReport {
+    try all([habit], db, today: today, scoring: scoring, weekStart: weekStart)[0]
   }
 
   /// Each of `habits`, in order, the days off read once.
-  static func all(_ habits: [Habit], _ db: AppDatabase, today: Day, scoring: Bool = true) throws
-    -> [HabitReport]
-  {
+  /// `weekStart`: the day an N-a-week habit's weeks begin on.
+  static func all(
+    _ habits: [Habit], _ db: AppDatabase, today: Day, scoring: Bool = true, weekStart: WeekStart
+  ) throws -> [HabitReport] {
     let paused = try db.pausedDays(through: today)
     return try habits.map {
       let progress = HabitProgress(
-        $0, checks: try db.habitChecks($0.id), paused: paused, today: today, scoring: scoring)
+        $0, checks: try db.habitChecks($0.id), paused: paused, today: today, scoring: scoring,
+        weekStart: weekStart)
       return HabitReport($0, progress, today: today)
     }
   }
@@ -102,14 +104,14 @@ enum HabitHeatmap {
     // a day off its weekdays, or of a period habit with nothing done, is no miss
     let dayByDay = habit.every.isDayByDay
     let style = ctx.style
-    let mondays = Heatmap.mondays(weeks, today: today)
+    let weekStart = ctx.weekStart(try db.settings())
+    let mondays = weekStart.firstDays(weeks, today: today)
     var labels = ""
     for (w, monday) in mondays.enumerated() where w % 4 == 0 {
       labels += String(repeating: " ", count: max(0, w * 2 - labels.count)) + monday.dayMonth
     }
     ctx.line("       " + style.dim(labels))
-    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    for (d, name) in names.enumerated() {
+    for (d, name) in weekStart.dayNames.enumerated() {
       let cells = mondays.map { monday -> String in
         let day = monday.adding(days: d)
         if day > today || day < habit.since { return " " }
