@@ -75,6 +75,11 @@ public struct LoopBackup: Equatable, Sendable {
     public var reminder: Reminder?
     /// By day, oldest first, at most one a day.
     public var marks: [Mark]
+    /// Due on these weekdays only (0 = Sunday … 6 = Saturday), where the tracker says so
+    /// (Habitica's weekly dailies); nil: its numerator and denominator say how often.
+    public var weekdays: Set<Int>? = nil
+    /// A habit to break (Habitica's habit with only its minus): every day clean but a no.
+    public var quit = false
 
     public init(
       name: String, question: String = "", description: String = "", numerator: Int = 1,

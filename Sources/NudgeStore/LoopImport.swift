@@ -32,7 +32,11 @@ public struct LoopImport: Sendable {
           "two of \(backup.source)'s habits are named '\(VisibleText.escaped(name))'; rename one in \(backup.source) and export again"
         )
       }
-      let every = frequency(loop, in: backup.source, notes: &result.notes)
+      let every =
+        loop.quit
+        ? .daily
+        : loop.weekdays.map { HabitFrequency.weekdays($0) }
+          ?? frequency(loop, in: backup.source, notes: &result.notes)
       let shown = VisibleText.escaped(name)
       var target: Int? = nil
       if loop.isMeasurable {
@@ -89,6 +93,10 @@ public struct LoopImport: Sendable {
           ? ((try? NudgeCore.Habit.checkedUnit(loop.unit)) ?? "units") : nil,
         since: min(today, loop.marks.first?.day ?? today), archived: loop.archived)
       habit.atMost = loop.isMeasurable && loop.targetIsAtMost
+      if loop.quit && !loop.isMeasurable {
+        habit.quit = true
+        if question == nil { habit.question = NudgeCore.Habit.quitQuestion(name) }
+      }
       // a day after today is not one to count (a clock set wrong, or a hostile file)
       let future = loop.marks.filter { $0.day > today }.count
       if future > 0 {

@@ -20,7 +20,8 @@ struct HabitCommand: ParsableCommand {
       Add.self, Done.self, Skip.self, Fail.self, Slip.self, Note.self, List.self, Show.self,
       Edit.self,
       Remind.self, Archive.self,
-      Unarchive.self, Remove.self, ImportLoop.self, ImportHarsh.self, Export.self, Names.self,
+      Unarchive.self, Remove.self, ImportLoop.self, ImportHarsh.self, ImportHabitica.self,
+      Export.self, Names.self,
       Tags.self,
     ],
     defaultSubcommand: List.self)
