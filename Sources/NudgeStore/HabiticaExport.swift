@@ -162,6 +162,7 @@ public enum HabiticaExport {
       return found.sorted { $0.key < $1.key }.map { LoopBackup.Mark(day: $0.key, kind: $0.value) }
     }
     var unknown = 0
+    var offDays = 0
     for (i, task) in dailys.enumerated() {
       let place = "tasks.dailys[\(i)]"
       let name = try named(task, place)
@@ -178,6 +179,13 @@ public enum HabiticaExport {
         case (false?, _): break
         case (nil, _): unknown += 1
         }
+      }
+      // the cron's day before is not always the day missed (a cron after days away): a no on
+      // a day the daily is not due is left out
+      if let weekdays = habit.weekdays {
+        let off = found.filter { $0.value == .failed && !weekdays.contains($0.key.weekday) }
+        for day in off.keys { found[day] = nil }
+        offDays += off.count
       }
       habit.marks = try marks(found, place)
       read.append(habit)
@@ -235,6 +243,11 @@ public enum HabiticaExport {
         "\(unknown) history entr\(unknown == 1 ? "y is" : "ies are") from before Habitica kept what was done that day; left out"
       )
     }
+    if offDays > 0 {
+      notes.append(
+        "\(offDays) missed day\(offDays == 1 ? " falls" : "s fall") on a day its daily is not due (Habitica's cron came days later); left out"
+      )
+    }
     let others = (tasks.todos?.count ?? 0) + (tasks.rewards?.count ?? 0)
     if others > 0 {
       notes.append("\(others) to-do\(others == 1 ? "" : "s") and rewards are no habits; left out")
@@ -250,7 +263,8 @@ public enum HabiticaExport {
     _ task: Task, name: String, into habit: inout LoopBackup.Habit, notes: inout [String]
   ) {
     let shown = VisibleText.escaped(name)
-    let every = max(1, min(365, Int(task.everyX.map { $0.isFinite ? $0 : 1 } ?? 1)))
+    // clamped while a Double: a hostile 1e300 does not trap the conversion
+    let every = Int(max(1, min(365, task.everyX.map { $0.isFinite ? $0 : 1 } ?? 1)))
     switch task.frequency ?? "weekly" {
     case "daily":
       (habit.numerator, habit.denominator) = (1, every)
@@ -266,7 +280,13 @@ public enum HabiticaExport {
         habit.weekdays = days
       }
     case "monthly":
-      let times = max(1, min(28, task.daysOfMonth?.count ?? task.weeksOfMonth?.count ?? 1))
+      // on days of the month, or on weekdays of some weeks of it (Habitica writes both lists,
+      // one empty)
+      let days = task.daysOfMonth ?? []
+      let weeks = task.weeksOfMonth ?? []
+      let weekdays = weekdayKeys.filter { task.repeatDays?[$0] ?? false }.count
+      let times = max(
+        1, min(28, !days.isEmpty ? days.count : weeks.count * max(1, weekdays)))
       (habit.numerator, habit.denominator) = (times, 30)
       notes.append(
         "'\(shown)' is on set days of the month in Habitica; Nudge keeps it \(times)/month")
@@ -295,7 +315,7 @@ public enum HabiticaExport {
     case .dataCorrupted(let context):
       return context.codingPath.isEmpty
         ? "is not JSON (Nudge reads Habitica's user data export, JSON)"
-        : "\(path(context.codingPath)): \(context.debugDescription)"
+        : "\(path(context.codingPath)): \(VisibleText.escaped(context.debugDescription))"
     @unknown default:
       return "is not Habitica's user data"
     }

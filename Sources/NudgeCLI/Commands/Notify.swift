@@ -133,7 +133,9 @@ struct NotifyCommand: ContextCommand {
       try !ctx.allSchedules(db).contains(where: { $0.slot == named })
     {
       throw CLIError(
-        "no plan has the reminder time '\(named.rawValue)' (see 'nudge plan list'); 'nudge install' removes the timers of plans no longer there.",
+        named.habitID != nil
+          ? "no habit has the reminder '\(named.rawValue)' now (see 'nudge habit list'); 'nudge install' removes the timers of reminders no longer there."
+          : "no plan has the reminder time '\(named.rawValue)' (see 'nudge plan list'); 'nudge install' removes the timers of plans no longer there.",
         code: .usage)
     }
     let session = Reminder.Session(ctx: ctx, db: db, request: request, options: options)

@@ -83,7 +83,8 @@ struct StreakCommand: ContextCommand {
         current: s.current, longest: s.longest, todayDone: s.todayDone, frozen: s.frozen,
         freezesHeld: s.freezesHeld, week: .init(done: s.weekDone),
         pausedUntil: try db.pauses().first { $0.contains(today) }?.lastDay,
-        pausedDays: Heatmap.pausedDays(paused, weeks: weekCount, today: today)), json: json
+        pausedDays: Heatmap.pausedDays(
+          paused, weeks: weekCount, today: today, weekStart: weekStart)), json: json
     ) {
       let style = ctx.style
       let days = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }

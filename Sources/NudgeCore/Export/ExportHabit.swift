@@ -61,7 +61,9 @@ public struct ExportHabit: Codable, Equatable, Sendable {
     }
     habit.every = try HabitFrequency.parse(every)
     if let at {
-      if let problem = timeProblem(at) { throw InputError(problem) }
+      if let problem = Habit.reminderTimeProblem(at) ?? timeProblem(at) {
+        throw InputError(problem)
+      }
       habit.at = at
     }
     if let alsoAt {
@@ -69,7 +71,9 @@ public struct ExportHabit: Codable, Equatable, Sendable {
         throw InputError("it has further reminder times (also_at) but no first one (at)")
       }
       for time in alsoAt {
-        if let problem = timeProblem(time) { throw InputError(problem) }
+        if let problem = Habit.reminderTimeProblem(time) ?? timeProblem(time) {
+          throw InputError(problem)
+        }
       }
       habit.alsoAt = alsoAt
       guard habit.reminderTimes.count <= Habit.maxReminders else {
@@ -77,7 +81,9 @@ public struct ExportHabit: Codable, Equatable, Sendable {
           "it has \(habit.reminderTimes.count) reminders; a habit has at most \(Habit.maxReminders)"
         )
       }
-      guard Set(habit.reminderTimes).count == habit.reminderTimes.count else {
+      // the same times in other words (8:00, 08:00, 8am) are one reminder
+      let expressions = habit.reminderTimes.map { PlainTime.expression($0) ?? $0 }
+      guard Set(expressions).count == expressions.count else {
         throw InputError("a reminder time is given twice")
       }
     }

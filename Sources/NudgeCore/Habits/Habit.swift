@@ -73,6 +73,14 @@ public struct Habit: Equatable, Sendable {
   /// The most reminders a habit has (each is a timer of its own).
   public static let maxReminders = 6
 
+  /// What is wrong with `time` as a reminder time before it is read as one: a line break or
+  /// another control character (its further times are kept one a line); nil when it has none.
+  public static func reminderTimeProblem(_ time: String) -> String? {
+    time.unicodeScalars.contains { $0.properties.generalCategory == .control }
+      ? "a reminder time is one line of plain text (no line breaks or control characters)"
+      : nil
+  }
+
   /// The question asked when none is given.
   public static func defaultQuestion(_ name: String) -> String { "\(name) today?" }
 

@@ -34,11 +34,15 @@ import Testing
           {"_id": "d2", "type": "daily", "text": "Gym", "frequency": "weekly", "everyX": 1,
            "repeat": {"m": true, "t": false, "w": true, "th": false, "f": true, "s": false,
            "su": false},
-           "history": [{"date": 1794848400000, "value": 1, "isDue": true, "completed": true}]},
+           "history": [{"date": 1794848400000, "value": 1, "isDue": true, "completed": true},
+             {"date": 1795154400000, "value": 0.5, "isDue": true, "completed": false}]},
           {"_id": "d3", "type": "daily", "text": "Pay rent", "frequency": "monthly",
            "everyX": 1, "daysOfMonth": [1], "weeksOfMonth": [], "history": []},
           {"_id": "d4", "type": "daily", "text": "Read", "frequency": "daily", "everyX": 1,
-           "history": [{"date": 1795138200000, "value": 1, "isDue": true, "completed": true}]}
+           "history": [
+             {"date": 1794886200000, "value": 1, "isDue": true, "completed": true},
+             {"date": 1795138200000, "value": 1, "isDue": true, "completed": true}
+           ]}
         ],
         "habits": [
           {"_id": "h1", "type": "habit", "text": "Drink water", "up": true, "down": false,
@@ -101,9 +105,12 @@ import Testing
     let days = try days(nudge)
     // checked on the 16th and 17th (Berlin); the cron of the 19th said the 18th was missed
     #expect(days["Stretch"] == ["2026-11-16 done", "2026-11-17 done", "2026-11-18 no"])
-    // checked at 02:30 on the 20th, before the day began at 04:00: the 19th's
-    #expect(days["Read"] == ["2026-11-19 done"])
+    // checked at 04:30 on the 17th Berlin (03:30 UTC: the 16th's, were the offset's sign
+    // read the other way), and at 02:30 on the 20th, before the day began at 04:00: the 19th's
+    #expect(days["Read"] == ["2026-11-17 done", "2026-11-19 done"])
+    // the cron of Friday the 20th would say Thursday was missed: Gym is not due on Thursdays
     #expect(days["Gym"] == ["2026-11-16 done"])
+    #expect(run.stdout.contains("1 missed day falls on a day its daily is not due"))
     #expect(days["Drink water"] == ["2026-11-19 done=5"])
     #expect(days["Junk food"] == ["2026-11-18 no"])
     #expect(days["Posture"] == ["2026-11-19 done=2"])
@@ -120,6 +127,19 @@ import Testing
     let again = try nudge("habit", "import-habitica", path, now: Self.now)
     #expect(again.stdout.contains("(0 new, 7 here already)"), "\(again.stdout)")
     #expect(try self.days(nudge) == days)
+  }
+
+  @Test func aHugeEveryXIsKeptWithinWhatNudgeKeeps() throws {
+    let nudge = InProcess()
+    let text = Self.export.replacingOccurrences(
+      of: "\"frequency\": \"daily\",\n       \"everyX\": 1,",
+      with: "\"frequency\": \"daily\",\n       \"everyX\": 1e300,")
+    #expect(text != Self.export)
+    let run = try nudge("habit", "import-habitica", try Self.file(text), now: Self.now)
+    #expect(run.status == 0, "\(run.stderr)")
+    let list = try #require(try nudge.json("habit", "list", now: Self.now) as? [[String: Any]])
+    #expect(
+      list.first { $0["name"] as? String == "Stretch" }?["every"] as? String == "every 365 days")
   }
 
   @Test func aBrokenExportIsRefusedInOneLineAndNothingIsWritten() throws {

@@ -123,6 +123,8 @@ import Testing
         "no reminder at '9:00'; its reminders: 8:00, 20:00"
       ),
       (["habit", "remind", "read", "add"], "give the time"),
+      // kept one a line: a line break in a time would be two
+      (["habit", "remind", "read", "add", "@\n7"], "no line breaks or control characters"),
       (["habit", "add", "Walk", "--at", "9:00", "--at", "09:00"], "same times"),
       (
         ["habit", "add", "Walk"] + (1...7).flatMap { ["--at", "\($0 + 8):00"] },
@@ -164,7 +166,8 @@ import Testing
     #expect(notifier.posts.count == 1)
     // a third reminder the habit does not have offers nothing
     let stale = try nudge("notify", "habit.h1.3", "--scheduled", now: "2026-11-21T20:00:02+01:00")
-    #expect(!stale.stdout.contains("shown"), "\(stale.stdout)")
+    #expect(stale.status == 64, "\(stale.stderr)")
+    #expect(stale.stderr.contains("no habit has the reminder 'habit.h1.3' now"), "\(stale.stderr)")
     #expect(notifier.posts.count == 1)
   }
 
@@ -184,6 +187,8 @@ import Testing
     for (forged, said) in [
       ("[\n        \"25:99\"\n      ]", "habits[0]"),
       ("[\n        \"8:00\"\n      ]", "a reminder time is given twice"),
+      ("[\n        \"08:00\"\n      ]", "a reminder time is given twice"),
+      ("[\n        \"@\\n7\"\n      ]", "no line breaks"),
     ] {
       let bad = exported.replacingOccurrences(
         of: "[\n        \"20:00\"\n      ]", with: forged)

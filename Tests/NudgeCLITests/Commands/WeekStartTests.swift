@@ -98,4 +98,24 @@ import Testing
       try nudge.json("config", "list", now: Self.friday) as? [String: String])
     #expect(settings["week-start"] == "")
   }
+
+  @Test func aReminderCountsTheSameWeeks() throws {
+    // a once-a-week habit done on Sunday the 15th: met for a week begun on Sunday (en_US), not
+    // for one begun on Monday the 16th (de_DE)
+    for (locale, outcome) in [("en_US.UTF-8", "skipped-done"), ("de_DE.UTF-8", "shown")] {
+      let notifier = ScriptedNotifier(.left)
+      var nudge = InProcess()
+      nudge.notifier = notifier
+      nudge.environment["LANG"] = locale
+      try #require(
+        try nudge(
+          "habit", "add", "Call mum", "--every", "1/week", "--at", "19:00",
+          now: "2026-11-02T08:00:00+01:00"
+        ).status == 0)
+      try #require(
+        try nudge("habit", "done", "call", "--day", "2026-11-15", now: Self.friday).status == 0)
+      let run = try nudge("notify", "habit.h1", "--scheduled", now: "2026-11-20T19:00:02+01:00")
+      #expect(run.stdout.contains("habit.h1: \(outcome)"), "\(locale): \(run.stdout)")
+    }
+  }
 }

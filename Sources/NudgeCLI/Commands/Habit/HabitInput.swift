@@ -107,7 +107,9 @@ enum HabitInput {
     var seen: [String: String] = [:]
     return try times.map { time in
       let trimmed = time.trimmingSpaces
-      if let problem = ctx.planTimeProblem(trimmed) { throw CLIError(problem, code: .usage) }
+      if let problem = Habit.reminderTimeProblem(trimmed) ?? ctx.planTimeProblem(trimmed) {
+        throw CLIError(problem, code: .usage)
+      }
       let expression = (try? ctx.planSlotSpec(trimmed).normalized) ?? trimmed
       if let earlier = seen[expression] {
         throw CLIError(
