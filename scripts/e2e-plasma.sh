@@ -392,4 +392,75 @@ check "close: logged shown, then dismissed" test "$(log_outcomes "$c/data")" = "
 skip "close: expired (reason 1) on a reminder" "Plasma 5.27 never expires a notification posted with expire_timeout 0 (e2e-notify.sh tests it on dunst)"
 
 echo "plasma suite: $(( $(date +%s) - started )) s"
+
+# 6. The tray: `nudge tray` registers its StatusNotifierItem with Plasma's watcher (kded5's), the
+#    system tray (plasmashell, the host) draws it; its menu read over D-Bus as the tray reads it;
+#    a habit ticked from the menu (seen in `habit list`); a flow chosen opens in the terminal;
+#    the watcher killed and started again: the item registers again by itself.
+c=$work/tray
+mkdir -p "$c"
+export XDG_DATA_HOME=$c/data NUDGE_NOW=2026-11-18T07:30:00+01:00
+cat > "$c/terminal" <<SH
+#!/bin/sh
+exec tmux -L "$socket" new-window -t flow -n tray -e XDG_DATA_HOME=$c/data -e TZ=Europe/Berlin \
+  -e NUDGE_NOW=2026-11-18T07:31:00+01:00 "\$@"
+SH
+chmod +x "$c/terminal"
+"$NUDGE" habit add Stretch > /dev/null
+"$NUDGE" config set terminal "$c/terminal" > /dev/null
+"$NUDGE" tray > "$c/tray.out" 2> "$c/tray.err" &
+tray_pid=$!
+on_exit "kill $tray_pid 2> /dev/null || true"
+item="org.kde.StatusNotifierItem-$tray_pid-1"
+watcher() {  # watcher PROPERTY
+  gdbus call --session --timeout 5 --dest org.kde.StatusNotifierWatcher \
+    --object-path /StatusNotifierWatcher --method org.freedesktop.DBus.Properties.Get \
+    org.kde.StatusNotifierWatcher "$1" 2>/dev/null
+}
+registered() { watcher RegisteredStatusNotifierItems | grep -qF "$item"; }
+host_registered() { watcher IsStatusNotifierHostRegistered | grep -q true; }
+menu_call() {  # menu_call METHOD ARGS…: a call on the item's menu
+  local method=$1; shift
+  gdbus call --session --timeout 5 --dest "$item" --object-path /MenuBar \
+    --method "com.canonical.dbusmenu.$method" "$@"
+}
+item_id() {  # item_id LABEL: the id of the menu item whose label is LABEL
+  menu_call GetLayout 0 -1 '[]' | python3 -c "
+import re, sys
+text = sys.stdin.read()
+for m in re.finditer(r\"\((\d+), \{[^}]*'label': <'([^']*)'>\", text):
+    if m.group(2) == sys.argv[1]: print(m.group(1)); break" "$1"
+}
+has_item() { [ -n "$(item_id "$1")" ]; }
+menu_lists() {
+  menu_call GetLayout 0 -1 '[]' > "$c/layout" && has_item "○ Morning Focus" &&
+    has_item "○ Stretch" && has_item "Pause today" && has_item "Open today"
+}
+stretch_done() { "$NUDGE" habit list --json | json_check - "j[0]['done_today'] is True"; }
+refuses_wrong_arguments() {
+  ! gdbus call --session --timeout 5 --dest "$item" --object-path /MenuBar \
+    --method com.canonical.dbusmenu.GetLayout x 2> /dev/null && kill -0 "$tray_pid"
+}
+tray_ended() { ! kill -0 "$tray_pid" 2> /dev/null; }
+check "tray: Plasma's watcher lists the item" wait_for -t 15 registered
+check "tray: a StatusNotifierHost (Plasma's system tray) is registered with the watcher" \
+  wait_for -t 10 host_registered
+check "tray: its menu lists the flow due, the habit, Pause today and Open today" \
+  wait_for -t 5 menu_lists
+import -window root "$artifacts/plasma-tray.png"
+menu_call Event "$(item_id "○ Stretch")" clicked '<"">' 0 > /dev/null
+check "tray: choosing the habit ticks it (habit list says done)" wait_for -t 5 stretch_done
+check "tray: the menu then shows it done" wait_for -t 5 has_item "✓ Stretch"
+menu_call Event "$(item_id "○ Morning Focus")" clicked '<"">' 0 > /dev/null
+check "tray: choosing Morning Focus opens it in the terminal" wait_for -t 10 pane_shows tray "My Why"
+check "tray: a call with wrong arguments is refused, and the tray goes on" refuses_wrong_arguments
+kded=$(pgrep -x kded5 | head -1)
+kill "$kded"
+kded5 > "$work/kded5-again.log" 2>&1 &
+check "tray: the watcher restarted, the item registers again by itself" wait_for -t 30 registered
+kill -TERM "$tray_pid"
+check "tray: it ends on SIGTERM" wait_for -t 5 tray_ended
+check "tray: nothing on its stderr but the no-tray note" bash -c "! grep -v 'no tray on this panel' '$c/tray.err' | grep -q ."
+unset XDG_DATA_HOME NUDGE_NOW
+
 e2e_done

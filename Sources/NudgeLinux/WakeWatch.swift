@@ -5,20 +5,30 @@ import Synchronization
 
 /// Sleeps like systemd's timer loop does: until a deadline, or at once when the wall clock is
 /// set (a `timerfd` with `TFD_TIMER_CANCEL_ON_SET`) or the local time-zone file is replaced
-/// (inotify on its directory), or when `stop()` is called or a stop signal arrives. Once
-/// stopped, every later `wait` returns `.stopped` at once.
+/// (inotify on its directory), or a file changes in one of the watched directories, or when
+/// `stop()` is called or a stop signal arrives. Once stopped, every later `wait` returns
+/// `.stopped` at once.
 public final class WakeWatch: Sendable {
   /// Why `wait` returned.
-  public enum Reason: Equatable, Sendable { case deadline, clockSet, zoneChanged, stopped }
+  public enum Reason: Equatable, Sendable {
+    case deadline, clockSet, zoneChanged, stopped
+    /// A file was written, made, moved or removed in a watched directory.
+    case changed
+    /// The descriptor given to `wait` has something to read (a peer's call on the bus).
+    case readable
+  }
 
   private let clockFD: Int32
   private let inotifyFD: Int32
   private let stopPipe: [Int32]
   private let zoneNames: Set<String>
+  /// The watch descriptors of the watched directories (not the zone files').
+  private let directoryWatches: Set<Int32>
 
   /// Watches the wall clock and the files `zonePaths` (e.g. /etc/localtime, or the file a
-  /// `TZ=:/path` names).
-  public init(zonePaths: [String]) {
+  /// `TZ=:/path` names), and every file in `directories` but SQLite's shared-memory index
+  /// (`-shm`, which a read maps and changes).
+  public init(zonePaths: [String], directories: [String] = []) {
     clockFD = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
     inotifyFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
     var fds: [Int32] = [-1, -1]
@@ -37,6 +47,13 @@ public final class WakeWatch: Sendable {
       _ = inotify_add_watch(inotifyFD, url.deletingLastPathComponent().path, UInt32(mask))
     }
     zoneNames = names
+    var watches: Set<Int32> = []
+    for directory in directories {
+      let mask = IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM
+      let wd = inotify_add_watch(inotifyFD, directory, UInt32(mask))
+      if wd >= 0 { watches.insert(wd) }
+    }
+    directoryWatches = watches
     armClock()
   }
 
@@ -53,8 +70,9 @@ public final class WakeWatch: Sendable {
     _ = timerfd_settime(clockFD, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil)
   }
 
-  /// Blocks for up to `seconds`; returns early when the clock is set or the zone file changes.
-  public func wait(seconds: Double) -> Reason {
+  /// Blocks for up to `seconds`; returns early when the clock is set or the zone file changes,
+  /// a watched directory changes, or `readable` (when given) has something to read.
+  public func wait(seconds: Double, readable: Int32? = nil) -> Reason {
     var deadline = timespec()
     clock_gettime(CLOCK_MONOTONIC, &deadline)
     let end = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + seconds
@@ -67,6 +85,7 @@ public final class WakeWatch: Sendable {
         pollfd(fd: clockFD, events: Int16(POLLIN), revents: 0),
         pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
         pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+        pollfd(fd: readable ?? -1, events: Int16(POLLIN), revents: 0),
       ]
       let ready = poll(&fds, nfds_t(fds.count), Int32((left * 1000).rounded(.up)))
       if ready <= 0 { continue }  // timeout (checked above) or EINTR
@@ -81,34 +100,48 @@ public final class WakeWatch: Sendable {
         armClock()
         return .clockSet
       }
-      if fds[1].revents != 0, zoneEventArrived() {
-        // a replacement is often two steps (unlink, symlink): let it finish before rereading
-        usleep(250_000)
-        _ = zoneEventArrived()
-        return .zoneChanged
+      if fds[1].revents != 0 {
+        let arrived = eventsArrived()
+        if arrived.zone {
+          // a replacement is often two steps (unlink, symlink): let it finish before rereading
+          usleep(250_000)
+          _ = eventsArrived()
+          return .zoneChanged
+        }
+        if arrived.changed { return .changed }
       }
+      if fds[3].revents != 0 { return .readable }
     }
   }
 
-  /// Drains inotify; true when an event names one of the watched zone files.
-  private func zoneEventArrived() -> Bool {
+  /// Drains inotify: whether an event named one of the watched zone files, and whether one
+  /// changed a file of a watched directory.
+  private func eventsArrived() -> (zone: Bool, changed: Bool) {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    var matched = false
+    var found = (zone: false, changed: false)
     while true {
       let count = read(inotifyFD, &buffer, buffer.count)
-      if count <= 0 { return matched }
+      if count <= 0 { return found }
       var offset = 0
       while offset + MemoryLayout<inotify_event>.size <= count {
-        let length = buffer.withUnsafeBytes {
-          Int($0.load(fromByteOffset: offset + 12, as: UInt32.self))
+        let (wd, length) = buffer.withUnsafeBytes {
+          (
+            $0.load(fromByteOffset: offset, as: Int32.self),
+            Int($0.load(fromByteOffset: offset + 12, as: UInt32.self))
+          )
         }
         let start = offset + MemoryLayout<inotify_event>.size
         let nameBytes = buffer[start..<min(start + length, count)].prefix { $0 != 0 }
-        if zoneNames.contains(String(decoding: nameBytes, as: UTF8.self)) { matched = true }
+        let name = String(decoding: nameBytes, as: UTF8.self)
+        if zoneNames.contains(name) { found.zone = true }
+        if directoryWatches.contains(wd) && !name.hasSuffix("-shm") { found.changed = true }
         offset = start + length
       }
     }
   }
+
+  /// Forgets the changes that arrived so far (those a caller's own reads made).
+  public func forgetChanges() { _ = eventsArrived() }
 
   /// Makes a blocked or later `wait` return `.stopped`.
   public func stop() {

@@ -6,6 +6,6 @@ extension Nudge {
     "today", "prep", "review", "checkin", "need-help", "show", "history", "edit", "delete",
     "undo", "redo", "pause", "resume", "week", "streak", "achievements", "celebrate", "schedule",
     "notify", "log", "open", "doctor", "install", "uninstall", "daemon", "config", "plan",
-    "habit", "sync", "export", "import", "health", "help",
+    "habit", "sync", "export", "import", "health", "help", "status", "tray",
   ]
 }

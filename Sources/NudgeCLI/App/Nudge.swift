@@ -30,7 +30,7 @@ public struct Nudge: ParsableCommand {
       DaemonCommand.self,
       ConfigCommand.self, PlanCommand.self, HabitCommand.self, SyncCommand.self,
       ExportCommand.self,
-      ImportCommand.self,
+      ImportCommand.self, StatusCommand.self, TrayCommand.self,
     ],
     defaultSubcommand: TodayCommand.self
   )

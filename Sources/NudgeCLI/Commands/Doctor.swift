@@ -104,6 +104,15 @@ struct DoctorCommand: ContextCommand {
         detail: handler ? "registered (\(desktop))" : "not registered",
         fix: "run 'nudge install'"))
     out.append(terminalCheck(ctx))
+    // the tray is optional: said, never failed (a desktop without one has `nudge status`)
+    let tray = TrayService.trayPresent(environment: ctx.environment)
+    out.append(
+      Check(
+        name: "tray", ok: true,
+        detail: tray == true
+          ? "a panel with a system tray is there (StatusNotifierWatcher): nudge tray shows its icon"
+          : "no system tray on this session (no StatusNotifierWatcher): nudge tray's icon would not show; nudge status feeds a status bar",
+        fix: nil))
     out.append(zoneCheck(ctx))
     if let plans = plansCheck(ctx) { out.append(plans) }
     do {

@@ -27,6 +27,9 @@ struct InstallCommand: ContextCommand {
       root + "/usr/share/applications/" + LinkHandlerFile.name,
       LinkHandlerFile.render(binary: UserUnits.packagedBinary))
     try units.writeFile(root + "/usr/share/" + AppIcon.relativePath, AppIcon.svg)
+    for (name, svg) in StateIcons.all {
+      try units.writeFile(root + "/usr/share/" + StateIcons.relativePath(name), svg)
+    }
   }
 
   func run(_ ctx: Context) throws {

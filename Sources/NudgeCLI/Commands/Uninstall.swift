@@ -25,10 +25,12 @@ struct UninstallCommand: ContextCommand {
     }
     units.remove(UnitFiles.serviceName)
     units.removeLinkHandler()
-    if dryRun {
-      ctx.line("# remove \(units.iconPath)")
-    } else {
-      ctx.platform.files.remove(units.iconPath)
+    for path in [units.iconPath] + StateIcons.all.map({ units.stateIconPath($0.name) }) {
+      if dryRun {
+        ctx.line("# remove \(path)")
+      } else {
+        ctx.platform.files.remove(path)
+      }
     }
     try units.systemctl(["daemon-reload"])
     if !dryRun {

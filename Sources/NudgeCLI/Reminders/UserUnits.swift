@@ -165,6 +165,12 @@ struct UserUnits {
       .appendingPathComponent(AppIcon.relativePath).path
   }
 
+  /// Where the tray's state icon `name` goes, beside Nudge's icon.
+  func stateIconPath(_ name: String) -> String {
+    URL(fileURLWithPath: applicationsDirectory).deletingLastPathComponent()
+      .appendingPathComponent(StateIcons.relativePath(name)).path
+  }
+
   /// Writes every unit and drop-in, reloads systemd and enables the timers of enabled slots.
   /// The packaged Nudge writes only the drop-ins (changed times, each slot's window) and the
   /// person's `mimeapps.list` line: its units, handler and icon come with the package.
@@ -184,6 +190,7 @@ struct UserUnits {
     } else {
       try installLinkHandler()
       try writeFile(iconPath, AppIcon.svg)
+      for (name, svg) in StateIcons.all { try writeFile(stateIconPath(name), svg) }
     }
     // (a plan's own slot's timer is the person's, packaged or not: the package ships the four)
     let ownTimers = Set(schedules.filter(\.slot.hasOwnTimer).map { UnitFiles.timerName($0.slot) })

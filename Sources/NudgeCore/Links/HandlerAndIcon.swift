@@ -56,3 +56,37 @@ public enum AppIcon {
 
     """
 }
+
+/// The tray icon's three states (`nudge tray`), installed into the hicolor theme's status
+/// icons beside Nudge's own: a disc while something is due, a ring with a tick when the day
+/// is done, two bars while paused.
+public enum StateIcons {
+  /// Each icon's name (what the tray's `IconName` says) and its SVG.
+  public static let all: [(name: String, svg: String)] = [
+    ("nudge-due", icon(##"<circle cx="32" cy="32" r="24" fill="#e5c07b"/>"##)),
+    (
+      "nudge-done",
+      icon(
+        ##"<circle cx="32" cy="32" r="24" fill="none" stroke="#98c379" stroke-width="6"/>"##
+          + ##"<path d="M21 33l8 8 15-17" fill="none" stroke="#98c379" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>"##
+      )
+    ),
+    (
+      "nudge-paused",
+      icon(
+        ##"<circle cx="32" cy="32" r="24" fill="none" stroke="#61afef" stroke-width="6"/>"##
+          + ##"<rect x="23" y="21" width="6" height="22" rx="2" fill="#61afef"/>"##
+          + ##"<rect x="35" y="21" width="6" height="22" rx="2" fill="#61afef"/>"##)
+    ),
+  ]
+
+  /// Where an icon goes under a data directory (`~/.local/share`, `/usr/share`).
+  public static func relativePath(_ name: String) -> String {
+    "icons/hicolor/scalable/status/\(name).svg"
+  }
+
+  static func icon(_ shapes: String) -> String {
+    ##"<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">"##
+      + shapes + "</svg>\n"
+  }
+}

@@ -78,8 +78,10 @@ final class SessionBusSocket {
     return name.utf8.count < 108 && !name.utf8.contains(0) ? endpoint : nil
   }
 
-  private let fd: Int32
-  private let deadline: ContinuousClock.Instant
+  /// The socket, for a caller that waits on it with others (the tray's loop).
+  let fd: Int32
+  /// When a wait for replies gives up; a long-lived service moves it on for each exchange.
+  var deadline: ContinuousClock.Instant
   private var outgoing: [UInt8]
   private var received: [UInt8] = []
   /// True once the bus's `OK` line has been read: what follows it is messages.
@@ -157,6 +159,24 @@ final class SessionBusSocket {
     }
   }
 
+  /// Sends `message` (made with its serial) as soon as the socket takes it, waiting for that
+  /// at most until the deadline; returns its serial. Messages that arrive meanwhile are kept.
+  @discardableResult
+  func send(_ message: (UInt32) -> BusMessage) throws(Failure) -> UInt32 {
+    let serial = queue(message)
+    while !outgoing.isEmpty { try waitAndTransfer() }
+    return serial
+  }
+
+  /// Every whole message the socket holds now, reading what is there without waiting; the
+  /// bus closing the connection or sending what is not a message throws.
+  func receivedMessages() throws(Failure) -> [BusMessage] {
+    try transferNow()
+    var messages: [BusMessage] = []
+    while let message = try nextMessage() { messages.append(message) }
+    return messages
+  }
+
   /// The next whole message already received, nil if there is none yet; the bus's
   /// authentication line first.
   private func nextMessage() throws(Failure) -> BusMessage? {
@@ -204,9 +224,22 @@ final class SessionBusSocket {
       guard errno == EINTR else { throw .broken("poll: " + String(cString: strerror(errno))) }
       return
     }
+    try transfer(watched.revents)
+  }
+
+  /// Moves what the socket takes and holds now, without waiting.
+  private func transferNow() throws(Failure) {
+    var watched = pollfd(
+      fd: fd, events: Int16(POLLIN) | (outgoing.isEmpty ? 0 : Int16(POLLOUT)), revents: 0)
+    guard poll(&watched, 1, 0) > 0 else { return }
+    try transfer(watched.revents)
+  }
+
+  private func transfer(_ revents: Int16) throws(Failure) {
+    let watched = pollfd(fd: fd, events: 0, revents: revents)
     if watched.revents & Int16(POLLOUT) != 0 && !outgoing.isEmpty {
       let written = outgoing.withUnsafeBytes {
-        send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
       }
       if written > 0 {
         outgoing.removeFirst(written)

@@ -1,0 +1,394 @@
+// The tray icon over the session bus, without GLib: a StatusNotifierItem (KDE's protocol, which
+// Plasma, XFCE, LXQt, waybar and GNOME's AppIndicator extension host) at /StatusNotifierItem,
+// its menu over com.canonical.dbusmenu at /MenuBar, registered with the panel's
+// org.kde.StatusNotifierWatcher, and registered again whenever a watcher appears (the panel
+// restarted). Every call a peer makes is answered, a wrong one with an error; a choice in the
+// menu is handed to the caller as a `TrayService.Choice`.
+
+import Glibc
+import NudgeCore
+
+/// Nudge's icon on the panel: what it shows (`Look`), its menu, and what the person chose.
+public final class TrayService {
+  /// What the icon shows: its state (the icon and the status), and its tooltip.
+  public struct Look: Equatable, Sendable {
+    public var state: PanelStatus.State
+    public var title: String
+    /// The tooltip's text, a line each (the day's list).
+    public var lines: [String]
+
+    public init(state: PanelStatus.State, title: String, lines: [String]) {
+      self.state = state
+      self.title = title
+      self.lines = lines
+    }
+  }
+
+  /// A choice made in the menu: the item, as the menu had it when it was chosen, and the
+  /// activation token the panel sent with it, if any.
+  public struct Choice: Equatable, Sendable {
+    public var item: TrayMenu.Item
+  }
+
+  /// Why the tray cannot run: no session bus, or the bus refused what it needs.
+  public struct Failure: Error, Equatable, Sendable {
+    public let message: String
+  }
+
+  static let itemPath = "/StatusNotifierItem"
+  static let menuPath = "/MenuBar"
+  static let itemInterface = "org.kde.StatusNotifierItem"
+  static let menuInterface = "com.canonical.dbusmenu"
+  static let watcherName = "org.kde.StatusNotifierWatcher"
+  static let properties = "org.freedesktop.DBus.Properties"
+  static let busName = "org.freedesktop.DBus"
+
+  private let bus: SessionBusSocket
+  /// The well-known name the item is registered under (`org.kde.StatusNotifierItem-PID-1`).
+  public let name: String
+  private(set) public var look: Look
+  private(set) public var menu: TrayMenu
+  /// dbusmenu's layout revision: moves on whenever the menu changes.
+  private var revision: UInt32 = 1
+  /// Whether a watcher took the item (a panel with a tray is there).
+  private(set) public var registered = false
+
+  /// The socket to wait on: readable when a peer calls or the bus signals.
+  public var descriptor: Int32 { bus.fd }
+
+  /// Connects to the session bus of `environment`, takes the item's name, asks to hear when a
+  /// watcher comes or goes, and registers with the watcher if one is there.
+  public init(environment: [String: String], look: Look, menu: TrayMenu) throws(Failure) {
+    guard let endpoint = SessionBusSocket.endpoint(environment: environment) else {
+      throw Failure(message: "no session bus: DBUS_SESSION_BUS_ADDRESS names none Nudge reaches")
+    }
+    self.look = look
+    self.menu = menu
+    name = "org.kde.StatusNotifierItem-\(getpid())-1"
+    do throws(SessionBusSocket.Failure) {
+      bus = try SessionBusSocket(
+        connectingTo: endpoint, deadline: ContinuousClock.now.advanced(by: .seconds(5)))
+      let requested = bus.queue {
+        .call(
+          serial: $0, destination: Self.busName, path: "/org/freedesktop/DBus",
+          interface: Self.busName, member: "RequestName", [.string(name), .uint32(4)])
+      }
+      let matched = bus.queue {
+        .call(
+          serial: $0, destination: Self.busName, path: "/org/freedesktop/DBus",
+          interface: Self.busName, member: "AddMatch",
+          [
+            .string(
+              "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.watcherName)'"
+            )
+          ])
+      }
+      let replies = try bus.replies(to: [requested, matched])
+      guard replies[requested]?.kind == .methodReturn else {
+        throw SessionBusSocket.Failure.refused("the name \(name)")
+      }
+      try register()
+    } catch {
+      throw Failure(message: error.message)
+    }
+  }
+
+  /// Whether a panel with a tray is on the session bus of `environment` (the watcher has an
+  /// owner); nil when there is no bus to ask.
+  public static func trayPresent(environment: [String: String]) -> Bool? {
+    guard let endpoint = SessionBusSocket.endpoint(environment: environment),
+      let bus = try? SessionBusSocket(
+        connectingTo: endpoint, deadline: ContinuousClock.now.advanced(by: .seconds(2)))
+    else { return nil }
+    let asked = bus.queue {
+      .call(
+        serial: $0, destination: busName, path: "/org/freedesktop/DBus", interface: busName,
+        member: "NameHasOwner", [.string(watcherName)])
+    }
+    guard case .boolean(let owned)? = (try? bus.replies(to: [asked]))?[asked]?.body.first
+    else { return nil }
+    return owned
+  }
+
+  /// Registers with the panel's watcher; false (quietly) when there is none.
+  @discardableResult
+  private func register() throws(SessionBusSocket.Failure) -> Bool {
+    bus.deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    let asked = bus.queue {
+      .call(
+        serial: $0, destination: Self.watcherName, path: "/StatusNotifierWatcher",
+        interface: Self.watcherName, member: "RegisterStatusNotifierItem", [.string(name)])
+    }
+    let reply = try bus.replies(to: [asked])[asked]
+    registered = reply?.kind == .methodReturn
+    return registered
+  }
+
+  /// Shows `look` and `menu`, telling the panel what changed.
+  public func show(_ look: Look, menu: TrayMenu) throws(Failure) {
+    var signals: [(String, String, [BusValue])] = []
+    if look.state != self.look.state {
+      signals.append((Self.itemPath, "NewIcon", []))
+      signals.append((Self.itemPath, "NewStatus", [.string(Self.status(look.state))]))
+    }
+    if look != self.look { signals.append((Self.itemPath, "NewToolTip", [])) }
+    if menu != self.menu {
+      revision &+= 1
+      signals.append((Self.menuPath, "LayoutUpdated", [.uint32(revision), .int32(0)]))
+    }
+    self.look = look
+    self.menu = menu
+    do throws(SessionBusSocket.Failure) {
+      bus.deadline = ContinuousClock.now.advanced(by: .seconds(5))
+      for (path, member, body) in signals {
+        try bus.send {
+          BusMessage(
+            kind: .signal, serial: $0, path: path,
+            interface: path == Self.itemPath ? Self.itemInterface : Self.menuInterface,
+            member: member, body: body)
+        }
+      }
+    } catch {
+      throw Failure(message: error.message)
+    }
+  }
+
+  /// Answers every call that has arrived and returns the choices made in the menu. A watcher
+  /// that appears gets the item registered again.
+  public func answer() throws(Failure) -> [Choice] {
+    var choices: [Choice] = []
+    do throws(SessionBusSocket.Failure) {
+      bus.deadline = ContinuousClock.now.advanced(by: .seconds(5))
+      for message in try bus.receivedMessages() {
+        switch message.kind {
+        case .signal:
+          if message.member == "NameOwnerChanged",
+            case .string(let owned)? = message.body.first, owned == Self.watcherName,
+            message.body.count == 3, case .string(let owner) = message.body[2], !owner.isEmpty
+          {
+            // a panel started again: it knows nothing of the item until told
+            try register()
+          }
+        case .methodCall:
+          let (reply, choice) = respond(to: message)
+          if let choice { choices.append(choice) }
+          // a call that asked for no reply (flag 0x1) is answered anyway: harmless
+          if let reply { try bus.send { reply($0) } }
+        default: break
+        }
+      }
+    } catch {
+      throw Failure(message: error.message)
+    }
+    return choices
+  }
+
+  /// The reply to a call (made with its serial), and the choice it made, if any.
+  func respond(to call: BusMessage) -> (((UInt32) -> BusMessage)?, Choice?) {
+    func reply(_ body: [BusValue]) -> (UInt32) -> BusMessage {
+      { serial in
+        BusMessage(
+          kind: .methodReturn, serial: serial, replySerial: call.serial, destination: call.sender,
+          body: body)
+      }
+    }
+    func error(_ name: String, _ text: String) -> (UInt32) -> BusMessage {
+      { serial in
+        BusMessage(
+          kind: .error, serial: serial, errorName: name, replySerial: call.serial,
+          destination: call.sender, body: [.string(text)])
+      }
+    }
+    let invalid = error("org.freedesktop.DBus.Error.InvalidArgs", "wrong arguments")
+    let args = call.body
+    switch (call.path, call.interface, call.member) {
+    case (_, "org.freedesktop.DBus.Introspectable", "Introspect"):
+      return (reply([.string(Self.introspection(call.path ?? "/"))]), nil)
+    case (_, "org.freedesktop.DBus.Peer", "Ping"):
+      return (reply([]), nil)
+    case (Self.itemPath, Self.properties, "Get"), (Self.menuPath, Self.properties, "Get"):
+      guard args.count == 2, case .string(let name) = args[1],
+        let value = property(call.path!, name)
+      else { return (error("org.freedesktop.DBus.Error.UnknownProperty", "no such property"), nil) }
+      return (reply([.variant(value)]), nil)
+    case (Self.itemPath, Self.properties, "GetAll"), (Self.menuPath, Self.properties, "GetAll"):
+      let names =
+        call.path == Self.itemPath
+        ? [
+          "Category", "Id", "Title", "Status", "WindowId", "IconName", "IconPixmap",
+          "ToolTip", "ItemIsMenu", "Menu", "IconThemePath",
+        ] : ["Version", "TextDirection", "Status", "IconThemePath"]
+      return (
+        reply([
+          .stringVariants(names.compactMap { n in property(call.path!, n).map { (n, $0) } })
+        ]), nil
+      )
+    case (Self.itemPath, Self.itemInterface, "Activate"),
+      (Self.itemPath, Self.itemInterface, "SecondaryActivate"):
+      // a left click on an icon that is not only a menu: the next thing to do
+      let first = menu.items.first { $0.enabled && $0.action != nil }
+      return (reply([]), first.map { Choice(item: $0) })
+    case (Self.itemPath, Self.itemInterface, "ContextMenu"),
+      (Self.itemPath, Self.itemInterface, "Scroll"):
+      return (reply([]), nil)
+    case (Self.menuPath, Self.menuInterface, "GetLayout"):
+      guard args.count == 3, case .int32(let parent) = args[0] else { return (invalid, nil) }
+      guard parent == 0 || menu.item(parent) != nil else {
+        return (error("org.freedesktop.DBus.Error.InvalidArgs", "no such item"), nil)
+      }
+      return (reply([.uint32(revision), layout(parent)]), nil)
+    case (Self.menuPath, Self.menuInterface, "GetGroupProperties"):
+      guard args.count == 2, case .array(_, let ids) = args[0] else { return (invalid, nil) }
+      let wanted = ids.prefix(1000).compactMap { if case .int32(let id) = $0 { id } else { nil } }
+      let found = (wanted.isEmpty ? [0] + menu.items.map(\.id) : wanted).compactMap { id in
+        itemProperties(id).map { BusValue.structure([.int32(id), $0]) }
+      }
+      return (reply([.array(element: "(ia{sv})", found)]), nil)
+    case (Self.menuPath, Self.menuInterface, "GetProperty"):
+      guard args.count == 2, case .int32(let id) = args[0], case .string(let name) = args[1],
+        case .array(_, let entries)? = itemProperties(id),
+        let value = entries.first(where: {
+          if case .dictEntry(.string(let key), _) = $0 { key == name } else { false }
+        }), case .dictEntry(_, let inner) = value
+      else { return (invalid, nil) }
+      return (reply([inner]), nil)
+    case (Self.menuPath, Self.menuInterface, "Event"):
+      guard args.count == 4, case .int32(let id) = args[0], case .string(let event) = args[1]
+      else { return (invalid, nil) }
+      return (reply([]), chosen(id, event))
+    case (Self.menuPath, Self.menuInterface, "EventGroup"):
+      guard args.count == 1, case .array(_, let events) = args[0] else { return (invalid, nil) }
+      // one choice a group at most: a flood of clicks is one click
+      var choice: Choice? = nil
+      var unknown: [BusValue] = []
+      for case .structure(let event) in events.prefix(100) {
+        guard event.count == 4, case .int32(let id) = event[0], case .string(let kind) = event[1]
+        else { continue }
+        if menu.item(id) == nil { unknown.append(.int32(id)) }
+        choice = choice ?? chosen(id, kind)
+      }
+      return (reply([.array(element: "i", unknown)]), choice)
+    case (Self.menuPath, Self.menuInterface, "AboutToShow"):
+      return (reply([.boolean(false)]), nil)
+    case (Self.menuPath, Self.menuInterface, "AboutToShowGroup"):
+      return (reply([.array(element: "i", []), .array(element: "i", [])]), nil)
+    default:
+      return (
+        error("org.freedesktop.DBus.Error.UnknownMethod", "Nudge's tray has no such method"), nil
+      )
+    }
+  }
+
+  /// A click on an item that does something, as the menu is now.
+  private func chosen(_ id: Int32, _ event: String) -> Choice? {
+    guard event == "clicked", let item = menu.item(id), item.enabled, item.action != nil else {
+      return nil
+    }
+    return Choice(item: item)
+  }
+
+  /// The layout of `parent` (0: the root) and its children, as GetLayout returns it.
+  private func layout(_ parent: Int32) -> BusValue {
+    let children =
+      parent == 0
+      ? menu.items.map { item in
+        BusValue.variant(
+          .structure([.int32(item.id), itemProperties(item.id)!, .array(element: "v", [])]))
+      } : []
+    return .structure([.int32(parent), itemProperties(parent)!, .array(element: "v", children)])
+  }
+
+  /// An item's dbusmenu properties; nil for an id the menu does not have.
+  private func itemProperties(_ id: Int32) -> BusValue? {
+    if id == 0 { return .stringVariants([("children-display", .string("submenu"))]) }
+    guard let item = menu.item(id) else { return nil }
+    if item.isSeparator { return .stringVariants([("type", .string("separator"))]) }
+    return .stringVariants([
+      ("label", .string(item.label)), ("enabled", .boolean(item.enabled)),
+      ("visible", .boolean(true)),
+    ])
+  }
+
+  /// A property of the item or of its menu.
+  private func property(_ path: String, _ name: String) -> BusValue? {
+    if path == Self.menuPath {
+      switch name {
+      case "Version": return .uint32(3)
+      case "TextDirection": return .string("ltr")
+      case "Status": return .string("normal")
+      case "IconThemePath": return .strings([])
+      default: return nil
+      }
+    }
+    switch name {
+    case "Category": return .string("ApplicationStatus")
+    case "Id": return .string("nudge")
+    case "Title": return .string("Nudge")
+    case "Status": return .string(Self.status(look.state))
+    case "WindowId": return .int32(0)
+    case "IconName": return .string(TrayIcon.name(look.state))
+    case "IconPixmap": return TrayIcon.pixmaps(look.state)
+    case "IconThemePath": return .string("")
+    case "ItemIsMenu": return .boolean(true)
+    case "Menu": return .objectPath(Self.menuPath)
+    case "ToolTip":
+      // the description is read as rich text by some hosts (Plasma): escaped as markup
+      return .structure([
+        .string(TrayIcon.name(look.state)), TrayIcon.pixmaps(look.state),
+        .string(VisibleText.escapedForMarkup(look.title)),
+        .string(look.lines.map(VisibleText.escapedForMarkup).joined(separator: "<br/>")),
+      ])
+    default: return nil
+    }
+  }
+
+  /// The item's status: what is due asks for attention, the rest is calm.
+  static func status(_ state: PanelStatus.State) -> String {
+    switch state {
+    case .overdue: "NeedsAttention"
+    case .due: "Active"
+    case .done, .paused: "Passive"
+    }
+  }
+
+  /// The interfaces an object has, for a host that introspects before it calls.
+  static func introspection(_ path: String) -> String {
+    let item = """
+      <interface name="org.kde.StatusNotifierItem">
+      <property name="Category" type="s" access="read"/><property name="Id" type="s" access="read"/>
+      <property name="Title" type="s" access="read"/><property name="Status" type="s" access="read"/>
+      <property name="WindowId" type="i" access="read"/><property name="IconName" type="s" access="read"/>
+      <property name="IconPixmap" type="a(iiay)" access="read"/>
+      <property name="ToolTip" type="(sa(iiay)ss)" access="read"/>
+      <property name="ItemIsMenu" type="b" access="read"/><property name="Menu" type="o" access="read"/>
+      <property name="IconThemePath" type="s" access="read"/>
+      <method name="ContextMenu"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
+      <method name="Activate"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
+      <method name="SecondaryActivate"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
+      <method name="Scroll"><arg type="i" direction="in"/><arg type="s" direction="in"/></method>
+      <signal name="NewIcon"/><signal name="NewToolTip"/><signal name="NewStatus"><arg type="s"/></signal>
+      </interface>
+      """
+    let menu = """
+      <interface name="com.canonical.dbusmenu">
+      <property name="Version" type="u" access="read"/><property name="TextDirection" type="s" access="read"/>
+      <property name="Status" type="s" access="read"/><property name="IconThemePath" type="as" access="read"/>
+      <method name="GetLayout"><arg type="i" direction="in"/><arg type="i" direction="in"/><arg type="as" direction="in"/><arg type="u" direction="out"/><arg type="(ia{sv}av)" direction="out"/></method>
+      <method name="GetGroupProperties"><arg type="ai" direction="in"/><arg type="as" direction="in"/><arg type="a(ia{sv})" direction="out"/></method>
+      <method name="GetProperty"><arg type="i" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="out"/></method>
+      <method name="Event"><arg type="i" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="in"/><arg type="u" direction="in"/></method>
+      <method name="EventGroup"><arg type="a(isvu)" direction="in"/><arg type="ai" direction="out"/></method>
+      <method name="AboutToShow"><arg type="i" direction="in"/><arg type="b" direction="out"/></method>
+      <method name="AboutToShowGroup"><arg type="ai" direction="in"/><arg type="ai" direction="out"/><arg type="ai" direction="out"/></method>
+      <signal name="LayoutUpdated"><arg type="u"/><arg type="i"/></signal>
+      <signal name="ItemsPropertiesUpdated"><arg type="a(ia{sv})"/><arg type="a(ias)"/></signal>
+      </interface>
+      """
+    let own = path == itemPath ? item : path == menuPath ? menu : ""
+    let children =
+      path == "/" ? "<node name=\"StatusNotifierItem\"/><node name=\"MenuBar\"/>" : ""
+    return
+      "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\" \"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n<node>"
+      + own + children + "</node>"
+  }
+}

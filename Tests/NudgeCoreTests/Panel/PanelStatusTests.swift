@@ -1,0 +1,107 @@
+import Foundation
+import NudgeCore
+import Testing
+
+/// The panel's status: its line, state, tooltip and click for each way a day stands; each bar's
+/// format escaped as that bar reads it; a long list bounded; and when it next turns by the
+/// clock alone.
+@Suite struct PanelStatusTests {
+  func status(
+    flows: [PanelStatus.FlowItem] = [], habits: [PanelStatus.HabitItem] = [],
+    paused: String? = nil
+  ) -> PanelStatus {
+    PanelStatus(
+      heading: "Friday 20 November", streak: 5, flows: flows, habits: habits, pausedUntil: paused)
+  }
+
+  let prep = PanelStatus.FlowItem(title: "Prep", link: .prep, done: false)
+  let checkin = PanelStatus.FlowItem(title: "Check-in", link: .checkin, done: true)
+
+  @Test func eachWayADayStandsHasItsLineStateAndClick() {
+    let due = status(
+      flows: [checkin, prep], habits: [.init(name: "Stretch", state: .due)])
+    #expect(due.state == .due)
+    #expect(due.text == "🔥 5 · Prep · 1 habit left")
+    #expect(due.next == .prep)
+    #expect(due.habitsLeft == 1)
+    #expect(
+      due.tooltip == ["Friday 20 November · streak 5 days", "✓ Check-in", "○ Prep", "○ Stretch"])
+    var reminded = prep
+    reminded.reminded = true
+    let overdue = status(flows: [reminded])
+    #expect(overdue.state == .overdue && overdue.tooltip.last == "! Prep")
+    let habitsOnly = status(
+      flows: [checkin],
+      habits: [
+        .init(name: "A", state: .due), .init(name: "B", state: .due),
+        .init(name: "C", state: .done), .init(name: "D", state: .notDue),
+      ])
+    #expect(habitsOnly.text == "🔥 5 · 2 habits left" && habitsOnly.state == .due)
+    #expect(habitsOnly.next == .today)
+    #expect(!habitsOnly.tooltip.contains { $0.hasSuffix("D") })
+    let done = status(flows: [checkin], habits: [.init(name: "C", state: .skipped)])
+    #expect(done.state == .done && done.text == "🔥 5 · all done")
+    #expect(done.tooltip.last == "- C")
+    let paused = status(flows: [prep], paused: "Fri 27 Nov")
+    #expect(paused.state == .paused && paused.text == "⏸ paused until Fri 27 Nov")
+    #expect(paused.tooltip[1] == "Days off until Fri 27 Nov")
+  }
+
+  @Test func aLongListIsBoundedAndSaysHowManyMore() {
+    let many = status(habits: (1...500).map { .init(name: "habit \($0)", state: .due) })
+    #expect(many.tooltip.count == PanelStatus.maxTooltipLines)
+    #expect(many.tooltip.last == "and 482 more")
+    #expect(many.text == "🔥 5 · 500 habits left")
+  }
+
+  @Test func eachFormatEscapesAsItsBarReadsIt() throws {
+    let hostile = "<b>Run</b> & %{F#f00}\u{202E}evil\nline"
+    let s = status(
+      flows: [PanelStatus.FlowItem(title: hostile, link: .flow("run"), done: false)],
+      habits: [.init(name: hostile, state: .due)])
+    for format in PanelFormat.allCases {
+      let out = format.render(s)
+      #expect(!out.unicodeScalars.contains { $0.value == 0x202E }, "\(format)")
+      #expect(out.split(separator: "\n").count == 1, "\(format): \(out)")
+    }
+    let waybar = PanelFormat.waybar.render(s)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(waybar.utf8)) as? [String: String])
+    #expect(object["class"] == "due" && object["alt"] == "due")
+    #expect(object["text"]?.contains("&lt;b&gt;Run&lt;/b&gt; &amp;") == true, "\(waybar)")
+    #expect(object["tooltip"]?.contains("<b>") == false)
+    let polybar = PanelFormat.polybar.render(s)
+    #expect(polybar.hasPrefix("%{F#E5C07B}") && polybar.hasSuffix("%{F-}"))
+    #expect(polybar.components(separatedBy: "%{").count == 3, "\(polybar)")
+    let genmon = PanelFormat.genmon.render(s)
+    #expect(genmon.hasPrefix("<txt>🔥 5 · &lt;b&gt;Run"), "\(genmon)")
+    #expect(genmon.hasSuffix("<txtclick>nudge status --open</txtclick>"))
+    #expect(genmon.components(separatedBy: "<tool>").count == 2)
+    let i3 = try #require(
+      try JSONSerialization.jsonObject(with: Data(PanelFormat.i3blocks.render(s).utf8))
+        as? [String: String])
+    #expect(i3["short_text"] == "🔥 5" && i3["color"] == "#E5C07B")
+    #expect(i3["full_text"]?.hasPrefix("🔥 5 · <b>Run</b>") == true)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(PanelFormat.json.render(s).utf8))
+        as? [String: Any])
+    #expect(json["next"] as? String == "nudge://run")
+    #expect(json["habits_left"] as? Int == 1)
+    #expect((json["tooltip"] as? [String])?.count == 3)
+  }
+
+  @Test func itNextTurnsWhenThePartOfTheDayOrTheDayDoes() throws {
+    let berlin = try #require(ZoneRules(posix: "CET-1CEST,M3.5.0,M10.5.0/3"))
+    func next(_ at: String, rollover: Int = 4) throws -> String {
+      let now = try #require(InstantFormat.parse(at))
+      return InstantFormat.format(
+        PanelStatus.nextChange(after: now, in: berlin, rolloverHour: rollover), in: berlin)
+    }
+    // the morning ends at 18:00, the evening at the rollover hour, the next day's
+    #expect(try next("2026-11-20T10:15:30+01:00") == "2026-11-20T18:00:00+01:00")
+    #expect(try next("2026-11-20T19:00:00+01:00") == "2026-11-21T04:00:00+01:00")
+    #expect(try next("2026-11-21T02:59:59+01:00", rollover: 0) == "2026-11-21T18:00:00+01:00")
+    // the night the clocks go forward: 04:00 summer time is an hour less away
+    #expect(try next("2026-03-29T01:30:00+01:00") == "2026-03-29T04:00:00+02:00")
+  }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import NudgeCore
+import Testing
+
+@testable import NudgeLinux
+
+/// The tray's StatusNotifierItem and dbusmenu on a real dbus-daemon, called by busctl as a
+/// panel would: the properties, the layout with its labels escaped, a click handed back as a
+/// choice, a forged or disabled item refused, wrong arguments answered with an error, and a
+/// flood of clicks taken as one.
+@Suite(.serialized) struct TrayServiceTests {
+  typealias Daemon = SessionBusSocketTests.Daemon
+
+  static let hostile = "Run_fast <b>now</b>\u{202E}\n"
+
+  func menu() -> TrayMenu {
+    TrayMenu(
+      flows: [PanelStatus.FlowItem(title: "Prep", link: .prep, done: false)],
+      habits: [
+        .init(name: Self.hostile, state: .due, isMeasurable: false),
+        .init(name: "Read", state: .due, isMeasurable: true),
+        .init(name: "Floss", state: .done, isMeasurable: false),
+      ], paused: false)
+  }
+
+  /// busctl ARGS against the daemon, the service answering while it runs: (status, stdout,
+  /// stderr, the choices made).
+  func busctl(_ service: TrayService, _ address: String, _ args: [String]) throws -> (
+    Int32, String, String, [TrayService.Choice]
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
+    // options first, then "--": an argument such as -1 is a value, not an option
+    process.arguments =
+      ["--address=\(address)", "--timeout=5"] + args.filter { $0.hasPrefix("--json") } + ["--"]
+      + args.filter { !$0.hasPrefix("--json") }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    var choices: [TrayService.Choice] = []
+    while process.isRunning {
+      var watched = pollfd(fd: service.descriptor, events: Int16(POLLIN), revents: 0)
+      if poll(&watched, 1, 20) > 0 { choices += try service.answer() }
+    }
+    choices += try service.answer()
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return (process.terminationStatus, stdout, stderr, choices)
+  }
+
+  /// Every string in busctl's JSON output (`--json=short`), depth first.
+  func strings(_ json: String) -> [String] {
+    func walk(_ value: Any) -> [String] {
+      if let text = value as? String { return [text] }
+      if let list = value as? [Any] { return list.flatMap(walk) }
+      if let object = value as? [String: Any] { return object.values.flatMap(walk) }
+      return []
+    }
+    return (try? JSONSerialization.jsonObject(with: Data(json.utf8))).map(walk) ?? []
+  }
+
+  @Test func aPanelReadsTheItemAndItsMenuAndAClickIsAChoice() throws {
+    let daemon = try Daemon(listen: { "unix:path=\($0)/bus" })
+    let address = "unix:path=\(daemon.folder)/bus"
+    let service = try TrayService(
+      environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+      look: .init(state: .due, title: "Nudge · 🔥 5 · Prep", lines: ["<i>a</i>", "○ Prep"]),
+      menu: menu())
+    // no watcher on this bus: the item waits quietly
+    #expect(!service.registered)
+    let name = service.name
+    let props = try busctl(
+      service, address,
+      [
+        "get-property", name, "/StatusNotifierItem", "org.kde.StatusNotifierItem",
+        "IconName", "Status", "ItemIsMenu", "Menu", "Id",
+      ])
+    #expect(props.0 == 0, "\(props.2)")
+    #expect(
+      props.1 == "s \"nudge-due\"\ns \"Active\"\nb true\no \"/MenuBar\"\ns \"nudge\"\n",
+      "\(props.1)")
+    let tip = try busctl(
+      service, address,
+      [
+        "--json=short", "get-property", name, "/StatusNotifierItem",
+        "org.kde.StatusNotifierItem", "ToolTip",
+      ])
+    #expect(strings(tip.1).contains("&lt;i&gt;a&lt;/i&gt;<br/>○ Prep"), "\(strings(tip.1))")
+    let layout = try busctl(
+      service, address,
+      [
+        "--json=short", "call", name, "/MenuBar", "com.canonical.dbusmenu",
+        "GetLayout", "iias", "0", "-1", "0",
+      ])
+    #expect(layout.0 == 0, "\(layout.2)")
+    let labels = strings(layout.1)
+    // the hostile name: escaped, its underscore doubled, no raw bidi or line break
+    #expect(labels.contains("○ Run__fast <b>now</b>\\u{202E}\\u{000A}"), "\(labels)")
+    #expect(!layout.1.unicodeScalars.contains { $0.value == 0x202E })
+    #expect(labels.contains("○ Read…") && labels.contains("✓ Floss"), "\(labels)")
+    #expect(labels.contains("Pause today") && labels.contains("Open today"))
+    // a click on the hostile habit: a tick, by its name as it is
+    let tick = try #require(menu().items.first { $0.action == .tick(Self.hostile) })
+    let clicked = try busctl(
+      service, address,
+      [
+        "call", name, "/MenuBar", "com.canonical.dbusmenu", "Event", "isvu",
+        "\(tick.id)", "clicked", "s", "", "0",
+      ])
+    #expect(clicked.0 == 0, "\(clicked.2)")
+    #expect(clicked.3.map(\.item.action) == [.tick(Self.hostile)])
+    // a done habit's item, an unknown id, a hover: nothing chosen
+    let done = try #require(menu().items.first { $0.label.hasPrefix("✓ Floss") })
+    for (id, event) in [("\(done.id)", "clicked"), ("4242", "clicked"), ("\(tick.id)", "hovered")] {
+      let none = try busctl(
+        service, address,
+        [
+          "call", name, "/MenuBar", "com.canonical.dbusmenu", "Event", "isvu",
+          id, event, "s", "", "0",
+        ])
+      #expect(none.0 == 0 && none.3.isEmpty, "\(id) \(event): \(none)")
+    }
+    // wrong arguments: an error, and the service goes on
+    let wrong = try busctl(
+      service, address, ["call", name, "/MenuBar", "com.canonical.dbusmenu", "Event", "s", "x"])
+    #expect(wrong.0 != 0 && wrong.2.contains("wrong arguments"), "\(wrong)")
+    let unknown = try busctl(
+      service, address, ["call", name, "/MenuBar", "com.canonical.dbusmenu", "Explode"])
+    #expect(unknown.0 != 0, "\(unknown)")
+    // a flood of clicks in one group: one choice
+    let flood = try busctl(
+      service, address,
+      ["call", name, "/MenuBar", "com.canonical.dbusmenu", "EventGroup", "a(isvu)", "50"]
+        + (0..<50).flatMap { _ in ["\(tick.id)", "clicked", "s", "", "0"] })
+    #expect(flood.0 == 0, "\(flood.2)")
+    #expect(flood.3.count == 1)
+    // a left click on the icon: the first thing to do (the flow)
+    let activated = try busctl(
+      service, address,
+      [
+        "call", name, "/StatusNotifierItem", "org.kde.StatusNotifierItem",
+        "Activate", "ii", "0", "0",
+      ])
+    #expect(activated.3.map(\.item.action) == [.open(.prep)])
+    // a new look and menu: the signals go out and the properties follow
+    try service.show(
+      .init(state: .done, title: "Nudge · all done", lines: []),
+      menu: TrayMenu(flows: [], habits: [], paused: true))
+    let after = try busctl(
+      service, address,
+      [
+        "get-property", name, "/StatusNotifierItem", "org.kde.StatusNotifierItem",
+        "IconName", "Status",
+      ])
+    #expect(after.1 == "s \"nudge-done\"\ns \"Passive\"\n", "\(after.1)")
+    let resumed = strings(
+      try busctl(
+        service, address,
+        [
+          "--json=short", "call", name, "/MenuBar", "com.canonical.dbusmenu",
+          "GetLayout", "iias", "0", "-1", "0",
+        ]
+      ).1)
+    #expect(resumed.contains("Resume") && !resumed.contains("○ Prep"), "\(resumed)")
+  }
+
+  @Test func aLongMenuIsBounded() {
+    let menu = TrayMenu(
+      flows: [],
+      habits: (1...500).map { .init(name: "habit \($0)", state: .due, isMeasurable: false) },
+      paused: false)
+    #expect(
+      menu.items.filter { $0.action.map { if case .tick = $0 { true } else { false } } ?? false }
+        .count == 20)
+    #expect(menu.items.contains { $0.label == "and 480 more" && !$0.enabled })
+    #expect(menu.items.count == 20 + 1 + 1 + 2)
+  }
+
+  @Test func theIconsPixelsAreARingOrADisc() {
+    let due = TrayIcon.pixels(.due, size: 22)
+    let done = TrayIcon.pixels(.done, size: 22)
+    #expect(due.count == 22 * 22 * 4 && done.count == due.count)
+    // the centre: filled while something is to do, clear when done
+    let centre = (11 * 22 + 11) * 4
+    #expect(due[centre] == 0xFF && done[centre] == 0)
+    #expect(Array(due[centre..<centre + 4]) == [0xFF, 0xE5, 0xC0, 0x7B])
+    // the corner is clear in both
+    #expect(due[0] == 0 && done[0] == 0)
+  }
+}
