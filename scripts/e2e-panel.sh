@@ -18,6 +18,7 @@ export NUDGE_NOW=2026-11-20T09:00:00+01:00
 on_fail() { echo "--- bar:"; tail -c 2000 "$work/bar.out"; }
 
 "$NUDGE" habit add Stretch > /dev/null
+mkdir -m 700 "$work/folder"
 "$NUDGE" sync init "$work/folder" --name desk > /dev/null
 cat > "$work/i3blocks.conf" <<CONF
 [nudge]

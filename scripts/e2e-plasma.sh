@@ -422,7 +422,7 @@ host_registered() { watcher IsStatusNotifierHostRegistered | grep -q true; }
 menu_call() {  # menu_call METHOD ARGS…: a call on the item's menu
   local method=$1; shift
   gdbus call --session --timeout 5 --dest "$item" --object-path /MenuBar \
-    --method "com.canonical.dbusmenu.$method" "$@"
+    --method "com.canonical.dbusmenu.$method" -- "$@"
 }
 item_id() {  # item_id LABEL: the id of the menu item whose label is LABEL
   menu_call GetLayout 0 -1 '[]' | python3 -c "
@@ -451,8 +451,28 @@ import -window root "$artifacts/plasma-tray.png"
 menu_call Event "$(item_id "○ Stretch")" clicked '<"">' 0 > /dev/null
 check "tray: choosing the habit ticks it (habit list says done)" wait_for -t 5 stretch_done
 check "tray: the menu then shows it done" wait_for -t 5 has_item "✓ Stretch"
-menu_call Event "$(item_id "○ Morning Focus")" clicked '<"">' 0 > /dev/null
-check "tray: choosing Morning Focus opens it in the terminal" wait_for -t 10 pane_shows tray "My Why"
+# real clicks on the icon in the panel (found by its colour in the screenshot's panel strip):
+# the left one does the first thing left to do (Morning Focus, in the terminal); the right one
+# opens the menu Plasma draws from ours
+icon_at() {
+  import -window root "$c/screen.png" &&
+    convert "$c/screen.png" -crop 640x48+640+752 txt:- |
+    awk -F'[,: ]+' 'tolower($0) ~ /#e5c07b/ {print $1 + 640, $2 + 752; exit}' | grep .
+}
+wait_for -t 10 icon_at > /dev/null
+read -r ix iy <<< "$(icon_at)"
+check "tray: the icon is drawn in Plasma's panel, in the due state's colour (plasma-tray.png)" \
+  test -n "${ix:-}"
+[ -n "${ix:-}" ] && xdotool mousemove "$ix" "$iy" click 1
+check "tray: a left click on the icon opens Morning Focus in the terminal" \
+  wait_for -t 10 pane_shows tray "My Why"
+windows() { xdotool search --onlyvisible --name '' 2>/dev/null | sort; }
+windows > "$c/windows-before"
+a_new_window() { windows | comm -13 "$c/windows-before" - | grep -q .; }
+[ -n "${ix:-}" ] && xdotool mousemove "$ix" "$iy" click 3
+check "tray: a right click opens its menu (plasma-tray-menu.png)" wait_for -t 10 a_new_window
+import -window root "$artifacts/plasma-tray-menu.png"
+xdotool key Escape
 check "tray: a call with wrong arguments is refused, and the tray goes on" refuses_wrong_arguments
 kded=$(pgrep -x kded5 | head -1)
 kill "$kded"

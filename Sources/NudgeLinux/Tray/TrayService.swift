@@ -159,22 +159,30 @@ public final class TrayService {
     var choices: [Choice] = []
     do throws(SessionBusSocket.Failure) {
       bus.deadline = ContinuousClock.now.advanced(by: .seconds(5))
-      for message in try bus.receivedMessages() {
-        switch message.kind {
-        case .signal:
-          if message.member == "NameOwnerChanged",
-            case .string(let owned)? = message.body.first, owned == Self.watcherName,
-            message.body.count == 3, case .string(let owner) = message.body[2], !owner.isEmpty
-          {
-            // a panel started again: it knows nothing of the item until told
-            try register()
+      // until none is left: sending a reply reads what came meanwhile into the buffer, where
+      // the socket's poll no longer sees it (a menu's AboutToShow, then its GetLayout)
+      var answered = 0
+      while answered < 1000 {
+        let messages = try bus.receivedMessages()
+        if messages.isEmpty { break }
+        answered += messages.count
+        for message in messages {
+          switch message.kind {
+          case .signal:
+            if message.member == "NameOwnerChanged",
+              case .string(let owned)? = message.body.first, owned == Self.watcherName,
+              message.body.count == 3, case .string(let owner) = message.body[2], !owner.isEmpty
+            {
+              // a panel started again: it knows nothing of the item until told
+              try register()
+            }
+          case .methodCall:
+            let (reply, choice) = respond(to: message)
+            if let choice { choices.append(choice) }
+            // a call that asked for no reply (flag 0x1) is answered anyway: harmless
+            if let reply { try bus.send { reply($0) } }
+          default: break
           }
-        case .methodCall:
-          let (reply, choice) = respond(to: message)
-          if let choice { choices.append(choice) }
-          // a call that asked for no reply (flag 0x1) is answered anyway: harmless
-          if let reply { try bus.send { reply($0) } }
-        default: break
         }
       }
     } catch {

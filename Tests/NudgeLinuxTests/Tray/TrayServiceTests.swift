@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import NudgeCore
 import Testing
 
@@ -165,6 +166,38 @@ import Testing
         ]
       ).1)
     #expect(resumed.contains("Resume") && !resumed.contains("○ Prep"), "\(resumed)")
+  }
+
+  @Test func callsSentTogetherAreAllAnswered() throws {
+    let daemon = try Daemon(listen: { "unix:path=\($0)/bus" })
+    let address = "unix:path=\(daemon.folder)/bus"
+    nonisolated(unsafe) let service = try TrayService(
+      environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+      look: .init(state: .due, title: "Nudge", lines: []), menu: menu())
+    let name = service.name
+    // the tray answers on a thread of its own while the panel's calls come in one write
+    let done = Atomic<Bool>(false)
+    let answering = Thread {
+      while !done.load(ordering: .relaxed) {
+        var watched = pollfd(fd: service.descriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&watched, 1, 20) > 0 { _ = try? service.answer() }
+      }
+    }
+    answering.start()
+    defer { done.store(true, ordering: .relaxed) }
+    let panel = try SessionBusSocket(
+      connectingTo: Daemon.endpoint(address), deadline: .now + .seconds(5))
+    let calls = (0..<20).map { i in
+      panel.queue {
+        .call(
+          serial: $0, destination: name, path: "/MenuBar", interface: "com.canonical.dbusmenu",
+          member: i % 2 == 0 ? "AboutToShow" : "GetLayout",
+          i % 2 == 0 ? [.int32(0)] : [.int32(0), .int32(-1), .strings([])])
+      }
+    }
+    let replies = try panel.replies(to: calls)
+    #expect(replies.count == 20)
+    #expect(replies.values.allSatisfy { $0.kind == .methodReturn })
   }
 
   @Test func aLongMenuIsBounded() {
