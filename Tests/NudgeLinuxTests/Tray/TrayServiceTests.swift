@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Synchronization
 import NudgeCore
+import Synchronization
 import Testing
 
 @testable import NudgeLinux
