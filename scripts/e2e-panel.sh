@@ -37,7 +37,7 @@ check "i3blocks shows the line: the review due, one habit left" \
 check "the line is coloured by its state (due)" grep -q '"color":"#E5C07B"' "$work/bar.out"
 
 follower=$(pgrep -f "status --format i3blocks --follow" | head -1)
-switches() { awk '/ctxt_switches/ {n += $2} END {print n}' "/proc/$follower/status"; }
+switches() { cat /proc/"$follower"/task/*/status | awk '/ctxt_switches/ {n += $2} END {print n}'; }
 before=$(switches)
 sleep 3  # a fixed wait on purpose: the idle follower's wake-ups are counted over it
 after=$(switches)

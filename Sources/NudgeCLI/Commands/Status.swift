@@ -58,6 +58,8 @@ struct StatusCommand: ContextCommand {
     var last: String? = nil
     var saidError: String? = nil
     while true {
+      // forgotten before the read: a write landing during it wakes the next wait
+      watch.forgetChanges()
       let now = ctx.clock.now()
       do {
         let line = format.render(try Self.status(ctx, db, at: now))
@@ -77,11 +79,7 @@ struct StatusCommand: ContextCommand {
         }
         saidError = said
       }
-      // what this process's own reads stirred is no change
-      watch.forgetChanges()
-      let next = PanelStatus.nextChange(
-        after: now, in: ctx.timeZone, rolloverHour: try db.settings().rolloverHour)
-      switch watch.wait(seconds: max(0.001, next.seconds(since: now))) {
+      switch watch.wait(seconds: TrayCommand.secondsToNextChange(ctx, db)) {
       case .stopped: return
       case .changed:
         // a write is several events: let it finish; what another computer wrote comes in

@@ -46,12 +46,12 @@ struct TrayCommand: ContextCommand {
     watch.stopOnTermination()
     var lastOpened: Instant? = nil
     while true {
-      watch.forgetChanges()
-      let now = ctx.clock.now()
-      let next = PanelStatus.nextChange(
-        after: now, in: ctx.timeZone, rolloverHour: try db.settings().rolloverHour)
-      let reason = watch.wait(
-        seconds: max(0.001, next.seconds(since: now)), readable: service.descriptor)
+      var reread = false
+      // calls read while a message was written wait in the connection, not on the socket
+      let reason =
+        service.holdsCalls
+        ? .readable
+        : watch.wait(seconds: Self.secondsToNextChange(ctx, db), readable: service.descriptor)
       switch reason {
       case .stopped: return
       case .readable:
@@ -60,14 +60,22 @@ struct TrayCommand: ContextCommand {
           throw CLIError("the tray lost the session bus: \(error.message)", code: .unavailable)
         }
         for choice in choices {
-          try perform(choice.item, ctx, db, lastOpened: &lastOpened)
+          do { try perform(choice.item, ctx, db, lastOpened: &lastOpened) } catch {
+            ctx.output.writeError("nudge: tray: \(Self.said(error))\n")
+          }
         }
+        // a peer's calls alone change nothing shown
+        reread = !choices.isEmpty
       case .changed:
         // a write is several events: let it finish; what another computer wrote comes in
         _ = watch.wait(seconds: 0.05)
         if !syncFolder.isEmpty { _ = SyncRunner.takeIn(ctx, db) }
-      case .deadline, .clockSet, .zoneChanged: break
+        reread = true
+      case .deadline, .clockSet, .zoneChanged: reread = true
       }
+      guard reread else { continue }
+      // forgotten before the read: a write landing during it wakes the next wait
+      watch.forgetChanges()
       if let read = try? PanelDay.read(ctx, db, at: ctx.clock.now()) {
         day = read
         do throws(TrayService.Failure) {
@@ -77,6 +85,23 @@ struct TrayCommand: ContextCommand {
         }
       }
     }
+  }
+
+  /// Seconds until the status can change with nothing written (a day's part or the day
+  /// turning); a database that cannot be read now: a minute.
+  static func secondsToNextChange(_ ctx: Context, _ db: AppDatabase) -> Double {
+    let now = ctx.clock.now()
+    guard let rollover = try? db.settings().rolloverHour else { return 60 }
+    return max(
+      0.001,
+      PanelStatus.nextChange(after: now, in: ctx.timeZone, rolloverHour: rollover).seconds(
+        since: now))
+  }
+
+  /// An error as one line.
+  static func said(_ error: any Error) -> String {
+    (error as? CLIError)?.message ?? (error as? StoreError).map { CLIError($0).message }
+      ?? "\(error)"
   }
 
   /// The icon's look for a status: its state, "Nudge · 🔥 5 · Prep", the day's list.

@@ -40,9 +40,10 @@ public enum PanelFormat: String, CaseIterable, Sendable {
       ])
     case .i3blocks:
       // a block of i3bar's protocol: its text, a short one for a narrow bar, its colour
+      // plain text even where the bar's config says markup=pango
       return Self.compact([
         "full_text": .string(text), "short_text": .string("🔥 \(status.streak)"),
-        "color": .string(Self.colour(status.state)),
+        "color": .string(Self.colour(status.state)), "markup": .string("none"),
       ])
     case .polybar:
       // polybar reads %{…} as its tags: a name's own is broken apart

@@ -99,7 +99,7 @@ public struct TrayMenu: Equatable, Sendable {
     items.append(.separator(4))
     items.append(
       paused
-        ? Item(id: 5, label: "Resume", action: .resume)
+        ? Item(id: 7, label: "Resume", action: .resume)
         : Item(id: 5, label: "Pause today", action: .pauseToday))
     items.append(Item(id: 6, label: "Open today", action: .open(.today)))
     self.items = items

@@ -76,7 +76,9 @@ struct BusMessage: Equatable {
     else { throw BusWireError("a message cut short") }
     let headerLength = (16 + Int(fieldsLength) + 7) / 8 * 8
     let total = headerLength + Int(bodyLength)
-    guard total <= largest else { throw BusWireError("a message of \(total) bytes") }
+    guard total <= largest else {
+      throw BusWireError("a message of \(total) bytes", tooLarge: total)
+    }
     return total
   }
 

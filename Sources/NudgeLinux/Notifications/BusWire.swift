@@ -63,7 +63,12 @@ indirect enum BusValue: Equatable, Sendable {
 /// Why bytes read from the bus are not a message Nudge can read.
 struct BusWireError: Error, Equatable, CustomStringConvertible {
   let description: String
-  init(_ description: String) { self.description = description }
+  /// For a message longer than Nudge reads: its length, to pass over; nil for any other.
+  var tooLarge: Int? = nil
+  init(_ description: String, tooLarge: Int? = nil) {
+    self.description = description
+    self.tooLarge = tooLarge
+  }
 }
 
 /// A type in a signature.

@@ -84,6 +84,12 @@ final class SessionBusSocket {
   var deadline: ContinuousClock.Instant
   private var outgoing: [UInt8]
   private var received: [UInt8] = []
+  /// Messages read while waiting for replies that were not those replies (a peer's calls to a
+  /// long-lived service), handed out first by `receivedMessages` (at most `maxKept`).
+  private var kept: [BusMessage] = []
+  static let maxKept = 1000
+  /// Bytes of a message too large to read still to pass over as they arrive.
+  private var skipping = 0
   /// True once the bus's `OK` line has been read: what follows it is messages.
   private var authenticated = false
   private var lastSerial: UInt32 = 0
@@ -152,6 +158,8 @@ final class SessionBusSocket {
           message.kind == .methodReturn || message.kind == .error
         {
           answers[serial] = message
+        } else if kept.count < Self.maxKept {
+          kept.append(message)
         }
       }
       if answers.count == serials.count && outgoing.isEmpty { return answers }
@@ -172,10 +180,15 @@ final class SessionBusSocket {
   /// bus closing the connection or sending what is not a message throws.
   func receivedMessages() throws(Failure) -> [BusMessage] {
     try transferNow()
-    var messages: [BusMessage] = []
+    var messages = kept
+    kept = []
     while let message = try nextMessage() { messages.append(message) }
     return messages
   }
+
+  /// Whether messages are waiting here already (read while a reply was awaited or a message
+  /// written), which a poll of the socket no longer shows.
+  var holdsMessages: Bool { !kept.isEmpty || !received.isEmpty }
 
   /// The next whole message already received, nil if there is none yet; the bus's
   /// authentication line first.
@@ -203,6 +216,13 @@ final class SessionBusSocket {
       let message = try BusMessage.decode(received[..<length])
       received.removeFirst(length)
       return message
+    } catch let error as BusWireError where error.tooLarge != nil {
+      // a peer's message larger than any Nudge reads: passed over, the connection kept
+      skipping = error.tooLarge!
+      let dropped = min(skipping, received.count)
+      received.removeFirst(dropped)
+      skipping -= dropped
+      return try nextMessage()
     } catch let error as BusWireError {
       throw .broken(error.description)
     } catch {
@@ -253,10 +273,12 @@ final class SessionBusSocket {
         recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
       }
       if read > 0 {
-        guard received.count + read <= BusMessage.largest + 512 else {
+        let passed = min(skipping, read)
+        skipping -= passed
+        guard received.count + read - passed <= BusMessage.largest + 512 else {
           throw .broken("more unread data than any reply holds")
         }
-        received += chunk[..<read]
+        received += chunk[passed..<read]
       } else if read == 0 {
         throw .broken(
           authenticated

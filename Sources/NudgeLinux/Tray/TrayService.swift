@@ -50,8 +50,16 @@ public final class TrayService {
   private(set) public var menu: TrayMenu
   /// dbusmenu's layout revision: moves on whenever the menu changes.
   private var revision: UInt32 = 1
-  /// Whether a watcher took the item (a panel with a tray is there).
+  /// Whether a panel's watcher was on the bus when last looked (the item is registered with
+  /// it, or its answer is on the way).
   private(set) public var registered = false
+  /// The serial of the registration whose answer is awaited (a watcher may call the item
+  /// before it answers, as GNOME's AppIndicator extension does: nothing waits for it).
+  private var registration: UInt32? = nil
+
+  /// Whether calls are waiting here already, read while a message was written: the socket's
+  /// poll no longer shows them, so the caller answers them before it waits.
+  public var holdsCalls: Bool { bus.holdsMessages }
 
   /// The socket to wait on: readable when a peer calls or the bus signals.
   public var descriptor: Int32 { bus.fd }
@@ -68,6 +76,11 @@ public final class TrayService {
     do throws(SessionBusSocket.Failure) {
       bus = try SessionBusSocket(
         connectingTo: endpoint, deadline: ContinuousClock.now.advanced(by: .seconds(5)))
+      let watcherThere = bus.queue {
+        .call(
+          serial: $0, destination: Self.busName, path: "/org/freedesktop/DBus",
+          interface: Self.busName, member: "NameHasOwner", [.string(Self.watcherName)])
+      }
       let requested = bus.queue {
         .call(
           serial: $0, destination: Self.busName, path: "/org/freedesktop/DBus",
@@ -83,11 +96,14 @@ public final class TrayService {
             )
           ])
       }
-      let replies = try bus.replies(to: [requested, matched])
-      guard replies[requested]?.kind == .methodReturn else {
+      let replies = try bus.replies(to: [watcherThere, requested, matched])
+      // 1: the primary owner (another owner's name would not be this process's)
+      guard replies[requested]?.kind == .methodReturn,
+        replies[requested]?.body.first == .uint32(1)
+      else {
         throw SessionBusSocket.Failure.refused("the name \(name)")
       }
-      try register()
+      if replies[watcherThere]?.body.first == .boolean(true) { try register() }
     } catch {
       throw Failure(message: error.message)
     }
@@ -110,18 +126,16 @@ public final class TrayService {
     return owned
   }
 
-  /// Registers with the panel's watcher; false (quietly) when there is none.
-  @discardableResult
-  private func register() throws(SessionBusSocket.Failure) -> Bool {
+  /// Asks the panel's watcher to take the item, without waiting for its answer (`answer`
+  /// reads it).
+  private func register() throws(SessionBusSocket.Failure) {
     bus.deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    let asked = bus.queue {
+    registered = true
+    registration = try bus.send {
       .call(
         serial: $0, destination: Self.watcherName, path: "/StatusNotifierWatcher",
         interface: Self.watcherName, member: "RegisterStatusNotifierItem", [.string(name)])
     }
-    let reply = try bus.replies(to: [asked])[asked]
-    registered = reply?.kind == .methodReturn
-    return registered
   }
 
   /// Shows `look` and `menu`, telling the panel what changed.
@@ -162,19 +176,33 @@ public final class TrayService {
       // until none is left: sending a reply reads what came meanwhile into the buffer, where
       // the socket's poll no longer sees it (a menu's AboutToShow, then its GetLayout)
       var answered = 0
+      var registeredAgain = false
       while answered < 1000 {
         let messages = try bus.receivedMessages()
         if messages.isEmpty { break }
         answered += messages.count
         for message in messages {
           switch message.kind {
+          case .methodReturn, .error:
+            if let serial = registration, message.replySerial == serial {
+              registration = nil
+              registered = message.kind == .methodReturn
+            }
           case .signal:
-            if message.member == "NameOwnerChanged",
+            // the bus's own signal only (a peer may send a signal of that name to the item),
+            // and one registration a batch
+            if message.sender == Self.busName, message.path == "/org/freedesktop/DBus",
+              message.member == "NameOwnerChanged",
               case .string(let owned)? = message.body.first, owned == Self.watcherName,
-              message.body.count == 3, case .string(let owner) = message.body[2], !owner.isEmpty
+              message.body.count == 3, case .string(let owner) = message.body[2]
             {
-              // a panel started again: it knows nothing of the item until told
-              try register()
+              if owner.isEmpty {
+                registered = false
+              } else if !registeredAgain {
+                // a panel started again: it knows nothing of the item until told
+                registeredAgain = true
+                try register()
+              }
             }
           case .methodCall:
             let (reply, choice) = respond(to: message)
@@ -304,99 +332,5 @@ public final class TrayService {
           .structure([.int32(item.id), itemProperties(item.id)!, .array(element: "v", [])]))
       } : []
     return .structure([.int32(parent), itemProperties(parent)!, .array(element: "v", children)])
-  }
-
-  /// An item's dbusmenu properties; nil for an id the menu does not have.
-  private func itemProperties(_ id: Int32) -> BusValue? {
-    if id == 0 { return .stringVariants([("children-display", .string("submenu"))]) }
-    guard let item = menu.item(id) else { return nil }
-    if item.isSeparator { return .stringVariants([("type", .string("separator"))]) }
-    return .stringVariants([
-      ("label", .string(item.label)), ("enabled", .boolean(item.enabled)),
-      ("visible", .boolean(true)),
-    ])
-  }
-
-  /// A property of the item or of its menu.
-  private func property(_ path: String, _ name: String) -> BusValue? {
-    if path == Self.menuPath {
-      switch name {
-      case "Version": return .uint32(3)
-      case "TextDirection": return .string("ltr")
-      case "Status": return .string("normal")
-      case "IconThemePath": return .strings([])
-      default: return nil
-      }
-    }
-    switch name {
-    case "Category": return .string("ApplicationStatus")
-    case "Id": return .string("nudge")
-    case "Title": return .string("Nudge")
-    case "Status": return .string(Self.status(look.state))
-    case "WindowId": return .int32(0)
-    case "IconName": return .string(TrayIcon.name(look.state))
-    case "IconPixmap": return TrayIcon.pixmaps(look.state)
-    case "IconThemePath": return .string("")
-    case "ItemIsMenu": return .boolean(true)
-    case "Menu": return .objectPath(Self.menuPath)
-    case "ToolTip":
-      // the description is read as rich text by some hosts (Plasma): escaped as markup
-      return .structure([
-        .string(TrayIcon.name(look.state)), TrayIcon.pixmaps(look.state),
-        .string(VisibleText.escapedForMarkup(look.title)),
-        .string(look.lines.map(VisibleText.escapedForMarkup).joined(separator: "<br/>")),
-      ])
-    default: return nil
-    }
-  }
-
-  /// The item's status: what is due asks for attention, the rest is calm.
-  static func status(_ state: PanelStatus.State) -> String {
-    switch state {
-    case .overdue: "NeedsAttention"
-    case .due: "Active"
-    case .done, .paused: "Passive"
-    }
-  }
-
-  /// The interfaces an object has, for a host that introspects before it calls.
-  static func introspection(_ path: String) -> String {
-    let item = """
-      <interface name="org.kde.StatusNotifierItem">
-      <property name="Category" type="s" access="read"/><property name="Id" type="s" access="read"/>
-      <property name="Title" type="s" access="read"/><property name="Status" type="s" access="read"/>
-      <property name="WindowId" type="i" access="read"/><property name="IconName" type="s" access="read"/>
-      <property name="IconPixmap" type="a(iiay)" access="read"/>
-      <property name="ToolTip" type="(sa(iiay)ss)" access="read"/>
-      <property name="ItemIsMenu" type="b" access="read"/><property name="Menu" type="o" access="read"/>
-      <property name="IconThemePath" type="s" access="read"/>
-      <method name="ContextMenu"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
-      <method name="Activate"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
-      <method name="SecondaryActivate"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
-      <method name="Scroll"><arg type="i" direction="in"/><arg type="s" direction="in"/></method>
-      <signal name="NewIcon"/><signal name="NewToolTip"/><signal name="NewStatus"><arg type="s"/></signal>
-      </interface>
-      """
-    let menu = """
-      <interface name="com.canonical.dbusmenu">
-      <property name="Version" type="u" access="read"/><property name="TextDirection" type="s" access="read"/>
-      <property name="Status" type="s" access="read"/><property name="IconThemePath" type="as" access="read"/>
-      <method name="GetLayout"><arg type="i" direction="in"/><arg type="i" direction="in"/><arg type="as" direction="in"/><arg type="u" direction="out"/><arg type="(ia{sv}av)" direction="out"/></method>
-      <method name="GetGroupProperties"><arg type="ai" direction="in"/><arg type="as" direction="in"/><arg type="a(ia{sv})" direction="out"/></method>
-      <method name="GetProperty"><arg type="i" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="out"/></method>
-      <method name="Event"><arg type="i" direction="in"/><arg type="s" direction="in"/><arg type="v" direction="in"/><arg type="u" direction="in"/></method>
-      <method name="EventGroup"><arg type="a(isvu)" direction="in"/><arg type="ai" direction="out"/></method>
-      <method name="AboutToShow"><arg type="i" direction="in"/><arg type="b" direction="out"/></method>
-      <method name="AboutToShowGroup"><arg type="ai" direction="in"/><arg type="ai" direction="out"/><arg type="ai" direction="out"/></method>
-      <signal name="LayoutUpdated"><arg type="u"/><arg type="i"/></signal>
-      <signal name="ItemsPropertiesUpdated"><arg type="a(ia{sv})"/><arg type="a(ias)"/></signal>
-      </interface>
-      """
-    let own = path == itemPath ? item : path == menuPath ? menu : ""
-    let children =
-      path == "/" ? "<node name=\"StatusNotifierItem\"/><node name=\"MenuBar\"/>" : ""
-    return
-      "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\" \"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n<node>"
-      + own + children + "</node>"
   }
 }

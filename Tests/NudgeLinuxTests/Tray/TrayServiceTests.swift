@@ -200,6 +200,101 @@ import Testing
     #expect(replies.values.allSatisfy { $0.kind == .methodReturn })
   }
 
+  /// Runs `service`'s answering on a thread of its own until the value goes.
+  final class Answering {
+    final class Stop: Sendable { let asked = Atomic<Bool>(false) }
+    let stop = Stop()
+    init(_ service: TrayService) {
+      nonisolated(unsafe) let service = service
+      let stop = self.stop
+      Thread {
+        while !stop.asked.load(ordering: .relaxed) {
+          var watched = pollfd(fd: service.descriptor, events: Int16(POLLIN), revents: 0)
+          if service.holdsCalls || poll(&watched, 1, 20) > 0 { _ = try? service.answer() }
+        }
+      }.start()
+    }
+    deinit { stop.asked.store(true, ordering: .relaxed) }
+  }
+
+  @Test func aWatcherThatCallsTheItemBeforeItAnswersIsServed() throws {
+    let daemon = try Daemon(listen: { "unix:path=\($0)/bus" })
+    let address = "unix:path=\(daemon.folder)/bus"
+    // a watcher as GNOME's AppIndicator extension is: it reads the item, then answers
+    let watcher = try SessionBusSocket(
+      connectingTo: Daemon.endpoint(address), deadline: .now + .seconds(5))
+    let named = watcher.queue {
+      .call(
+        serial: $0, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", member: "RequestName",
+        [.string("org.kde.StatusNotifierWatcher"), .uint32(4)])
+    }
+    _ = try watcher.replies(to: [named])
+    // the tray starts; its registration is not waited for
+    let service = try TrayService(
+      environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+      look: .init(state: .due, title: "Nudge", lines: []), menu: menu())
+    #expect(service.registered)
+    let answering = Answering(service)
+    var register: BusMessage? = nil
+    let started = ContinuousClock.now
+    while register == nil && ContinuousClock.now - started < .seconds(5) {
+      register = try watcher.receivedMessages().first { $0.member == "RegisterStatusNotifierItem" }
+      usleep(10_000)
+    }
+    let call = try #require(register)
+    #expect(call.body == [.string(service.name)])
+    let asked = watcher.queue {
+      .call(
+        serial: $0, destination: service.name, path: "/StatusNotifierItem",
+        interface: "org.freedesktop.DBus.Properties", member: "Get",
+        [.string("org.kde.StatusNotifierItem"), .string("IconName")])
+    }
+    let icon = try watcher.replies(to: [asked])[asked]
+    #expect(icon?.body == [.variant(.string("nudge-due"))])
+    try watcher.send {
+      BusMessage(
+        kind: .methodReturn, serial: $0, replySerial: call.serial, destination: call.sender)
+    }
+    withExtendedLifetime(answering) {}
+  }
+
+  @Test func anOversizedMessageAndAForgedSignalLeaveTheTrayServing() throws {
+    let daemon = try Daemon(listen: { "unix:path=\($0)/bus" })
+    let address = "unix:path=\(daemon.folder)/bus"
+    let service = try TrayService(
+      environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+      look: .init(state: .due, title: "Nudge", lines: []), menu: menu())
+    #expect(!service.registered)
+    let answering = Answering(service)
+    let peer = try SessionBusSocket(
+      connectingTo: Daemon.endpoint(address), deadline: .now + .seconds(10))
+    // a call of 3 MiB (more than Nudge reads), a forged NameOwnerChanged, then a plain call
+    try peer.send {
+      .call(
+        serial: $0, destination: service.name, path: "/MenuBar",
+        interface: "com.canonical.dbusmenu", member: "AboutToShow",
+        [.string(String(repeating: "x", count: 3 << 20))])
+    }
+    try peer.send {
+      BusMessage(
+        kind: .signal, serial: $0, path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+        destination: service.name,
+        body: [.string("org.kde.StatusNotifierWatcher"), .string(""), .string(":1.999")])
+    }
+    let asked = peer.queue {
+      .call(
+        serial: $0, destination: service.name, path: "/MenuBar",
+        interface: "com.canonical.dbusmenu", member: "AboutToShow", [.int32(0)])
+    }
+    let reply = try peer.replies(to: [asked])[asked]
+    #expect(reply?.kind == .methodReturn && reply?.body == [.boolean(false)])
+    // the forged signal registered nothing
+    #expect(!service.registered)
+    withExtendedLifetime(answering) {}
+  }
+
   @Test func aLongMenuIsBounded() {
     let menu = TrayMenu(
       flows: [],
