@@ -16,6 +16,9 @@ public final class WakeWatch: Sendable {
     case changed
     /// The descriptor given to `wait` has something to read (a peer's call on the bus).
     case readable
+    /// The descriptor given to `wait` as `hangUp` lost its other end (the bar reading a
+    /// `--follow` closed its pipe).
+    case hungUp
   }
 
   private let clockFD: Int32
@@ -71,8 +74,11 @@ public final class WakeWatch: Sendable {
   }
 
   /// Blocks for up to `seconds`; returns early when the clock is set or the zone file changes,
-  /// a watched directory changes, or `readable` (when given) has something to read.
-  public func wait(seconds: Double, readable: Int32? = nil) -> Reason {
+  /// a watched directory changes, `readable` (when given) has something to read, or
+  /// `hangUp`'s other end is gone (a pipe's reader closed it; a file or an invalid descriptor
+  /// never says so).
+  public func wait(seconds: Double, readable: Int32? = nil, hangUp: Int32? = nil) -> Reason {
+    var hangUp = hangUp ?? -1
     var deadline = timespec()
     clock_gettime(CLOCK_MONOTONIC, &deadline)
     let end = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + seconds
@@ -86,6 +92,8 @@ public final class WakeWatch: Sendable {
         pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
         pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
         pollfd(fd: readable ?? -1, events: Int16(POLLIN), revents: 0),
+        // no events asked: poll reports an error or a hang-up by itself
+        pollfd(fd: hangUp, events: 0, revents: 0),
       ]
       let ready = poll(&fds, nfds_t(fds.count), Int32((left * 1000).rounded(.up)))
       if ready <= 0 { continue }  // timeout (checked above) or EINTR
@@ -111,11 +119,17 @@ public final class WakeWatch: Sendable {
         if arrived.changed { return .changed }
       }
       if fds[3].revents != 0 { return .readable }
+      if fds[4].revents & Int16(POLLNVAL) != 0 {
+        hangUp = -1  // not a descriptor (stdout closed before the start): nothing to hear
+      } else if fds[4].revents != 0 {
+        return .hungUp
+      }
     }
   }
 
   /// Drains inotify: whether an event named one of the watched zone files, and whether one
-  /// changed a file of a watched directory.
+  /// changed a file of a watched directory. A queue that overflowed lost events: it counts
+  /// as both.
   private func eventsArrived() -> (zone: Bool, changed: Bool) {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var found = (zone: false, changed: false)
@@ -124,11 +138,16 @@ public final class WakeWatch: Sendable {
       if count <= 0 { return found }
       var offset = 0
       while offset + MemoryLayout<inotify_event>.size <= count {
-        let (wd, length) = buffer.withUnsafeBytes {
+        let (wd, mask, length) = buffer.withUnsafeBytes {
           (
             $0.load(fromByteOffset: offset, as: Int32.self),
+            $0.load(fromByteOffset: offset + 4, as: UInt32.self),
             Int($0.load(fromByteOffset: offset + 12, as: UInt32.self))
           )
+        }
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+          if !zoneNames.isEmpty { found.zone = true }
+          if !directoryWatches.isEmpty { found.changed = true }
         }
         let start = offset + MemoryLayout<inotify_event>.size
         let nameBytes = buffer[start..<min(start + length, count)].prefix { $0 != 0 }

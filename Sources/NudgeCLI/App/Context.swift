@@ -37,6 +37,12 @@ public protocol TextOutput: AnyObject, Sendable {
   var isTerminal: Bool { get }
   func write(_ text: String)
   func writeError(_ text: String)
+  /// The file descriptor behind it, when it is one (a `--follow` hears its reader go).
+  var descriptor: Int32? { get }
+}
+
+extension TextOutput {
+  public var descriptor: Int32? { nil }
 }
 
 /// A run's clock. A command takes one now, the instant it started (`started`): its day, its

@@ -59,4 +59,7 @@ final class StandardOutput: TextOutput {
   func write(_ text: String) { platform.write(text, to: .output) }
 
   func writeError(_ text: String) { platform.write(text, to: .error) }
+
+  /// Standard output's descriptor.
+  var descriptor: Int32? { 1 }
 }

@@ -23,6 +23,10 @@ struct InstallCommand: ContextCommand {
     where !path.contains(".d/") {
       try units.writeFile(root + UserUnits.packagedUnitDirectory + "/" + path, text)
     }
+    // the tray's unit ships disabled: `nudge tray on` (or systemctl --user enable) turns it on
+    try units.writeFile(
+      root + UserUnits.packagedUnitDirectory + "/" + UnitFiles.trayServiceName,
+      UnitFiles.trayService(binary: UserUnits.packagedBinary))
     try units.writeFile(
       root + "/usr/share/applications/" + LinkHandlerFile.name,
       LinkHandlerFile.render(binary: UserUnits.packagedBinary))

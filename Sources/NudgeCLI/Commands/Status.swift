@@ -50,19 +50,12 @@ struct StatusCommand: ContextCommand {
       ctx.line(format.render(try Self.status(ctx, db, at: ctx.clock.started)))
       return
     }
-    let syncFolder = [(try? db.syncDevice())??.folder].compactMap { $0 }
-    let watch = WakeWatch(
-      zonePaths: ReminderScheduler.zoneFiles(tz: ctx.environment["TZ"]),
-      directories: [parentDirectory(of: db.path)] + syncFolder)
-    watch.stopOnTermination()
+    var panel = PanelWatch(ctx, db)
     var last: String? = nil
     var saidError: String? = nil
-    while true {
-      // forgotten before the read: a write landing during it wakes the next wait
-      watch.forgetChanges()
-      let now = ctx.clock.now()
+    repeat {
       do {
-        let line = format.render(try Self.status(ctx, db, at: now))
+        let line = format.render(try panel.read().status)
         if line != last {
           ctx.line(line)
           last = line
@@ -71,23 +64,13 @@ struct StatusCommand: ContextCommand {
       } catch {
         // a database that cannot be read now (busy, replaced) is said once; the next change
         // tries again (a bar's module that ended would show nothing at all)
-        let said =
-          (error as? CLIError)?.message ?? (error as? StoreError).map { CLIError($0).message }
-          ?? "\(error)"
+        let said = PanelWatch.said(error)
         if said != saidError {
           ctx.output.writeError("nudge: status: \(said); trying again at the next change\n")
         }
         saidError = said
       }
-      switch watch.wait(seconds: TrayCommand.secondsToNextChange(ctx, db)) {
-      case .stopped: return
-      case .changed:
-        // a write is several events: let it finish; what another computer wrote comes in
-        _ = watch.wait(seconds: 0.05)
-        if !syncFolder.isEmpty { _ = SyncRunner.takeIn(ctx, db) }
-      case .deadline, .clockSet, .zoneChanged, .readable: break
-      }
-    }
+    } while panel.next(output: ctx.output.descriptor) != .stopped
   }
 
   /// The status at `now`: the streak, this part of the day's flows (the coach's and those of

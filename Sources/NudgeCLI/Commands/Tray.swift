@@ -19,16 +19,44 @@ struct TrayCommand: ContextCommand {
       The icon and its tooltip follow the day: it watches the database and the sync folder \
       (no polling), and registers again when the panel restarts. Without a tray it waits \
       quietly for one. It runs until stopped (SIGTERM or Ctrl-C); nudge doctor says whether \
-      a tray is there.
+      a tray is there. 'nudge tray on' has the systemd user manager start it with every \
+      graphical session (nudge-tray.service, wanted by graphical-session.target), now too; \
+      'nudge tray off' takes that back.
       """)
 
+  /// Whether the user manager starts the tray with the graphical session.
+  enum StartWithSession: String, CaseIterable, ExpressibleByArgument {
+    case on, off
+  }
+
+  @Argument(
+    help: ArgumentHelp(
+      "on: start the tray with every graphical session (a systemd user unit), now too; off: no longer.",
+      valueName: "on|off"))
+  var startWithSession: StartWithSession?
+
+  @Flag(help: "With on or off: print every file and command instead of writing or running them.")
+  var dryRun = false
+
+  func validate() throws {
+    if dryRun && startWithSession == nil { throw ValidationError("--dry-run goes with on or off") }
+  }
+
   func run(_ ctx: Context) throws {
+    if let startWithSession {
+      let units = UserUnits(ctx: ctx, dryRun: dryRun)
+      let said = try startWithSession == .on ? units.enableTray() : units.disableTray()
+      if !dryRun { ctx.line(said) }
+      return
+    }
     let db = try ctx.openDatabase()
-    var day = try PanelDay.read(ctx, db, at: ctx.clock.now())
+    var panel = PanelWatch(ctx, db)
+    var ids = TrayMenu.IDs()
+    let day = try panel.read()
     let service: TrayService
     do throws(TrayService.Failure) {
       service = try TrayService(
-        environment: ctx.environment, look: Self.look(day.status), menu: day.menu)
+        environment: ctx.environment, look: Self.look(day.status), menu: day.menu(ids: &ids))
     } catch {
       throw CLIError(
         "cannot show the tray icon: \(error.message); run it in your desktop session (nudge doctor checks it)",
@@ -39,69 +67,33 @@ struct TrayCommand: ContextCommand {
         "nudge: no tray on this panel yet (no StatusNotifierWatcher); the icon appears when one starts\n"
       )
     }
-    let syncFolder = [(try? db.syncDevice())??.folder].compactMap { $0 }
-    let watch = WakeWatch(
-      zonePaths: ReminderScheduler.zoneFiles(tz: ctx.environment["TZ"]),
-      directories: [parentDirectory(of: db.path)] + syncFolder)
-    watch.stopOnTermination()
     var lastOpened: Instant? = nil
     while true {
-      var reread = false
       // calls read while a message was written wait in the connection, not on the socket
-      let reason =
-        service.holdsCalls
-        ? .readable
-        : watch.wait(seconds: Self.secondsToNextChange(ctx, db), readable: service.descriptor)
-      switch reason {
+      switch service.holdsCalls ? .peerCalled : panel.next(peer: service.descriptor) {
       case .stopped: return
-      case .readable:
+      case .peerCalled:
         let choices: [TrayService.Choice]
         do throws(TrayService.Failure) { choices = try service.answer() } catch {
           throw CLIError("the tray lost the session bus: \(error.message)", code: .unavailable)
         }
         for choice in choices {
-          do { try perform(choice.item, ctx, db, lastOpened: &lastOpened) } catch {
-            ctx.output.writeError("nudge: tray: \(Self.said(error))\n")
+          do { try perform(choice.item, panel.ctx, db, lastOpened: &lastOpened) } catch {
+            ctx.output.writeError("nudge: tray: \(PanelWatch.said(error))\n")
           }
         }
         // a peer's calls alone change nothing shown
-        reread = !choices.isEmpty
-      case .changed:
-        // a write is several events: let it finish; what another computer wrote comes in
-        _ = watch.wait(seconds: 0.05)
-        if !syncFolder.isEmpty { _ = SyncRunner.takeIn(ctx, db) }
-        reread = true
-      case .deadline, .clockSet, .zoneChanged: reread = true
+        if choices.isEmpty { continue }
+      case .changed: break
       }
-      guard reread else { continue }
-      // forgotten before the read: a write landing during it wakes the next wait
-      watch.forgetChanges()
-      if let read = try? PanelDay.read(ctx, db, at: ctx.clock.now()) {
-        day = read
-        do throws(TrayService.Failure) {
-          try service.show(Self.look(day.status), menu: day.menu)
-        } catch {
-          throw CLIError("the tray lost the session bus: \(error.message)", code: .unavailable)
-        }
+      // a day that cannot be read now stays as shown; the next change tries again
+      guard let day = try? panel.read() else { continue }
+      do throws(TrayService.Failure) {
+        try service.show(Self.look(day.status), menu: day.menu(ids: &ids))
+      } catch {
+        throw CLIError("the tray lost the session bus: \(error.message)", code: .unavailable)
       }
     }
-  }
-
-  /// Seconds until the status can change with nothing written (a day's part or the day
-  /// turning); a database that cannot be read now: a minute.
-  static func secondsToNextChange(_ ctx: Context, _ db: AppDatabase) -> Double {
-    let now = ctx.clock.now()
-    guard let rollover = try? db.settings().rolloverHour else { return 60 }
-    return max(
-      0.001,
-      PanelStatus.nextChange(after: now, in: ctx.timeZone, rolloverHour: rollover).seconds(
-        since: now))
-  }
-
-  /// An error as one line.
-  static func said(_ error: any Error) -> String {
-    (error as? CLIError)?.message ?? (error as? StoreError).map { CLIError($0).message }
-      ?? "\(error)"
   }
 
   /// The icon's look for a status: its state, "Nudge · 🔥 5 · Prep", the day's list.

@@ -24,6 +24,7 @@ struct UninstallCommand: ContextCommand {
         UnitFiles.windowDropInPath(slot).replacing("/window.conf", with: ""))
     }
     units.remove(UnitFiles.serviceName)
+    _ = try units.disableTray(reload: false)
     units.removeLinkHandler()
     for path in [units.iconPath] + StateIcons.all.map({ units.stateIconPath($0.name) }) {
       if dryRun {

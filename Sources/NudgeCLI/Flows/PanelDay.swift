@@ -4,7 +4,18 @@ import NudgeStore
 /// Today as the panel shows it: the status line's and the tray's, read once.
 struct PanelDay {
   var status: PanelStatus
-  var menu: TrayMenu
+  /// This part of the day's flows, as the status lists them.
+  var flows: [PanelStatus.FlowItem]
+  /// The habits, as the tray's menu lists them.
+  var habits: [TrayMenu.Habit]
+  var paused: Bool
+  /// When it can next change with nothing written: the part of the day or the day turning.
+  var nextChange: Instant
+
+  /// The tray's menu of the day, its items' ids from `ids` (kept for the tray's life).
+  func menu(ids: inout TrayMenu.IDs) -> TrayMenu {
+    TrayMenu(flows: flows, habits: habits, paused: paused, ids: &ids)
+  }
 
   /// What `now` holds: the streak, this part of the day's flows (the coach's and those of the
   /// plans that are on, those its reminder came for marked), the habits wanted today, and a
@@ -54,11 +65,12 @@ struct PanelDay {
       flows: flows,
       habits: zip(habits, reports).map { PanelStatus.HabitItem(name: $0.name, state: $1.today) },
       pausedUntil: pause.map { $0.lastDay.short(from: today) })
-    let menu = TrayMenu(
-      flows: flows,
+    return PanelDay(
+      status: status, flows: flows,
       habits: zip(habits, reports).map {
-        TrayMenu.Habit(name: $0.name, state: $1.today, isMeasurable: $0.isMeasurable)
-      }, paused: pause != nil)
-    return PanelDay(status: status, menu: menu)
+        TrayMenu.Habit(id: $0.id, name: $0.name, state: $1.today, isMeasurable: $0.isMeasurable)
+      }, paused: pause != nil,
+      nextChange: PanelStatus.nextChange(
+        after: now, in: zone, rolloverHour: settings.rolloverHour))
   }
 }

@@ -16,7 +16,8 @@ public struct TrayMenu: Equatable, Sendable {
 
   /// One entry of the menu.
   public struct Item: Equatable, Sendable {
-    /// Its dbusmenu id: stable for what it stands for while the menu's shape holds.
+    /// Its dbusmenu id: the same for what it stands for (a flow's link, a habit) as long as
+    /// the tray runs, whatever moves around it (`IDs`).
     public var id: Int32
     /// Its label as dbusmenu carries it (escaped; `_` doubled); empty for a separator.
     public var label: String
@@ -46,13 +47,36 @@ public struct TrayMenu: Equatable, Sendable {
     }
   }
 
+  /// The dbusmenu ids of what a menu stands for, kept for as long as the tray runs: a flow's
+  /// and a habit's item keep theirs however the menu changes around them, and an id is never
+  /// given to something else, so a click on a menu the panel drew before a change acts on its
+  /// own item or, gone, on nothing.
+  public struct IDs: Equatable, Sendable {
+    private var assigned: [String: Int32] = [:]
+    /// The next id to give: below it are the fixed items' (separators, Pause, Open today).
+    private var next: Int32 = 100
+
+    public init() {}
+
+    /// The id of `key` ("flow nudge://prep", "habit 7"), given now if it has none.
+    mutating func id(for key: String) -> Int32 {
+      if let id = assigned[key] { return id }
+      assigned[key] = next
+      next += 1
+      return next - 1
+    }
+  }
+
   /// A habit as the menu lists it.
   public struct Habit: Equatable, Sendable {
+    /// The habit's own id (its item keeps its menu id through a rename).
+    public var id: Int
     public var name: String
     public var state: HabitProgress.DayState
     public var isMeasurable: Bool
 
-    public init(name: String, state: HabitProgress.DayState, isMeasurable: Bool) {
+    public init(id: Int, name: String, state: HabitProgress.DayState, isMeasurable: Bool) {
+      self.id = id
       self.name = name
       self.state = state
       self.isMeasurable = isMeasurable
@@ -65,19 +89,19 @@ public struct TrayMenu: Equatable, Sendable {
   public var items: [Item]
 
   /// The menu of `flows` (this part of the day's), `habits` (those wanted today), and whether
-  /// today is a day off.
-  public init(flows: [PanelStatus.FlowItem], habits: [Habit], paused: Bool) {
+  /// today is a day off; its items' ids from `ids`, which keeps those it gives.
+  public init(flows: [PanelStatus.FlowItem], habits: [Habit], paused: Bool, ids: inout IDs) {
     var items: [Item] = []
-    for (i, flow) in flows.enumerated() {
+    for flow in flows {
       items.append(
         Item(
-          id: Int32(100 + i), label: (flow.done ? "✓ " : "○ ") + flow.title,
+          id: ids.id(for: "flow " + flow.link.url), label: (flow.done ? "✓ " : "○ ") + flow.title,
           enabled: !flow.done, action: .open(flow.link)))
     }
     let listed = habits.filter { $0.state != .notDue }
     if !listed.isEmpty {
       if !items.isEmpty { items.append(.separator(2)) }
-      for (i, habit) in listed.prefix(Self.maxHabits).enumerated() {
+      for habit in listed.prefix(Self.maxHabits) {
         let mark: String
         switch habit.state {
         case .done: mark = "✓ "
@@ -89,7 +113,8 @@ public struct TrayMenu: Equatable, Sendable {
           habit.isMeasurable ? .open(.habit(habit.name)) : .tick(habit.name)
         items.append(
           Item(
-            id: Int32(1000 + i), label: mark + habit.name + (habit.isMeasurable ? "…" : ""),
+            id: ids.id(for: "habit \(habit.id)"),
+            label: mark + habit.name + (habit.isMeasurable ? "…" : ""),
             enabled: habit.state == .due, action: action))
       }
       if listed.count > Self.maxHabits {

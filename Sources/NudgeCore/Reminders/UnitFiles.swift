@@ -40,6 +40,35 @@ public enum UnitFiles {
 
   public static let serviceName = "nudge-notify@.service"
 
+  /// `units/nudge-tray.service`, with `@NUDGE@` for the binary: the tray icon, started with
+  /// the graphical session (`nudge tray on` enables it) and stopped with it.
+  public static let trayServiceTemplate = """
+    [Unit]
+    Description=Nudge on the panel (a tray icon with today's state)
+    Documentation=man:nudge(1)
+    PartOf=graphical-session.target
+    After=graphical-session.target
+
+    [Service]
+    Type=exec
+    ExecStart=@NUDGE@ tray
+    # a panel's bus gone (the session ending) ends it with 69: the session's next start brings it
+    Restart=on-failure
+    RestartSec=5s
+
+    [Install]
+    WantedBy=graphical-session.target
+
+    """
+
+  public static let trayServiceName = "nudge-tray.service"
+
+  /// The tray's unit for the binary at `binary`.
+  public static func trayService(binary: String) -> String {
+    trayServiceTemplate.replacing(
+      "@NUDGE@", with: binary.contains(" ") ? "\"\(binary)\"" : binary)
+  }
+
   /// Seconds a reminder may wait beyond its window: for a notification server, plus a margin.
   public static let waitMargin = 180
 

@@ -43,25 +43,12 @@ import Testing
     #expect(second.contains("OnCalendar=*-*-* 20:00:00"), "\(second)")
     #expect(second.contains("Unit=nudge-notify@habit.h1.2.service"), "\(second)")
     // systemd reads both timers, and the second's service instance with its window
-    let runtime = nudge.home + "/runtime"
-    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-    let verify = Process()
-    verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-    verify.arguments = [
-      "verify", "--user", "--man=no", dir + "nudge-habit.h1.timer", dir + "nudge-habit.h1.2.timer",
-      "nudge-notify@habit.h1.2.service",
-    ]
-    verify.environment = [
-      "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config, "HOME": nudge.home,
-      "PATH": "/usr/bin:/bin",
-    ]
-    let errors = Pipe()
-    verify.standardError = errors
-    try verify.run()
-    verify.waitUntilExit()
-    let complaints = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(verify.terminationStatus == 0 && complaints.isEmpty, "\(complaints)")
+    let (status, complaints) = try systemdVerify(
+      [
+        dir + "nudge-habit.h1.timer", dir + "nudge-habit.h1.2.timer",
+        "nudge-notify@habit.h1.2.service",
+      ], home: nudge.home, config: config)
+    #expect(status == 0 && complaints.isEmpty, "\(complaints)")
     #expect(
       FileManager.default.fileExists(atPath: dir + "nudge-notify@habit.h1.2.service.d/window.conf"))
     // a third; then the first removed: the rest move up, the last timer goes

@@ -116,4 +116,65 @@ import Testing
     follow.waitUntilExit()
     #expect(follow.terminationStatus == 0)
   }
+
+  /// A bar that closes its end of the pipe (it ended, or reloaded) ends the follower at once,
+  /// not at its next line, which may be hours away.
+  @Test func followEndsWhenItsReaderCloses() throws {
+    let nudge = Nudge()
+    try #require(try nudge("habit", "add", "Stretch", now: Self.morning).status == 0)
+    let follow = Process()
+    follow.executableURL = URL(fileURLWithPath: Nudge.binary)
+    follow.arguments = ["status", "--follow"]
+    var environment = nudge.environment
+    environment["NUDGE_NOW"] = Self.morning
+    follow.environment = environment
+    let pipe = Pipe()
+    follow.standardOutput = pipe
+    try follow.run()
+    defer { if follow.isRunning { follow.terminate() } }
+    // the first line, then the reader goes; nothing is written after it
+    let first = pipe.fileHandleForReading.availableData
+    #expect(String(decoding: first, as: UTF8.self) == "🔥 0 · Morning Focus · 1 habit left\n")
+    try pipe.fileHandleForReading.close()
+    // (a bound only: without the hang-up heard, it would wait for the evening)
+    for _ in 0..<200 where follow.isRunning { usleep(50_000) }
+    #expect(!follow.isRunning, "still following after its reader closed the pipe")
+    if !follow.isRunning { #expect(follow.terminationStatus == 0) }
+  }
+
+  /// The system's zone replaced while it follows (`TZ=:/path`, as /etc/localtime is): the day
+  /// is read again in the new zone.
+  @Test func followReadsTheDayAgainInANewZone() throws {
+    let nudge = Nudge()
+    let zoneFile = nudge.home + "/localtime"
+    try FileManager.default.copyItem(
+      atPath: "/usr/share/zoneinfo/Europe/Berlin", toPath: zoneFile)
+    let out = nudge.home + "/status.out"
+    FileManager.default.createFile(atPath: out, contents: nil)
+    let follow = Process()
+    follow.executableURL = URL(fileURLWithPath: Nudge.binary)
+    follow.arguments = ["status", "--follow"]
+    var environment = nudge.environment
+    environment["TZ"] = ":" + zoneFile
+    // 17:30 in Berlin (the morning's review), 01:30 the next night in Tokyo (tonight's prep)
+    environment["NUDGE_NOW"] = "2026-11-20T16:30:00Z"
+    follow.environment = environment
+    follow.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+    try follow.run()
+    defer { if follow.isRunning { follow.terminate() } }
+    func lines() -> [String] {
+      ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(
+        String.init)
+    }
+    for _ in 0..<100 where lines().isEmpty { usleep(50_000) }
+    #expect(lines() == ["🔥 0 · Morning Focus"])
+    // replaced as timedatectl does: a new file moved over the old
+    try FileManager.default.copyItem(
+      atPath: "/usr/share/zoneinfo/Asia/Tokyo", toPath: zoneFile + ".new")
+    #expect(rename(zoneFile + ".new", zoneFile) == 0)
+    for _ in 0..<100 where lines().count < 2 { usleep(50_000) }
+    #expect(lines().last == "🔥 0 · Prep Tonight", "\(lines())")
+    follow.terminate()
+    follow.waitUntilExit()
+  }
 }

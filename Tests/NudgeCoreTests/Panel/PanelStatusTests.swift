@@ -104,4 +104,20 @@ import Testing
     // the night the clocks go forward: 04:00 summer time is an hour less away
     #expect(try next("2026-03-29T01:30:00+01:00") == "2026-03-29T04:00:00+02:00")
   }
+
+  /// Where the clock is half or three quarters of an hour off UTC's, the turns are still on
+  /// the local clock's hours (a walk on UTC's hours would wake 30 or 15 minutes early).
+  @Test(arguments: [("IST-5:30", "+05:30"), ("<+0545>-5:45", "+05:45")])
+  func itNextTurnsOnTheLocalHourInAZoneOffByMinutes(posix: String, offset: String) throws {
+    let zone = try #require(ZoneRules(posix: posix))
+    func next(_ at: String, rollover: Int = 4) throws -> String {
+      let now = try #require(InstantFormat.parse(at))
+      return InstantFormat.format(
+        PanelStatus.nextChange(after: now, in: zone, rolloverHour: rollover), in: zone)
+    }
+    #expect(try next("2026-11-20T10:15:30\(offset)") == "2026-11-20T18:00:00\(offset)")
+    #expect(try next("2026-11-20T17:59:59\(offset)") == "2026-11-20T18:00:00\(offset)")
+    #expect(try next("2026-11-20T18:00:00\(offset)") == "2026-11-21T04:00:00\(offset)")
+    #expect(try next("2026-11-21T03:30:00\(offset)", rollover: 5) == "2026-11-21T05:00:00\(offset)")
+  }
 }

@@ -9,6 +9,7 @@ import Testing
   @Test(arguments: [
     ("units/nudge-notify@.service", UnitFiles.serviceTemplate),
     ("units/nudge-slot.timer", UnitFiles.timerTemplate),
+    ("units/nudge-tray.service", UnitFiles.trayServiceTemplate),
     ("deeplinks/nudge.desktop", LinkHandlerFile.template),
     ("deeplinks/nudge.svg", AppIcon.svg),
   ])

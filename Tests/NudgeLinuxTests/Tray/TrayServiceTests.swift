@@ -16,13 +16,14 @@ import Testing
   static let hostile = "Run_fast <b>now</b>\u{202E}\n"
 
   func menu() -> TrayMenu {
-    TrayMenu(
+    var ids = TrayMenu.IDs()
+    return TrayMenu(
       flows: [PanelStatus.FlowItem(title: "Prep", link: .prep, done: false)],
       habits: [
-        .init(name: Self.hostile, state: .due, isMeasurable: false),
-        .init(name: "Read", state: .due, isMeasurable: true),
-        .init(name: "Floss", state: .done, isMeasurable: false),
-      ], paused: false)
+        .init(id: 1, name: Self.hostile, state: .due, isMeasurable: false),
+        .init(id: 2, name: "Read", state: .due, isMeasurable: true),
+        .init(id: 3, name: "Floss", state: .done, isMeasurable: false),
+      ], paused: false, ids: &ids)
   }
 
   /// busctl ARGS against the daemon, the service answering while it runs: (status, stdout,
@@ -147,9 +148,10 @@ import Testing
       ])
     #expect(activated.3.map(\.item.action) == [.open(.prep)])
     // a new look and menu: the signals go out and the properties follow
+    var ids = TrayMenu.IDs()
     try service.show(
       .init(state: .done, title: "Nudge · all done", lines: []),
-      menu: TrayMenu(flows: [], habits: [], paused: true))
+      menu: TrayMenu(flows: [], habits: [], paused: true, ids: &ids))
     let after = try busctl(
       service, address,
       [
@@ -296,15 +298,52 @@ import Testing
   }
 
   @Test func aLongMenuIsBounded() {
+    var ids = TrayMenu.IDs()
     let menu = TrayMenu(
       flows: [],
-      habits: (1...500).map { .init(name: "habit \($0)", state: .due, isMeasurable: false) },
-      paused: false)
-    #expect(
-      menu.items.filter { $0.action.map { if case .tick = $0 { true } else { false } } ?? false }
-        .count == 20)
+      habits: (1...500).map {
+        .init(id: $0, name: "habit \($0)", state: .due, isMeasurable: false)
+      },
+      paused: false, ids: &ids)
+    let ticks = menu.items.filter { item in
+      guard case .tick = item.action else { return false }
+      return true
+    }
+    #expect(ticks.count == 20)
     #expect(menu.items.contains { $0.label == "and 480 more" && !$0.enabled })
     #expect(menu.items.count == 20 + 1 + 1 + 2)
+  }
+
+  /// A panel may send a click on the menu it drew before a change: an item keeps its id for
+  /// what it stands for, and an id is never given to another, so the click acts on its own
+  /// item or on nothing.
+  @Test func anItemKeepsItsIdWhateverMovesAroundIt() {
+    var ids = TrayMenu.IDs()
+    let morning = TrayMenu(
+      flows: [PanelStatus.FlowItem(title: "Morning Review", link: .review, done: false)],
+      habits: [.init(id: 7, name: "Stretch", state: .due, isMeasurable: false)],
+      paused: false, ids: &ids)
+    let evening = TrayMenu(
+      flows: [
+        PanelStatus.FlowItem(title: "Prep Tonight", link: .prep, done: false),
+        PanelStatus.FlowItem(title: "Check-in", link: .checkin, done: false),
+      ],
+      habits: [
+        .init(id: 9, name: "Floss", state: .due, isMeasurable: false),
+        .init(id: 7, name: "Stretch more", state: .due, isMeasurable: false),
+      ],
+      paused: false, ids: &ids)
+    let review = try? #require(morning.items.first { $0.action == .open(.review) })
+    let stretch = try? #require(morning.items.first { $0.action == .tick("Stretch") })
+    // the morning's review is not in the evening's menu: its id finds nothing there
+    #expect(review.map { evening.item($0.id) } == .some(nil))
+    // the habit, renamed and moved down, keeps its id
+    #expect(stretch.flatMap { evening.item($0.id) }?.action == .tick("Stretch more"))
+    // no id of the evening's flows or new habit is one the morning gave out
+    let given = Set(morning.items.map(\.id))
+    #expect(
+      evening.items.filter { [.open(.prep), .open(.checkin), .tick("Floss")].contains($0.action) }
+        .allSatisfy { !given.contains($0.id) })
   }
 
   @Test func theIconsPixelsAreARingOrADisc() {

@@ -299,28 +299,14 @@ import Testing
     let dir = config + "/systemd/user"
     let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
     #expect(files.contains("nudge-notify@.service") && files.contains("nudge-evening.timer"))
-    let runtime = nudge.home + "/runtime"
-    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-    let verify = Process()
-    verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-    verify.arguments =
-      ["verify", "--user", "--man=no"]
-      + (["nudge-notify@.service"] + ReminderSource.allCases.map(UnitFiles.timerName)).map {
+    let (status, complaints) = try systemdVerify(
+      (["nudge-notify@.service"] + ReminderSource.allCases.map(UnitFiles.timerName)).map {
         dir + "/" + $0
       }
-      // each slot's instance, with its window drop-in, found through the unit search path
-      + ReminderSource.allCases.map { "nudge-notify@\($0.rawValue).service" }
-    verify.environment = [
-      "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config, "HOME": nudge.home,
-      "PATH": "/usr/bin:/bin",
-    ]
-    let errors = Pipe()
-    verify.standardError = errors
-    try verify.run()
-    verify.waitUntilExit()
-    let complaints = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(verify.terminationStatus == 0, "\(complaints)")
+        // each slot's instance, with its window drop-in, found through the unit search path
+        + ReminderSource.allCases.map { "nudge-notify@\($0.rawValue).service" },
+      home: nudge.home, config: config)
+    #expect(status == 0, "\(complaints)")
     #expect(complaints.isEmpty, "\(complaints)")
     let window = try String(
       contentsOfFile: dir + "/nudge-notify@morning.service.d/window.conf", encoding: .utf8)
