@@ -302,6 +302,40 @@ check "health: the bedtime offered is the watch's ($night)" \
   tmux_wait_for "When did you go to bed? (HH:MM) [$night]" 5
 tm kill-session -t flow 2> /dev/null
 
+# 9. The tray with the session (issue 55): `nudge tray on` enables nudge-tray.service for the
+#    graphical session; a session coming up (a target binding graphical-session.target, as a
+#    desktop's session unit does) starts the tray, which serves its item on the session bus;
+#    the session ending stops it; `nudge tray off` disables it.
+# (another suite's waybar is wanted by every graphical session of this machine: not this one)
+systemctl --user mask waybar.service > /dev/null 2>&1
+"$NUDGE" tray on > "$work/tray-on.out" 2>&1
+check "tray on: the unit is enabled for the graphical session" \
+  test "$(systemctl --user is-enabled nudge-tray.service)" = enabled
+check "tray on: no session now, so it waits for one (said)" grep -q "none is up now" "$work/tray-on.out"
+check "tray on: systemd-analyze verifies the unit it wrote" \
+  systemd-analyze verify --user --man=no "$HOME/.config/systemd/user/nudge-tray.service"
+cat > "$HOME/.config/systemd/user/e2e-desktop.target" <<'UNIT'
+[Unit]
+Description=a desktop session, as a session manager's target is
+BindsTo=graphical-session.target
+Before=graphical-session.target
+Wants=graphical-session-pre.target
+After=graphical-session-pre.target
+UNIT
+systemctl --user daemon-reload
+systemctl --user start e2e-desktop.target
+tray_on_bus() { busctl --user list --no-legend | grep -q "^org.kde.StatusNotifierItem-[0-9]*-1 "; }
+check "session up: the tray starts with it" wait_for -t 10 unit_is nudge-tray.service active
+check "session up: its item is on the session bus" wait_for -t 10 tray_on_bus
+tray_pid=$(systemctl --user show -p MainPID --value nudge-tray.service)
+item_icon() { busctl --user get-property "org.kde.StatusNotifierItem-$tray_pid-1" /StatusNotifierItem org.kde.StatusNotifierItem IconName | grep -qE '^s "nudge-(due|done|paused)"$'; }
+check "session up: the item answers a panel, its icon today's state" item_icon
+systemctl --user stop e2e-desktop.target
+check "session ended: the tray stops with it, not failed" \
+  wait_for -t 10 unit_is nudge-tray.service inactive
+"$NUDGE" tray off > /dev/null
+check "tray off: the unit is gone" bash -c "! systemctl --user cat nudge-tray.service > /dev/null 2>&1"
+
 # 7. doctor reads the user manager's environment.
 "$NUDGE" doctor --json > "$work/doctor.json" 2>/dev/null
 display_check() {  # display_check EXPR: EXPR over d, doctor's check of the manager's display
