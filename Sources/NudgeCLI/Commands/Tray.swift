@@ -116,7 +116,8 @@ struct TrayCommand: ContextCommand {
       if let last = lastOpened, now.seconds(since: last) < 1 { return }
       lastOpened = now
       do { try ctx.launcher.open(link.url, in: ctx, activationToken: nil) } catch {
-        ctx.output.writeError("nudge: tray: \(error)\n")
+        ctx.output.writeError(
+          "nudge: tray: \((error as? TerminalOpenFailure)?.message ?? "\(error)")\n")
       }
     case .tick(let name):
       guard let habit = try db.habits().first(where: { $0.name == name }), !habit.isMeasurable

@@ -34,17 +34,27 @@ extension TrayService {
     case "IconName": return .string(TrayIcon.name(look.state))
     case "IconPixmap": return TrayIcon.pixmaps(look.state)
     case "IconThemePath": return .string("")
-    case "ItemIsMenu": return .boolean(true)
+    // not only a menu: a left click (Activate) does the first thing left to do, a right click
+    // shows the menu (waybar opens the menu on a left click too when this is true)
+    case "ItemIsMenu": return .boolean(false)
     case "Menu": return .objectPath(Self.menuPath)
     case "ToolTip":
-      // the description is read as rich text by some hosts (Plasma): escaped as markup
       return .structure([
         .string(TrayIcon.name(look.state)), TrayIcon.pixmaps(look.state),
-        .string(VisibleText.escapedForMarkup(look.title)),
-        .string(look.lines.map(VisibleText.escapedForMarkup).joined(separator: "<br/>")),
+        .string(Self.tooltipText(look.title)),
+        .string(look.lines.map(Self.tooltipText).joined(separator: "\n")),
       ])
     default: return nil
     }
+  }
+
+  /// A tooltip's line as every host reads it the same: Plasma takes the text as rich text when
+  /// it looks like it, waybar as Pango markup (which knows no `<br/>` and refuses the whole
+  /// tooltip over one stray `&`), so lines are plain lines, and the three characters markup
+  /// gives meaning to are shown as look-alikes (＆ ‹ ›) that neither reads as markup.
+  static func tooltipText(_ text: String) -> String {
+    VisibleText.escaped(text).replacing("&", with: "＆").replacing("<", with: "‹")
+      .replacing(">", with: "›")
   }
 
   /// The item's status: what is due asks for attention, the rest is calm.

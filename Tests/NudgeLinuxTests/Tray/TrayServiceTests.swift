@@ -82,7 +82,7 @@ import Testing
       ])
     #expect(props.0 == 0, "\(props.2)")
     #expect(
-      props.1 == "s \"nudge-due\"\ns \"Active\"\nb true\no \"/MenuBar\"\ns \"nudge\"\n",
+      props.1 == "s \"nudge-due\"\ns \"Active\"\nb false\no \"/MenuBar\"\ns \"nudge\"\n",
       "\(props.1)")
     let tip = try busctl(
       service, address,
@@ -90,7 +90,8 @@ import Testing
         "--json=short", "get-property", name, "/StatusNotifierItem",
         "org.kde.StatusNotifierItem", "ToolTip",
       ])
-    #expect(strings(tip.1).contains("&lt;i&gt;a&lt;/i&gt;<br/>○ Prep"), "\(strings(tip.1))")
+    // plain lines; markup's characters shown as look-alikes no host reads as markup
+    #expect(strings(tip.1).contains("‹i›a‹/i›\n○ Prep"), "\(strings(tip.1))")
     let layout = try busctl(
       service, address,
       [
