@@ -1,7 +1,9 @@
 """What the panel's status costs (issue 55): `nudge status` started against systemctl
 --version (goal 1.2x), and `nudge status --follow`: the time from a change written by another
 process to its new line, and its wake-ups while nothing changes (its context switches, all
-threads, over the idle span; goal 0).
+threads, over the idle span; goal 0). The same for `nudge tray` on a session bus of its own:
+from a change to the signal that tells the panel (NewToolTip), its wake-ups idle (goal 0), and
+what it holds in memory (resident, and its peak; goal under 16 MB).
 
     measure(nudge, env, runs, hyperfine, report, idle=60)
 
@@ -58,6 +60,8 @@ def follow_figures(nudge, env, idle, changes=10):
                 arrived = time.monotonic()
                 from_start.append((arrived - started) * 1000)
                 from_exit.append((arrived - exited) * 1000)
+            # the last writer's own end (its files closed) may wake it once more: let it pass
+            time.sleep(1)
             before = _switches(follower.pid)
             time.sleep(idle)
             woke = _switches(follower.pid) - before
@@ -66,6 +70,79 @@ def follow_figures(nudge, env, idle, changes=10):
             follower.wait(timeout=10)
         return statistics.median(from_start), statistics.median(from_exit), woke
     finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _memory_kb(pid):
+    """(resident, its own: the private dirty pages, the heap among them) of `pid`, in kB. The
+    resident figure counts the binary's and the libraries' pages too, which the kernel may
+    drop and read again (and shares with every other process that maps them); what the
+    process holds is its private dirty memory."""
+    fields = {}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if value.split():
+                fields[key] = int(value.split()[0])
+    return fields["Rss"], fields["Private_Dirty"]
+
+
+def tray_figures(nudge, env, idle, changes=10):
+    """(median ms from a writer's start, and from its exit, to the tray's NewToolTip signal,
+    context switches over
+    `idle` seconds, resident kB, private dirty kB) for a tray on a private session bus, on a
+    copy of env's database."""
+    work = tempfile.mkdtemp(prefix="nudge-bench-tray-")
+    bus = monitor = tray = None
+    try:
+        db = os.path.join(work, "copy.sqlite3")
+        shutil.copy(env["NUDGE_DB"], db)
+        address = f"unix:path={work}/bus"
+        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address={address}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if os.path.exists(f"{work}/bus"):
+                break
+            time.sleep(0.05)
+        e = dict(env, NUDGE_DB=db, DBUS_SESSION_BUS_ADDRESS=address)
+        monitor = subprocess.Popen(
+            ["dbus-monitor", "--address", address,
+             "type='signal',interface='org.kde.StatusNotifierItem',member='NewToolTip'"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        tray = subprocess.Popen([nudge, "tray"], env=e, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        # the tray is up once it owns its name on the bus
+        name = f"org.kde.StatusNotifierItem-{tray.pid}-1"
+        for _ in range(200):
+            listed = subprocess.run(["busctl", f"--address={address}", "list", "--no-legend"],
+                                    capture_output=True, text=True).stdout
+            if name in listed:
+                break
+            time.sleep(0.05)
+        from_start, from_exit = [], []
+        for i in range(changes):
+            args = (["habit", "add", "Bench habit"] if i % 2 == 0
+                    else ["habit", "remove", "Bench habit", "--yes"])
+            started = time.monotonic()
+            subprocess.run([nudge, *args], env=e, check=True, capture_output=True)
+            exited = time.monotonic()
+            while "member=NewToolTip" not in monitor.stdout.readline():
+                pass
+            # (the signal may come before the writer has finished ending: 0 ms)
+            from_start.append((time.monotonic() - started) * 1000)
+            from_exit.append((time.monotonic() - exited) * 1000)
+        time.sleep(1)  # (as the follower's: the last writer's end passes first)
+        before = _switches(tray.pid)
+        time.sleep(idle)
+        woke = _switches(tray.pid) - before
+        resident, held = _memory_kb(tray.pid)
+        return (statistics.median(from_start), statistics.median(from_exit), woke, resident,
+                held)
+    finally:
+        for process in (tray, monitor, bus):
+            if process:
+                process.terminate()
+                process.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -78,6 +155,14 @@ def measure(nudge, env, runs, hyperfine, report, idle=60):
            f"{start:.0f} ms from the writer's start, {exit_:.0f} ms from its exit",
            "<= 200 ms from its exit", exit_ <= 200)
     report(f"status --follow idle: context switches over {idle} s", f"{woke}", "0", woke == 0)
+    start, latency, woke, resident, held = tray_figures(nudge, env, idle)
+    report("tray: a change written to the panel's NewToolTip signal (median of 10)",
+           f"{start:.0f} ms from the writer's start, {latency:.0f} ms from its exit",
+           "<= 200 ms from its exit", latency <= 200)
+    report(f"tray idle: context switches over {idle} s", f"{woke}", "0", woke == 0)
+    report("tray: memory it holds after 10 changes on 10 years (private dirty; resident)",
+           f"{held / 1024:.1f} MB ({resident / 1024:.1f} MB resident with the binary's and "
+           "libraries' pages)", "< 16 MB", held < 16 * 1024)
 
 
 if __name__ == "__main__":
@@ -90,5 +175,10 @@ if __name__ == "__main__":
     args = parser.parse_args()
     env = dict(os.environ, NUDGE_DB=args.db, TZ="Europe/Berlin", LANG="C.UTF-8", NO_COLOR="1")
     start, exit_, woke = follow_figures(args.nudge, env, args.idle)
-    print(f"from the writer's start: {start:.0f} ms; from its exit: {exit_:.0f} ms; "
-          f"idle {args.idle} s: {woke} context switches")
+    print(f"status --follow: from the writer's start: {start:.0f} ms; from its exit: "
+          f"{exit_:.0f} ms; idle {args.idle} s: {woke} context switches")
+    start, latency, woke, resident, held = tray_figures(args.nudge, env, args.idle)
+    print(f"tray: to NewToolTip from the writer's start: {start:.0f} ms; from its exit: "
+          f"{latency:.0f} ms; idle {args.idle} s: "
+          f"{woke} context switches; holds {held / 1024:.1f} MB (private dirty), "
+          f"{resident / 1024:.1f} MB resident")
