@@ -36,6 +36,24 @@ def _switches(pid):
     return total
 
 
+def _latencies(nudge, env, changes, arrived):
+    """Writes `changes` changes, each waiting for `arrived()` to return (the new line, the
+    signal): the median ms from each writer's start, and from its exit, to it."""
+    from_start, from_exit = [], []
+    for i in range(changes):
+        # a habit added, then removed: "N habits left" moves each time
+        args = (["habit", "add", "Bench habit"] if i % 2 == 0
+                else ["habit", "remove", "Bench habit", "--yes"])
+        started = time.monotonic()
+        subprocess.run([nudge, *args], env=env, check=True, capture_output=True)
+        exited = time.monotonic()
+        arrived()
+        # (it may come before the writer has finished ending: 0 ms)
+        from_start.append((time.monotonic() - started) * 1000)
+        from_exit.append((time.monotonic() - exited) * 1000)
+    return statistics.median(from_start), statistics.median(from_exit)
+
+
 def follow_figures(nudge, env, idle, changes=10):
     """(median ms from a writer's start to the new line, median ms from its exit, context
     switches over `idle` seconds) for a follower on a copy of env's database."""
@@ -48,18 +66,7 @@ def follow_figures(nudge, env, idle, changes=10):
                                     stdout=subprocess.PIPE, text=True, bufsize=1)
         try:
             follower.stdout.readline()
-            from_start, from_exit = [], []
-            for i in range(changes):
-                # a habit added, then removed: "N habits left" moves each time
-                args = (["habit", "add", "Bench habit"] if i % 2 == 0
-                        else ["habit", "remove", "Bench habit", "--yes"])
-                started = time.monotonic()
-                subprocess.run([nudge, *args], env=e, check=True, capture_output=True)
-                exited = time.monotonic()
-                follower.stdout.readline()
-                arrived = time.monotonic()
-                from_start.append((arrived - started) * 1000)
-                from_exit.append((arrived - exited) * 1000)
+            start, exit_ = _latencies(nudge, e, changes, follower.stdout.readline)
             # the last writer's own end (its files closed) may wake it once more: let it pass
             time.sleep(1)
             before = _switches(follower.pid)
@@ -68,7 +75,7 @@ def follow_figures(nudge, env, idle, changes=10):
         finally:
             follower.terminate()
             follower.wait(timeout=10)
-        return statistics.median(from_start), statistics.median(from_exit), woke
+        return start, exit_, woke
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -119,25 +126,17 @@ def tray_figures(nudge, env, idle, changes=10):
             if name in listed:
                 break
             time.sleep(0.05)
-        from_start, from_exit = [], []
-        for i in range(changes):
-            args = (["habit", "add", "Bench habit"] if i % 2 == 0
-                    else ["habit", "remove", "Bench habit", "--yes"])
-            started = time.monotonic()
-            subprocess.run([nudge, *args], env=e, check=True, capture_output=True)
-            exited = time.monotonic()
+        def signalled():
             while "member=NewToolTip" not in monitor.stdout.readline():
                 pass
-            # (the signal may come before the writer has finished ending: 0 ms)
-            from_start.append((time.monotonic() - started) * 1000)
-            from_exit.append((time.monotonic() - exited) * 1000)
+
+        start, latency = _latencies(nudge, e, changes, signalled)
         time.sleep(1)  # (as the follower's: the last writer's end passes first)
         before = _switches(tray.pid)
         time.sleep(idle)
         woke = _switches(tray.pid) - before
         resident, held = _memory_kb(tray.pid)
-        return (statistics.median(from_start), statistics.median(from_exit), woke, resident,
-                held)
+        return start, latency, woke, resident, held
     finally:
         for process in (tray, monitor, bus):
             if process:

@@ -90,12 +90,17 @@ import Testing
     #expect((json["tooltip"] as? [String])?.count == 3)
   }
 
+  /// `nextChange` after the instant `at`, as the local time of `zone` says it.
+  static func next(_ at: String, in zone: ZoneRules, rollover: Int = 4) throws -> String {
+    let now = try #require(InstantFormat.parse(at))
+    return InstantFormat.format(
+      PanelStatus.nextChange(after: now, in: zone, rolloverHour: rollover), in: zone)
+  }
+
   @Test func itNextTurnsWhenThePartOfTheDayOrTheDayDoes() throws {
     let berlin = try #require(ZoneRules(posix: "CET-1CEST,M3.5.0,M10.5.0/3"))
     func next(_ at: String, rollover: Int = 4) throws -> String {
-      let now = try #require(InstantFormat.parse(at))
-      return InstantFormat.format(
-        PanelStatus.nextChange(after: now, in: berlin, rolloverHour: rollover), in: berlin)
+      try Self.next(at, in: berlin, rollover: rollover)
     }
     // the morning ends at 18:00, the evening at the rollover hour, the next day's
     #expect(try next("2026-11-20T10:15:30+01:00") == "2026-11-20T18:00:00+01:00")
@@ -111,9 +116,7 @@ import Testing
   func itNextTurnsOnTheLocalHourInAZoneOffByMinutes(posix: String, offset: String) throws {
     let zone = try #require(ZoneRules(posix: posix))
     func next(_ at: String, rollover: Int = 4) throws -> String {
-      let now = try #require(InstantFormat.parse(at))
-      return InstantFormat.format(
-        PanelStatus.nextChange(after: now, in: zone, rolloverHour: rollover), in: zone)
+      try Self.next(at, in: zone, rollover: rollover)
     }
     #expect(try next("2026-11-20T10:15:30\(offset)") == "2026-11-20T18:00:00\(offset)")
     #expect(try next("2026-11-20T17:59:59\(offset)") == "2026-11-20T18:00:00\(offset)")
