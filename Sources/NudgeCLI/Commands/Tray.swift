@@ -78,7 +78,7 @@ struct TrayCommand: ContextCommand {
           throw CLIError("the tray lost the session bus: \(error.message)", code: .unavailable)
         }
         for choice in choices {
-          do { try perform(choice.item, panel.ctx, db, lastOpened: &lastOpened) } catch {
+          do { try perform(choice, panel.ctx, db, lastOpened: &lastOpened) } catch {
             ctx.output.writeError("nudge: tray: \(PanelWatch.said(error))\n")
           }
         }
@@ -101,13 +101,13 @@ struct TrayCommand: ContextCommand {
     TrayService.Look(state: status.state, title: "Nudge · " + status.text, lines: status.tooltip)
   }
 
-  /// Does what a menu item says: opens a link in a terminal (at most one a second: a flood of
-  /// clicks is one), ticks a yes/no habit as a notification's Done does, pauses or resumes
+  /// Does what a menu item says: opens a link in a terminal with the click's focus token (at
+  /// most one a second: a flood of clicks is one), ticks a yes/no habit as a notification's Done does, pauses or resumes
   /// today.
   func perform(
-    _ item: TrayMenu.Item, _ ctx: Context, _ db: AppDatabase, lastOpened: inout Instant?
+    _ choice: TrayService.Choice, _ ctx: Context, _ db: AppDatabase, lastOpened: inout Instant?
   ) throws {
-    guard let action = item.action else { return }
+    guard let action = choice.item.action else { return }
     let now = ctx.clock.now()
     let settings = try db.settings()
     let (today, savedAt) = ctx.today(settings, at: now)
@@ -115,7 +115,7 @@ struct TrayCommand: ContextCommand {
     case .open(let link):
       if let last = lastOpened, now.seconds(since: last) < 1 { return }
       lastOpened = now
-      do { try ctx.launcher.open(link.url, in: ctx, activationToken: nil) } catch {
+      do { try ctx.launcher.open(link.url, in: ctx, activationToken: choice.token) } catch {
         ctx.output.writeError(
           "nudge: tray: \((error as? TerminalOpenFailure)?.message ?? "\(error)")\n")
       }

@@ -78,6 +78,7 @@ extension TrayService {
       <property name="ItemIsMenu" type="b" access="read"/><property name="Menu" type="o" access="read"/>
       <property name="IconThemePath" type="s" access="read"/>
       <method name="ContextMenu"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
+      <method name="ProvideXdgActivationToken"><arg type="s" direction="in"/></method>
       <method name="Activate"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
       <method name="SecondaryActivate"><arg type="i" direction="in"/><arg type="i" direction="in"/></method>
       <method name="Scroll"><arg type="i" direction="in"/><arg type="s" direction="in"/></method>

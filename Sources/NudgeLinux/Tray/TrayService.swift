@@ -28,6 +28,11 @@ public final class TrayService {
   /// activation token the panel sent with it, if any.
   public struct Choice: Equatable, Sendable {
     public var item: TrayMenu.Item
+    /// The focus token for the window the choice opens: the xdg-activation token the panel
+    /// provided just before (`ProvideXdgActivationToken`, Wayland), else on X11 a startup id
+    /// stamped with the click's X server time (the window manager lets the new window take
+    /// the focus a click that late may give).
+    public var token: String? = nil
   }
 
   /// Why the tray cannot run: no session bus, or the bus refused what it needs.
@@ -50,6 +55,10 @@ public final class TrayService {
   private(set) public var menu: TrayMenu
   /// dbusmenu's layout revision: moves on whenever the menu changes.
   private var revision: UInt32 = 1
+  /// The xdg-activation token a panel provided for the next activation (used once).
+  private var providedToken: String? = nil
+  /// The session is Wayland's: a click's X server time makes no token there.
+  private let isWayland: Bool
   /// Whether a panel's watcher was on the bus when last looked (the item is registered with
   /// it, or its answer is on the way).
   private(set) public var registered = false
@@ -72,6 +81,7 @@ public final class TrayService {
     }
     self.look = look
     self.menu = menu
+    isWayland = environment["WAYLAND_DISPLAY"]?.isEmpty == false
     name = "org.kde.StatusNotifierItem-\(getpid())-1"
     do throws(SessionBusSocket.Failure) {
       bus = try SessionBusSocket(
@@ -263,7 +273,15 @@ public final class TrayService {
       (Self.itemPath, Self.itemInterface, "SecondaryActivate"):
       // a left click on an icon that is not only a menu: the next thing to do
       let first = menu.items.first { $0.enabled && $0.action != nil }
-      return (reply([]), first.map { Choice(item: $0) })
+      return (reply([]), first.map { Choice(item: $0, token: token(clickedAt: 0)) })
+    case (Self.itemPath, Self.itemInterface, "ProvideXdgActivationToken"):
+      guard args.count == 1, case .string(let token) = args[0] else { return (invalid, nil) }
+      // a peer's text, handed on in the environment: a token's characters, a token's size
+      let isToken =
+        (1...512).contains(token.utf8.count)
+        && token.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "'") }
+      providedToken = isToken ? token : nil
+      return (reply([]), nil)
     case (Self.itemPath, Self.itemInterface, "ContextMenu"),
       (Self.itemPath, Self.itemInterface, "Scroll"):
       return (reply([]), nil)
@@ -289,19 +307,21 @@ public final class TrayService {
       else { return (invalid, nil) }
       return (reply([inner]), nil)
     case (Self.menuPath, Self.menuInterface, "Event"):
-      guard args.count == 4, case .int32(let id) = args[0], case .string(let event) = args[1]
+      guard args.count == 4, case .int32(let id) = args[0], case .string(let event) = args[1],
+        case .uint32(let time) = args[3]
       else { return (invalid, nil) }
-      return (reply([]), chosen(id, event))
+      return (reply([]), chosen(id, event, at: time))
     case (Self.menuPath, Self.menuInterface, "EventGroup"):
       guard args.count == 1, case .array(_, let events) = args[0] else { return (invalid, nil) }
       // one choice a group at most: a flood of clicks is one click
       var choice: Choice? = nil
       var unknown: [BusValue] = []
       for case .structure(let event) in events.prefix(100) {
-        guard event.count == 4, case .int32(let id) = event[0], case .string(let kind) = event[1]
+        guard event.count == 4, case .int32(let id) = event[0], case .string(let kind) = event[1],
+          case .uint32(let time) = event[3]
         else { continue }
         if menu.item(id) == nil { unknown.append(.int32(id)) }
-        choice = choice ?? chosen(id, kind)
+        choice = choice ?? chosen(id, kind, at: time)
       }
       return (reply([.array(element: "i", unknown)]), choice)
     case (Self.menuPath, Self.menuInterface, "AboutToShow"):
@@ -315,12 +335,20 @@ public final class TrayService {
     }
   }
 
-  /// A click on an item that does something, as the menu is now.
-  private func chosen(_ id: Int32, _ event: String) -> Choice? {
+  /// A click on an item that does something, as the menu is now, at the X server time `time`.
+  private func chosen(_ id: Int32, _ event: String, at time: UInt32) -> Choice? {
     guard event == "clicked", let item = menu.item(id), item.enabled, item.action != nil else {
       return nil
     }
-    return Choice(item: item)
+    return Choice(item: item, token: token(clickedAt: time))
+  }
+
+  /// The focus token for a click at the X server time `time` (0: not known): the token a
+  /// panel provided (taken: it is good once), else on X11 a startup id carrying the time.
+  private func token(clickedAt time: UInt32) -> String? {
+    defer { providedToken = nil }
+    if let providedToken { return providedToken }
+    return isWayland || time == 0 ? nil : "nudge-tray-\(getpid())_TIME\(time)"
   }
 
   /// The layout of `parent` (0: the root) and its children, as GetLayout returns it.

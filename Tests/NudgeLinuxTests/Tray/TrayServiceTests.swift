@@ -315,6 +315,51 @@ import Testing
     #expect(menu.items.count == 20 + 1 + 1 + 2)
   }
 
+  /// The window a choice opens gets the focus a click gives: the xdg-activation token a panel
+  /// provided just before (Plasma on Wayland calls ProvideXdgActivationToken, then Activate),
+  /// used once; on X11 a startup id stamped with the click's X server time. A token that is
+  /// not one (a line break, too long) is not handed on.
+  @Test func aChoiceCarriesTheFocusTokenOfItsClick() throws {
+    let daemon = try Daemon(listen: { "unix:path=\($0)/bus" })
+    let address = "unix:path=\(daemon.folder)/bus"
+    let service = try TrayService(
+      environment: ["DBUS_SESSION_BUS_ADDRESS": address],
+      look: .init(state: .due, title: "Nudge", lines: []), menu: menu())
+    let name = service.name
+    func activate(token: String?) throws -> [TrayService.Choice] {
+      if let token {
+        let provided = try busctl(
+          service, address,
+          [
+            "call", name, "/StatusNotifierItem", "org.kde.StatusNotifierItem",
+            "ProvideXdgActivationToken", "s", token,
+          ])
+        #expect(provided.0 == 0, "\(provided.2)")
+      }
+      return try busctl(
+        service, address,
+        [
+          "call", name, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Activate", "ii",
+          "0", "0",
+        ]
+      ).3
+    }
+    #expect(try activate(token: "kwin-4242-token").map(\.token) == ["kwin-4242-token"])
+    // used once: the next activation has none (no X server time either)
+    #expect(try activate(token: nil).map(\.token) == [nil])
+    #expect(try activate(token: "bad\ntoken").map(\.token) == [nil])
+    #expect(try activate(token: String(repeating: "x", count: 600)).map(\.token) == [nil])
+    // a menu click on X11: its X server time in a startup id
+    let prep = try #require(menu().items.first { $0.action == .open(.prep) })
+    let clicked = try busctl(
+      service, address,
+      [
+        "call", name, "/MenuBar", "com.canonical.dbusmenu", "Event", "isvu", "\(prep.id)",
+        "clicked", "s", "", "98765",
+      ])
+    #expect(clicked.3.map(\.token) == ["nudge-tray-\(getpid())_TIME98765"])
+  }
+
   /// A panel may send a click on the menu it drew before a change: an item keeps its id for
   /// what it stands for, and an id is never given to another, so the click acts on its own
   /// item or on nothing.
