@@ -122,18 +122,8 @@ struct TrayCommand: ContextCommand {
     case .tick(let name):
       guard let habit = try db.habits().first(where: { $0.name == name }), !habit.isMeasurable
       else { return }
-      let note = try db.habitChecks(habit.id, from: today).first { $0.day == today }?.note
-      let (_, settled) = try HabitChanges(db: db).record(
-        HabitCheck(day: today, .done, note: note, savedAt: savedAt), habit: habit.id,
-        madeOn: today, at: savedAt)
-      let streak = try HabitReport.of(
-        habit, db, today: today, scoring: false, weekStart: ctx.weekStart(settings)
-      ).streak
-      _ = ctx.notifier.post(
-        .habitRecorded(
-          Reminder.HabitOffer(habit, streak: streak), as: .done, streak: streak,
-          earned: settled.newAchievements.first),
-        wait: DesktopNotification.Wait(seconds: 0))
+      try HabitTick(ctx: ctx, db: db)(
+        Reminder.HabitOffer(habit, streak: 0), as: .done, settings: settings)
     case .pauseToday:
       _ = try PauseDays(db: db)(Pause(firstDay: today, lastDay: today), today: today, at: savedAt)
     case .resume:

@@ -9,23 +9,9 @@ extension OnScreen {
   func record(_ habit: Reminder.HabitOffer, as mark: HabitCheck.Mark) throws
     -> Reminder.RunReport
   {
-    let (day, savedAt) = ctx.today(post.settings, at: ctx.clock.now())
-    let note = try db.habitChecks(habit.id, from: day).first { $0.day == day }?.note
-    let (_, settled) = try HabitChanges(db: db).record(
-      HabitCheck(day: day, mark, note: note, savedAt: savedAt), habit: habit.id, madeOn: day,
-      at: savedAt)
+    try HabitTick(ctx: ctx, db: db)(habit, as: mark, settings: post.settings)
     let outcome: Reminder.Outcome = Reminder.Outcome(rawValue: mark.rawValue) ?? .done
     try log(outcome)
-    let streak =
-      try db.habits().first { $0.id == habit.id }.map {
-        try HabitReport.of(
-          $0, db, today: day, scoring: false, weekStart: ctx.weekStart(try db.settings())
-        ).streak
-      } ?? 0
-    _ = ctx.notifier.post(
-      .habitRecorded(
-        habit, as: mark, streak: streak, earned: settled.newAchievements.first),
-      wait: DesktopNotification.Wait(seconds: 0))
     return report(outcome)
   }
 }
