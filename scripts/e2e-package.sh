@@ -63,7 +63,7 @@ check "installed: /usr/bin/nudge runs and says its version" \
 check "installed: the man page and the completions are where Debian looks" \
   bash -c "man -w nudge | grep -q /usr/share/man/man1/nudge.1.gz && test -s /usr/share/bash-completion/completions/nudge && test -s /usr/share/zsh/vendor-completions/_nudge && test -s /usr/share/fish/vendor_completions.d/nudge.fish"
 check "installed: the units pass systemd-analyze verify" \
-  bash -c "XDG_RUNTIME_DIR=\$(mktemp -d) systemd-analyze verify --user --man=no /usr/lib/systemd/user/nudge-morning.timer /usr/lib/systemd/user/nudge-notify@.service"
+  bash -c "XDG_RUNTIME_DIR=\$(mktemp -d) systemd-analyze verify --user --man=no /usr/lib/systemd/user/nudge-morning.timer /usr/lib/systemd/user/nudge-notify@.service /usr/lib/systemd/user/nudge-tray.service"
 
 # a person's data, made with the packaged binary
 mkdir -m 700 "$work/data"

@@ -62,6 +62,13 @@ export XDG_DATA_HOME="$work/data"
 check "another computer's habit arrives through the folder: one habit left again" \
   wait_for -t 10 bar_shows "1 habit left"
 check "and the desk's database took it in" bash -c "'$NUDGE' habit list --json | grep -q Floss"
+# what a take-in writes (its own files in the folder) must not wake it again and again
+before=$(switches)
+sleep 2  # a fixed wait on purpose: the follower's wake-ups after a take-in are counted over it
+after=$(switches)
+echo "     after the take-in: $((after - before)) context switches in 2 s"
+check "after another computer's change, the follower is idle again (0 context switches in 2 s)" \
+  test "$((after - before))" = 0
 
 kill -TERM "$follower"
 check "the follower ends quietly on SIGTERM" wait_for -t 5 bash -c "! kill -0 $follower 2> /dev/null"

@@ -25,8 +25,12 @@ public final class WakeWatch: Sendable {
   private let inotifyFD: Int32
   private let stopPipe: [Int32]
   private let zoneNames: Set<String>
-  /// The watch descriptors of the watched directories (not the zone files').
-  private let directoryWatches: Set<Int32>
+  /// The watched directories (not the zone files'), by their watch descriptor.
+  private let directoryWatches: [Int32: String]
+  /// Drained but not yet told: a zone change, a change a caller keeps (`forgetChanges`); the
+  /// next `wait` returns it at once.
+  private let zonePending = Atomic<Bool>(false)
+  private let changePending = Atomic<Bool>(false)
 
   /// Watches the wall clock and the files `zonePaths` (e.g. /etc/localtime, or the file a
   /// `TZ=:/path` names), and every file in `directories` but SQLite's shared-memory index
@@ -50,11 +54,11 @@ public final class WakeWatch: Sendable {
       _ = inotify_add_watch(inotifyFD, url.deletingLastPathComponent().path, UInt32(mask))
     }
     zoneNames = names
-    var watches: Set<Int32> = []
+    var watches: [Int32: String] = [:]
     for directory in directories {
       let mask = IN_CLOSE_WRITE | IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM
       let wd = inotify_add_watch(inotifyFD, directory, UInt32(mask))
-      if wd >= 0 { watches.insert(wd) }
+      if wd >= 0 { watches[wd] = directory }
     }
     directoryWatches = watches
     armClock()
@@ -79,6 +83,8 @@ public final class WakeWatch: Sendable {
   /// never says so).
   public func wait(seconds: Double, readable: Int32? = nil, hangUp: Int32? = nil) -> Reason {
     var hangUp = hangUp ?? -1
+    if zonePending.exchange(false, ordering: .relaxed) { return .zoneChanged }
+    if changePending.exchange(false, ordering: .relaxed) { return .changed }
     var deadline = timespec()
     clock_gettime(CLOCK_MONOTONIC, &deadline)
     let end = Double(deadline.tv_sec) + Double(deadline.tv_nsec) / 1e9 + seconds
@@ -113,7 +119,10 @@ public final class WakeWatch: Sendable {
         if arrived.zone {
           // a replacement is often two steps (unlink, symlink): let it finish before rereading
           usleep(250_000)
-          _ = eventsArrived()
+          // a file changed meanwhile (or with it) is told at the next wait
+          if arrived.changed || eventsArrived().changed {
+            changePending.store(true, ordering: .relaxed)
+          }
           return .zoneChanged
         }
         if arrived.changed { return .changed }
@@ -130,9 +139,11 @@ public final class WakeWatch: Sendable {
   /// Drains inotify: whether an event named one of the watched zone files, and whether one
   /// changed a file of a watched directory. A queue that overflowed lost events: it counts
   /// as both.
-  private func eventsArrived() -> (zone: Bool, changed: Bool) {
+  private func eventsArrived(keeping kept: Set<Int32> = []) -> (
+    zone: Bool, changed: Bool, kept: Bool
+  ) {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    var found = (zone: false, changed: false)
+    var found = (zone: false, changed: false, kept: false)
     while true {
       let count = read(inotifyFD, &buffer, buffer.count)
       if count <= 0 { return found }
@@ -148,19 +159,30 @@ public final class WakeWatch: Sendable {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
           if !zoneNames.isEmpty { found.zone = true }
           if !directoryWatches.isEmpty { found.changed = true }
+          if !kept.isEmpty { found.kept = true }
         }
         let start = offset + MemoryLayout<inotify_event>.size
         let nameBytes = buffer[start..<min(start + length, count)].prefix { $0 != 0 }
         let name = String(decoding: nameBytes, as: UTF8.self)
         if zoneNames.contains(name) { found.zone = true }
-        if directoryWatches.contains(wd) && !name.hasSuffix("-shm") { found.changed = true }
+        if directoryWatches[wd] != nil && !name.hasSuffix("-shm") {
+          found.changed = true
+          if kept.contains(wd) { found.kept = true }
+        }
         offset = start + length
       }
     }
   }
 
-  /// Forgets the changes that arrived so far (those a caller's own reads made).
-  public func forgetChanges() { _ = eventsArrived() }
+  /// Forgets the changes that arrived so far (those a caller's own reads made), but a zone
+  /// change and a change in one of `kept` (a folder the caller's reads never write: another
+  /// computer's files arriving), which the next `wait` returns at once.
+  public func forgetChanges(keeping kept: [String] = []) {
+    let keptWatches = Set(directoryWatches.filter { kept.contains($0.value) }.keys)
+    let arrived = eventsArrived(keeping: keptWatches)
+    if arrived.zone { zonePending.store(true, ordering: .relaxed) }
+    if arrived.kept { changePending.store(true, ordering: .relaxed) }
+  }
 
   /// Makes a blocked or later `wait` return `.stopped`.
   public func stop() {

@@ -108,6 +108,8 @@ public enum NudgeMain {
     if let export = ExportCommand.quickParse(arguments) { return export }
     if let history = HistoryCommand.quickParse(arguments) { return history }
     if let health = HealthCommand.quickParse(arguments) { return health }
+    // nor the status line a bar runs
+    if let status = StatusCommand.quickParse(arguments) { return status }
     if let shell = Completions.requestedShell(arguments) {
       throw CleanExit.message(Completions.script(for: shell))
     }

@@ -31,6 +31,30 @@ struct StatusCommand: ContextCommand {
   @Flag(help: "Open the next flow (else the today view) in a terminal, as a click on a bar.")
   var open = false
 
+  /// The command for plain words ("status --format waybar --follow"), without the argument
+  /// parser (its first use, a reflection of the command tree, is a third of a start, and a
+  /// bar may run this every few seconds); nil for anything else, which the parser reads.
+  static func quickParse(_ arguments: [String]) -> Self? {
+    guard arguments.first == "status",
+      let words = PlainWords(
+        arguments.dropFirst(), options: ["--format"], flags: ["--json", "--follow", "--open"]),
+      words.positionals.isEmpty
+    else { return nil }
+    var format = PanelFormat.text
+    if let word = words.options["--format"] {
+      guard let known = PanelFormat(rawValue: word) else { return nil }
+      format = known
+    }
+    // every property set: one the parser did not set cannot be read
+    var command = Self()
+    command.format = format
+    command.json = words.flags.contains("--json")
+    command.follow = words.flags.contains("--follow")
+    command.open = words.flags.contains("--open")
+    guard (try? command.validate()) != nil else { return nil }
+    return command
+  }
+
   func validate() throws {
     if follow && open { throw ValidationError("give --follow or --open, not both") }
     if format != .text && format != .json && json {

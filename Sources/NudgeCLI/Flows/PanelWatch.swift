@@ -39,10 +39,12 @@ struct PanelWatch {
     watch.stopOnTermination()
   }
 
-  /// Today as it stands now. What the read itself stirs in the watched folders is forgotten
-  /// before it, so a write landing during it still wakes the next wait.
+  /// Today as it stands now. What the read itself stirs in the database's folder is forgotten
+  /// before it, so a write landing during it still wakes the next wait; what arrived in the
+  /// sync folder meanwhile (during a take-in, a terminal opening) and a zone change are not.
   mutating func read() throws -> PanelDay {
-    watch.forgetChanges()
+    // (what arrived in the sync folder, or a zone change, is kept for the next wait)
+    watch.forgetChanges(keeping: [syncFolder].compactMap { $0 })
     nextChange = nil
     let day = try PanelDay.read(ctx, db, at: ctx.clock.now())
     nextChange = day.nextChange
@@ -57,7 +59,11 @@ struct PanelWatch {
     case .readable: return .peerCalled
     case .changed:
       // a write is several events: let it finish; what another computer wrote comes in
-      if watch.wait(seconds: 0.05) == .stopped { return .stopped }
+      switch watch.wait(seconds: 0.05) {
+      case .stopped: return .stopped
+      case .zoneChanged: ctx.timeZone = ctx.zones.local(tz: ctx.environment["TZ"])
+      default: break
+      }
       if syncFolder != nil { _ = SyncRunner.takeIn(ctx, db) }
       return .changed
     case .zoneChanged:

@@ -60,25 +60,50 @@ public enum PanelFormat: String, CaseIterable, Sendable {
   static func markup(_ text: String) -> String { VisibleText.escapedForMarkup(text) }
 
   /// A value of the JSON a bar reads.
-  enum Value: Encodable {
+  enum Value {
     case string(String)
     case number(Int)
     case lines([String])
 
-    func encode(to encoder: any Encoder) throws {
-      var single = encoder.singleValueContainer()
+    /// The value as JSON text.
+    var json: String {
       switch self {
-      case .string(let text): try single.encode(text)
-      case .number(let n): try single.encode(n)
-      case .lines(let lines): try single.encode(lines)
+      case .string(let text): Self.quoted(text)
+      case .number(let n): String(n)
+      case .lines(let lines): "[" + lines.map(Self.quoted).joined(separator: ",") + "]"
       }
+    }
+
+    /// `text` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t` or
+    /// `\u00XX`; everything else as it is (UTF-8, `/` unescaped), as JSONEncoder writes it.
+    /// Written by hand: JSONEncoder's dynamic casts scan every protocol conformance of the
+    /// binary at its first use, a millisecond of a status bar's every start.
+    static func quoted(_ text: String) -> String {
+      var out = "\""
+      out.reserveCapacity(text.utf8.count + 2)
+      for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "\u{08}": out += "\\b"
+        case "\u{0C}": out += "\\f"
+        case _ where scalar.value < 0x20:
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+      }
+      return out + "\""
     }
   }
 
   /// One line of JSON, its keys sorted: what a bar reads a line at a time.
   static func compact(_ object: [String: Value]) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(object)) ?? Data("{}".utf8), as: UTF8.self)
+    "{"
+      + object.sorted { $0.key < $1.key }.map { Value.quoted($0.key) + ":" + $0.value.json }
+      .joined(separator: ",") + "}"
   }
 }

@@ -57,12 +57,13 @@ extension TrayService {
       .replacing(">", with: "›")
   }
 
-  /// The item's status: what is due asks for attention, the rest is calm.
+  /// The item's status: a flow its reminder asked for asks for attention; every other state
+  /// stays on the panel (a Passive item is hidden: waybar drops it, Plasma moves it out of
+  /// sight, and a done or paused day is worth a glance and a click to open today).
   static func status(_ state: PanelStatus.State) -> String {
     switch state {
     case .overdue: "NeedsAttention"
-    case .due: "Active"
-    case .done, .paused: "Passive"
+    case .due, .done, .paused: "Active"
     }
   }
 

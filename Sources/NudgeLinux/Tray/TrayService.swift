@@ -271,15 +271,26 @@ public final class TrayService {
       )
     case (Self.itemPath, Self.itemInterface, "Activate"),
       (Self.itemPath, Self.itemInterface, "SecondaryActivate"):
-      // a left click on an icon that is not only a menu: the next thing to do
-      let first = menu.items.first { $0.enabled && $0.action != nil }
-      return (reply([]), first.map { Choice(item: $0, token: token(clickedAt: 0)) })
+      // a left click on an icon that is not only a menu: the next thing to do, else the
+      // today view; never Pause or Resume (a casual click must not change the day)
+      let first = menu.items.first { item in
+        guard item.enabled, let action = item.action else { return false }
+        return action != .pauseToday && action != .resume
+      }
+      let token = token(clickedAt: 0)  // (taken whatever is chosen: it is good once)
+      return (reply([]), first.map { Choice(item: $0, token: token) })
     case (Self.itemPath, Self.itemInterface, "ProvideXdgActivationToken"):
       guard args.count == 1, case .string(let token) = args[0] else { return (invalid, nil) }
-      // a peer's text, handed on in the environment: a token's characters, a token's size
+      // a peer's text, handed on in the environment: a token's characters (KWin's and
+      // mutter's are letters, digits and these), a token's size
       let isToken =
         (1...512).contains(token.utf8.count)
-        && token.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "'") }
+        && token.utf8.allSatisfy { byte in
+          (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || "._:-".utf8.contains(byte)
+        }
       providedToken = isToken ? token : nil
       return (reply([]), nil)
     case (Self.itemPath, Self.itemInterface, "ContextMenu"),

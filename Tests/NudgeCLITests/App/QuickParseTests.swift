@@ -149,6 +149,26 @@ import Testing
     #expect(HealthCommand.quickParse(["health"] + rest) == nil, "\(rest)")
   }
 
+  @Test(arguments: [
+    [], ["--format", "waybar"], ["--format=i3blocks", "--follow"], ["--json"], ["--open"],
+    ["--follow", "--format", "polybar"], ["--format", "genmon", "--open"], ["--format", "json"],
+  ])
+  func statusReadsAsTheParserReadsIt(rest: [String]) throws {
+    let arguments = ["status"] + rest
+    let quick = try #require(StatusCommand.quickParse(arguments), "\(rest)")
+    let parsed = try #require(try NudgeCLI.Nudge.parseAsRoot(arguments) as? StatusCommand)
+    #expect(quick.format == parsed.format, "\(rest)")
+    #expect([quick.json, quick.follow, quick.open] == [parsed.json, parsed.follow, parsed.open])
+  }
+
+  @Test(arguments: [
+    ["--format", "xml"], ["--format"], ["--follow", "--open"], ["--json", "--format", "waybar"],
+    ["--follow", "--follow"], ["--help"], ["now"], ["--format", "text", "--format", "json"],
+  ])
+  func statusLeavesAnythingElseToTheParser(rest: [String]) {
+    #expect(StatusCommand.quickParse(["status"] + rest) == nil, "\(rest)")
+  }
+
   @Test func otherCommandsAreNotReadHere() {
     for arguments in [["schedule", "set", "morning", "7:00"], ["preview", "daily"], ["schedule"]] {
       #expect(PreviewRequest.quickParse(arguments) == nil, "\(arguments)")

@@ -1,6 +1,7 @@
 import Foundation
-import NudgeCore
 import Testing
+
+@testable import NudgeCore
 
 /// The panel's status: its line, state, tooltip and click for each way a day stands; each bar's
 /// format escaped as that bar reads it; a long list bounded; and when it next turns by the
@@ -122,5 +123,31 @@ import Testing
     #expect(try next("2026-11-20T17:59:59\(offset)") == "2026-11-20T18:00:00\(offset)")
     #expect(try next("2026-11-20T18:00:00\(offset)") == "2026-11-21T04:00:00\(offset)")
     #expect(try next("2026-11-21T03:30:00\(offset)", rollover: 5) == "2026-11-21T05:00:00\(offset)")
+  }
+
+  /// The bar's JSON is written by hand (JSONEncoder costs a status bar's start a
+  /// millisecond): every character a name may hold reads back as itself, and the text is
+  /// what JSONEncoder writes.
+  @Test func theJSONWrittenByHandReadsBackAndMatchesJSONEncoders() throws {
+    let texts =
+      (0..<0x80).map { String(UnicodeScalar(UInt8($0))) } + [
+        "Run_fast <b>now</b>\u{202E}\n", "a/b \"quoted\" \\ back", "🔥 5 · Prep", "\u{2028}x",
+        "",
+      ]
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    for text in texts {
+      let line = PanelFormat.compact([
+        "b": .string(text), "a": .lines([text, "x"]), "n": .number(-3),
+      ])
+      let read = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+      #expect(read["b"] as? String == text && read["a"] as? [String] == [text, "x"], "\(line)")
+      #expect(read["n"] as? Int == -3)
+      let expected = String(decoding: try encoder.encode([text]), as: UTF8.self)
+      #expect(
+        "[" + PanelFormat.Value.quoted(text) + "]" == expected,
+        "\(text.unicodeScalars.map(\.value))")
+    }
   }
 }

@@ -159,7 +159,7 @@ import Testing
         "get-property", name, "/StatusNotifierItem", "org.kde.StatusNotifierItem",
         "IconName", "Status",
       ])
-    #expect(after.1 == "s \"nudge-done\"\ns \"Passive\"\n", "\(after.1)")
+    #expect(after.1 == "s \"nudge-done\"\ns \"Active\"\n", "\(after.1)")
     let resumed = strings(
       try busctl(
         service, address,
@@ -358,6 +358,17 @@ import Testing
         "clicked", "s", "", "98765",
       ])
     #expect(clicked.3.map(\.token) == ["nudge-tray-\(getpid())_TIME98765"])
+    // nothing left to do, or a day off: a left click opens today, never Pause today or Resume
+    var ids = TrayMenu.IDs()
+    for paused in [false, true] {
+      try service.show(
+        .init(state: paused ? .paused : .done, title: "Nudge", lines: []),
+        menu: TrayMenu(
+          flows: [PanelStatus.FlowItem(title: "Prep", link: .prep, done: true)],
+          habits: [.init(id: 1, name: "Floss", state: .done, isMeasurable: false)],
+          paused: paused, ids: &ids))
+      #expect(try activate(token: nil).map(\.item.action) == [.open(.today)], "paused: \(paused)")
+    }
   }
 
   /// A panel may send a click on the menu it drew before a change: an item keeps its id for
