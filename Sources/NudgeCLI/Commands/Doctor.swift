@@ -106,12 +106,18 @@ struct DoctorCommand: ContextCommand {
     out.append(terminalCheck(ctx))
     // the tray is optional: said, never failed (a desktop without one has `nudge status`)
     let tray = TrayService.trayPresent(environment: ctx.environment)
+    // enabled: the link `systemctl --user enable` made (read as a file: no systemctl call)
+    let withSession = ctx.platform.files.exists(
+      units.directory + "/graphical-session.target.wants/" + UnitFiles.trayServiceName)
     out.append(
       Check(
         name: "tray", ok: true,
-        detail: tray == true
+        detail: (tray == true
           ? "a panel with a system tray is there (StatusNotifierWatcher): nudge tray shows its icon"
-          : "no system tray on this session (no StatusNotifierWatcher): nudge tray's icon would not show; nudge status feeds a status bar",
+          : "no system tray on this session (no StatusNotifierWatcher): nudge tray's icon would not show; nudge status feeds a status bar")
+          + (withSession
+            ? "; the user manager starts it with your session (nudge tray on)"
+            : "; 'nudge tray on' starts it with your session"),
         fix: nil))
     out.append(zoneCheck(ctx))
     if let plans = plansCheck(ctx) { out.append(plans) }

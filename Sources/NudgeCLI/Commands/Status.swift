@@ -20,7 +20,7 @@ struct StatusCommand: ContextCommand {
       """)
 
   @Option(help: "text, json, waybar, i3blocks, polybar or genmon (xfce4-genmon).")
-  var format: PanelFormat = .text
+  var format: PanelFormat? = nil
 
   @Flag(help: "The same as --format json, as other commands say it.")
   var json = false
@@ -40,7 +40,7 @@ struct StatusCommand: ContextCommand {
         arguments.dropFirst(), options: ["--format"], flags: ["--json", "--follow", "--open"]),
       words.positionals.isEmpty
     else { return nil }
-    var format = PanelFormat.text
+    var format: PanelFormat? = nil
     if let word = words.options["--format"] {
       guard let known = PanelFormat(rawValue: word) else { return nil }
       format = known
@@ -57,13 +57,13 @@ struct StatusCommand: ContextCommand {
 
   func validate() throws {
     if follow && open { throw ValidationError("give --follow or --open, not both") }
-    if format != .text && format != .json && json {
+    if let format, format != .json && json {
       throw ValidationError("give --json or --format \(format.rawValue), not both")
     }
   }
 
   func run(_ ctx: Context) throws {
-    let format: PanelFormat = json ? .json : self.format
+    let format: PanelFormat = json ? .json : self.format ?? .text
     let db = try ctx.openDatabase()
     if open {
       let status = try Self.status(ctx, db, at: ctx.clock.started)

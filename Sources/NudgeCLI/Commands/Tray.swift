@@ -17,8 +17,8 @@ struct TrayCommand: ContextCommand {
       terminal, as a notification's click does), today's habits (a yes/no one is ticked, a \
       measurable one asks its amount in a terminal), Pause today or Resume, and Open today. \
       The icon and its tooltip follow the day: it watches the database and the sync folder \
-      (no polling), and registers again when the panel restarts. Without a tray it waits \
-      quietly for one. It runs until stopped (SIGTERM or Ctrl-C); nudge doctor says whether \
+      (no polling), and registers again when the panel restarts. Without a tray it says so \
+      once and waits for one. It runs until stopped (SIGTERM or Ctrl-C); nudge doctor says whether \
       a tray is there. 'nudge tray on' has the systemd user manager start it with every \
       graphical session (nudge-tray.service, wanted by graphical-session.target), now too; \
       'nudge tray off' takes that back.

@@ -22,6 +22,12 @@ extension UserUnits {
     }
     try systemctl(["daemon-reload"])
     try systemctl(["enable", UnitFiles.trayServiceName])
+    if dryRun {
+      ctx.line(
+        "# run systemctl --user restart \(UnitFiles.trayServiceName) (when graphical-session.target is active)"
+      )
+      return ""
+    }
     let sessionUp =
       !dryRun
       && (try? ctx.platform.systemctl(

@@ -42,7 +42,8 @@ public enum PanelFormat: String, CaseIterable, Sendable {
       // a block of i3bar's protocol: its text, a short one for a narrow bar, its colour
       // plain text even where the bar's config says markup=pango
       return Self.compact([
-        "full_text": .string(text), "short_text": .string("🔥 \(status.streak)"),
+        "full_text": .string(text),
+        "short_text": .string(status.state == .paused ? "⏸" : "🔥 \(status.streak)"),
         "color": .string(Self.colour(status.state)), "markup": .string("none"),
       ])
     case .polybar:

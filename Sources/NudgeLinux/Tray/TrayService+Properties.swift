@@ -32,6 +32,8 @@ extension TrayService {
     case "Status": return .string(Self.status(look.state))
     case "WindowId": return .int32(0)
     case "IconName": return .string(TrayIcon.name(look.state))
+    // what a host shows while the status is NeedsAttention (an overdue flow): the due icon
+    case "AttentionIconName": return .string(TrayIcon.name(look.state))
     case "IconPixmap": return TrayIcon.pixmaps(look.state)
     case "IconThemePath": return .string("")
     // not only a menu: a left click (Activate) does the first thing left to do, a right click
@@ -74,6 +76,7 @@ extension TrayService {
       <property name="Category" type="s" access="read"/><property name="Id" type="s" access="read"/>
       <property name="Title" type="s" access="read"/><property name="Status" type="s" access="read"/>
       <property name="WindowId" type="i" access="read"/><property name="IconName" type="s" access="read"/>
+      <property name="AttentionIconName" type="s" access="read"/>
       <property name="IconPixmap" type="a(iiay)" access="read"/>
       <property name="ToolTip" type="(sa(iiay)ss)" access="read"/>
       <property name="ItemIsMenu" type="b" access="read"/><property name="Menu" type="o" access="read"/>

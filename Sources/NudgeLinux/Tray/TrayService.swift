@@ -261,7 +261,8 @@ public final class TrayService {
       let names =
         call.path == Self.itemPath
         ? [
-          "Category", "Id", "Title", "Status", "WindowId", "IconName", "IconPixmap",
+          "Category", "Id", "Title", "Status", "WindowId", "IconName", "AttentionIconName",
+          "IconPixmap",
           "ToolTip", "ItemIsMenu", "Menu", "IconThemePath",
         ] : ["Version", "TextDirection", "Status", "IconThemePath"]
       return (

@@ -44,6 +44,8 @@ import Testing
         with: Data(try nudge("status", "--format", "i3blocks", now: Self.evening).stdout.utf8))
         as? [String: String])
     #expect(i3["full_text"] == "⏸ paused until Sun 22 Nov" && i3["color"] == "#61AFEF", "\(i3)")
+    // a narrow bar's short text says the pause too
+    #expect(i3["short_text"] == "⏸", "\(i3)")
   }
 
   @Test func aFlowItsReminderAskedForIsOverdueAndAClickOpensIt() throws {
@@ -67,6 +69,10 @@ import Testing
     #expect(launcher.links == ["nudge://prep"])
     let both = try nudge("status", "--open", "--follow", now: Self.evening)
     #expect(both.status == 64 && both.stderr.contains("--follow or --open"), "\(both.stderr)")
+    for format in ["text", "waybar"] {
+      let twice = try nudge("status", "--json", "--format", format, now: Self.evening)
+      #expect(twice.status == 64 && twice.stderr.contains("not both"), "\(format): \(twice.stderr)")
+    }
     let bad = try nudge("status", "--format", "xml", now: Self.evening)
     #expect(bad.status == 64 && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
   }

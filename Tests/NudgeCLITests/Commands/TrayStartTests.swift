@@ -62,6 +62,7 @@ import Testing
     let dry = try nudge("tray", "on", "--dry-run")
     #expect(dry.status == 0 && dry.stdout.contains("PartOf=graphical-session.target"))
     #expect(dry.stdout.contains("# run systemctl --user enable nudge-tray.service"))
+    #expect(dry.stdout.contains("# run systemctl --user restart nudge-tray.service (when"))
     #expect(try nudge("tray", "--dry-run").status == 64)
     #expect(try nudge("tray", "maybe").status == 64)
   }
