@@ -156,8 +156,22 @@ public enum NudgeMain {
     throws
   {
     let asked = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
-    guard let word = asked, !word.hasPrefix("-"), !Nudge.commandWords.contains(word),
+    let helpAsked =
       arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h")
+    // a word under a command group that is none of its commands ('habit undo --help'): the
+    // parser would show the group's default command's help as if it were asked
+    if helpAsked, let word = asked, Nudge.commandWords.contains(word) {
+      let words = arguments.first == "help" ? Array(arguments.dropFirst()) : arguments
+      let (path, command, rest) = CommandShape.root.deepest(words)
+      if let next = rest.first, !next.hasPrefix("-"), !command.subcommands.isEmpty,
+        !(command.defaultSubcommand?.takesPositionals ?? false)
+      {
+        let problem = UsageProblem.notASubcommand(
+          next, command: path.joined(separator: " "), subcommands: command.subcommands.map(\.name))
+        throw CLIError(problem.line(words), code: .usage)
+      }
+    }
+    guard let word = asked, !word.hasPrefix("-"), !Nudge.commandWords.contains(word), helpAsked
     else { return }
     if let defined = DefinedFlowCommand.definition(word, environment: environment) {
       throw CleanExit.message(DefinedFlowCommand.help(defined.flow, plan: defined.plan))

@@ -18,6 +18,10 @@ import Testing
     (["prep", "--dya", "yesterday"], "Did you mean '--day'?"),
     (["show", "yesterdy"], "Did you mean 'yesterday'?"),
     (["delete", "yesterday", "prepp"], "Did you mean 'prep'?"),
+    // help asked of a word that is none of a group's commands: not the default command's help
+    (["habit", "shw", "--help"], "Did you mean 'show'?"),
+    (["help", "schedule", "sett"], "Did you mean 'set'?"),
+    (["config", "frobnicate", "-h"], "is not a 'config' command"),
   ])
   func everyUnknownWordGetsTheWordItProbablyMeant(arguments: [String], hint: String) throws {
     let morning = "2026-11-20T08:00:00+01:00"
@@ -25,6 +29,18 @@ import Testing
     #expect(result.status == 64)
     #expect(result.stderr.contains(hint), "\(result.stderr)")
     #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  /// Help asked under a group still reaches every command's help, hidden ones too, and a
+  /// command's own words before `--help` are its own.
+  @Test(arguments: [
+    ["habit", "--help"], ["habit", "show", "Stretch", "--help"], ["habit", "tags", "--help"],
+    ["help", "habit", "add"], ["sync", "--help"], ["schedule", "set", "--help"],
+  ])
+  func helpUnderAGroupStillReachesItsCommands(arguments: [String]) throws {
+    let result = try Nudge().run(arguments)
+    #expect(result.status == 0, "\(arguments): \(result.stderr)")
+    #expect(result.stdout.contains("USAGE:"), "\(arguments)")
   }
 
   func problem(_ arguments: [String]) -> UsageProblem? {
