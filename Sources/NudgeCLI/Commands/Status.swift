@@ -88,7 +88,7 @@ struct StatusCommand: ContextCommand {
       } catch {
         // a database that cannot be read now (busy, replaced) is said once; the next change
         // tries again (a bar's module that ended would show nothing at all)
-        let said = PanelWatch.said(error)
+        let said = CLIError.from(error)?.message ?? "\(error)"
         if said != saidError {
           ctx.output.writeError("nudge: status: \(said); trying again at the next change\n")
         }

@@ -79,7 +79,7 @@ struct TrayCommand: ContextCommand {
         }
         for choice in choices {
           do { try perform(choice, panel.ctx, db, lastOpened: &lastOpened) } catch {
-            ctx.output.writeError("nudge: tray: \(PanelWatch.said(error))\n")
+            ctx.output.writeError("nudge: tray: \(CLIError.from(error)?.message ?? "\(error)")\n")
           }
         }
         // a peer's calls alone change nothing shown
@@ -117,7 +117,7 @@ struct TrayCommand: ContextCommand {
       lastOpened = now
       do { try ctx.launcher.open(link.url, in: ctx, activationToken: choice.token) } catch {
         ctx.output.writeError(
-          "nudge: tray: \((error as? TerminalOpenFailure)?.message ?? "\(error)")\n")
+          "nudge: tray: \(CLIError.from(error)?.message ?? "\(error)")\n")
       }
     case .tick(let name):
       guard let habit = try db.habits().first(where: { $0.name == name }), !habit.isMeasurable

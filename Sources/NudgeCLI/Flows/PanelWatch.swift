@@ -72,10 +72,4 @@ struct PanelWatch {
     case .deadline, .clockSet: return .changed
     }
   }
-
-  /// An error as one line.
-  static func said(_ error: any Error) -> String {
-    (error as? CLIError)?.message ?? (error as? StoreError).map { CLIError($0).message }
-      ?? "\(error)"
-  }
 }
