@@ -68,21 +68,18 @@ extension AppDatabase {
 
   // MARK: - The change journal (what undo takes back)
 
-  /// Writes one change to the journal `undo` reads.
+  /// Writes one change of an entry to the journal `undo` reads (nothing when it names none).
   static func journal(
     _ db: SQLiteConnection, madeOn: Day, at: String, kind: ChangeKind, before: FlowEntry?,
     after: FlowEntry?
   ) throws {
-    guard let flow = (after ?? before)?.flow else { return }
-    // undo and redo reach only the changes made today: those of the days before go
-    try db.execute("DELETE FROM entry_change WHERE made_on < ?", [SQLValue(madeOn)])
-    // (a new change ends what `redo` could re-apply, in every journal)
-    let seq = try db.nextJournalSeq(madeOn: madeOn)
-    try db.execute(
-      "INSERT INTO entry_change (made_on, at, seq, kind, flow, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [
-        SQLValue(madeOn), .text(at), .integer(Int64(seq)), SQLValue(kind), SQLValue(flow),
-        SQLValue(try before?.json()), SQLValue(try after?.json()),
+    guard let entry = after ?? before else { return }
+    try journal(
+      db, .entry(kind), madeOn: madeOn, at: at,
+      steps: [
+        .init(
+          key: .of(entry), before: before.map(SyncValue.init(entry:)),
+          after: after.map(SyncValue.init(entry:)))
       ])
   }
 

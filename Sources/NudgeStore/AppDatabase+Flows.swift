@@ -28,50 +28,6 @@ extension AppDatabase {
     }
   }
 
-  /// The latest change made on `day` that is not undone yet, nil when none is left.
-  public func latestUndoableChange(madeOn day: Day) throws(StoreError) -> EntryChange? {
-    try change(madeOn: day, where: "NOT undone ORDER BY seq DESC, id DESC")
-  }
-
-  /// The change `redo` re-applies: the one the latest undo of `day` took back (undo takes the
-  /// latest first, so the earliest undone one), nil when none is left (a new change forgets
-  /// what was undone before it).
-  public func latestRedoableChange(madeOn day: Day) throws(StoreError) -> EntryChange? {
-    try change(madeOn: day, where: "undone ORDER BY seq ASC, id ASC")
-  }
-
-  private func change(madeOn day: Day, where order: String) throws(StoreError) -> EntryChange? {
-    try read { db in
-      var found: EntryChange? = nil
-      _ = try db.rows(
-        """
-        SELECT id, made_on, at, kind, flow, before, after, seq FROM entry_change
-        WHERE made_on = ? AND \(order) LIMIT 1
-        """, [SQLValue(day)]
-      ) { row in
-        guard let kind = ChangeKind(rawValue: row.text(at: 3) ?? ""),
-          let flow = Flow(rawValue: row.text(at: 4) ?? "")
-        else { throw UnreadableValue(column: "entry_change", text: row.text(at: 3)) }
-        found = EntryChange(
-          id: row.integer(at: 0) ?? 0, madeOn: day, at: row.text(at: 2) ?? "", kind: kind,
-          flow: flow, before: try row.text(at: 5).map { try FlowEntry(flow: flow, json: $0) },
-          after: try row.text(at: 6).map { try FlowEntry(flow: flow, json: $0) },
-          seq: row.integer(at: 7) ?? 0)
-      }
-      return found
-    }
-  }
-
-  /// Marks `change` undone (`undo` never takes it back twice, `redo` may re-apply it), or
-  /// done again (a redo: `undo` may take it back again).
-  public func markUndone(_ change: EntryChange, _ undone: Bool = true) throws(StoreError) {
-    try write { db in
-      try db.execute(
-        "UPDATE entry_change SET undone = ? WHERE id = ?",
-        [.integer(undone ? 1 : 0), SQLValue(change.id)])
-    }
-  }
-
   // MARK: - Achievements (stored as the use cases decide them)
 
   /// What achievements are decided from: the days each flow was done, followed swaps, days off.

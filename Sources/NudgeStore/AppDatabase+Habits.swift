@@ -108,8 +108,10 @@ extension AppDatabase {
       var added = habit
       added.id = try db.insertHabit(HabitRow(habit), uid: nil, addedAt: at)
       try db.refuseGrowthBeyondLimits(from: before)
-      try db.journalHabit(
-        .added, habit: added.id, madeOn: madeOn, at: at, before: nil, after: HabitRow(added).json)
+      let key = try db.habitKey(added.id)
+      try Self.journal(
+        db, .habit(.added), madeOn: madeOn, at: at,
+        steps: [.init(key: key, before: nil, after: try Self.journalValue(db, key))])
       return added
     }
   }
@@ -117,13 +119,12 @@ extension AppDatabase {
   /// Replaces a habit's definition (a rename, a new time, archived or not), journaled.
   public func updateHabit(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) {
     try write { db in
-      guard let before = try db.habits(includingArchived: true).first(where: { $0.id == habit.id })
+      guard try db.habits(includingArchived: true).contains(where: { $0.id == habit.id })
       else { throw StoreError.refused("that habit was removed meanwhile; see 'nudge habit list'") }
       try db.refuseTakenName(habit.name, except: habit.id)
-      try db.putHabitRow(HabitRow(habit))
-      try db.journalHabit(
-        .edited, habit: habit.id, madeOn: madeOn, at: at, before: HabitRow(before).json,
-        after: HabitRow(habit).json)
+      try Self.journaled(db, .habit(.edited), madeOn: madeOn, at: at, key: db.habitKey(habit.id)) {
+        try db.putHabitRow(HabitRow(habit))
+      }
     }
   }
 
@@ -131,10 +132,9 @@ extension AppDatabase {
   /// it back).
   public func removeHabit(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) {
     try write { db in
-      try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(habit.id)])
-      try db.journalHabit(
-        .removed, habit: habit.id, madeOn: madeOn, at: at, before: HabitRow(habit).json,
-        after: nil)
+      try Self.journaled(db, .habit(.removed), madeOn: madeOn, at: at, key: db.habitKey(habit.id)) {
+        try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(habit.id)])
+      }
     }
   }
 
@@ -183,12 +183,13 @@ extension AppDatabase {
       let before = try db.habitChecks(id, from: check.day).first { $0.day == check.day }
       // a day new here counts toward what Nudge keeps of all habits
       let counts = before == nil ? try db.habitCounts() : nil
-      try db.putHabitCheck(check, habit: id)
-      if let counts { try db.refuseGrowthBeyondLimits(from: counts) }
-      try db.journalHabit(
-        kind ?? HabitChange.Kind(rawValue: check.mark.rawValue) ?? .done, habit: id,
-        madeOn: madeOn, at: at, before: before?.json,
-        after: check.json)
+      try Self.journaled(
+        db, .habit(kind ?? HabitChange.Kind(rawValue: check.mark.rawValue) ?? .done),
+        madeOn: madeOn, at: at, key: db.habitKey(id, day: check.day)
+      ) {
+        try db.putHabitCheck(check, habit: id)
+        if let counts { try db.refuseGrowthBeyondLimits(from: counts) }
+      }
       return before
     }
   }
@@ -197,97 +198,6 @@ extension AppDatabase {
   public func putHabitChecks(_ checks: [HabitCheck], habit id: Int) throws(StoreError) {
     try write { db in
       for check in checks { try db.putHabitCheck(check, habit: id) }
-    }
-  }
-
-  /// The latest habit change made on `day` not undone yet.
-  public func latestUndoableHabitChange(madeOn day: Day) throws(StoreError) -> HabitChange? {
-    try habitChange(madeOn: day, where: "NOT undone ORDER BY seq DESC, id DESC")
-  }
-
-  /// The habit change the latest undo on `day` took back (the earliest one undone).
-  public func latestRedoableHabitChange(madeOn day: Day) throws(StoreError) -> HabitChange? {
-    try habitChange(madeOn: day, where: "undone ORDER BY seq ASC, id ASC")
-  }
-
-  private func habitChange(madeOn day: Day, where order: String) throws(StoreError)
-    -> HabitChange?
-  {
-    try read { db in
-      try db.rows(
-        """
-        SELECT id, kind, habit, at, before, after, seq FROM habit_change
-        WHERE made_on = ? AND \(order) LIMIT 1
-        """, [SQLValue(day)]
-      ) { row -> HabitChange? in
-        guard let kind = HabitChange.Kind(rawValue: row.text(at: 1) ?? "") else { return nil }
-        return HabitChange(
-          id: row.integer(at: 0) ?? 0, kind: kind, habit: row.integer(at: 2) ?? 0,
-          at: row.text(at: 3) ?? "", before: row.text(at: 4), after: row.text(at: 5),
-          seq: row.integer(at: 6) ?? 0)
-      }.first ?? nil
-    }
-  }
-
-  /// Takes back `change`: the check or the habit returns to what it was before (an added habit
-  /// is removed, a removed one comes back), and the change is marked undone. Returns the
-  /// habit's name.
-  public func undoHabitChange(_ change: HabitChange) throws(StoreError) -> String {
-    try write { db in
-      switch change.kind {
-      case .done, .skipped, .failed, .noted:
-        guard let after = HabitCheck.from(json: change.after) else { break }
-        if let before = HabitCheck.from(json: change.before) {
-          try db.putHabitCheck(before, habit: change.habit)
-        } else {
-          try db.execute(
-            "DELETE FROM habit_check WHERE habit = ? AND day = ?",
-            [SQLValue(change.habit), SQLValue(after.day)])
-        }
-      case .edited:
-        if let before = HabitRow.from(json: change.before) {
-          try db.refuseTakenName(before.name, except: before.id)
-          try db.putHabitRow(before)
-        }
-      case .added:
-        try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(change.habit)])
-      case .removed:
-        if let before = HabitRow.from(json: change.before) {
-          try db.refuseTakenName(before.name, except: before.id)
-        }
-        try db.execute("UPDATE habit SET removed = 0 WHERE id = ?", [SQLValue(change.habit)])
-      }
-      try db.execute("UPDATE habit_change SET undone = 1 WHERE id = ?", [SQLValue(change.id)])
-      return try db.texts("SELECT name FROM habit WHERE id = ?", [SQLValue(change.habit)]).first
-        ?? "a habit"
-    }
-  }
-
-  /// Re-applies `change`, which an undo took back: the check or the habit gets what the change
-  /// wrote again, and the change can be undone again. Returns the habit's name.
-  public func redoHabitChange(_ change: HabitChange) throws(StoreError) -> String {
-    try write { db in
-      switch change.kind {
-      case .done, .skipped, .failed, .noted:
-        if let after = HabitCheck.from(json: change.after) {
-          try db.putHabitCheck(after, habit: change.habit)
-        }
-      case .edited:
-        if let after = HabitRow.from(json: change.after) {
-          try db.refuseTakenName(after.name, except: after.id)
-          try db.putHabitRow(after)
-        }
-      case .added:
-        if let after = HabitRow.from(json: change.after) {
-          try db.refuseTakenName(after.name, except: after.id)
-        }
-        try db.execute("UPDATE habit SET removed = 0 WHERE id = ?", [SQLValue(change.habit)])
-      case .removed:
-        try db.execute("UPDATE habit SET removed = 1 WHERE id = ?", [SQLValue(change.habit)])
-      }
-      try db.execute("UPDATE habit_change SET undone = 0 WHERE id = ?", [SQLValue(change.id)])
-      return try db.texts("SELECT name FROM habit WHERE id = ?", [SQLValue(change.habit)]).first
-        ?? "a habit"
     }
   }
 }

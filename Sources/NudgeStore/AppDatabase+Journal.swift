@@ -1,8 +1,8 @@
 import FoundationEssentials
 import NudgeCore
 
-/// A change to the days off, kept so that `nudge undo` can take it back: every pause as it was
-/// before the change and after it.
+/// A change to the days off, kept so that `nudge undo` can take it back: the pauses it changed,
+/// as they were before the change and after it.
 public struct PauseChange: Equatable, Sendable {
   /// What the change was.
   public enum Kind: String, Sendable {
@@ -26,78 +26,315 @@ public struct PauseChange: Equatable, Sendable {
   public var after: [Pause]
 }
 
-/// A change from any of the journals `undo` reads: an entry's, a habit's or the days off's.
-public enum JournaledChange: Sendable {
-  case entry(EntryChange)
-  case habit(HabitChange)
-  case pause(PauseChange)
+/// What one step of the journal is about: a key sync knows (an entry, a help note, a habit, a
+/// habit's day, a pause, a reminder time, a plan choice, the celebrations), or a setting that
+/// stays on this computer. Its text is the sync key's (`setting/NAME` for a setting).
+public enum JournalKey: Hashable, Sendable, CustomStringConvertible {
+  case data(SyncKey)
+  case setting(SettingKey)
 
-  /// Where it stands among all the journals: its place in their one count, then its time
-  /// (a change journaled before the count began is 0, ordered by its time alone).
-  var place: (seq: Int, at: Instant) {
+  /// A setting's key: the celebrations as sync keys them, any other by its name.
+  public static func of(_ setting: SettingKey) -> JournalKey {
+    setting == .celebrations ? .data(.celebrations) : .setting(setting)
+  }
+
+  /// The key of `entry` (its day's, or a help note's by its id).
+  public static func of(_ entry: FlowEntry) -> JournalKey {
+    .data(.entry(day: entry.day, flow: entry.flow.rawValue, id: entry.id))
+  }
+
+  public var description: String {
     switch self {
-    case .entry(let c): (c.seq, InstantFormat.parse(c.at) ?? .distantPast)
-    case .habit(let c): (c.seq, InstantFormat.parse(c.at) ?? .distantPast)
-    case .pause(let c): (c.seq, InstantFormat.parse(c.at) ?? .distantPast)
+    case .data(let key): key.description
+    case .setting(let key): "setting/" + key.rawValue
+    }
+  }
+
+  /// Reads the text `description` wrote; nil for one this Nudge does not know.
+  init?(text: String) {
+    if case .success(let key) = SyncKey.parse(text) {
+      self = .data(key)
+    } else if text.hasPrefix("setting/"), let key = SettingKey(rawValue: String(text.dropFirst(8))),
+      key != .celebrations
+    {
+      self = .setting(key)
+    } else {
+      return nil
     }
   }
 }
 
-extension AppDatabase {
-  /// The change `undo` takes back: the latest one made on `day` not undone yet, of any journal.
-  public func latestUndoable(madeOn day: Day) throws(StoreError) -> JournaledChange? {
-    let candidates: [JournaledChange] = [
-      try latestUndoableChange(madeOn: day).map(JournaledChange.entry),
-      try latestUndoableHabitChange(madeOn: day).map(JournaledChange.habit),
-      try pauseChange(madeOn: day, where: "NOT undone ORDER BY seq DESC, id DESC").map(
-        JournaledChange.pause),
-    ].compactMap { $0 }
-    return candidates.max { $0.place < $1.place }
-  }
+/// What a change was, as undo and redo say it: which kind of data, and what its command did.
+public enum JournalSubject: Equatable, Sendable {
+  /// A flow's entry saved, updated, edited or deleted (a help note among them).
+  case entry(ChangeKind)
+  /// A habit added, edited or removed, or one of its days recorded or noted.
+  case habit(HabitChange.Kind)
+  /// The days off, about this pause.
+  case pause(PauseChange.Kind, Pause)
+  /// Reminder times (`schedule set|on|off`).
+  case schedule
+  /// A setting (`config set|unset`).
+  case setting(SettingKey)
+  /// A plan turned on or off.
+  case plan(String, on: Bool)
 
-  /// The change `redo` re-applies: the one the latest undo on `day` took back (undo takes the
-  /// latest first, so the earliest undone), of any journal; nil when none is left.
-  public func latestRedoable(madeOn day: Day) throws(StoreError) -> JournaledChange? {
-    let candidates: [JournaledChange] = [
-      try latestRedoableChange(madeOn: day).map(JournaledChange.entry),
-      try latestRedoableHabitChange(madeOn: day).map(JournaledChange.habit),
-      try pauseChange(madeOn: day, where: "undone ORDER BY seq ASC, id ASC").map(
-        JournaledChange.pause),
-    ].compactMap { $0 }
-    return candidates.min { $0.place < $1.place }
-  }
-
-  /// Writes a change of the days off to its journal.
-  public func journalPauses(
-    _ kind: PauseChange.Kind, _ pause: Pause, madeOn: Day, at: String, before: [Pause],
-    after: [Pause]
-  ) throws(StoreError) {
-    try write { db in
-      try db.execute("DELETE FROM pause_change WHERE made_on < ?", [SQLValue(madeOn)])
-      let seq = try db.nextJournalSeq(madeOn: madeOn)
-      try db.execute(
-        """
-        INSERT INTO pause_change (made_on, at, seq, kind, pause, before, after)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          SQLValue(madeOn), .text(at), .integer(Int64(seq)), .text(kind.rawValue),
-          .text(try Self.pausesJSON([pause])),
-          .text(try Self.pausesJSON(before)), .text(try Self.pausesJSON(after)),
-        ])
+  /// Its `kind` column: the kind of data, a dot, what was done.
+  var kindText: String {
+    switch self {
+    case .entry(let kind): "entry." + kind.rawValue
+    case .habit(let kind): "habit." + kind.rawValue
+    case .pause(let kind, _): "pause." + kind.rawValue
+    case .schedule: "schedule.set"
+    case .setting(let key): "setting." + key.rawValue
+    case .plan(_, let on): on ? "plan.on" : "plan.off"
     }
   }
 
-  /// Puts the days off to `pauses` (an undo's or a redo's), and marks `change` undone or not.
-  public func movePauses(to pauses: [Pause], marking change: PauseChange, undone: Bool)
-    throws(StoreError)
-  {
+  /// Its `about` column: the pause's days, or the plan's name.
+  var aboutText: String? {
+    switch self {
+    case .pause(_, let pause): "\(pause.firstDay) \(pause.lastDay)"
+    case .plan(let name, _): name
+    default: nil
+    }
+  }
+
+  init?(kind: String, about: String?) {
+    let parts = kind.split(separator: ".", maxSplits: 1).map(String.init)
+    guard parts.count == 2 else { return nil }
+    switch parts[0] {
+    case "entry":
+      guard let kind = ChangeKind(rawValue: parts[1]) else { return nil }
+      self = .entry(kind)
+    case "habit":
+      guard let kind = HabitChange.Kind(rawValue: parts[1]) else { return nil }
+      self = .habit(kind)
+    case "pause":
+      let days = (about ?? "").split(separator: " ").compactMap { Day(String($0)) }
+      guard let kind = PauseChange.Kind(rawValue: parts[1]), days.count == 2 else { return nil }
+      self = .pause(kind, Pause(firstDay: days[0], lastDay: days[1]))
+    case "schedule": self = .schedule
+    case "setting":
+      guard let key = SettingKey(rawValue: parts[1]) else { return nil }
+      self = .setting(key)
+    case "plan":
+      guard let about, parts[1] == "on" || parts[1] == "off" else { return nil }
+      self = .plan(about, on: parts[1] == "on")
+    default: return nil
+    }
+  }
+}
+
+/// One change as the journal keeps it: what it was, and each key it changed with the value
+/// before and after (nil: none). Every kind of data undoes and redoes through it alike.
+public struct JournalChange: Equatable, Sendable {
+  /// One key's value before the change and after it.
+  public struct Step: Equatable, Sendable {
+    public var key: JournalKey
+    public var before: SyncValue?
+    public var after: SyncValue?
+  }
+
+  /// Its place in the journal's one count: later changes have larger ones.
+  public var number: Int
+  public var madeOn: Day
+  /// When it was made, ISO 8601 with its offset.
+  public var at: String
+  public var subject: JournalSubject
+  public var steps: [Step]
+  /// The local id of the habit a habit's change is about (nil for any other).
+  public var habit: Int?
+}
+
+extension AppDatabase {
+  /// The change `undo` takes back: the latest one made on `day` not undone yet.
+  public func latestUndoable(madeOn day: Day) throws(StoreError) -> JournalChange? {
+    try read { db in
+      try Self.journalChange(
+        db, madeOn: day,
+        number: db.integer(
+          "SELECT max(change) FROM change_journal WHERE made_on = ? AND NOT undone",
+          [SQLValue(day)]))
+    }
+  }
+
+  /// The change `redo` re-applies: the one the latest undo on `day` took back (undo takes the
+  /// latest first, so the earliest undone); nil when none is left.
+  public func latestRedoable(madeOn day: Day) throws(StoreError) -> JournalChange? {
+    try read { db in
+      try Self.journalChange(
+        db, madeOn: day,
+        number: db.integer(
+          "SELECT min(change) FROM change_journal WHERE made_on = ? AND undone", [SQLValue(day)]))
+    }
+  }
+
+  /// Runs `body` and journals what it changed of the keys `keys` names (asked before `body`
+  /// and after it) as one change, in one transaction; nothing is journaled when no key's value
+  /// moved.
+  public func journaling<T>(
+    _ subject: JournalSubject, madeOn: Day, at: String,
+    keys: () throws(StoreError) -> [JournalKey], _ body: () throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    try inTransaction {
+      let keysBefore = try keys()
+      let before = try read { db in try keysBefore.map { try Self.journalValue(db, $0) } }
+      let result = try body()
+      var all = keysBefore
+      for key in try keys() where !all.contains(key) { all.append(key) }
+      try write { db in
+        let steps = try all.enumerated().map { index, key in
+          JournalChange.Step(
+            key: key, before: index < before.count ? before[index] : nil,
+            after: try Self.journalValue(db, key))
+        }
+        try Self.journal(db, subject, madeOn: madeOn, at: at, steps: steps)
+      }
+      return result
+    }
+  }
+
+  /// Puts every key `change` changed back to its value before (`undo`) or forward to its value
+  /// after (a redo), and marks the change undone or not — only when each key still holds what
+  /// the change left (else false, nothing written: an import or a sync changed it since).
+  public func move(_ change: JournalChange, undo: Bool) throws(StoreError) -> Bool {
     try write { db in
-      try db.execute("DELETE FROM pause")
-      for pause in pauses { try db.save(pause) }
+      let steps = undo ? change.steps.reversed() : change.steps
+      for step in steps {
+        let expected = undo ? step.after : step.before
+        guard Self.sameValue(try Self.journalValue(db, step.key), expected) else { return false }
+      }
+      for step in steps {
+        let target = undo ? step.before : step.after
+        // a habit coming back under a name another habit took meanwhile is refused
+        if case .data(.habit(let uid)) = step.key, let name = target?.habit?.name {
+          try db.refuseTakenName(name, except: try db.habitID(uid: uid, removed: true))
+        }
+        try Self.applyJournalValue(db, step.key, target)
+      }
       try db.execute(
-        "UPDATE pause_change SET undone = ? WHERE id = ?",
-        [.integer(undone ? 1 : 0), SQLValue(change.id)])
+        "UPDATE change_journal SET undone = ? WHERE change = ?",
+        [.integer(undo ? 1 : 0), SQLValue(change.number)])
+      return true
+    }
+  }
+
+  /// Runs `body` on `db` and journals what it changed of `key` as one change.
+  static func journaled<T>(
+    _ db: SQLiteConnection, _ subject: JournalSubject, madeOn: Day, at: String, key: JournalKey,
+    _ body: () throws -> T
+  ) throws -> T {
+    let before = try journalValue(db, key)
+    let result = try body()
+    try journal(
+      db, subject, madeOn: madeOn, at: at,
+      steps: [.init(key: key, before: before, after: try journalValue(db, key))])
+    return result
+  }
+
+  /// Writes a change whose steps the caller knows (a habit just added: none before it).
+  static func journal(
+    _ db: SQLiteConnection, _ subject: JournalSubject, madeOn: Day, at: String,
+    steps: [JournalChange.Step]
+  ) throws {
+    let moved = steps.filter { !sameValue($0.before, $0.after) }
+    guard !moved.isEmpty else { return }
+    // undo and redo reach only the changes made today: those of the days before go, and a new
+    // change ends what `redo` could re-apply (as in an editor)
+    try db.execute(
+      "DELETE FROM change_journal WHERE made_on < ? OR (made_on = ? AND undone)",
+      [SQLValue(madeOn), SQLValue(madeOn)])
+    let number = (try db.integer("SELECT max(change) FROM change_journal") ?? 0) + 1
+    for step in moved {
+      try db.execute(
+        """
+        INSERT INTO change_journal (change, made_on, at, kind, about, key, before, after)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          SQLValue(number), SQLValue(madeOn), .text(at), .text(subject.kindText),
+          SQLValue(subject.aboutText), .text(step.key.description), SQLValue(step.before?.text),
+          SQLValue(step.after?.text),
+        ])
+    }
+    // a habit removed on a day whose changes went is gone for good, with its days
+    let forgotten = """
+      SELECT id FROM habit WHERE removed
+        AND 'habit/' || uid NOT IN (SELECT key FROM change_journal)
+      """
+    try db.execute("DELETE FROM habit_check WHERE habit IN (\(forgotten))")
+    try db.execute("DELETE FROM habit WHERE id IN (\(forgotten))")
+  }
+
+  /// The steps of change `number` made on `day` (nil: no such change).
+  private static func journalChange(_ db: SQLiteConnection, madeOn day: Day, number: Int?) throws
+    -> JournalChange?
+  {
+    guard let number else { return nil }
+    var change: JournalChange? = nil
+    _ = try db.rows(
+      "SELECT at, kind, about, key, before, after FROM change_journal WHERE change = ? ORDER BY id",
+      [SQLValue(number)]
+    ) { row in
+      guard let subject = JournalSubject(kind: row.text(at: 1) ?? "", about: row.text(at: 2)),
+        let key = JournalKey(text: row.text(at: 3) ?? "")
+      else { throw UnreadableValue(column: "change_journal", text: row.text(at: 1)) }
+      let step = JournalChange.Step(
+        key: key, before: row.text(at: 4).flatMap { SyncValue(text: $0) },
+        after: row.text(at: 5).flatMap { SyncValue(text: $0) })
+      if change == nil {
+        change = JournalChange(
+          number: number, madeOn: day, at: row.text(at: 0) ?? "", subject: subject, steps: [])
+      }
+      change?.steps.append(step)
+    }
+    if var found = change, case .habit = found.subject {
+      for step in found.steps {
+        switch step.key {
+        case .data(.habit(let uid)), .data(.habitDay(let uid, _)):
+          found.habit = try db.resolvedHabitID(uid: uid)
+        default: continue
+        }
+      }
+      change = found
+    }
+    return change
+  }
+
+  /// Whether two values are the same whenever each was saved (a run that changed nothing
+  /// stamps a new time: no change to journal, undo or redo over).
+  static func sameValue(_ a: SyncValue?, _ b: SyncValue?) -> Bool {
+    func unstamped(_ value: SyncValue?) -> SyncValue? {
+      guard var value else { return nil }
+      value.savedAt = value.savedAt == nil ? nil : ""
+      return value
+    }
+    return unstamped(a) == unstamped(b)
+  }
+
+  /// What `key` holds here now (nil: nothing).
+  static func journalValue(_ db: SQLiteConnection, _ key: JournalKey) throws -> SyncValue? {
+    switch key {
+    case .data(let key): try localValue(db, key)
+    case .setting(let key):
+      try db.texts("SELECT value FROM setting WHERE key = ?", [.text(key.rawValue)]).first.map {
+        SyncValue(value: $0)
+      }
+    }
+  }
+
+  /// Writes what `value` says `key` holds (nil: removes it).
+  static func applyJournalValue(_ db: SQLiteConnection, _ key: JournalKey, _ value: SyncValue?)
+    throws
+  {
+    switch key {
+    case .data(let key): try applyValue(db, key, value)
+    case .setting(let key):
+      try db.execute("DELETE FROM setting WHERE key = ?", [.text(key.rawValue)])
+      guard let text = value?.value else { return }
+      try db.execute(
+        "INSERT INTO setting (key, value) VALUES (?, ?)", [.text(key.rawValue), .text(text)])
     }
   }
 
@@ -109,52 +346,63 @@ extension AppDatabase {
       return true
     }
   }
+}
 
-  private func pauseChange(madeOn day: Day, where order: String) throws(StoreError)
-    -> PauseChange?
-  {
-    try read { db in
-      try db.rows(
-        """
-        SELECT id, seq, kind, at, before, after, pause FROM pause_change
-        WHERE made_on = ? AND \(order) LIMIT 1
-        """, [SQLValue(day)]
-      ) { row -> PauseChange? in
-        guard let kind = PauseChange.Kind(rawValue: row.text(at: 2) ?? ""),
-          let before = Self.pauses(json: row.text(at: 4)),
-          let after = Self.pauses(json: row.text(at: 5)),
-          let pause = Self.pauses(json: row.text(at: 6))?.first
-        else { return nil }
-        return PauseChange(
-          id: row.integer(at: 0) ?? 0, seq: row.integer(at: 1) ?? 0, kind: kind,
-          at: row.text(at: 3) ?? "", pause: pause, before: before, after: after)
-      }.first ?? nil
-    }
-  }
-
-  static func pausesJSON(_ pauses: [Pause]) throws -> String {
-    String(decoding: try NudgeJSON.encode(pauses), as: UTF8.self)
-  }
-
-  static func pauses(json: String?) -> [Pause]? {
-    guard let json else { return nil }
-    return try? NudgeJSON.decode([Pause].self, from: Data(json.utf8))
+extension SyncValue {
+  /// An entry's value as sync and the journal keep it: its answers and when it was saved.
+  init(entry: FlowEntry) {
+    let stored = entry.stored
+    self.init(answers: stored.answers, savedAt: stored.savedAt)
   }
 }
 
-extension SQLiteConnection {
-  /// Makes way for a new change made on `madeOn` in any journal, and returns its place in
-  /// their one count: a new change ends what `redo` could re-apply, in every journal (as in an
-  /// editor), and comes after every change kept.
-  func nextJournalSeq(madeOn: Day) throws -> Int {
-    for table in ["entry_change", "habit_change", "pause_change"] {
-      try execute("DELETE FROM \(table) WHERE made_on = ? AND undone", [SQLValue(madeOn)])
+extension JournalChange {
+  /// The entry's change as `undo` and `delete` report it (nil: another kind's).
+  public var entryChange: EntryChange? {
+    guard case .entry(let kind) = subject, let step = steps.first,
+      case .data(.entry(let day, let flowName, let id)) = step.key, let flow = Flow(rawValue: flowName)
+    else { return nil }
+    func entry(_ value: SyncValue?) -> FlowEntry? {
+      guard let answers = value?.answers, let savedAt = value?.savedAt else { return nil }
+      return try? FlowEntry(
+        stored: StoredEntry(flow: flowName, day: day, id: id, answers: answers, savedAt: savedAt))
     }
-    let latest = try integer(
-      """
-      SELECT max(seq) FROM (SELECT max(seq) AS seq FROM entry_change
-        UNION ALL SELECT max(seq) FROM habit_change UNION ALL SELECT max(seq) FROM pause_change)
-      """)
-    return (latest ?? 0) + 1
+    return EntryChange(
+      id: number, madeOn: madeOn, at: at, kind: kind, flow: flow, before: entry(step.before),
+      after: entry(step.after), seq: number)
+  }
+
+  /// The habit's change as `undo` reports it (nil: another kind's): a day's check before and
+  /// after, or the habit's definition.
+  public var habitChange: HabitChange? {
+    guard case .habit(let kind) = subject, let step = steps.first else { return nil }
+    func check(_ value: SyncValue?) -> String? {
+      guard case .data(.habitDay(_, let day)) = step.key, let value, let done = value.done else {
+        return nil
+      }
+      return HabitCheck(
+        day: day, done: done, failed: value.failed ?? false, value: value.amount,
+        note: value.note, savedAt: value.savedAt ?? ""
+      ).json
+    }
+    return HabitChange(
+      id: number, kind: kind, habit: habit ?? 0, at: at, before: check(step.before),
+      after: check(step.after), seq: number)
+  }
+
+  /// The days off's change as `undo` reports it (nil: another kind's).
+  public var pauseChange: PauseChange? {
+    guard case .pause(let kind, let pause) = subject else { return nil }
+    func pauses(_ value: (Step) -> SyncValue?) -> [Pause] {
+      steps.compactMap { step in
+        guard case .data(.pause(let first)) = step.key, let last = value(step)?.lastDay else {
+          return nil
+        }
+        return Pause(firstDay: first, lastDay: last)
+      }
+    }
+    return PauseChange(
+      id: number, seq: number, kind: kind, at: at, pause: pause, before: pauses(\.before),
+      after: pauses(\.after))
   }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// Nudge's SQLite database: migrations and the named reads and writes the commands use.
 public final class AppDatabase: Sendable {
   /// The schema version this binary writes (`PRAGMA user_version`).
-  public static let schemaVersion = 17
+  public static let schemaVersion = 18
 
   /// The one connection: used only by the thread holding `lock` (which swaps it for one to
   /// the file now at `path` when the one opened was deleted or replaced).

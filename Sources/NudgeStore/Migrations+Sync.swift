@@ -173,5 +173,28 @@ extension AppDatabase {
     """
       ALTER TABLE habit ADD COLUMN also_at TEXT NOT NULL DEFAULT '';
     """,
+    // Version 18: one journal for `undo` and `redo`, over the keys sync knows (an entry, a
+    // habit, a habit's day, a pause, a reminder time, a plan choice) and the settings: each
+    // change's steps (`change`: its place in the one count, shared by its steps), what it was
+    // (`kind`, `about`), and each key's value before and after as sync writes it (NULL: none).
+    // The three journals it replaces (entries, habits, pauses) held only today's changes;
+    // those are not carried over (an upgrade starts the day's undo afresh), and a habit removed
+    // today is gone with them, as one removed yesterday would be.
+    """
+      CREATE TABLE change_journal (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        change INTEGER NOT NULL, made_on TEXT NOT NULL, at TEXT NOT NULL,
+        kind TEXT NOT NULL, about TEXT,
+        key TEXT NOT NULL, before TEXT, after TEXT,
+        undone BOOLEAN NOT NULL DEFAULT 0
+      );
+      CREATE INDEX change_journal_change ON change_journal (change);
+      CREATE INDEX change_journal_key ON change_journal (key);
+      DROP TABLE entry_change;
+      DROP TABLE habit_change;
+      DROP TABLE pause_change;
+      DELETE FROM habit_check WHERE habit IN (SELECT id FROM habit WHERE removed);
+      DELETE FROM habit WHERE removed;
+    """,
   ]
 }

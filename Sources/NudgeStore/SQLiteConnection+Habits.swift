@@ -172,29 +172,11 @@ extension SQLiteConnection {
       ])
   }
 
-  /// Writes a habit change to its journal; as the entries' journal, it keeps only the latest
-  /// day's changes, and a new change ends what could be redone. A habit removed on a day whose
-  /// changes go is gone for good, with its checks.
-  func journalHabit(
-    _ kind: HabitChange.Kind, habit: Int, madeOn: Day, at: String, before: String?,
-    after: String?
-  ) throws {
-    try execute("DELETE FROM habit_change WHERE made_on < ?", [SQLValue(madeOn)])
-    // a new change ends what redo could re-apply, in every journal
-    let seq = try nextJournalSeq(madeOn: madeOn)
-    // this change first, so the habit it is about (removed by it, say) stays while it can be
-    // undone
-    try execute(
-      "INSERT INTO habit_change (made_on, at, seq, kind, habit, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [
-        SQLValue(madeOn), .text(at), .integer(Int64(seq)), .text(kind.rawValue), SQLValue(habit),
-        SQLValue(before),
-        SQLValue(after),
-      ])
-    try execute(
-      "DELETE FROM habit_check WHERE habit IN (SELECT id FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change))"
-    )
-    try execute(
-      "DELETE FROM habit WHERE removed AND id NOT IN (SELECT habit FROM habit_change)")
+  /// The journal's key of habit `id`'s definition, or of its day `day`.
+  func habitKey(_ id: Int, day: Day? = nil) throws -> JournalKey {
+    guard let uid = try texts("SELECT uid FROM habit WHERE id = ?", [SQLValue(id)]).first else {
+      throw StoreError.refused("that habit was removed meanwhile; see 'nudge habit list'")
+    }
+    return .data(day.map { .habitDay(uid: uid, day: $0) } ?? .habit(uid: uid))
   }
 }

@@ -2,7 +2,7 @@ import NudgeCore
 import NudgeStore
 
 /// A habit added (journaled) or changed, its day recorded (done or skipped, from a terminal or
-/// its reminder), a habit's change taken back, a habit removed or a Loop backup brought in —
+/// its reminder), a habit removed or a Loop backup brought in —
 /// each but the addition in one transaction with the achievements it earns or takes back
 /// (`AchievementLedger`) and, for a day done now, the celebration it draws.
 public struct HabitChanges: Sendable {
@@ -14,6 +14,11 @@ public struct HabitChanges: Sendable {
   public struct Settled: Sendable {
     public var newAchievements: [Achievement] = []
     public var lostAchievements: [Achievement] = []
+
+    public init(newAchievements: [Achievement] = [], lostAchievements: [Achievement] = []) {
+      self.newAchievements = newAchievements
+      self.lostAchievements = lostAchievements
+    }
   }
 
   /// Records `check` of habit `id` (replacing that day's), journaled; returns what it replaced
@@ -56,16 +61,6 @@ public struct HabitChanges: Sendable {
   public func update(_ habit: Habit, madeOn: Day, at: String) throws(StoreError) -> Settled {
     try settling { () throws(StoreError) in try db.updateHabit(habit, madeOn: madeOn, at: at) }
       .settled
-  }
-
-  /// Takes back a habit's change (`nudge undo`); returns the habit's name.
-  public func undo(_ change: HabitChange) throws(StoreError) -> (name: String, settled: Settled) {
-    try settling { () throws(StoreError) in try db.undoHabitChange(change) }
-  }
-
-  /// Re-applies a habit's change an undo took back (`nudge redo`); returns the habit's name.
-  public func redo(_ change: HabitChange) throws(StoreError) -> (name: String, settled: Settled) {
-    try settling { () throws(StoreError) in try db.redoHabitChange(change) }
   }
 
   /// Removes a habit (its days go with it: what they earned is taken back).

@@ -1,7 +1,7 @@
 import NudgeCore
 import NudgeStore
 
-/// Changes the days off (`nudge pause`, `resume`, `pause remove`, and `undo`/`redo` of those),
+/// Changes the days off (`nudge pause`, `resume`, `pause remove`),
 /// each in one transaction: the pauses are stored, the change is journaled for `undo`, and
 /// achievements follow the history they give (a streak that waited over sick days may reach a
 /// milestone it had missed; one a wrong pause gave is taken back when the pause goes).
@@ -14,6 +14,11 @@ public struct PauseDays: Sendable {
   public struct Settled: Sendable {
     public var new: [Achievement]
     public var lost: [Achievement]
+
+    public init(new: [Achievement], lost: [Achievement]) {
+      self.new = new
+      self.lost = lost
+    }
   }
 
   /// Stores `pause` as of `today` (ahead, from today, or past); returns the achievements it
@@ -47,30 +52,6 @@ public struct PauseDays: Sendable {
     }
   }
 
-  /// What an undo (or a redo) of a pause change did.
-  public enum Moved: Sendable {
-    case moved(PauseChange, Settled)
-    /// The days off are no longer as the change left them (a sync or an import changed them
-    /// since): nothing was changed.
-    case changedSince(PauseChange)
-  }
-
-  /// Takes `change` back (`undo`: the days off as they were before it) or re-applies it
-  /// (`redo`), when the days off are still as it left them.
-  public func move(_ change: PauseChange, undo: Bool) throws(StoreError) -> Moved {
-    try db.inTransaction {
-      let (expected, target) = undo ? (change.after, change.before) : (change.before, change.after)
-      guard Pause.disjoint(try db.pauses()) == Pause.disjoint(expected) else {
-        return .changedSince(change)
-      }
-      let ledger = AchievementLedger(db: db)
-      let heldBefore = try ledger.held()
-      try db.movePauses(to: target, marking: change, undone: undo)
-      let (new, lost) = try ledger.settle(heldBefore: heldBefore)
-      return .moved(change, Settled(new: new, lost: lost))
-    }
-  }
-
   private func change(
     _ kind: PauseChange.Kind, _ pause: Pause, today: Day, at: String,
     _ body: () throws(StoreError) -> Void
@@ -78,10 +59,11 @@ public struct PauseDays: Sendable {
     try db.inTransaction {
       let ledger = AchievementLedger(db: db)
       let heldBefore = try ledger.held()
-      let before = try db.pauses()
-      try body()
-      try db.journalPauses(
-        kind, pause, madeOn: today, at: at, before: before, after: try db.pauses())
+      try db.journaling(
+        .pause(kind, pause), madeOn: today, at: at,
+        keys: { () throws(StoreError) in
+          try db.pauses().map { .data(.pause(firstDay: $0.firstDay)) }
+        }, body)
       let (new, lost) = try ledger.settle(heldBefore: heldBefore)
       return Settled(new: new, lost: lost)
     }

@@ -1,9 +1,10 @@
 import NudgeCore
 import NudgeStore
 
-/// Takes back the latest change made today (`nudge undo`), in one transaction: the entry
-/// returns to what it was before the change (or goes, when the change created it), the change
-/// is marked undone, and achievements follow the history.
+/// Takes back the latest change made today (`nudge undo`), whatever it changed — an entry, a
+/// help note, a habit or its day, the days off, a reminder time, a setting, a plan choice — in
+/// one transaction: each key it changed returns to its value before, the change is marked
+/// undone, and achievements follow the history.
 public struct UndoChange: Sendable {
   public let db: AppDatabase
 
@@ -11,26 +12,28 @@ public struct UndoChange: Sendable {
 
   /// What an undo (or a redo) did.
   public enum Reverted: Sendable {
-    case undone(ChangeTakenBack)
-    /// The entry is no longer as the undo (or redo) expects it (an import wrote it since):
-    /// nothing was changed.
-    case changedSince(EntryChange)
+    case moved(JournalChange, Settled)
+    /// A key is no longer as the undo (or redo) expects it (an import or a sync wrote it
+    /// since): nothing was changed.
+    case changedSince(JournalChange)
   }
+
+  /// What a step along the journal did to the achievements.
+  public typealias Settled = HabitChanges.Settled
 
   /// Takes back the latest change made on `madeOn` that is not undone yet; nil when that day
   /// has no change left to undo.
   public func callAsFunction(madeOn day: Day) throws(StoreError) -> Reverted? {
     try db.inTransaction {
-      guard let change = try db.latestUndoableChange(madeOn: day) else { return nil }
-      return try JournalStep(db: db).move(
-        change, from: change.after, to: change.before, undone: true)
+      guard let change = try db.latestUndoable(madeOn: day) else { return nil }
+      return try JournalStep(db: db).move(change, undo: true)
     }
   }
 }
 
 /// Re-applies what the latest undo of today took back (`nudge redo`), until the next change:
-/// the entry gets the answers that change gave it again (or goes again, for a delete), the
-/// change can be undone again, and achievements follow the history.
+/// each key gets the value that change gave it again, the change can be undone again, and
+/// achievements follow the history.
 public struct RedoChange: Sendable {
   public let db: AppDatabase
 
@@ -40,9 +43,8 @@ public struct RedoChange: Sendable {
   /// undo that day, or a change made since).
   public func callAsFunction(madeOn day: Day) throws(StoreError) -> UndoChange.Reverted? {
     try db.inTransaction {
-      guard let change = try db.latestRedoableChange(madeOn: day) else { return nil }
-      return try JournalStep(db: db).move(
-        change, from: change.before, to: change.after, undone: false)
+      guard let change = try db.latestRedoable(madeOn: day) else { return nil }
+      return try JournalStep(db: db).move(change, undo: false)
     }
   }
 }
@@ -51,35 +53,11 @@ public struct RedoChange: Sendable {
 private struct JournalStep {
   let db: AppDatabase
 
-  /// Whether two entries hold the same answers, whenever each was saved (a run that changed
-  /// nothing stamps a new time and journals nothing: it is no change to undo or redo over).
-  static func sameAnswers(_ a: FlowEntry?, _ b: FlowEntry?) -> Bool {
-    func unstamped(_ entry: FlowEntry?) -> StoredEntry? {
-      guard var stored = entry?.stored else { return nil }
-      stored.savedAt = ""
-      return stored
-    }
-    return unstamped(a) == unstamped(b)
-  }
-
-  /// Puts `change`'s entry from `expected` to `target` (nil: no entry) and marks the change
-  /// `undone` or not, inside the caller's transaction; only an entry still as `expected` moves.
-  func move(
-    _ change: EntryChange, from expected: FlowEntry?, to target: FlowEntry?, undone: Bool
-  ) throws(StoreError) -> UndoChange.Reverted? {
-    guard let touched = change.entry else { return nil }
-    guard Self.sameAnswers(try db.entry(change.flow, key: touched.key), expected) else {
-      return .changedSince(change)
-    }
+  func move(_ change: JournalChange, undo: Bool) throws(StoreError) -> UndoChange.Reverted {
     let ledger = AchievementLedger(db: db)
     let heldBefore = try ledger.held()
-    if let target {
-      try db.putFlowEntry(target)
-    } else {
-      try db.removeFlowEntry(touched)
-    }
-    try db.markUndone(change, undone)
+    guard try db.move(change, undo: undo) else { return .changedSince(change) }
     let (new, lost) = try ledger.settle(heldBefore: heldBefore)
-    return .undone(ChangeTakenBack(change: change, newAchievements: new, lostAchievements: lost))
+    return .moved(change, UndoChange.Settled(newAchievements: new, lostAchievements: lost))
   }
 }

@@ -235,14 +235,15 @@ import Testing
         "INSERT INTO entry_change (made_on, at, kind, flow) VALUES (?, 'x', ?, 'prep')",
         [.text(day), .text(kind)])
     }
-    // When it is opened by today's Nudge
-    let db = try AppDatabase.open(path: path)
+    // When it is brought to version 10
+    try AppDatabase.migrate(old, upTo: 10)
     // Then only the changes of the journal's latest day are kept
-    let kept = try db.read { conn in
-      try conn.texts("SELECT made_on || ' ' || kind FROM entry_change ORDER BY id")
-    }
+    let kept = try old.texts("SELECT made_on || ' ' || kind FROM entry_change ORDER BY id")
     #expect(kept == ["2026-11-07 saved", "2026-11-07 edited"])
-    #expect(try db.latestUndoableChange(madeOn: Day("2026-11-07")!)?.kind == .edited)
+    // and today's Nudge (version 18: one journal for every kind) starts the day's undo afresh
+    let db = try AppDatabase.open(path: path)
+    #expect(try db.latestUndoable(madeOn: Day("2026-11-07")!) == nil)
+    #expect(try db.read { try $0.texts("SELECT name FROM sqlite_master WHERE name LIKE '%_change'") } == [])
     // and the streak's checkpoint is stored on a read, and thrown away by an older day's write
     let today = Day("2026-11-20")!
     let read = try db.streakDays(today: today)

@@ -18,12 +18,12 @@ import Testing
     #expect(deleted.change.before == note.flowEntry && deleted.change.after == nil)
     #expect(deleted.lostAchievements == [.firstHelp])
     #expect(try db.helpNote(id: "n1") == nil)
-    #expect(try db.latestUndoableChange(madeOn: day)?.kind == .deleted)
+    #expect(try db.latestUndoable(madeOn: day)?.entryChange?.kind == .deleted)
   }
 
   @Test func deletingWhatIsNotThereChangesNothing() throws {
     let db = try AppDatabase.inMemory()
     #expect(try DeleteEntry(db: db)(.review, key: "2026-03-01", madeOn: day, at: "x") == nil)
-    #expect(try db.latestUndoableChange(madeOn: day) == nil)
+    #expect(try db.latestUndoable(madeOn: day) == nil)
   }
 }

@@ -20,7 +20,7 @@ import Testing
   func journal(_ db: AppDatabase) throws -> [String] {
     try db.read { conn in
       try conn.texts(
-        "SELECT made_on || ' ' || kind || ' ' || flow || ' ' || undone FROM entry_change ORDER BY id"
+        "SELECT made_on || ' ' || kind || ' ' || key || ' ' || undone FROM change_journal ORDER BY id"
       )
     }
   }
@@ -53,7 +53,7 @@ import Testing
       CheckinEntry.self, day: yesterday, savedAt: "2026-03-02T05:00:00Z", madeOn: today
     ) { $0.feel = "tired" }
     // Then only today's change is left in the journal
-    #expect(try journal(db) == ["2026-03-02 saved checkin 0"])
+    #expect(try journal(db) == ["2026-03-02 entry.saved entry/2026-03-01/checkin 0"])
     // and nothing else went: yesterday's entries are as they were left
     #expect(try db.review(on: yesterday)?.commitTo == "run")
     #expect(try db.prep(on: yesterday)?.water == true)
@@ -64,28 +64,31 @@ import Testing
     try finish(PrepEntry.self, day: today, savedAt: "2026-03-02T21:00:00Z", madeOn: today) {
       $0.produce = true
     }
-    guard case .undone(let undone) = try #require(try UndoChange(db: db)(madeOn: today)) else {
+    guard case .moved(let undone, _) = try #require(try UndoChange(db: db)(madeOn: today)) else {
       Issue.record("today's prep was not undone")
       return
     }
-    #expect(try undone.change.flow == .prep && db.prep(on: today) == nil)
+    #expect(try undone.entryChange?.flow == .prep && db.prep(on: today) == nil)
     // another write today keeps today's undone change until it ends what redo reaches
-    #expect(try journal(db) == ["2026-03-02 saved checkin 0", "2026-03-02 saved prep 1"])
-    guard case .undone = try #require(try RedoChange(db: db)(madeOn: today)) else {
+    #expect(try journal(db) == [
+        "2026-03-02 entry.saved entry/2026-03-01/checkin 0",
+        "2026-03-02 entry.saved entry/2026-03-02/prep 1",
+      ])
+    guard case .moved = try #require(try RedoChange(db: db)(madeOn: today)) else {
       Issue.record("today's prep was not redone")
       return
     }
     #expect(try db.prep(on: today)?.produce == true)
-    guard case .undone(let second) = try #require(try UndoChange(db: db)(madeOn: today)) else {
+    guard case .moved(let second, _) = try #require(try UndoChange(db: db)(madeOn: today)) else {
       Issue.record("the prep was not undone again")
       return
     }
-    #expect(second.change.flow == .prep)
-    guard case .undone(let third) = try #require(try UndoChange(db: db)(madeOn: today)) else {
+    #expect(second.entryChange?.flow == .prep)
+    guard case .moved(let third, _) = try #require(try UndoChange(db: db)(madeOn: today)) else {
       Issue.record("the late check-in was not undone")
       return
     }
-    #expect(try third.change.flow == .checkin && db.checkin(on: yesterday) == nil)
+    #expect(try third.entryChange?.flow == .checkin && db.checkin(on: yesterday) == nil)
     #expect(try UndoChange(db: db)(madeOn: today) == nil)
     // a delete the next day drops all of that, reopened from the file
     let reopened = try AppDatabase.open(path: path)
@@ -93,7 +96,7 @@ import Testing
     #expect(
       try DeleteEntry(db: reopened)(
         .review, key: yesterday.description, madeOn: next, at: "2026-03-03T10:00:00Z") != nil)
-    #expect(try journal(reopened) == ["2026-03-03 deleted review 0"])
+    #expect(try journal(reopened) == ["2026-03-03 entry.deleted entry/2026-03-01/review 0"])
     #expect(try reopened.prep(on: yesterday)?.water == true)
   }
 }

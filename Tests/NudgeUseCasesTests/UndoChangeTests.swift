@@ -20,20 +20,20 @@ import Testing
     ) { $0.commitTo = "run" }
     let undo = UndoChange(db: db)
     // When undone once: the earlier answer is back
-    guard case .undone(let edit) = try #require(try undo(madeOn: day)) else {
+    guard case .moved(let edit, _) = try #require(try undo(madeOn: day)) else {
       Issue.record("the edit was not undone")
       return
     }
-    #expect(edit.change.kind == .edited)
+    #expect(edit.entryChange?.kind == .edited)
     #expect(try db.review(on: day)?.commitTo == "walk")
     // When undone again: the save goes, and the achievement it earned with it
     #expect(try db.achievements()[.firstReview] == day)
-    guard case .undone(let save) = try #require(try undo(madeOn: day)) else {
+    guard case .moved(let save, let settled) = try #require(try undo(madeOn: day)) else {
       Issue.record("the save was not undone")
       return
     }
-    #expect(save.change.kind == .saved)
-    #expect(save.lostAchievements == [.firstReview])
+    #expect(save.entryChange?.kind == .saved)
+    #expect(settled.lostAchievements == [.firstReview])
     #expect(try db.review(on: day) == nil)
     #expect(try db.achievements().isEmpty)
     // Then nothing is left to undo, and another day's changes are not today's
@@ -56,7 +56,7 @@ import Testing
       Issue.record("an entry changed since was undone")
       return
     }
-    #expect(change.flow == .prep)
+    #expect(change.entryChange?.flow == .prep)
     #expect(try db.prep(on: day) == replaced)
   }
 
@@ -69,12 +69,13 @@ import Testing
       try DeleteEntry(db: db)(.prep, key: day.description, madeOn: day, at: "2026-03-01T22:00:00Z"))
     #expect(deleted.lostAchievements == [.firstPrep])
     #expect(try db.prep(on: day) == nil)
-    guard case .undone(let back) = try #require(try UndoChange(db: db)(madeOn: day)) else {
+    guard case .moved(let back, let settled) = try #require(try UndoChange(db: db)(madeOn: day))
+    else {
       Issue.record("the delete was not undone")
       return
     }
-    #expect(back.change.kind == .deleted)
-    #expect(back.newAchievements == [.firstPrep])
+    #expect(back.entryChange?.kind == .deleted)
+    #expect(settled.newAchievements == [.firstPrep])
     #expect(try db.prep(on: day)?.water == true)
   }
 }

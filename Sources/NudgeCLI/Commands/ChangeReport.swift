@@ -2,7 +2,8 @@ import NudgeCore
 import NudgeStore
 import NudgeUseCases
 
-/// What undo and redo say: the same words and JSON, one direction each.
+/// What undo and redo say: the same words and JSON, one direction each, in the words of the
+/// kind of data the change was about.
 struct JournalStepReport {
   var redo: Bool
 
@@ -10,24 +11,44 @@ struct JournalStepReport {
     _ ctx: Context, _ db: AppDatabase, _ outcome: UndoChange.Reverted, today: Day, json: Bool
   ) throws {
     let verb = redo ? "redone" : "undone"
-    guard case .undone(let step) = outcome else {
-      if case .changedSince(let change) = outcome {
-        let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "the entry"
-        throw CLIError(
-          "nothing \(verb): \(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'.",
-          code: .failure)
+    let (step, moved): (JournalChange, UndoChange.Settled)
+    switch outcome {
+    case .moved(let change, let settled): (step, moved) = (change, settled)
+    case .changedSince(let change):
+      let since: String
+      if let entry = change.entryChange {
+        let what = entry.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "the entry"
+        since =
+          "\(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'."
+      } else {
+        since =
+          switch change.subject {
+          case .pause: "your days off changed since (a sync or an import); see nudge pause list."
+          case .habit: "that habit changed since (a sync or an import); see nudge habit list."
+          case .schedule: "those reminder times changed since (a sync); see nudge schedule."
+          case .setting: "that setting changed since; see nudge config list."
+          case .plan, .entry: "that plan was turned on or off since (a sync); see nudge plan list."
+          }
       }
-      return
+      throw CLIError("nothing \(verb): " + since, code: .failure)
+    }
+    if let habit = step.habitChange {
+      return try HabitUndo.say(ctx, db, step, habit, moved, redo: redo, json: json)
+    }
+    if let pause = step.pauseChange {
+      return try PauseUndo.say(ctx, db, pause, moved, redo: redo, today: today, json: json)
+    }
+    guard let change = step.entryChange else {
+      return try SettingUndo(redo: redo).say(ctx, db, step, moved, json: json)
     }
     let streak = try ctx.streak(db, today: today)
-    let change = step.change
     // the entry as it is now, and the one this step took away
     let (now, gone) = redo ? (change.after, change.before) : (change.before, change.after)
     try ctx.render(
       ChangeReport(
         kind: change.kind.rawValue, entry: now,
-        newAchievements: step.newAchievements,
-        lostAchievements: step.lostAchievements, streak: streak, undone: !redo,
+        newAchievements: moved.newAchievements,
+        lostAchievements: moved.lostAchievements, streak: streak, undone: !redo,
         redone: redo, removed: now == nil ? gone : nil), json: json
     ) {
       let what = change.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "an entry"
@@ -42,7 +63,7 @@ struct JournalStepReport {
         }
       ctx.line(ctx.style.green("✓") + " " + done)
       EntryText.sayEffects(
-        ctx, new: step.newAchievements, lost: step.lostAchievements, streak: streak)
+        ctx, new: moved.newAchievements, lost: moved.lostAchievements, streak: streak)
       if !redo { ctx.line(ctx.style.dim("Undid one too many? 'nudge redo' re-applies it.")) }
     }
   }

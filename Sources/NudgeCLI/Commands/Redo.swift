@@ -16,13 +16,7 @@ struct RedoCommand: ContextCommand {
   func run(_ ctx: Context) throws {
     let db = try ctx.openDatabase()
     let today = ctx.today(try db.settings()).day
-    // what the latest undo took back is the earliest change undone, of any journal
-    switch try db.latestRedoable(madeOn: today) {
-    case .habit(let change): return try HabitUndo.say(ctx, db, change, redo: true, json: json)
-    case .pause(let change):
-      return try PauseUndo.say(ctx, db, change, redo: true, today: today, json: json)
-    case .entry, nil: break
-    }
+    // what the latest undo took back is the earliest change undone
     guard let outcome = try RedoChange(db: db)(madeOn: today) else {
       throw CLIError(
         "nothing to redo: no undo made today is left to re-apply (a save, edit or delete since an undo ends what can be redone).",

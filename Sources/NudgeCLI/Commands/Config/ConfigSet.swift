@@ -46,7 +46,9 @@ extension ConfigCommand {
           code: .usage)
       }
       let db = try ctx.openDatabase()
-      let settings = try ChangeSetting(db: db).set(key, to: valid)
+      let settings = try ChangeSetting(db: db).set(
+        key, to: valid, madeOn: ctx.today(try db.settings()).day,
+        at: InstantFormat.format(ctx.clock.started, in: ctx.timeZone))
       ctx.line("\(key.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(settings, db: db)
     }

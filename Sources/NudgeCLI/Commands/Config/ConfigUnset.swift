@@ -13,7 +13,9 @@ extension ConfigCommand {
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
-      let settings = try ChangeSetting(db: db).unset(key)
+      let settings = try ChangeSetting(db: db).unset(
+        key, madeOn: ctx.today(try db.settings()).day,
+        at: InstantFormat.format(ctx.clock.started, in: ctx.timeZone))
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(settings, db: db)
       ctx.line(
         "\(key.rawValue) = \(key.defaultValue.isEmpty ? "(auto)" : key.defaultValue) (default)"

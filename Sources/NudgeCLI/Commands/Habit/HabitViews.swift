@@ -128,8 +128,7 @@ enum HabitHeatmap {
   }
 }
 
-/// `nudge undo` and `nudge redo` of a habit's change: takes it back (or re-applies it) and
-/// says what it was.
+/// What `nudge undo` and `nudge redo` say of a habit's change they took back (or re-applied).
 enum HabitUndo {
   /// What `undo --json` and `redo --json` print of a habit's change: what it was, the habit,
   /// the day's mark as the step left it (a done or a skip; null: no mark), and the
@@ -157,11 +156,17 @@ enum HabitUndo {
     return " (\(day) is back to \(value)\(unit.map { " " + VisibleText.escaped($0) } ?? ""))"
   }
 
-  static func say(_ ctx: Context, _ db: AppDatabase, _ change: HabitChange, redo: Bool, json: Bool)
-    throws
-  {
-    let changes = HabitChanges(db: db)
-    let (name, settled) = try redo ? changes.redo(change) : changes.undo(change)
+  static func say(
+    _ ctx: Context, _ db: AppDatabase, _ step: JournalChange, _ change: HabitChange,
+    _ moved: UndoChange.Settled, redo: Bool, json: Bool
+  ) throws {
+    let settled = moved
+    // its name as the change left it (a habit an undo removed again is no longer listed)
+    let name =
+      try step.steps.lazy.compactMap { (redo ? $0.after : $0.before)?.habit?.name }.first
+      ?? step.steps.lazy.compactMap { (redo ? $0.before : $0.after)?.habit?.name }.first
+      ?? (try db.habits(includingArchived: true).first { $0.id == change.habit }?.name)
+      ?? "a habit"
     try HabitReminders.update(ctx, db)
     let kind = "habit-" + change.kind.rawValue
     try ctx.render(

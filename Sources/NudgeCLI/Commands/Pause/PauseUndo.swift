@@ -14,14 +14,10 @@ enum PauseUndo {
   }
 
   static func say(
-    _ ctx: Context, _ db: AppDatabase, _ change: PauseChange, redo: Bool, today: Day, json: Bool
+    _ ctx: Context, _ db: AppDatabase, _ change: PauseChange, _ moved: UndoChange.Settled,
+    redo: Bool, today: Day, json: Bool
   ) throws {
-    let outcome = try PauseDays(db: db).move(change, undo: !redo)
-    guard case .moved(_, let settled) = outcome else {
-      throw CLIError(
-        "nothing \(redo ? "redone" : "undone"): your days off changed since (a sync or an import); see nudge pause list.",
-        code: .failure)
-    }
+    let settled = PauseDays.Settled(new: moved.newAchievements, lost: moved.lostAchievements)
     let kind = "pause-" + change.kind.rawValue
     try ctx.render(
       Report(

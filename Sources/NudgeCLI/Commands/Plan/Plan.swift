@@ -30,7 +30,9 @@ struct PlanCommand: ParsableCommand {
     if plans.isOn(plan) == on {
       ctx.line("The \(plan.name) plan is \(on ? "on" : "off") already.")
     } else {
-      let choices = try ChoosePlan(db: db)(plan.name, on: on)
+      let choices = try ChoosePlan(db: db)(
+        plan.name, on: on, madeOn: ctx.today(try db.settings()).day,
+        at: InstantFormat.format(ctx.clock.started, in: ctx.timeZone))
       // its own reminder times: timers enabled or disabled, when the reminders are installed
       try UserUnits(ctx: ctx, dryRun: false).update(
         try ctx.allSchedules(db, plans: PlanSet(catalogue: plans.catalogue, choices: choices)),

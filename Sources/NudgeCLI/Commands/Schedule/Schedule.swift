@@ -44,7 +44,9 @@ func change(
 func change(
   _ ctx: Context, _ db: AppDatabase, _ slots: [ReminderSource], _ edit: (inout SlotSchedule) -> Void
 ) throws {
-  let all = try ChangeSchedule(db: db)(slots, edit)
+  let all = try ChangeSchedule(db: db)(
+    slots, madeOn: ctx.today(try db.settings()).day,
+    at: InstantFormat.format(ctx.clock.started, in: ctx.timeZone), edit)
   try UserUnits(ctx: ctx, dryRun: false).update(
     all + ctx.allSchedules(db).filter(\.slot.hasOwnTimer), db: db)
   var list = ScheduleCommand.List()
