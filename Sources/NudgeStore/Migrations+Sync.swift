@@ -177,9 +177,8 @@ extension AppDatabase {
     // habit, a habit's day, a pause, a reminder time, a plan choice) and the settings: each
     // change's steps (`change`: its place in the one count, shared by its steps), what it was
     // (`kind`, `about`), and each key's value before and after as sync writes it (NULL: none).
-    // The three journals it replaces (entries, habits, pauses) held only today's changes;
-    // those are not carried over (an upgrade starts the day's undo afresh), and a habit removed
-    // today is gone with them, as one removed yesterday would be.
+    // The three journals it replaces (entries, habits, pauses) are carried over into it and
+    // dropped after this step (`carryJournalsOver`), so the day's undo goes on.
     """
       CREATE TABLE change_journal (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -190,11 +189,6 @@ extension AppDatabase {
       );
       CREATE INDEX change_journal_change ON change_journal (change);
       CREATE INDEX change_journal_key ON change_journal (key);
-      DROP TABLE entry_change;
-      DROP TABLE habit_change;
-      DROP TABLE pause_change;
-      DELETE FROM habit_check WHERE habit IN (SELECT id FROM habit WHERE removed);
-      DELETE FROM habit WHERE removed;
     """,
   ]
 }

@@ -29,6 +29,8 @@ extension AppDatabase {
           try db.execute(syncTriggersVersion15)
           try db.execute(syncKeysOfVersion15)
         }
+        // version 18 carries the three journals' changes over into its one, then drops them
+        if number + 1 == 18 { try carryJournalsOver(db) }
         try db.execute("PRAGMA user_version = \(number + 1)")
       }
       // a file from before achievements gets those its history already earned (by today's

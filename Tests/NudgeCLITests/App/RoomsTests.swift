@@ -19,6 +19,8 @@ import Testing
       "what delete and undo/redo --json print, shared by the four (ChangeReport.swift)",
     "JournalStepReport": "what undo and redo say, the same words each way (ChangeReport.swift)",
     "EntryText": "how delete, undo and redo name an entry in their messages (ChangeReport.swift)",
+    "SettingUndo":
+      "what undo and redo say of a reminder time, a setting or a plan's choice (SettingUndo.swift)",
     "HelpNoteID": "edit help and delete help find a craving note by the start of its id",
     "SlotChoice": "the argument of schedule on and off: a slot, or all",
     "BrokenDown": "the wall-clock fields schedule list shows the next reminder in",
