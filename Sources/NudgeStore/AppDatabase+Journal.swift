@@ -49,19 +49,33 @@ extension AppDatabase {
     }
   }
 
+  /// The keys a change is journaled over: these, or every pause (asked before and after the
+  /// change: a pause marked can end or split others).
+  public enum Keys: Sendable {
+    case these([JournalKey])
+    case everyPause
+
+    func resolved(_ db: AppDatabase) throws(StoreError) -> [JournalKey] {
+      switch self {
+      case .these(let keys): keys
+      case .everyPause: try db.pauses().map { .data(.pause(firstDay: $0.firstDay)) }
+      }
+    }
+  }
+
   /// Runs `body` and journals what it changed of the keys `keys` names (asked before `body`
   /// and after it) as one change, in one transaction; nothing is journaled when no key's value
   /// moved.
   public func journaling<T>(
-    _ subject: JournalSubject, madeOn: Day, at: String,
-    keys: () throws(StoreError) -> [JournalKey], _ body: () throws(StoreError) -> T
+    _ subject: JournalSubject, madeOn: Day, at: String, keys: Keys,
+    _ body: () throws(StoreError) -> T
   ) throws(StoreError) -> T {
     try inTransaction {
-      let keysBefore = try keys()
+      let keysBefore = try keys.resolved(self)
       let before = try read { db in try keysBefore.map { try Self.journalValue(db, $0) } }
       let result = try body()
       var all = keysBefore
-      for key in try keys() where !all.contains(key) { all.append(key) }
+      for key in try keys.resolved(self) where !all.contains(key) { all.append(key) }
       try write { db in
         let steps = try all.enumerated().map { index, key in
           JournalChange.Step(

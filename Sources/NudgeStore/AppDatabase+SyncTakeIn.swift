@@ -224,19 +224,15 @@ extension AppDatabase {
   public func takeSyncConflict(_ id: Int, madeOn: Day, at: String) throws(StoreError) -> Bool {
     try write { db in
       guard let conflict = try syncConflicts().first(where: { $0.id == id }) else { return false }
-      // an entry taken is a change of it like an edit: `nudge undo` takes it back
-      var before: FlowEntry?
-      if case .entry(let day, let flow, let note) = conflict.key,
-        let flowName = Flow(rawValue: flow)
-      {
-        before = try db.flowEntry(flowName, key: note ?? day.description)
-      }
-      try Self.applyValue(db, conflict.key, conflict.kept.value)
-      if case .entry(let day, let flow, let note) = conflict.key,
-        let flowName = Flow(rawValue: flow)
-      {
-        let after = try db.flowEntry(flowName, key: note ?? day.description)
-        try Self.journal(db, madeOn: madeOn, at: at, kind: .edited, before: before, after: after)
+      // a version taken is a change of its key like any other: `nudge undo` takes it back
+      let key = JournalKey.data(conflict.key)
+      let before = try Self.journalValue(db, key)
+      if let subject = JournalSubject.taking(conflict.key, conflict.kept.value, over: before) {
+        try Self.journaled(db, subject, madeOn: madeOn, at: at, key: key) {
+          try Self.applyValue(db, conflict.key, conflict.kept.value)
+        }
+      } else {
+        try Self.applyValue(db, conflict.key, conflict.kept.value)
       }
       try db.execute("DELETE FROM sync_conflict WHERE id = ?", [.integer(Int64(id))])
       return true

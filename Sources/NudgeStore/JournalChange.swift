@@ -54,6 +54,27 @@ public enum JournalSubject: Equatable, Sendable {
   /// A plan turned on or off.
   case plan(String, on: Bool)
 
+  /// What taking `value` for `key` over `before` is (a conflict's kept version taken): the
+  /// change its own command would have made; nil for a plan file (the file is the person's).
+  static func taking(_ key: SyncKey, _ value: SyncValue?, over before: SyncValue?)
+    -> JournalSubject?
+  {
+    switch key {
+    case .entry: .entry(value == nil ? .deleted : before == nil ? .saved : .edited)
+    case .habit: .habit(value == nil ? .removed : before == nil ? .added : .edited)
+    case .habitDay:
+      .habit(value?.failed == true ? .failed : value?.done == false ? .skipped : .done)
+    case .pause(let first):
+      .pause(
+        value == nil ? .removed : .paused,
+        Pause(firstDay: first, lastDay: (value ?? before)?.lastDay ?? first))
+    case .slot: .schedule
+    case .celebrations: .setting(.celebrations)
+    case .planChoice(let name): .plan(name, on: value?.enabled == true)
+    case .planFile: nil
+    }
+  }
+
   /// Its `kind` column: the kind of data, a dot, what was done.
   var kindText: String {
     switch self {
@@ -134,7 +155,8 @@ extension JournalChange {
   /// The entry's change as `undo` and `delete` report it (nil: another kind's).
   public var entryChange: EntryChange? {
     guard case .entry(let kind) = subject, let step = steps.first,
-      case .data(.entry(let day, let flowName, let id)) = step.key, let flow = Flow(rawValue: flowName)
+      case .data(.entry(let day, let flowName, let id)) = step.key,
+      let flow = Flow(rawValue: flowName)
     else { return nil }
     func entry(_ value: SyncValue?) -> FlowEntry? {
       guard let answers = value?.answers, let savedAt = value?.savedAt else { return nil }

@@ -53,7 +53,9 @@ extension AppDatabase {
         let uid = row.text(at: 8)
       else { return }
       if kind.isCheck {
-        let (before, after) = (HabitCheck.from(json: row.text(at: 5)), HabitCheck.from(json: row.text(at: 6)))
+        let (before, after) = (
+          HabitCheck.from(json: row.text(at: 5)), HabitCheck.from(json: row.text(at: 6))
+        )
         guard let day = (after ?? before)?.day else { return }
         func value(_ check: HabitCheck?) -> SyncValue? {
           check.map {
@@ -64,7 +66,10 @@ extension AppDatabase {
         }
         add(
           row, journal: 1, .habit(kind),
-          [.init(key: .data(.habitDay(uid: uid, day: day)), before: value(before), after: value(after))])
+          [
+            .init(
+              key: .data(.habitDay(uid: uid, day: day)), before: value(before), after: value(after))
+          ])
       } else {
         func value(_ json: String?) -> SyncValue? {
           HabitRow.from(json: json)?.habit.map { habit in

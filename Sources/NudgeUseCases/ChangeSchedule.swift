@@ -12,7 +12,7 @@ public struct ChangeSchedule: Sendable {
     _ slots: [ReminderSource], madeOn: Day, at: String, _ edit: (inout SlotSchedule) -> Void
   ) throws(StoreError) -> [SlotSchedule] {
     try db.journaling(
-      .schedule, madeOn: madeOn, at: at, keys: { slots.map { .data(.slot($0)) } }
+      .schedule, madeOn: madeOn, at: at, keys: .these(slots.map { .data(.slot($0)) })
     ) { () throws(StoreError) in
       var all = try db.schedules()
       for slot in slots {

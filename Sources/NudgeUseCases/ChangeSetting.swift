@@ -13,7 +13,7 @@ public struct ChangeSetting: Sendable {
   public func set(_ key: SettingKey, to value: String, madeOn: Day, at: String)
     throws(StoreError) -> Settings
   {
-    try db.journaling(.setting(key), madeOn: madeOn, at: at, keys: { [.of(key)] }) {
+    try db.journaling(.setting(key), madeOn: madeOn, at: at, keys: .these([.of(key)])) {
       () throws(StoreError) in
       try db.setSetting(key, to: value)
       return try db.settings()
@@ -22,7 +22,7 @@ public struct ChangeSetting: Sendable {
 
   /// Returns `key` to its default.
   public func unset(_ key: SettingKey, madeOn: Day, at: String) throws(StoreError) -> Settings {
-    try db.journaling(.setting(key), madeOn: madeOn, at: at, keys: { [.of(key)] }) {
+    try db.journaling(.setting(key), madeOn: madeOn, at: at, keys: .these([.of(key)])) {
       () throws(StoreError) in
       try db.removeSetting(key)
       return try db.settings()

@@ -12,7 +12,7 @@ public struct ChoosePlan: Sendable {
     throws(StoreError) -> [String: Bool]
   {
     try db.journaling(
-      .plan(plan, on: on), madeOn: madeOn, at: at, keys: { [.data(.planChoice(plan))] }
+      .plan(plan, on: on), madeOn: madeOn, at: at, keys: .these([.data(.planChoice(plan))])
     ) { () throws(StoreError) in
       try db.choosePlan(plan, on: on)
       return try db.planChoices()

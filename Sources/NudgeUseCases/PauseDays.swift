@@ -61,9 +61,7 @@ public struct PauseDays: Sendable {
       let heldBefore = try ledger.held()
       try db.journaling(
         .pause(kind, pause), madeOn: today, at: at,
-        keys: { () throws(StoreError) in
-          try db.pauses().map { .data(.pause(firstDay: $0.firstDay)) }
-        }, body)
+        keys: .everyPause, body)
       let (new, lost) = try ledger.settle(heldBefore: heldBefore)
       return Settled(new: new, lost: lost)
     }

@@ -70,7 +70,8 @@ import Testing
     }
     #expect(try undone.entryChange?.flow == .prep && db.prep(on: today) == nil)
     // another write today keeps today's undone change until it ends what redo reaches
-    #expect(try journal(db) == [
+    #expect(
+      try journal(db) == [
         "2026-03-02 entry.saved entry/2026-03-01/checkin 0",
         "2026-03-02 entry.saved entry/2026-03-02/prep 1",
       ])

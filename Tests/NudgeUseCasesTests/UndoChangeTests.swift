@@ -78,4 +78,55 @@ import Testing
     #expect(settled.newAchievements == [.firstPrep])
     #expect(try db.prep(on: day)?.water == true)
   }
+
+  @Test func changesOfEveryKindMadeInOneSecondUndoLatestFirstAndRedoInTheirOrder() throws {
+    // Given, in one second: a pause, a setting, a reminder time, a plan turned on, a habit
+    // added and its day done, a prep saved
+    let db = try AppDatabase.inMemory()
+    let at = "2026-03-01T21:00:00Z"
+    _ = try PauseDays(db: db)(
+      Pause(firstDay: Day("2026-03-05")!, lastDay: Day("2026-03-06")!), today: day, at: at)
+    _ = try ChangeSetting(db: db).set(.snooze, to: "5m", madeOn: day, at: at)
+    _ = try ChangeSchedule(db: db)([.morning], madeOn: day, at: at) {
+      $0.expression = "*-*-* 08:15:00"
+    }
+    _ = try ChoosePlan(db: db)("sleep", on: true, madeOn: day, at: at)
+    let habit = try HabitChanges(db: db).add(
+      Habit(id: 0, name: "Floss", question: "Did you floss?", every: .daily, since: day),
+      madeOn: day, at: at)
+    _ = try HabitChanges(db: db).record(
+      HabitCheck(day: day, .done, savedAt: at), habit: habit.id, madeOn: day, at: at)
+    try FinishFlow(db: db)(PrepEntry.self, day: day, savedAt: at, madeOn: day) { $0.water = true }
+    func state() throws -> [String] {
+      [
+        "\(try db.pauses().count) pause", try db.settings().value(.snooze),
+        try db.schedules().first { $0.slot == .morning }?.expression ?? "-",
+        "\(try db.planChoices()["sleep"] ?? false)", "\(try db.habits().map(\.name))",
+        "\(try db.habitChecks(habit.id).count) days", "\(try db.prep(on: day) != nil)",
+      ]
+    }
+    let all = try state()
+    // When all are undone, one at a time: each takes back the latest change left
+    var kinds: [String] = []
+    var states: [[String]] = []
+    while case .moved(let change, _)? = try UndoChange(db: db)(madeOn: day) {
+      kinds.append(change.subject.kindText)
+      states.append(try state())
+    }
+    // Then they went latest first, each by its own kind, and nothing is left of them
+    #expect(
+      kinds == [
+        "entry.saved", "habit.done", "habit.added", "plan.on", "schedule.set", "setting.snooze",
+        "pause.paused",
+      ])
+    #expect(try state() == ["0 pause", "15m", "*-*-* 07:00:00", "false", "[]", "0 days", "false"])
+    // and redo re-applies them in the order they were made, back to where they all were
+    var redone: [String] = []
+    while case .moved(let change, _)? = try RedoChange(db: db)(madeOn: day) {
+      redone.append(change.subject.kindText)
+    }
+    #expect(redone == kinds.reversed())
+    #expect(try state() == all)
+    #expect(states.count == 7)
+  }
 }

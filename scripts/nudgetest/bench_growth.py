@@ -167,7 +167,7 @@ def measure(nudge, env, runs, hyperfine, report):
                         sorted(by_name.items(), key=lambda kv: -kv[1])[:4])
         report("a year of real use through the real flows: database size (no VACUUM)",
                f"{size / 1024:.0f} KiB (WAL {wal_size // 1024} KiB; {top}; free {free // 1024} "
-               f"KiB; {rows.get('flow_entry', 0)} entries, {rows.get('entry_change', 0)} "
+               f"KiB; {rows.get('flow_entry', 0)} entries, {rows.get('change_journal', 0)} "
                f"journal rows, {rows.get('reminder_log', 0)} log rows)",
                "<= 250 KiB", size <= 250 * 1024)
     finally:

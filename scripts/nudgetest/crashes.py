@@ -264,12 +264,12 @@ V1_TABLES = {"prep", "review", "checkin", "help_note", "setting"}
 LATEST = int(re.search(r"schemaVersion = (\d+)", open(os.path.join(
     ROOT, "Sources", "NudgeStore", "AppDatabase.swift")).read()).group(1))
 LATEST_TABLES = {"setting", "achievement", "slot_schedule", "reminder_claim", "reminder_log",
-                             "sqlite_sequence", "draft", "entry_change", "pause", "snooze",
+                             "sqlite_sequence", "draft", "change_journal", "pause", "snooze",
                              "slot_trigger", "reward_state", "said_note", "flow_entry",
                              "plan_choice", "streak_checkpoint", "habit", "habit_check",
-                             "habit_change", "sync_self", "sync_key", "sync_dirty",
+                             "sync_self", "sync_key", "sync_dirty",
                              "sync_peer", "sync_conflict", "sync_identity",
-                             "sync_outbox", "sync_later", "pause_change",
+                             "sync_outbox", "sync_later",
                              "sync_brought", "plan_file", "habit_alias"}
 
 

@@ -62,7 +62,9 @@ struct SettingUndo {
         let value = now.first?.value?.value
         what =
           "the change to \(key.rawValue) ("
-          + (value.map { "\(key.rawValue) = \($0.isEmpty ? "(auto)" : VisibleText.escaped($0)) again" }
+          + (value.map {
+            "\(key.rawValue) = \($0.isEmpty ? "(auto)" : VisibleText.escaped($0)) again"
+          }
             ?? "back to its default") + ")"
       case .plan(let name, let on):
         let isOn = redo == on

@@ -77,7 +77,8 @@ public enum DataKind: String, CaseIterable, Sendable {
 
   /// How `nudge undo` takes back a change of it.
   public enum Undone: Equatable, Sendable {
-    /// Through this journal, today's changes latest first (one count orders them all).
+    /// Through the one journal (`change_journal`: each change as the keys it changed, their
+    /// values before and after), today's changes latest first.
     case journal(String)
     /// Not journaled: the command that made the change turns it back, as said here.
     case byItsCommand(String)
@@ -85,12 +86,8 @@ public enum DataKind: String, CaseIterable, Sendable {
 
   public var undo: Undone {
     switch self {
-    case .flowEntry, .helpNote: .journal("entry_change")
-    case .habit, .habitDay: .journal("habit_change")
-    case .pause: .journal("pause_change")
-    case .slotTime: .byItsCommand("nudge schedule set SLOT TIME (or reset)")
-    case .setting: .byItsCommand("nudge config set KEY VALUE")
-    case .planChoice: .byItsCommand("nudge plan on|off NAME")
+    case .flowEntry, .helpNote, .habit, .habitDay, .pause, .slotTime, .setting, .planChoice:
+      .journal("change_journal")
     case .planFile: .byItsCommand("the file is the person's: an editor changes it back")
     }
   }

@@ -192,9 +192,15 @@ import Testing
       try Self.setUp(kind, d)
       let before = try Self.held(kind, d)
       #expect(try Self.change(kind, d).status == 0)
+      let after = try Self.held(kind, d)
+      #expect(after != before, "\(kind): the change changed nothing the export holds")
       let undone = try d("undo", now: Self.at)
       #expect(undone.status == 0, "\(kind): \(undone.stderr)")
       #expect(try Self.held(kind, d) == before, "\(kind): undo does not take it back")
+      // and redo puts it back as the change left it
+      let redone = try d("redo", now: Self.at)
+      #expect(redone.status == 0, "\(kind): \(redone.stderr)")
+      #expect(try Self.held(kind, d) == after, "\(kind): redo does not re-apply it")
     case .byItsCommand(let command):
       #expect(!command.isEmpty)
     }
