@@ -32,6 +32,12 @@ let desktopHeaderDirectories: [String] = {
 
 /// The same for NudgeLinux, the one Swift target that imports CDesktop (whose headers include
 /// GLib's); it imports it `internal`ly, so no other target needs these paths.
+///
+/// Why `unsafeFlags` and not a `.systemLibrary(pkgConfig: "libnotify")` target: SwiftPM adds a
+/// system library's `pkg-config --libs` to the link too, and these libraries must never be
+/// linked (they are loaded with dlopen, so a command that posts nothing starts without them).
+/// These header paths, for CDesktop (C) and NudgeLinux (Swift), are the only unsafe flags but
+/// one: the release's linker, below.
 let desktopHeaders: [SwiftSetting] = [
   .unsafeFlags(desktopHeaderDirectories.flatMap { ["-Xcc", "-I" + $0] })
 ]
@@ -92,7 +98,8 @@ let package = Package(
     // Released linked by the toolchain's lld with packed relative relocations (DT_RELR, read by
     // glibc 2.36's loader): the ~47,000 relative relocations take 9 KiB instead of 1.1 MiB,
     // applied at every start (scripts/build-release, BENCHMARKS.md). A link setting, so every
-    // release build of nudge (build-release, the man page's generator) compiles alike.
+    // release build of nudge (build-release, the man page's generator) compiles alike. SwiftPM
+    // has no setting for the linker or its -z options, hence unsafeFlags (release only).
     .executableTarget(
       name: "nudge", dependencies: ["NudgeCLI"],
       linkerSettings: [

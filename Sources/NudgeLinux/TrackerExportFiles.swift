@@ -27,27 +27,27 @@ public enum TrackerExportFiles {
     func fits(_ name: String, _ size: Int) throws {
       total += size
       guard total <= maxTotalBytes else {
-        throw HealthExportFile.Failure(
+        throw ExportFile.Failure(
           message: "its CSV files are more than the \(maxTotalBytes >> 20) MiB Nudge reads together"
         )
       }
     }
     func add(_ name: String, _ bytes: [UInt8]) throws {
       guard found.count < maxFiles else {
-        throw HealthExportFile.Failure(message: "it holds more than \(maxFiles) CSV files")
+        throw ExportFile.Failure(message: "it holds more than \(maxFiles) CSV files")
       }
       guard let text = String(validating: bytes, as: UTF8.self) else {
-        throw HealthExportFile.Failure(
+        throw ExportFile.Failure(
           message: "its \(ZipDirectory.shown(name)) is not UTF-8 text")
       }
       found[name] = text
     }
     if isFolder(path) {
       for name in try csvNames(in: path, depth: 2) where wanted(name) {
-        let file = try HealthExportFile(path: path + "/" + name)
+        let file = try ExportFile(path: path + "/" + name)
         defer { file.close() }
         guard file.size <= limit else {
-          throw HealthExportFile.Failure(
+          throw ExportFile.Failure(
             message: "its \(ZipDirectory.shown(name)) is more than the \(limit) bytes Nudge reads")
         }
         try fits(name, file.size)
@@ -55,18 +55,19 @@ public enum TrackerExportFiles {
       }
       return found
     }
-    let file = try HealthExportFile(path: path)
+    let file = try ExportFile(path: path)
     defer { file.close() }
     guard file.kind() == .zip else {
-      throw HealthExportFile.Failure(message: "it is neither a zip nor a folder of CSV files")
+      throw ExportFile.Failure(message: "it is neither a zip nor a folder of CSV files")
     }
+    let zip = ZipReader(file: file)
     let directory: ZipDirectory
-    do { directory = try file.zipDirectory() } catch {
-      throw HealthExportFile.Failure(message: error.message)
+    do { directory = try zip.directory() } catch {
+      throw ExportFile.Failure(message: error.message)
     }
     for entry in directory.entries where entry.name.hasSuffix(".csv") && wanted(entry.name) {
       try fits(entry.name, entry.size)
-      try add(entry.name, try file.zipEntryBytes(entry, limit: limit))
+      try add(entry.name, try zip.entryBytes(entry, limit: limit))
     }
     return found
   }
@@ -75,7 +76,7 @@ public enum TrackerExportFiles {
   /// path inside it.
   static func csvNames(in folder: String, depth: Int) throws -> [String] {
     guard let dir = opendir(folder) else {
-      throw HealthExportFile.Failure(message: String(cString: strerror(errno)).lowercased())
+      throw ExportFile.Failure(message: String(cString: strerror(errno)).lowercased())
     }
     defer { closedir(dir) }
     var names: [String] = []
@@ -93,7 +94,7 @@ public enum TrackerExportFiles {
       default: break
       }
       guard names.count <= maxFiles else {
-        throw HealthExportFile.Failure(message: "it holds more than \(maxFiles) CSV files")
+        throw ExportFile.Failure(message: "it holds more than \(maxFiles) CSV files")
       }
     }
     return names.sorted()

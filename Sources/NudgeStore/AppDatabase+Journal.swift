@@ -94,9 +94,23 @@ extension AppDatabase {
   public func move(_ change: JournalChange, undo: Bool) throws(StoreError) -> Bool {
     try write { db in
       let steps = undo ? change.steps.reversed() : change.steps
+      // the days off are judged whole, as a person sees them: a pause come since is a change
+      if case .pause = change.subject {
+        let known = Set(change.steps.map(\.key))
+        let pauses = try db.fetchAll(Pause.self)
+        if pauses.contains(where: { !known.contains(.data(.pause(firstDay: $0.firstDay))) }) {
+          return false
+        }
+      }
       for step in steps {
         let expected = undo ? step.after : step.before
         guard Self.sameValue(try Self.journalValue(db, step.key), expected) else { return false }
+        // a habit's definition is put back only as sync would take it (never hidden instead)
+        if case .data(.habit) = step.key, let habit = (undo ? step.before : step.after)?.habit,
+          (try? habit.checked(reserved: [], timeProblem: { _ in nil })) == nil
+        {
+          return false
+        }
       }
       for step in steps {
         let target = undo ? step.before : step.after
@@ -151,10 +165,12 @@ extension AppDatabase {
           SQLValue(step.after?.text),
         ])
     }
-    // a habit removed on a day whose changes went is gone for good, with its days
+    // a habit removed on a day whose changes went is gone for good, with its days (one the
+    // journal still names, or a day of it, stays while undo can bring it back)
     let forgotten = """
-      SELECT id FROM habit WHERE removed
-        AND 'habit/' || uid NOT IN (SELECT key FROM change_journal)
+      SELECT id FROM habit WHERE removed AND NOT EXISTS (
+        SELECT 1 FROM change_journal
+        WHERE key = 'habit/' || habit.uid OR key GLOB 'habitday/' || habit.uid || '/*')
       """
     try db.execute("DELETE FROM habit_check WHERE habit IN (\(forgotten))")
     try db.execute("DELETE FROM habit WHERE id IN (\(forgotten))")

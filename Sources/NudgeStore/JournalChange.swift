@@ -63,7 +63,10 @@ public enum JournalSubject: Equatable, Sendable {
     case .entry: .entry(value == nil ? .deleted : before == nil ? .saved : .edited)
     case .habit: .habit(value == nil ? .removed : before == nil ? .added : .edited)
     case .habitDay:
-      .habit(value?.failed == true ? .failed : value?.done == false ? .skipped : .done)
+      // a day's mark taken away is said as the mark it had
+      .habit(
+        (value ?? before)?.failed == true
+          ? .failed : (value ?? before)?.done == false ? .skipped : .done)
     case .pause(let first):
       .pause(
         value == nil ? .removed : .paused,

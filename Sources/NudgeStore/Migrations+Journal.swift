@@ -34,7 +34,10 @@ extension AppDatabase {
       else { return }
       let before = row.text(at: 5).flatMap { try? FlowEntry(flow: flow, json: $0) }
       let after = row.text(at: 6).flatMap { try? FlowEntry(flow: flow, json: $0) }
-      guard let entry = after ?? before else { return }
+      // a side that is there and can't be read: the row is left behind (never a save or a delete)
+      guard let entry = after ?? before, (before == nil) == row.isNull(at: 5),
+        (after == nil) == row.isNull(at: 6)
+      else { return }
       add(
         row, journal: 0, .entry(kind),
         [
@@ -56,7 +59,9 @@ extension AppDatabase {
         let (before, after) = (
           HabitCheck.from(json: row.text(at: 5)), HabitCheck.from(json: row.text(at: 6))
         )
-        guard let day = (after ?? before)?.day else { return }
+        guard let day = (after ?? before)?.day, (before == nil) == row.isNull(at: 5),
+          (after == nil) == row.isNull(at: 6)
+        else { return }
         func value(_ check: HabitCheck?) -> SyncValue? {
           check.map {
             SyncValue(
@@ -78,13 +83,13 @@ extension AppDatabase {
             return SyncValue(habit: ExportHabit(habit, days: []))
           }
         }
+        let (before, after) = (value(row.text(at: 5)), value(row.text(at: 6)))
+        guard (before == nil) == row.isNull(at: 5), (after == nil) == row.isNull(at: 6) else {
+          return
+        }
         add(
           row, journal: 1, .habit(kind),
-          [
-            .init(
-              key: .data(.habit(uid: uid)), before: value(row.text(at: 5)),
-              after: value(row.text(at: 6)))
-          ])
+          [.init(key: .data(.habit(uid: uid)), before: before, after: after)])
       }
     }
     _ = try db.rows("SELECT \(columns), pause FROM pause_change") { row in

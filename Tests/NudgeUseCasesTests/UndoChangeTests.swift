@@ -129,4 +129,25 @@ import Testing
     #expect(try state() == all)
     #expect(states.count == 7)
   }
+
+  @Test func anUndoOnAComputerThatSyncsIsAChangeThatTravels() throws {
+    // Given a computer that syncs, a prep saved and the celebrations turned off, both written
+    // out already (nothing pending)
+    let db = try AppDatabase.inMemory()
+    try db.joinSync(
+      device: "0123456789abcdef", name: "laptop", folder: "/srv/sync", at: "2026-03-01T20:00:00Z")
+    try FinishFlow(db: db)(PrepEntry.self, day: day, savedAt: "2026-03-01T21:00:00Z", madeOn: day) {
+      $0.water = true
+    }
+    _ = try ChangeSetting(db: db).set(
+      .celebrations, to: "off", madeOn: day, at: "2026-03-01T21:01:00Z")
+    try db.write { try $0.execute("DELETE FROM sync_dirty") }
+    // When both are undone
+    #expect(try UndoChange(db: db)(madeOn: day) != nil)
+    #expect(try UndoChange(db: db)(madeOn: day) != nil)
+    // Then each key the undos wrote is marked to go to the other computers
+    let pending = try db.read { try $0.texts("SELECT key FROM sync_dirty ORDER BY key") }
+    #expect(pending == ["entry/2026-03-01/prep", "setting/celebrations"])
+    #expect(try db.prep(on: day) == nil)
+  }
 }

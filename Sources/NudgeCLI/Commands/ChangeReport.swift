@@ -15,21 +15,18 @@ struct JournalStepReport {
     switch outcome {
     case .moved(let change, let settled): (step, moved) = (change, settled)
     case .changedSince(let change):
-      let since: String
-      if let entry = change.entryChange {
-        let what = entry.entry.map { EntryText.describe($0, in: ctx.timeZone) } ?? "the entry"
-        since =
-          "\(what) changed since (an import?); change it with 'nudge edit' or 'nudge delete'."
-      } else {
-        since =
-          switch change.subject {
-          case .pause: "your days off changed since (a sync or an import); see nudge pause list."
-          case .habit: "that habit changed since (a sync or an import); see nudge habit list."
-          case .schedule: "those reminder times changed since (a sync); see nudge schedule."
-          case .setting: "that setting changed since; see nudge config list."
-          case .plan, .entry: "that plan was turned on or off since (a sync); see nudge plan list."
-          }
-      }
+      let since =
+        switch change.subject {
+        case .entry:
+          (change.entryChange?.entry.map { EntryText.describe($0, in: ctx.timeZone) }
+            ?? "the entry")
+            + " changed since (an import?); change it with 'nudge edit' or 'nudge delete'."
+        case .pause: "your days off changed since (a sync or an import); see nudge pause list."
+        case .habit: "that habit changed since (a sync or an import); see nudge habit list."
+        case .schedule: "those reminder times changed since (a sync); see nudge schedule."
+        case .setting: "that setting changed since; see nudge config list."
+        case .plan: "that plan was turned on or off since (a sync); see nudge plan list."
+        }
       throw CLIError("nothing \(verb): " + since, code: .failure)
     }
     if let habit = step.habitChange {

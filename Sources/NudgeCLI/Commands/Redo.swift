@@ -7,7 +7,7 @@ struct RedoCommand: ContextCommand {
     commandName: "redo",
     abstract: "Re-apply what the latest undo took back.",
     discussion:
-      "Run it again after several undos to re-apply each in turn; a new save, edit or delete ends what can be redone, and only today's undos can be."
+      "Run it again after several undos to re-apply each in turn; a new change of any kind ends what can be redone, and only today's undos can be."
   )
 
   @Flag(help: "Print what was redone as JSON.")
@@ -19,7 +19,7 @@ struct RedoCommand: ContextCommand {
     // what the latest undo took back is the earliest change undone
     guard let outcome = try RedoChange(db: db)(madeOn: today) else {
       throw CLIError(
-        "nothing to redo: no undo made today is left to re-apply (a save, edit or delete since an undo ends what can be redone).",
+        "nothing to redo: no undo made today is left to re-apply (a change since an undo ends what can be redone).",
         code: .failure)
     }
     try JournalStepReport(redo: true).say(ctx, db, outcome, today: today, json: json)

@@ -19,8 +19,8 @@ enum HealthImporting {
 
   /// The file as the store remembers it (path, size, modification time), without reading it.
   static func identity(_ path: String) throws(CLIError) -> HealthFileIdentity {
-    let file: HealthExportFile
-    do { file = try HealthExportFile(path: path) } catch {
+    let file: ExportFile
+    do { file = try ExportFile(path: path) } catch {
       throw CLIError("Cannot read \(VisibleText.escaped(path)): \(error.message).", code: .noInput)
     }
     defer { file.close() }
@@ -31,8 +31,8 @@ enum HealthImporting {
   static func read(
     _ path: String, partial: Bool, zone: ZoneRules, preferring preferred: [String] = []
   ) throws(CLIError) -> Read {
-    let file: HealthExportFile
-    do { file = try HealthExportFile(path: path) } catch {
+    let file: ExportFile
+    do { file = try ExportFile(path: path) } catch {
       throw CLIError("Cannot read \(VisibleText.escaped(path)): \(error.message).", code: .noInput)
     }
     defer { file.close() }
@@ -69,7 +69,7 @@ enum HealthImporting {
       }
       drain()
       cutAt = refusal.offset
-    } catch let failure as HealthExportFile.Failure {
+    } catch let failure as ExportFile.Failure {
       throw CLIError(
         "\(VisibleText.escaped(path)) is not read: \(VisibleText.escaped(failure.message)); nothing was imported.",
         code: failure.unavailable ? .unavailable : .badData)
@@ -156,7 +156,7 @@ enum HealthImporting {
       }
       for name in names.sorted() where isExport(name) {
         let path = folder + "/" + name
-        guard let file = try? HealthExportFile(path: path) else { continue }
+        guard let file = try? ExportFile(path: path) else { continue }
         let identity = HealthFileIdentity(path: path, size: file.size, modified: file.modified)
         file.close()
         if try !store.alreadyTaken(identity) && !store.refusedBefore(identity) {

@@ -33,12 +33,12 @@ import Testing
   /// Every byte the file hands over, or the failure's message.
   static func read(_ path: String) -> Result<[UInt8], Refused> {
     do {
-      let file = try HealthExportFile(path: path)
+      let file = try ExportFile(path: path)
       defer { file.close() }
       var bytes: [UInt8] = []
       try file.streamXML { bytes += $0 }
       return .success(bytes)
-    } catch let failure as HealthExportFile.Failure {
+    } catch let failure as ExportFile.Failure {
       return .failure(Refused(message: failure.message))
     } catch {
       return .failure(Refused(message: "\(error)"))
@@ -129,16 +129,16 @@ import Testing
       with zipfile.ZipFile('\(dir)/bomb.zip', 'w', zipfile.ZIP_DEFLATED) as f:
           f.writestr('apple_health_export/export.xml', b'<' * (256 << 20))
       """)
-    let file = try HealthExportFile(path: dir + "/bomb.zip")
+    let file = try ExportFile(path: dir + "/bomb.zip")
     defer { file.close() }
     var handed = 0
-    #expect(throws: HealthExportFile.Failure.self) { try file.streamXML { handed += $0.count } }
+    #expect(throws: ExportFile.Failure.self) { try file.streamXML { handed += $0.count } }
     #expect(handed == 0)
   }
 
   @Test func whatAFileIsComesFromItsFirstBytes() throws {
     let dir = Self.folder()
-    let cases: [(String, [UInt8], HealthExportFile.Kind)] = [
+    let cases: [(String, [UInt8], ExportFile.Kind)] = [
       ("a.xml", Array("\u{FEFF}  \n<?xml version=\"1.0\"?><a/>".utf8), .xml),
       ("a.db", Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0, count: 84), .sqlite),
       ("a.zip", [0x50, 0x4B, 0x03, 0x04, 0, 0], .zip),
@@ -146,11 +146,11 @@ import Testing
     ]
     for (name, bytes, kind) in cases {
       FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(bytes))
-      let file = try HealthExportFile(path: dir + "/" + name)
+      let file = try ExportFile(path: dir + "/" + name)
       #expect(file.kind() == kind, "\(name)")
       file.close()
     }
-    #expect(throws: HealthExportFile.Failure.self) { try HealthExportFile(path: dir) }
-    #expect(throws: HealthExportFile.Failure.self) { try HealthExportFile(path: dir + "/none") }
+    #expect(throws: ExportFile.Failure.self) { try ExportFile(path: dir) }
+    #expect(throws: ExportFile.Failure.self) { try ExportFile(path: dir + "/none") }
   }
 }

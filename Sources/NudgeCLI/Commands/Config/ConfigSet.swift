@@ -46,8 +46,11 @@ extension ConfigCommand {
           code: .usage)
       }
       let db = try ctx.openDatabase()
+      // made on today as the new value counts it (a new rollover hour moves the day undo reads)
+      var after = try db.settings()
+      after.values[key] = valid
       let settings = try ChangeSetting(db: db).set(
-        key, to: valid, madeOn: ctx.today(try db.settings()).day,
+        key, to: valid, madeOn: ctx.today(after).day,
         at: InstantFormat.format(ctx.clock.started, in: ctx.timeZone))
       ctx.line("\(key.rawValue) = \(valid.isEmpty ? "(auto)" : valid)")
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(settings, db: db)

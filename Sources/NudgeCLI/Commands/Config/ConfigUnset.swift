@@ -13,8 +13,11 @@ extension ConfigCommand {
 
     func run(_ ctx: Context) throws {
       let db = try ctx.openDatabase()
+      // made on today as the default counts it (a rollover hour moves the day undo reads)
+      var after = try db.settings()
+      after.values[key] = nil
       let settings = try ChangeSetting(db: db).unset(
-        key, madeOn: ctx.today(try db.settings()).day,
+        key, madeOn: ctx.today(after).day,
         at: InstantFormat.format(ctx.clock.started, in: ctx.timeZone))
       try UserUnits(ctx: ctx, dryRun: false).updateWindows(settings, db: db)
       ctx.line(
