@@ -293,9 +293,10 @@ check "health: the reminder took the folder's export in (nudge health reads it)"
 check "health: the health store is the user's alone (0600), beside the database" \
   test "$(stat -c %a "$HOME/.local/share/nudge/health.sqlite3")" = 600
 "$NUDGE" plan on sleep > /dev/null
-# the flow and the report read at one time of the morning: before the day's rollover (04:00)
-# `nudge sleep` asks of the night before last, so the real clock would make this fail at night
-morning=$(date -u +%FT09:00:00Z)
+# the flow and the report read at one time of the day, after this suite's rollover hour (12
+# when the suite runs before 06:00, else 0): before it `nudge sleep` asks of the night before
+# last, while `health --json` reports the latest night, so the real clock would fail at night
+morning=$(date -u +%FT$([ "$rollover" = 12 ] && echo 13 || echo 09):00:00Z)
 tmux_init
 tmux_start "env NUDGE_NOW=$morning $NUDGE sleep"
 check "health: nudge sleep offers the watch's bedtime and wake" \
