@@ -84,6 +84,17 @@ check "schedule off weekly: its timer disabled again" \
   test "$(systemctl --user is-enabled nudge-weekly.timer)" = disabled
 check "install: each slot's service bounded by its window" \
   test "$(systemctl --user show -p RuntimeMaxUSec --value nudge-notify@midday.service)" = 4min
+# undo and redo of a reminder time and of a window put the units back as the commands would
+"$NUDGE" undo > "$work/undo.out" 2>&1
+check "undo of schedule off weekly: its timer enabled again, waiting for Sunday 18:00" weekly_waits
+"$NUDGE" redo > "$work/redo.out" 2>&1
+check "redo of schedule off weekly: its timer disabled again" \
+  test "$(systemctl --user is-enabled nudge-weekly.timer)" = disabled
+"$NUDGE" config set staleness.midday 5m > /dev/null
+midday_max() { test "$(systemctl --user show -p RuntimeMaxUSec --value nudge-notify@midday.service)" = "$1"; }
+check "config set staleness.midday 5m: the service's bound follows (8min)" midday_max 8min
+"$NUDGE" undo > "$work/undo.out" 2>&1
+check "undo of the window: the service bounded by the old one again (4min)" midday_max 4min
 
 # 1. Login catch-up: the timer fires before the desktop's notification server exists (no
 #    DISPLAY in the manager, so D-Bus activation of dunst fails); the reminder waits for it.
