@@ -840,6 +840,35 @@ def test_delete_undo():
     sa = a.must("streak", "--json", now="2026-11-25T10:30:00Z").json()
     sb = b.must("streak", "--json", now="2026-11-25T10:30:00Z").json()
     check("8. same streak on both after delete and undo", sa == sb, f"{sa} vs {sb}")
+    # a reminder time and a habit's day, each undone on A: one journal, the same travel
+    a.must("schedule", "set", "evening", "20:15", now="2026-11-25T11:00:00Z")
+    a.must("habit", "add", "Floss", now="2026-11-25T11:01:00Z")
+    a.must("habit", "done", "floss", now="2026-11-25T11:02:00Z")
+    copy_files(a, b)
+    b.run("sync", now="2026-11-25T11:10:00Z")
+
+    def evening(d, now):
+        rows = d.must("schedule", "--json", now=now).json()
+        return next(s["expression"] for s in rows if s["slot"] == "evening")
+
+    def floss_today(d, now):
+        habits = d.must("habit", "list", "--json", now=now).json()
+        return next((h.get("today") for h in habits if h["name"] == "Floss"), "missing")
+
+    check("8. B has A's evening time and Floss done",
+          "20:15" in evening(b, "2026-11-25T11:10:00Z")
+          and floss_today(b, "2026-11-25T11:10:00Z") == "done",
+          f"{evening(b, '2026-11-25T11:10:00Z')} {floss_today(b, '2026-11-25T11:10:00Z')}")
+    a.must("undo", now="2026-11-25T11:20:00Z")  # the day done
+    a.must("undo", now="2026-11-25T11:20:01Z")  # the habit added
+    a.must("undo", now="2026-11-25T11:20:02Z")  # the evening time
+    copy_files(a, b)
+    r = b.run("sync", now="2026-11-25T11:30:00Z")
+    check("8. the undos travel: B's evening back at 21:30, Floss gone",
+          r.rc == 0 and "21:30" in evening(b, "2026-11-25T11:30:00Z")
+          and floss_today(b, "2026-11-25T11:30:00Z") == "missing",
+          f"{r!r} {evening(b, '2026-11-25T11:30:00Z')} {floss_today(b, '2026-11-25T11:30:00Z')}")
+    check("8. still no conflict on B", b.status("2026-11-25T11:30:00Z")["conflicts"] == [])
 
 
 def test_time_zones():
