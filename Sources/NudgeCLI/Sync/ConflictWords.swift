@@ -90,17 +90,14 @@ struct ConflictWords {
     return Self.fieldWords[field] ?? VisibleText.escaped(field)
   }
 
-  /// The words for each field of a kind that has no questions (`SyncValue.fields`).
+  /// The words for each field of a kind that has no questions (`SyncValue.fields`): a habit's
+  /// definition's as `HabitField` declares them, and the others'.
   static let fieldWords = [
     "last_day": "Last day off", "time": "Time", "on": "On", "value": "Setting",
-    "name": "Name", "question": "What its reminder asks", "every": "How often",
-    "at": "Reminder time", "target": "Target a day", "unit": "Unit", "since": "Counted from",
-    "archived": "Archived", "done": "Done (no: skipped or a no)", "amount": "Amount",
-    "failed": "Said no", "note": "The day's note", "tags": "Tags", "at_most": "A limit (at most)",
-    "also_at": "Its further reminders",
-    "quit": "A habit to quit",
+    "done": "Done (no: skipped or a no)", "amount": "Amount",
+    "failed": "Said no", "note": "The day's note",
     "plan_text": "The plan file's text", "coach": "What the coach offered",
-  ]
+  ].merging(HabitField.allCases.map { ($0.rawValue, $0.words) }) { own, _ in own }
 
   private func shown(_ answer: String, _ question: Question, _ word: String) -> String {
     AnsweredView(plans: plans).shown(answer, question, word)

@@ -54,18 +54,7 @@ public struct SyncValue: Codable, Equatable, Sendable {
     if let enabled { found["on"] = enabled ? "yes" : "no" }
     if let value { found["value"] = value }
     if let habit {
-      found["name"] = habit.name
-      found["question"] = habit.question
-      found["every"] = habit.every
-      found["at"] = habit.at
-      if let alsoAt = habit.alsoAt { found["also_at"] = alsoAt.joined(separator: ", ") }
-      found["target"] = habit.target.map(String.init)
-      found["unit"] = habit.unit
-      found["since"] = habit.since.description
-      found["archived"] = habit.archived ? "yes" : "no"
-      if let tags = habit.tags { found["tags"] = tags.joined(separator: ", ") }
-      if let atMost = habit.atMost { found["at_most"] = atMost ? "yes" : "no" }
-      if let quit = habit.quit { found["quit"] = quit ? "yes" : "no" }
+      for field in HabitField.allCases { found[field.rawValue] = field.text(in: habit) }
     }
     if let done { found["done"] = done ? "yes" : "no" }
     if let failed { found["failed"] = failed ? "yes" : "no" }
