@@ -210,6 +210,15 @@ extension AppDatabase {
   }
 
   /// Ends the pause covering `today`: it lasted until yesterday (or never was, if it started
+  /// Takes away the pause that starts on `firstDay` whole; false when none starts then.
+  public func removePause(startingOn firstDay: Day) throws(StoreError) -> Bool {
+    try write { db in
+      guard try db.exists(Pause.self, key: firstDay.description) else { return false }
+      try db.delete(Pause.self, key: firstDay.description)
+      return true
+    }
+  }
+
   /// today). Returns the pause as it was; nil when none covers today.
   @discardableResult
   public func endPause(today: Day) throws(StoreError) -> Pause? {

@@ -76,8 +76,8 @@ struct HabitRow: Codable, Equatable {
     return habit
   }
 
-  var json: String { String(decoding: try! NudgeJSON.encode(self), as: UTF8.self) }
-
+  /// A row as the habit journal of schema 17 and before kept it (read when version 18 carries
+  /// that journal over).
   static func from(json: String?) -> HabitRow? {
     json.flatMap { try? NudgeJSON.decode(HabitRow.self, from: Data($0.utf8)) }
   }

@@ -246,13 +246,4 @@ extension AppDatabase {
         "INSERT INTO setting (key, value) VALUES (?, ?)", [.text(key.rawValue), .text(text)])
     }
   }
-
-  /// Takes away the pause that starts on `firstDay` whole; false when none starts then.
-  public func removePause(startingOn firstDay: Day) throws(StoreError) -> Bool {
-    try write { db in
-      guard try db.exists(Pause.self, key: firstDay.description) else { return false }
-      try db.delete(Pause.self, key: firstDay.description)
-      return true
-    }
-  }
 }
